@@ -1,0 +1,195 @@
+/*
+ * cli.c - parsing flowbench's command line.  Hand-written rather than
+ * getopt_long because options follow a subcommand and `-D name=value`
+ * repeats; every mistake is a usage error with a one-line reason.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_usage(FILE *out)
+{
+	fputs(
+"usage: flowbench run FILE [options]     run a WML workload\n"
+"       flowbench -f FILE [options]      the same (filebench's habit)\n"
+"       flowbench check FILE [-D ...]    parse and validate, touch nothing\n"
+"       flowbench --help | --version\n"
+"\n"
+"options:\n"
+"  -D, --define NAME=VALUE  set $NAME before the script runs; the script's\n"
+"                           own 'set $NAME=...' is then skipped. VALUE is\n"
+"                           written as in WML: 64m, 8k, true, /tmp/dir\n"
+"  --runtime SECONDS        duration of the timed phase (overrides 'run N')\n"
+"  --cache cold|warm        cold (default): flush the page cache of the\n"
+"                           workload's files before the timed phase;\n"
+"                           warm: leave the cache as preallocation left it\n"
+"\n"
+"exit status: 0 success, 1 script error or failed run, 2 usage error\n",
+	      out);
+}
+
+/* The value of option `opt`: "--opt=value", or the next argument. */
+static const char *option_value(int argc, char **argv, int *i,
+				const char *opt, FILE *err)
+{
+	size_t n = strlen(opt);
+
+	if (strncmp(argv[*i], opt, n) == 0 && argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (*i + 1 >= argc) {
+		fprintf(err, "flowbench: %s needs a value\n", opt);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int add_define(struct cli_args *args, const char *text, FILE *err)
+{
+	const char *eq = strchr(text, '=');
+	struct cli_define *defs;
+	char *name;
+
+	if (!eq || eq == text) {
+		fprintf(err, "flowbench: -D needs NAME=VALUE, not '%s'\n", text);
+		return -1;
+	}
+	name = strndup(text[0] == '$' ? text + 1 : text,
+		       (size_t)(eq - text) - (text[0] == '$'));
+	defs = realloc(args->defines,
+		       (size_t)(args->ndefines + 1) * sizeof(*defs));
+	if (!name || !defs) {
+		free(name);
+		fprintf(err, "flowbench: out of memory\n");
+		return -1;
+	}
+	args->defines = defs;
+	defs[args->ndefines].name = name;
+	defs[args->ndefines].value = eq + 1;
+	args->ndefines++;
+	return 0;
+}
+
+static int parse_runtime(const char *text, struct cli_args *args, FILE *err)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(s) || s <= 0) {
+		fprintf(err, "flowbench: --runtime needs a positive number of seconds, not '%s'\n",
+			text);
+		return -1;
+	}
+	args->runtime_given = true;
+	args->runtime_s = s;
+	return 0;
+}
+
+static bool is_option(const char *arg, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
+{
+	int i = 1;
+	const char *v;
+
+	memset(args, 0, sizeof(*args));
+	if (argc < 2) {
+		cli_usage(err);
+		return -1;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		args->cmd = CLI_HELP;
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "version") == 0) {
+		args->cmd = CLI_VERSION;
+		return 0;
+	}
+	if (strcmp(argv[1], "run") == 0) {
+		args->cmd = CLI_RUN;
+		i = 2;
+	} else if (strcmp(argv[1], "check") == 0) {
+		args->cmd = CLI_CHECK;
+		i = 2;
+	} else if (argv[1][0] == '-') {
+		args->cmd = CLI_RUN;        /* flowbench -f FILE ... */
+	} else {
+		fprintf(err, "flowbench: unknown command '%s' (try 'flowbench --help')\n",
+			argv[1]);
+		return -1;
+	}
+
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "-f") == 0) {
+			if (++i >= argc) {
+				fprintf(err, "flowbench: -f needs a file\n");
+				return -1;
+			}
+			if (args->file) {
+				fprintf(err, "flowbench: only one workload file, please\n");
+				return -1;
+			}
+			args->file = argv[i];
+		} else if (strncmp(a, "-D", 2) == 0 || is_option(a, "--define")) {
+			if (strncmp(a, "-D", 2) == 0 && a[2])
+				v = a + 2;
+			else if (!(v = option_value(argc, argv, &i, a[1] == 'D' ? "-D" : "--define", err)))
+				return -1;
+			if (add_define(args, v, err) < 0)
+				return -1;
+		} else if (is_option(a, "--runtime")) {
+			if (!(v = option_value(argc, argv, &i, "--runtime", err)) ||
+			    parse_runtime(v, args, err) < 0)
+				return -1;
+		} else if (is_option(a, "--cache")) {
+			if (!(v = option_value(argc, argv, &i, "--cache", err)))
+				return -1;
+			if (strcmp(v, "warm") == 0) {
+				args->cache_warm = true;
+			} else if (strcmp(v, "cold") == 0) {
+				args->cache_warm = false;
+			} else {
+				fprintf(err, "flowbench: --cache is cold or warm, not '%s'\n", v);
+				return -1;
+			}
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			args->cmd = CLI_HELP;
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(err, "flowbench: unknown option '%s' (try 'flowbench --help')\n", a);
+			return -1;
+		} else if (!args->file) {
+			args->file = a;
+		} else {
+			fprintf(err, "flowbench: unexpected argument '%s' (one workload file per run)\n", a);
+			return -1;
+		}
+	}
+	if (!args->file) {
+		fprintf(err, "flowbench: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
+		return -1;
+	}
+	return 0;
+}
+
+void cli_args_free(struct cli_args *args)
+{
+	for (int i = 0; i < args->ndefines; i++)
+		free((char *)args->defines[i].name);
+	free(args->defines);
+	args->defines = NULL;
+	args->ndefines = 0;
+}

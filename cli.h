@@ -1,0 +1,46 @@
+/*
+ * cli.h - the command line of flowbench: what the user asked for.
+ *
+ *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
+ *   flowbench -f FILE [same options]        (filebench habit: same as run)
+ *   flowbench check FILE [-D name=value]...
+ *   flowbench --help | --version
+ */
+#ifndef FLOWBENCH_CLI_H
+#define FLOWBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cli_command {
+	CLI_RUN,
+	CLI_CHECK,
+	CLI_HELP,
+	CLI_VERSION,
+};
+
+struct cli_define {
+	const char *name;         /* points into argv or a copy */
+	const char *value;
+};
+
+struct cli_args {
+	enum cli_command cmd;
+	const char *file;
+	struct cli_define *defines;
+	int ndefines;
+	bool runtime_given;
+	double runtime_s;
+	bool cache_warm;
+};
+
+/*
+ * Parse argv.  On a usage error prints the reason to `err` and returns -1
+ * (the caller exits with status 2).  `args->defines` is malloc'ed: release
+ * with cli_args_free().
+ */
+int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err);
+void cli_args_free(struct cli_args *args);
+void cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,1195 @@
+/*
+ * compile.c - from the AST of a script to the plan the runtime executes.
+ *
+ * WML is executed as it is read: `set` takes effect at once, `echo` prints
+ * the values of its moment, and an attribute that names a variable reads
+ * it only when the run needs it.  This file reproduces those semantics
+ * without executing anything: one pass in source order keeps the
+ * variables and collects definitions; at `run` every collected definition
+ * is evaluated with the variables as they stand, checked against the
+ * attributes its entity accepts, and laid out as plain arrays.
+ *
+ * Deliberate differences from filebench (documented in docs/wml.md):
+ * entity names are read when defined but every other attribute at `run`
+ * (filebench reads a few, like process instances and fd, when defined);
+ * a `-D` variable replaces the script's own `set`; unknown attributes,
+ * types and names are errors with suggestions; constructs whose runtime
+ * flowbench does not have yet are errors that say so.
+ */
+#include "lang/compile.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowops/flowop.h"
+#include "lang/diag.h"
+
+/* ---- values -------------------------------------------------------- */
+
+enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING };
+
+struct value {
+	enum val_kind kind;
+	int64_t i;
+	double d;
+	bool b;
+	const char *s;
+};
+
+struct var {
+	const char *name;
+	struct value v;
+	struct src_loc loc;       /* where it was last set */
+	bool from_cli;            /* -D: the script's `set` is skipped */
+};
+
+/* A definition collected in source order, evaluated at `run`. */
+struct pending {
+	const struct ast_stmt *st;
+	const char *name;         /* evaluated when defined, as filebench does */
+};
+
+struct compiler {
+	const struct ast_script *script;
+	struct compile_options *opts;
+	struct diag *d;
+	struct plan *p;
+
+	struct var *vars;
+	int nvars, capvars;
+
+	struct pending *files;    /* define file, in order */
+	int nfiles, capfiles;
+	struct pending *procs;    /* define process, in order */
+	int nprocs, capprocs;
+
+	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
+};
+
+/* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */
+static void *grow(void *arr, int *cap, int n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 8;
+	arr = realloc(arr, (size_t)*cap * size);
+	if (!arr) {
+		fprintf(stderr, "flowbench: out of memory\n");
+		abort();
+	}
+	return arr;
+}
+
+#define PUSH(c, arr, n, cap) \
+	((arr) = grow((arr), &(cap), (n), sizeof(*(arr))), &(arr)[(n)++])
+
+static struct var *find_var(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->nvars; i++)
+		if (strcmp(c->vars[i].name, name) == 0)
+			return &c->vars[i];
+	return NULL;
+}
+
+/* " (did you mean '$x'?)" over the variables set so far, or "". */
+static const char *var_suggestion(struct compiler *c, const char *name,
+				  char *buf, size_t size)
+{
+	const char **names = calloc((size_t)c->nvars + 1, sizeof(*names));
+	const char *best = NULL;
+
+	for (int i = 0; names && i < c->nvars; i++)
+		names[i] = c->vars[i].name;
+	if (names)
+		best = diag_suggest(name, names);
+	if (best)
+		snprintf(buf, size, " (did you mean '$%s'?)", best);
+	else
+		buf[0] = '\0';
+	free(names);
+	return buf;
+}
+
+static const char *value_text(struct compiler *c, const struct value *v)
+{
+	switch (v->kind) {
+	case V_INT:
+		return arena_printf(&c->p->arena, "%" PRId64, v->i);
+	case V_DOUBLE:
+		return arena_printf(&c->p->arena, "%g", v->d);
+	case V_BOOL:
+		return v->b ? "true" : "false";
+	case V_STRING:
+		return v->s;
+	}
+	return "";
+}
+
+static const char *kind_name(enum val_kind k)
+{
+	switch (k) {
+	case V_INT:
+	case V_DOUBLE:
+		return "a number";
+	case V_BOOL:
+		return "a boolean";
+	case V_STRING:
+		return "a string";
+	}
+	return "?";
+}
+
+static int eval(struct compiler *c, const struct ast_expr *e,
+		struct value *out);
+
+/* Look up `$name` at `loc`; an unset variable is an error. */
+static int eval_var(struct compiler *c, const char *name, struct src_loc loc,
+		    struct value *out)
+{
+	const struct var *v = find_var(c, name);
+
+	if (!v) {
+		char hint[160] = "";
+
+		var_suggestion(c, name, hint, sizeof(hint));
+		diag_error(c->d, loc, "variable '$%s' is not set%s", name, hint);
+		return -1;
+	}
+	*out = v->v;
+	return 0;
+}
+
+/* Interpolate a quoted string's segments with the current variables. */
+static int eval_string(struct compiler *c, const struct ast_strseg *seg,
+		       struct value *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = 0;
+
+	if (!f)
+		abort();
+	for (; seg; seg = seg->next) {
+		struct value v;
+
+		if (!seg->is_var) {
+			fputs(seg->text, f);
+			continue;
+		}
+		if (eval_var(c, seg->text, seg->loc, &v) < 0) {
+			rc = -1;
+			continue;
+		}
+		fputs(value_text(c, &v), f);
+	}
+	fclose(f);
+	out->kind = V_STRING;
+	out->s = arena_strndup(&c->p->arena, buf, len);
+	free(buf);
+	return rc;
+}
+
+static double as_double(const struct value *v)
+{
+	return v->kind == V_INT ? (double)v->i : v->d;
+}
+
+/* + - * / over numbers: integers stay exact unless a division leaves a
+ * remainder or the result overflows, then the result is a double. */
+static int eval_arith(struct compiler *c, const struct ast_expr *e,
+		      struct value *out)
+{
+	struct value l, r;
+	const char *op = e->kind == EX_ADD ? "+" : e->kind == EX_SUB ? "-" :
+			 e->kind == EX_MUL ? "*" : "/";
+
+	if (eval(c, e->u.binary.l, &l) < 0 || eval(c, e->u.binary.r, &r) < 0)
+		return -1;
+	if ((l.kind != V_INT && l.kind != V_DOUBLE) ||
+	    (r.kind != V_INT && r.kind != V_DOUBLE)) {
+		const struct value *bad = (l.kind != V_INT && l.kind != V_DOUBLE)
+					  ? &l : &r;
+		diag_error(c->d, e->loc, "'%s' needs numbers, not %s", op,
+			   kind_name(bad->kind));
+		return -1;
+	}
+	if (e->kind == EX_DIV && as_double(&r) == 0) {
+		diag_error(c->d, e->loc, "division by zero");
+		return -1;
+	}
+	if (l.kind == V_INT && r.kind == V_INT) {
+		int64_t res;
+		bool overflow = false;
+
+		switch (e->kind) {
+		case EX_ADD:
+			overflow = __builtin_add_overflow(l.i, r.i, &res);
+			break;
+		case EX_SUB:
+			overflow = __builtin_sub_overflow(l.i, r.i, &res);
+			break;
+		case EX_MUL:
+			overflow = __builtin_mul_overflow(l.i, r.i, &res);
+			break;
+		default:
+			overflow = (l.i == INT64_MIN && r.i == -1) ||
+				   l.i % r.i != 0;
+			res = overflow ? 0 : l.i / r.i;
+			break;
+		}
+		if (!overflow) {
+			out->kind = V_INT;
+			out->i = res;
+			return 0;
+		}
+	}
+	out->kind = V_DOUBLE;
+	switch (e->kind) {
+	case EX_ADD:
+		out->d = as_double(&l) + as_double(&r);
+		break;
+	case EX_SUB:
+		out->d = as_double(&l) - as_double(&r);
+		break;
+	case EX_MUL:
+		out->d = as_double(&l) * as_double(&r);
+		break;
+	default:
+		out->d = as_double(&l) / as_double(&r);
+		break;
+	}
+	return 0;
+}
+
+static int eval(struct compiler *c, const struct ast_expr *e,
+		struct value *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (e->kind) {
+	case EX_INT:
+		out->kind = V_INT;
+		out->i = e->u.i;
+		return 0;
+	case EX_DOUBLE:
+		out->kind = V_DOUBLE;
+		out->d = e->u.d;
+		return 0;
+	case EX_BOOL:
+		out->kind = V_BOOL;
+		out->b = e->u.b;
+		return 0;
+	case EX_WORD:
+		out->kind = V_STRING;
+		out->s = e->u.word;
+		return 0;
+	case EX_STRING:
+		return eval_string(c, e->u.segs, out);
+	case EX_VAR:
+		return eval_var(c, e->u.var, e->loc, out);
+	case EX_NEG:
+		if (eval(c, e->u.unary, out) < 0)
+			return -1;
+		if (out->kind == V_INT && out->i != INT64_MIN) {
+			out->i = -out->i;
+		} else if (out->kind == V_DOUBLE || out->kind == V_INT) {
+			out->d = -as_double(out);
+			out->kind = V_DOUBLE;
+		} else {
+			diag_error(c->d, e->loc, "'-' needs a number, not %s",
+				   kind_name(out->kind));
+			return -1;
+		}
+		return 0;
+	case EX_ADD:
+	case EX_SUB:
+	case EX_MUL:
+	case EX_DIV:
+		return eval_arith(c, e, out);
+	case EX_CALL:
+		diag_error(c->d, e->loc,
+			   "%s() variables are not implemented yet in flowbench",
+			   e->u.call.fn);
+		return -1;
+	case EX_TABLE:
+		diag_error(c->d, e->loc,
+			   "a table {{...}} is only allowed as a randtable");
+		return -1;
+	}
+	return -1;
+}
+
+/* ---- attributes ------------------------------------------------------ */
+
+enum attr_type {
+	T_STRING,   /* text; numbers are accepted as their decimal text */
+	T_SIZE,     /* a non-negative whole number (bytes, counts) */
+	T_INT,      /* a whole number, may be negative */
+	T_BOOL,     /* true/false, bare, or a number (non-zero = true) */
+	T_PCT,      /* a boolean (true = 100) or a percentage 0..100 */
+	T_ANY,      /* kept as written (flowop `value`) */
+};
+
+struct attr_spec {
+	const char *name;
+	int id;
+	enum attr_type type;
+	const char *not_yet;      /* non-NULL: known to WML, not built yet */
+};
+
+/* Attribute ids of entities other than flowops. */
+enum {
+	E_NAME, E_PATH, E_SIZE, E_PREALLOC, E_PARALLOC, E_REUSE, E_TRUSTTREE,
+	E_READONLY, E_WRITEONLY, E_CACHED, E_ENTRIES, E_DIRWIDTH, E_DIRGAMMA,
+	E_DIRDEPTHRV, E_LEAFDIRS, E_INSTANCES, E_NICE, E_MEMSIZE, E_USEISM,
+	E_IOPRIO, E_COUNT
+};
+
+static const struct attr_spec file_attrs[] = {
+	{ "name", E_NAME, T_STRING, NULL },
+	{ "path", E_PATH, T_STRING, NULL },
+	{ "size", E_SIZE, T_SIZE, NULL },
+	{ "filesize", E_SIZE, T_SIZE, NULL },
+	{ "prealloc", E_PREALLOC, T_PCT, NULL },
+	{ "paralloc", E_PARALLOC, T_BOOL, NULL },
+	{ "reuse", E_REUSE, T_BOOL, NULL },
+	{ "trusttree", E_TRUSTTREE, T_BOOL, "trusttree" },
+	{ "readonly", E_READONLY, T_BOOL, NULL },
+	{ "writeonly", E_WRITEONLY, T_BOOL, NULL },
+	{ "cached", E_CACHED, T_BOOL, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec process_attrs[] = {
+	{ "name", E_NAME, T_STRING, NULL },
+	{ "instances", E_INSTANCES, T_SIZE, NULL },
+	{ "nice", E_NICE, T_INT, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec thread_attrs[] = {
+	{ "name", E_NAME, T_STRING, NULL },
+	{ "instances", E_INSTANCES, T_SIZE, NULL },
+	{ "memsize", E_MEMSIZE, T_SIZE, NULL },
+	{ "useism", E_USEISM, T_BOOL, NULL },
+	{ "ioprio", E_IOPRIO, T_SIZE, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+/* Flowop attributes; FA_COUNT marks `name`, which every flowop takes. */
+static const struct attr_spec flowop_attrs[] = {
+	{ "name", FA_COUNT, T_STRING, NULL },
+	{ "filename", FA_FILENAME, T_STRING, NULL },
+	{ "filesetname", FA_FILENAME, T_STRING, NULL },
+	{ "iosize", FA_IOSIZE, T_SIZE, NULL },
+	{ "workingset", FA_WORKINGSET, T_SIZE, NULL },
+	{ "random", FA_RANDOM, T_BOOL, NULL },
+	{ "dsync", FA_DSYNC, T_BOOL, NULL },
+	{ "directio", FA_DIRECTIO, T_BOOL, NULL },
+	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, NULL },
+	{ "fd", FA_FD, T_SIZE, NULL },
+	{ "srcfd", FA_SRCFD, T_SIZE, NULL },
+	{ "opennext", FA_OPENNEXT, T_BOOL, NULL },
+	{ "iters", FA_ITERS, T_SIZE, NULL },
+	{ "value", FA_VALUE, T_ANY, NULL },
+	{ "target", FA_TARGET, T_STRING, NULL },
+	{ "blocking", FA_BLOCKING, T_BOOL, NULL },
+	{ "highwater", FA_HIGHWATER, T_SIZE, NULL },
+	{ "indexed", FA_INDEXED, T_SIZE, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+/* The fileset-only attributes, so `define file` can say what is wrong. */
+static const char *const fileset_only_attrs[] = {
+	"entries", "dirwidth", "dirgamma", "dirdepthrv", "leafdirs", NULL
+};
+
+static const struct attr_spec *find_spec(const struct attr_spec *specs,
+					 const char *name)
+{
+	for (; specs->name; specs++)
+		if (strcmp(specs->name, name) == 0)
+			return specs;
+	return NULL;
+}
+
+static void unknown_attr(struct compiler *c, const struct ast_attr *a,
+			 const struct attr_spec *specs, const char *what)
+{
+	const char *names[40];
+	char hint[160];
+	int n = 0;
+
+	for (; specs->name && n < 39; specs++)
+		names[n++] = specs->name;
+	names[n] = NULL;
+	diag_error(c->d, a->loc, "unknown attribute '%s' for %s%s", a->name,
+		   what, diag_did_you_mean(hint, sizeof(hint), a->name, names));
+}
+
+/* Convert an evaluated value to what an attribute of type `t` holds. */
+static int convert(struct compiler *c, const struct ast_attr *a,
+		   enum attr_type t, const struct value *v,
+		   struct plan_value *out)
+{
+	out->loc = a->value ? a->value->loc : a->loc;
+	switch (t) {
+	case T_ANY:
+		out->kind = v->kind == V_INT ? PV_INT :
+			    v->kind == V_DOUBLE ? PV_DOUBLE :
+			    v->kind == V_BOOL ? PV_BOOL : PV_STRING;
+		out->u.i = v->i;
+		if (v->kind == V_DOUBLE)
+			out->u.d = v->d;
+		else if (v->kind == V_BOOL)
+			out->u.b = v->b;
+		else if (v->kind == V_STRING)
+			out->u.s = v->s;
+		return 0;
+	case T_STRING:
+		if (v->kind == V_BOOL) {
+			diag_error(c->d, out->loc,
+				   "attribute '%s' needs a string, not a boolean",
+				   a->name);
+			return -1;
+		}
+		out->kind = PV_STRING;
+		out->u.s = value_text(c, v);
+		return 0;
+	case T_BOOL:
+		if (v->kind == V_STRING) {
+			diag_error(c->d, out->loc,
+				   "attribute '%s' needs true or false, not '%s'",
+				   a->name, v->s);
+			return -1;
+		}
+		out->kind = PV_BOOL;
+		out->u.b = v->kind == V_BOOL ? v->b :
+			   v->kind == V_INT ? v->i != 0 : v->d != 0;
+		return 0;
+	case T_PCT:
+		if (v->kind == V_BOOL) {
+			out->kind = PV_INT;
+			out->u.i = v->b ? 100 : 0;
+			return 0;
+		}
+		/* a percentage is a whole number */
+		__attribute__((fallthrough));
+	case T_SIZE:
+	case T_INT:
+		if (v->kind == V_STRING || v->kind == V_BOOL) {
+			diag_error(c->d, out->loc,
+				   "attribute '%s' needs a number, not %s%s%s%s",
+				   a->name, kind_name(v->kind),
+				   v->kind == V_STRING ? " '" : "",
+				   v->kind == V_STRING ? v->s : "",
+				   v->kind == V_STRING ? "'" : "");
+			return -1;
+		}
+		out->kind = PV_INT;
+		if (v->kind == V_DOUBLE) {
+			if (v->d != floor(v->d) || fabs(v->d) > 9e18) {
+				diag_error(c->d, out->loc,
+					   "attribute '%s' needs a whole number, not %g",
+					   a->name, v->d);
+				return -1;
+			}
+			out->u.i = (int64_t)v->d;
+		} else {
+			out->u.i = v->i;
+		}
+		if (t != T_INT && out->u.i < 0) {
+			diag_error(c->d, out->loc,
+				   "attribute '%s' must not be negative (%" PRId64 ")",
+				   a->name, out->u.i);
+			return -1;
+		}
+		if (t == T_PCT && out->u.i > 100) {
+			diag_error(c->d, out->loc,
+				   "attribute '%s' is a percentage (0..100), not %" PRId64,
+				   a->name, out->u.i);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Evaluate an attribute list against `specs`.  values[id] receives each
+ * attribute (the last one wins when repeated, with a warning); `given`
+ * gets bit id set.  `what` names the entity in messages ("flowop read").
+ * Returns the number of errors.
+ */
+static int eval_attrs(struct compiler *c, const struct ast_attr *attrs,
+		      const struct attr_spec *specs, const char *what,
+		      struct plan_value *values, uint64_t *given)
+{
+	int errors = 0;
+
+	*given = 0;
+	for (const struct ast_attr *a = attrs; a; a = a->next) {
+		const struct attr_spec *s;
+		struct value v;
+
+		if (a->is_local) {
+			diag_error(c->d, a->loc,
+				   "local variable '$%s' is only allowed in a composite flowop",
+				   a->name);
+			errors++;
+			continue;
+		}
+		s = find_spec(specs, a->name);
+		if (!s) {
+			unknown_attr(c, a, specs, what);
+			errors++;
+			continue;
+		}
+		if (s->not_yet) {
+			diag_error(c->d, a->loc,
+				   "attribute '%s' of %s is not implemented yet in flowbench",
+				   a->name, what);
+			errors++;
+			continue;
+		}
+		if (*given & (1ull << s->id))
+			diag_warning(c->d, a->loc,
+				     "attribute '%s' given twice for %s; the last one counts",
+				     a->name, what);
+		if (a->value) {
+			if (eval(c, a->value, &v) < 0) {
+				errors++;
+				continue;
+			}
+		} else {
+			v = (struct value){ .kind = V_BOOL, .b = true };
+		}
+		if (convert(c, a, s->type, &v, &values[s->id]) < 0) {
+			errors++;
+			continue;
+		}
+		*given |= 1ull << s->id;
+	}
+	return errors;
+}
+
+/* The string `name=` of an attribute list, evaluated now (or NULL). */
+static const char *entity_name(struct compiler *c, const struct ast_attr *attrs,
+			       struct src_loc loc, const char *what)
+{
+	for (const struct ast_attr *a = attrs; a; a = a->next) {
+		struct value v;
+
+		if (a->is_local || strcmp(a->name, "name") != 0)
+			continue;
+		if (!a->value) {
+			diag_error(c->d, a->loc, "%s: 'name' needs a value", what);
+			return NULL;
+		}
+		if (eval(c, a->value, &v) < 0)
+			return NULL;
+		if (v.kind == V_BOOL) {
+			diag_error(c->d, a->value->loc,
+				   "%s: a name must be a string, not a boolean", what);
+			return NULL;
+		}
+		return value_text(c, &v);
+	}
+	diag_error(c->d, loc, "%s needs a name (name=...)", what);
+	return NULL;
+}
+
+/* ---- statements ------------------------------------------------------ */
+
+static void stmt_set(struct compiler *c, const struct ast_stmt *st)
+{
+	struct var *v = find_var(c, st->var);
+	struct value val;
+
+	if (v && v->from_cli)
+		return;         /* -D wins over the script */
+	if (eval(c, st->expr, &val) < 0)
+		return;
+	if (!v) {
+		v = PUSH(c, c->vars, c->nvars, c->capvars);
+		v->name = st->var;
+		v->from_cli = false;
+	}
+	v->v = val;
+	v->loc = st->var_loc;
+}
+
+static void stmt_set_mode(struct compiler *c, const struct ast_stmt *st)
+{
+	const struct ast_word *w = st->words;
+
+	if (w && strcmp(w->text, "nousestats") == 0 && !w->next)
+		return;         /* a no-op in filebench as well */
+	if (w && strcmp(w->text, "quit") == 0 && w->next && !w->next->next) {
+		const char *m = w->next->text;
+		static const char *const modes[] = {
+			"timeout", "firstdone", "alldone", NULL
+		};
+		char hint[160];
+
+		if (strcmp(m, "timeout") == 0) {
+			c->p->quit_mode = QUIT_TIMEOUT;
+		} else if (strcmp(m, "firstdone") == 0) {
+			c->p->quit_mode = QUIT_FIRSTDONE;
+		} else if (strcmp(m, "alldone") == 0) {
+			c->p->quit_mode = QUIT_ALLDONE;
+		} else {
+			diag_error(c->d, w->next->loc,
+				   "unknown quit mode '%s'%s", m,
+				   diag_did_you_mean(hint, sizeof(hint), m, modes));
+		}
+		return;
+	}
+	diag_error(c->d, w ? w->loc : st->loc,
+		   "expected 'set mode quit timeout|firstdone|alldone' or 'set mode nousestats'");
+}
+
+static void stmt_echo(struct compiler *c, const struct ast_stmt *st)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct plan_action *act;
+	bool ok = true;
+
+	if (!f)
+		abort();
+	for (const struct ast_string_list *s = st->strings; s; s = s->next) {
+		struct value v;
+
+		if (eval(c, s->str, &v) < 0) {
+			ok = false;
+			continue;
+		}
+		fputs(value_text(c, &v), f);
+	}
+	fclose(f);
+	if (ok) {
+		act = PUSH(c, c->p->actions, c->p->nactions, c->caps_actions);
+		act->kind = PA_ECHO;
+		act->text = arena_strndup(&c->p->arena, buf, len);
+		act->loc = st->loc;
+	}
+	free(buf);
+}
+
+static void remember_define(struct compiler *c, const struct ast_stmt *st,
+			    struct pending **list, int *n, int *cap,
+			    const char *what)
+{
+	const struct ast_attr *attrs = st->entity ? st->entity->attrs : st->attrs;
+	struct src_loc loc = st->entity ? st->entity->loc : st->loc;
+	const char *name = entity_name(c, attrs, loc, what);
+	struct pending *pd;
+
+	if (!name)
+		return;
+	for (int i = 0; i < *n; i++) {
+		if (strcmp((*list)[i].name, name) == 0 && list == &c->files) {
+			diag_error(c->d, loc, "%s '%s' is defined twice", what, name);
+			diag_note(c->d, (*list)[i].st->loc, "first defined here");
+			return;
+		}
+	}
+	pd = PUSH(c, *list, *n, *cap);
+	pd->st = st;
+	pd->name = name;
+}
+
+static void not_yet(struct compiler *c, struct src_loc loc, const char *what)
+{
+	diag_error(c->d, loc, "%s is not implemented yet in flowbench", what);
+}
+
+/* The script-order pass: everything up to (and including) `run`. */
+static const struct ast_stmt *walk_script(struct compiler *c)
+{
+	for (const struct ast_stmt *st = c->script->stmts; st; st = st->next) {
+		switch (st->kind) {
+		case ST_SET:
+			stmt_set(c, st);
+			break;
+		case ST_SET_MODE:
+			stmt_set_mode(c, st);
+			break;
+		case ST_DEFINE_FILE:
+			remember_define(c, st, &c->files, &c->nfiles,
+					&c->capfiles, "file");
+			break;
+		case ST_DEFINE_PROCESS:
+			remember_define(c, st, &c->procs, &c->nprocs,
+					&c->capprocs, "process");
+			break;
+		case ST_DEFINE_FILESET:
+			not_yet(c, st->loc, "'define fileset'");
+			break;
+		case ST_DEFINE_COMPOSITE:
+			not_yet(c, st->loc, "'define flowop' (composite flowops)");
+			break;
+		case ST_DEFINE_RANDVAR:
+			not_yet(c, st->loc, "'define randvar'");
+			break;
+		case ST_CREATE_FILES:
+			if (!st->words || strcmp(st->words->text, "files") != 0)
+				diag_error(c->d, st->loc,
+					   "unknown 'create %s' (only 'create files' exists)",
+					   st->words ? st->words->text : "");
+			/* files are created at `run` in any case */
+			break;
+		case ST_RUN:
+			return st;
+		case ST_ECHO:
+			stmt_echo(c, st);
+			break;
+		case ST_PSRUN:
+			not_yet(c, st->loc, "'psrun'");
+			break;
+		case ST_SLEEP:
+			not_yet(c, st->loc, "'sleep'");
+			break;
+		case ST_SYSTEM:
+			not_yet(c, st->loc, "'system'");
+			break;
+		case ST_EVENTGEN:
+			not_yet(c, st->loc, "'eventgen'");
+			break;
+		case ST_ENABLE:
+			not_yet(c, st->loc, "'enable'");
+			break;
+		case ST_DOMULTISYNC:
+			not_yet(c, st->loc, "'domultisync'");
+			break;
+		case ST_LIST:
+			not_yet(c, st->loc, "'list'");
+			break;
+		case ST_DEBUG:
+			not_yet(c, st->loc, "'debug'");
+			break;
+		case ST_VERSION:
+			not_yet(c, st->loc, "'version'");
+			break;
+		case ST_QUIT:
+			not_yet(c, st->loc, "'quit'");
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* ---- evaluation at `run` --------------------------------------------- */
+
+static void build_file(struct compiler *c, const struct pending *pd)
+{
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_fileset *fs;
+	const char *const *bad;
+
+	for (const struct ast_attr *a = pd->st->attrs; a; a = a->next) {
+		for (bad = fileset_only_attrs; *bad; bad++)
+			if (!a->is_local && strcmp(a->name, *bad) == 0)
+				break;
+		if (*bad)
+			diag_error(c->d, a->loc,
+				   "attribute '%s' belongs to 'define fileset', not 'define file'",
+				   a->name);
+	}
+	if (eval_attrs(c, pd->st->attrs, file_attrs, "file", v, &given))
+		return;
+	if (!(given & (1ull << E_PATH))) {
+		diag_error(c->d, pd->st->loc, "file '%s' needs a path (path=...)",
+			   pd->name);
+		return;
+	}
+	if (given & (1ull << E_CACHED))
+		diag_warning(c->d, v[E_CACHED].loc,
+			     "'cached' is ignored: the cache state is set by --cache (cold by default)");
+	if ((given & (1ull << E_READONLY)) && v[E_READONLY].u.b &&
+	    (given & (1ull << E_WRITEONLY)) && v[E_WRITEONLY].u.b)
+		diag_error(c->d, v[E_WRITEONLY].loc,
+			   "file '%s' cannot be both readonly and writeonly",
+			   pd->name);
+
+	fs = PUSH(c, c->p->filesets, c->p->nfilesets, c->caps_filesets);
+	memset(fs, 0, sizeof(*fs));
+	fs->name = pd->name;
+	fs->path = v[E_PATH].u.s;
+	fs->is_file = true;
+	fs->entries = 1;
+	fs->size = (given & (1ull << E_SIZE)) ? (uint64_t)v[E_SIZE].u.i : 1024;
+	fs->prealloc_pct = (given & (1ull << E_PREALLOC)) ?
+			   (int)v[E_PREALLOC].u.i : 0;
+	fs->paralloc = (given & (1ull << E_PARALLOC)) && v[E_PARALLOC].u.b;
+	fs->reuse = (given & (1ull << E_REUSE)) && v[E_REUSE].u.b;
+	fs->readonly = (given & (1ull << E_READONLY)) && v[E_READONLY].u.b;
+	fs->writeonly = (given & (1ull << E_WRITEONLY)) && v[E_WRITEONLY].u.b;
+	fs->loc = pd->st->loc;
+	if (!fs->path[0])
+		diag_error(c->d, v[E_PATH].loc, "file '%s': path is empty",
+			   pd->name);
+	if (strchr(fs->name, '/') || strcmp(fs->name, ".") == 0 ||
+	    strcmp(fs->name, "..") == 0 || !fs->name[0])
+		diag_error(c->d, pd->st->loc,
+			   "file name '%s' must be a single path component",
+			   fs->name);
+}
+
+static int find_fileset(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->p->nfilesets; i++)
+		if (strcmp(c->p->filesets[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static void build_flowop(struct compiler *c, const struct ast_entity *e,
+			 int thread)
+{
+	const struct flowop_ops *ops = flowop_lookup(e->type);
+	struct plan_value v[FA_COUNT + 1] = { 0 };
+	uint64_t given;
+	struct plan_flowop *f;
+	char what[96];
+	char hint[160];
+
+	if (!ops) {
+		if (flowop_is_known_unimplemented(e->type))
+			diag_error(c->d, e->type_loc,
+				   "flowop '%s' is not implemented yet in flowbench",
+				   e->type);
+		else
+			diag_error(c->d, e->type_loc, "unknown flowop '%s'%s",
+				   e->type,
+				   diag_did_you_mean(hint, sizeof(hint), e->type,
+						     flowop_names()));
+		return;
+	}
+	snprintf(what, sizeof(what), "flowop %s", ops->name);
+	if (eval_attrs(c, e->attrs, flowop_attrs, what, v, &given))
+		return;
+	for (const struct ast_attr *a = e->attrs; a; a = a->next) {
+		const struct attr_spec *s = find_spec(flowop_attrs, a->name);
+
+		if (s && s->id != FA_COUNT && !(ops->attrs & FA_BIT(s->id))) {
+			diag_error(c->d, a->loc,
+				   "flowop %s does not take attribute '%s'",
+				   ops->name, a->name);
+			return;
+		}
+	}
+	if (!(given & (1ull << FA_COUNT))) {
+		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)",
+			   ops->name);
+		return;
+	}
+	for (int i = 0; i < c->p->nflowops; i++) {
+		if (strcmp(c->p->flowops[i].name, v[FA_COUNT].u.s) == 0) {
+			diag_error(c->d, v[FA_COUNT].loc,
+				   "flowop name '%s' is used twice (each flowop needs its own name: it labels its statistics)",
+				   v[FA_COUNT].u.s);
+			diag_note(c->d, c->p->flowops[i].loc, "first used here");
+			return;
+		}
+	}
+
+	f = PUSH(c, c->p->flowops, c->p->nflowops, c->caps_flowops);
+	memset(f, 0, sizeof(*f));
+	f->ops = ops;
+	f->name = v[FA_COUNT].u.s;
+	f->loc = e->loc;
+	f->thread = thread;
+	f->fileset = -1;
+	for (int a = 0; a < FA_COUNT; a++) {
+		f->attr[a] = v[a];
+		if (given & (1ull << a))
+			f->given |= FA_BIT(a);
+	}
+	if (plan_attr_given(f, FA_FILENAME)) {
+		const char *fname = f->attr[FA_FILENAME].u.s;
+
+		f->fileset = find_fileset(c, fname);
+		if (f->fileset < 0) {
+			const char **names = calloc((size_t)c->p->nfilesets + 1,
+						    sizeof(*names));
+
+			for (int i = 0; names && i < c->p->nfilesets; i++)
+				names[i] = c->p->filesets[i].name;
+			diag_error(c->d, f->attr[FA_FILENAME].loc,
+				   "flowop %s: no file or fileset named '%s'%s",
+				   f->name, fname,
+				   names ? diag_did_you_mean(hint, sizeof(hint),
+							     fname, names) : "");
+			free(names);
+		}
+	}
+}
+
+static void build_thread(struct compiler *c, const struct ast_entity *e,
+			 int proc)
+{
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_thread *t;
+	int index = c->p->nthreads;
+
+	if (eval_attrs(c, e->attrs, thread_attrs, "thread", v, &given))
+		return;
+	if (!(given & (1ull << E_NAME))) {
+		diag_error(c->d, e->loc, "thread needs a name (name=...)");
+		return;
+	}
+	if (given & (1ull << E_USEISM))
+		diag_warning(c->d, v[E_USEISM].loc,
+			     "'useism' has no effect in flowbench: thread memory is always private");
+
+	t = PUSH(c, c->p->threads, c->p->nthreads, c->caps_threads);
+	memset(t, 0, sizeof(*t));
+	t->name = v[E_NAME].u.s;
+	t->loc = e->loc;
+	t->proc = proc;
+	t->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
+	t->memsize = (given & (1ull << E_MEMSIZE)) ? (uint64_t)v[E_MEMSIZE].u.i : 0;
+	t->ioprio = (given & (1ull << E_IOPRIO)) ? (int)v[E_IOPRIO].u.i : 8;
+	if (t->instances == 0)
+		diag_error(c->d, v[E_INSTANCES].loc,
+			   "thread '%s': instances must be at least 1", t->name);
+	if (t->ioprio > 8)
+		diag_error(c->d, v[E_IOPRIO].loc,
+			   "thread '%s': ioprio is 0..7 (or 8 to leave it unchanged), not %d",
+			   t->name, t->ioprio);
+	t->first_flowop = c->p->nflowops;
+	for (const struct ast_entity *fo = e->body; fo; fo = fo->next)
+		build_flowop(c, fo, index);
+	/* `t` may have moved if the threads array grew: index again */
+	c->p->threads[index].nflowops = c->p->nflowops -
+					c->p->threads[index].first_flowop;
+}
+
+static void build_process(struct compiler *c, const struct pending *pd)
+{
+	const struct ast_entity *e = pd->st->entity;
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_proc *pr;
+	int index = c->p->nprocs;
+
+	if (eval_attrs(c, e->attrs, process_attrs, "process", v, &given))
+		return;
+	pr = PUSH(c, c->p->procs, c->p->nprocs, c->caps_procs);
+	memset(pr, 0, sizeof(*pr));
+	pr->name = pd->name;
+	pr->loc = e->loc;
+	pr->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
+	pr->nice = (given & (1ull << E_NICE)) ? (int)v[E_NICE].u.i : 0;
+	if (pr->instances == 0)
+		diag_error(c->d, v[E_INSTANCES].loc,
+			   "process '%s': instances must be at least 1", pr->name);
+	pr->first_thread = c->p->nthreads;
+	for (const struct ast_entity *t = e->body; t; t = t->next)
+		build_thread(c, t, index);
+	c->p->procs[index].nthreads = c->p->nthreads -
+				      c->p->procs[index].first_thread;
+}
+
+/* `run [N]`: the duration, then every definition evaluated. */
+static void build_run(struct compiler *c, const struct ast_stmt *run)
+{
+	struct plan *p = c->p;
+
+	p->has_run = run != NULL || c->opts->runtime_given;
+	p->runtime_s = 60;
+	if (run) {
+		p->run_loc = run->loc;
+		if (run->expr) {
+			struct value v;
+
+			if (eval(c, run->expr, &v) == 0) {
+				if (v.kind != V_INT && v.kind != V_DOUBLE)
+					diag_error(c->d, run->expr->loc,
+						   "run needs a number of seconds, not %s",
+						   kind_name(v.kind));
+				else if (as_double(&v) < 0)
+					diag_error(c->d, run->expr->loc,
+						   "run time must not be negative");
+				else if (as_double(&v) > 0)
+					p->runtime_s = as_double(&v);
+			}
+		}
+	}
+	if (c->opts->runtime_given)
+		p->runtime_s = c->opts->runtime_s;
+
+	for (int i = 0; i < c->nfiles; i++)
+		build_file(c, &c->files[i]);
+	for (int i = 0; i < c->nprocs; i++)
+		build_process(c, &c->procs[i]);
+	if (c->d->errors == 0 && p->nprocs == 0 && p->has_run)
+		diag_error(c->d, run ? run->loc : (struct src_loc){ 0, 0 },
+			   "nothing to run: the script defines no process");
+}
+
+/* Put the -D variables in place before the script's first statement. */
+static void seed_defines(struct compiler *c)
+{
+	for (int i = 0; i < c->opts->ndefines; i++) {
+		struct compile_define *def = &c->opts->defines[i];
+		struct var *v = find_var(c, def->name);
+		struct value val;
+
+		if (eval(c, def->value, &val) < 0)
+			continue;
+		if (!v) {
+			v = PUSH(c, c->vars, c->nvars, c->capvars);
+			v->name = def->name;
+		}
+		v->v = val;
+		v->from_cli = true;
+		v->loc = (struct src_loc){ 0, 0 };
+	}
+}
+
+/* Does the script mention $name anywhere (set or used)?  For -D typos. */
+static bool expr_mentions(const struct ast_expr *e, const char *name);
+
+static bool attrs_mention(const struct ast_attr *a, const char *name)
+{
+	for (; a; a = a->next)
+		if (a->value && expr_mentions(a->value, name))
+			return true;
+	return false;
+}
+
+static bool expr_mentions(const struct ast_expr *e, const char *name)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case EX_VAR:
+		return strcmp(e->u.var, name) == 0;
+	case EX_STRING:
+		for (const struct ast_strseg *s = e->u.segs; s; s = s->next)
+			if (s->is_var && strcmp(s->text, name) == 0)
+				return true;
+		return false;
+	case EX_NEG:
+		return expr_mentions(e->u.unary, name);
+	case EX_ADD:
+	case EX_SUB:
+	case EX_MUL:
+	case EX_DIV:
+		return expr_mentions(e->u.binary.l, name) ||
+		       expr_mentions(e->u.binary.r, name);
+	case EX_CALL:
+		return attrs_mention(e->u.call.args, name);
+	case EX_TABLE:
+		for (size_t r = 0; r < e->u.table.nrows; r++)
+			for (int k = 0; k < 3; k++)
+				if (expr_mentions(e->u.table.rows[r][k], name))
+					return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+static bool entity_mentions(const struct ast_entity *e, const char *name)
+{
+	for (; e; e = e->next)
+		if (attrs_mention(e->attrs, name) ||
+		    attrs_mention(e->trailing_attrs, name) ||
+		    entity_mentions(e->body, name))
+			return true;
+	return false;
+}
+
+static bool script_mentions(const struct ast_script *s, const char *name)
+{
+	for (const struct ast_stmt *st = s->stmts; st; st = st->next) {
+		if (st->kind == ST_SET && strcmp(st->var, name) == 0)
+			return true;
+		if (expr_mentions(st->expr, name) ||
+		    expr_mentions(st->expr2, name) ||
+		    attrs_mention(st->attrs, name) ||
+		    entity_mentions(st->entity, name))
+			return true;
+		for (const struct ast_string_list *l = st->strings; l; l = l->next)
+			if (expr_mentions(l->str, name))
+				return true;
+	}
+	return false;
+}
+
+static void check_defines_used(struct compiler *c)
+{
+	for (int i = 0; i < c->opts->ndefines; i++) {
+		const char *name = c->opts->defines[i].name;
+		const char **names;
+		char hint[160] = "";
+		int n = 0;
+
+		c->opts->defines[i].used = script_mentions(c->script, name);
+		if (c->opts->defines[i].used)
+			continue;
+		names = calloc((size_t)c->nvars + 1, sizeof(*names));
+		for (int k = 0; names && k < c->nvars; k++)
+			if (!c->vars[k].from_cli)
+				names[n++] = c->vars[k].name;
+		if (names) {
+			const char *best = diag_suggest(name, names);
+
+			if (best)
+				snprintf(hint, sizeof(hint),
+					 " (did you mean '%s'?)", best);
+		}
+		free(names);
+		diag_error(c->d, (struct src_loc){ 0, 0 },
+			   "-D %s: the script has no variable '$%s'%s", name,
+			   name, hint);
+	}
+}
+
+/* ---- entry ----------------------------------------------------------- */
+
+int compile_script(const struct ast_script *script,
+		   struct compile_options *opts, struct diag *d,
+		   struct plan *out)
+{
+	struct compiler c = {
+		.script = script, .opts = opts, .d = d, .p = out,
+	};
+	const struct ast_stmt *run;
+	int errors_before = d->errors;
+
+	memset(out, 0, sizeof(*out));
+	arena_init(&out->arena);
+	out->filename = script->filename;
+	out->quit_mode = QUIT_TIMEOUT;
+
+	seed_defines(&c);
+	run = walk_script(&c);
+	if (run && run->next)
+		diag_error(d, run->next->loc,
+			   "commands after 'run' are never executed; remove them or move them before 'run'");
+	build_run(&c, run);
+	check_defines_used(&c);
+
+	for (int i = 0; i < out->nflowops; i++) {
+		const struct plan_flowop *f = &out->flowops[i];
+
+		if (f->ops->validate)
+			f->ops->validate(out, f, d);
+	}
+	free(c.vars);
+	free(c.files);
+	free(c.procs);
+	return d->errors - errors_before;
+}

@@ -1,0 +1,52 @@
+/*
+ * diag.h - located error messages for WML scripts.
+ *
+ * Every error a user can cause in a script is reported as
+ *     file.f:LINE:COL: message
+ *         <the source line>
+ *         ^
+ * and counted, so that one pass can report several errors and the caller
+ * can decide the exit status.  "Did you mean" suggestions come from
+ * diag_suggest(), an edit-distance search over the valid spellings.
+ */
+#ifndef FLOWBENCH_DIAG_H
+#define FLOWBENCH_DIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lang/srcloc.h"
+
+struct diag {
+	const char *filename;   /* as the user named it */
+	const char *source;     /* whole text, for quoting lines; may be NULL */
+	size_t source_len;
+	FILE *out;              /* usually stderr */
+	int errors;
+	int warnings;
+	int max_errors;         /* stop reporting after this many (0 = 20) */
+};
+
+void diag_init(struct diag *d, const char *filename, const char *source,
+	       size_t len, FILE *out);
+
+/* Report an error at `loc` (line 0 = no location: "file.f: message"). */
+void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A follow-up line for the previous message ("note: first defined here"). */
+void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The candidate closest to `word` by edit distance, or NULL if none is
+ * close enough to be a plausible typo.  `candidates` ends with NULL.
+ */
+const char *diag_suggest(const char *word, const char *const *candidates);
+
+/* Writes " (did you mean 'x'?)" into buf when there is a suggestion, else "". */
+const char *diag_did_you_mean(char *buf, size_t size, const char *word,
+			      const char *const *candidates);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * main.c - flowbench's pipeline, end to end:
+ *   read the file -> ast_parse (tokens, AST) -> compile_script (plan)
+ *   -> run_plan (processes, threads, statistics, report).
+ * Each stage reports its own errors; this file only decides the exit
+ * status: 0 success, 1 script error or failed run, 2 usage error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "lang/ast.h"
+#include "lang/compile.h"
+#include "lang/diag.h"
+#include "runtime/log.h"
+#include "runtime/run.h"
+
+/* Read a whole file into a NUL-terminated malloc'ed buffer. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4096) {
+			char *nb = realloc(buf, cap ? cap * 2 : 8192);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void print_summary(const struct plan *p)
+{
+	uint64_t threads = 0;
+
+	for (int i = 0; i < p->nthreads; i++)
+		threads += p->threads[i].instances *
+			   p->procs[p->threads[i].proc].instances;
+	printf("%s: ok: %d file%s, %d process definition%s, %llu thread%s, "
+	       "%d flowop%s, run %.3g s\n",
+	       p->filename, p->nfilesets, p->nfilesets == 1 ? "" : "s",
+	       p->nprocs, p->nprocs == 1 ? "" : "s",
+	       (unsigned long long)threads, threads == 1 ? "" : "s",
+	       p->nflowops, p->nflowops == 1 ? "" : "s", p->runtime_s);
+}
+
+/* Parse, compile and (for `run`) execute the workload. */
+static int flowbench(const struct cli_args *args)
+{
+	struct ast_script script;
+	struct compile_options copts = { 0 };
+	struct diag d;
+	struct plan plan;
+	size_t len = 0;
+	char *source = read_file(args->file, &len);
+	int status = 1;
+
+	if (!source) {
+		fprintf(stderr, "flowbench: cannot read '%s': %s\n", args->file,
+			strerror(errno));
+		return 1;
+	}
+	diag_init(&d, args->file, source, len, stderr);
+	ast_parse(args->file, source, len, &d, &script);
+
+	copts.defines = calloc((size_t)args->ndefines + 1, sizeof(*copts.defines));
+	if (!copts.defines)
+		abort();
+	for (int i = 0; i < args->ndefines; i++) {
+		struct diag dd;
+		char origin[300];
+
+		snprintf(origin, sizeof(origin), "-D %s", args->defines[i].name);
+		diag_init(&dd, origin, NULL, 0, stderr);
+		copts.defines[i].name = args->defines[i].name;
+		copts.defines[i].value = ast_parse_value(origin,
+				args->defines[i].value, &dd, &script.arena);
+		if (!copts.defines[i].value || dd.errors)
+			d.errors++;
+	}
+	copts.ndefines = args->ndefines;
+	copts.runtime_given = args->runtime_given;
+	copts.runtime_s = args->runtime_s;
+
+	if (d.errors == 0)
+		compile_script(&script, &copts, &d, &plan);
+	else
+		memset(&plan, 0, sizeof(plan));
+
+	if (d.errors) {
+		fprintf(stderr, "%s: %d error%s\n", args->file, d.errors,
+			d.errors == 1 ? "" : "s");
+	} else if (args->cmd == CLI_CHECK) {
+		print_summary(&plan);
+		status = 0;
+	} else if (!plan.has_run) {
+		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
+			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
+			args->file);
+	} else {
+		struct run_options ropts = {
+			.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
+		};
+
+		status = run_plan(&plan, &ropts);
+	}
+	plan_free(&plan);
+	free(copts.defines);
+	ast_script_free(&script);
+	free(source);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_args args;
+	int status;
+
+	log_init();
+	if (cli_parse(argc, argv, &args, stderr) < 0) {
+		cli_args_free(&args);
+		return 2;
+	}
+	switch (args.cmd) {
+	case CLI_HELP:
+		cli_usage(stdout);
+		status = 0;
+		break;
+	case CLI_VERSION:
+		printf("flowbench %s\n", PACKAGE_VERSION);
+		status = 0;
+		break;
+	default:
+		status = flowbench(&args);
+		break;
+	}
+	cli_args_free(&args);
+	return status;
+}

@@ -1,0 +1,191 @@
+/*
+ * plan.h - the compiled plan: the only door from lang/ to the runtime.
+ *
+ * The compiler (lang/compile.c) turns a script's AST into this plain data:
+ * files, processes, threads and their flowop sequences, with every
+ * attribute reference resolved to its value as of the `run` command (the
+ * late binding of WML: a `set` after a `define` still counts).  The plan is
+ * built once in the master, before any fork, and never written afterwards;
+ * workers inherit it through fork(), so pointers inside it stay valid.
+ */
+#ifndef FLOWBENCH_PLAN_H
+#define FLOWBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lang/arena.h"
+#include "lang/srcloc.h"
+
+struct flowop_ops;
+
+/* A resolved attribute value. */
+enum pv_kind {
+	PV_UNSET = 0,   /* attribute not given: the flowop uses its default */
+	PV_INT,
+	PV_DOUBLE,
+	PV_BOOL,
+	PV_STRING,
+};
+
+struct plan_value {
+	enum pv_kind kind;
+	union {
+		int64_t i;
+		double d;
+		bool b;
+		const char *s;
+	} u;
+	struct src_loc loc;     /* where the value was written */
+};
+
+/* Attributes a flowop statement may carry (WML reference section 3.6). */
+enum fo_attr {
+	FA_FILENAME,     /* filename / filesetname: resolved to plan_flowop.file */
+	FA_IOSIZE,
+	FA_WORKINGSET,
+	FA_RANDOM,
+	FA_DSYNC,
+	FA_DIRECTIO,
+	FA_NOREADAHEAD,
+	FA_FD,
+	FA_SRCFD,
+	FA_OPENNEXT,
+	FA_ITERS,
+	FA_VALUE,
+	FA_TARGET,
+	FA_BLOCKING,
+	FA_HIGHWATER,
+	FA_INDEXED,
+	FA_COUNT
+};
+
+#define FA_BIT(a) (1u << (a))
+
+/* A file or fileset (reference 3.2, 3.3).  A `define file` has is_file set. */
+struct plan_fileset {
+	const char *name;
+	const char *path;        /* parent directory */
+	bool is_file;
+	uint64_t size;           /* bytes per file */
+	uint64_t entries;        /* 1 for a file */
+	int prealloc_pct;        /* 0..100; bare `prealloc` = 100 */
+	bool reuse;
+	bool paralloc;
+	bool readonly;
+	bool writeonly;
+	struct src_loc loc;
+};
+
+struct plan_flowop {
+	const struct flowop_ops *ops;
+	const char *name;
+	struct src_loc loc;
+	int thread;               /* index into plan.threads */
+	int fileset;              /* index into plan.filesets, -1 if none */
+	uint32_t given;           /* FA_BIT() of the attributes written */
+	struct plan_value attr[FA_COUNT];
+};
+
+struct plan_thread {
+	const char *name;
+	struct src_loc loc;
+	int proc;                 /* index into plan.procs */
+	uint64_t instances;
+	uint64_t memsize;
+	int ioprio;               /* 0..7, or 8 = leave unchanged */
+	int first_flowop;         /* flowops[first_flowop .. + nflowops) */
+	int nflowops;
+};
+
+struct plan_proc {
+	const char *name;
+	struct src_loc loc;
+	uint64_t instances;
+	int nice;
+	int first_thread;         /* threads[first_thread .. + nthreads) */
+	int nthreads;
+};
+
+enum quit_mode {
+	QUIT_TIMEOUT,             /* run lasts the `run` time (default) */
+	QUIT_FIRSTDONE,
+	QUIT_ALLDONE,
+};
+
+/* Script-time actions executed in order before the run (echo, ...). */
+enum plan_action_kind {
+	PA_ECHO,
+};
+
+struct plan_action {
+	enum plan_action_kind kind;
+	const char *text;
+	struct src_loc loc;
+};
+
+struct plan {
+	struct arena arena;       /* owns every string and array below */
+	const char *filename;
+
+	struct plan_fileset *filesets;
+	int nfilesets;
+	struct plan_proc *procs;
+	int nprocs;
+	struct plan_thread *threads;
+	int nthreads;
+	struct plan_flowop *flowops;
+	int nflowops;
+	struct plan_action *actions;
+	int nactions;
+
+	bool has_run;             /* the script reached `run` */
+	double runtime_s;         /* duration of the timed phase */
+	struct src_loc run_loc;
+	enum quit_mode quit_mode;
+};
+
+/* Helpers for flowops reading their attributes, with defaults. */
+static inline bool plan_attr_given(const struct plan_flowop *f, enum fo_attr a)
+{
+	return (f->given & FA_BIT(a)) != 0;
+}
+
+static inline int64_t plan_attr_int(const struct plan_flowop *f,
+				    enum fo_attr a, int64_t dflt)
+{
+	const struct plan_value *v = &f->attr[a];
+
+	switch (v->kind) {
+	case PV_INT:
+		return v->u.i;
+	case PV_DOUBLE:
+		return (int64_t)v->u.d;
+	case PV_BOOL:
+		return v->u.b;
+	default:
+		return dflt;
+	}
+}
+
+static inline bool plan_attr_bool(const struct plan_flowop *f,
+				  enum fo_attr a, bool dflt)
+{
+	const struct plan_value *v = &f->attr[a];
+
+	switch (v->kind) {
+	case PV_BOOL:
+		return v->u.b;
+	case PV_INT:
+		return v->u.i != 0;
+	case PV_DOUBLE:
+		return v->u.d != 0;
+	default:
+		return dflt;
+	}
+}
+
+void plan_free(struct plan *p);
+
+#endif

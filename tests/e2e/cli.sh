@@ -1,0 +1,84 @@
+#!/bin/sh
+# cli.sh - the command line: check finds errors with file:line:col and a
+# suggestion, usage errors exit 2, script errors exit 1, -D overrides a
+# variable and a -D typo is caught.
+. "$(dirname "$0")/lib.sh"
+
+expect_status() {
+	want=$1
+	shift
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] ||
+		{ cat "$tmp/out" "$tmp/err"; fail "'$*' exited $got, expected $want"; }
+}
+
+cat >"$tmp/typo.f" <<'WML'
+set $dir=/tmp
+define file name=f1,path=$dir,size=1m,prealloc
+define process name=p
+{
+  thread name=t
+  {
+    flowop read name=r1,filename=f1,iosze=8k,random
+  }
+}
+run 1
+WML
+expect_status 1 "$FLOWBENCH" check "$tmp/typo.f"
+grep -qF "$tmp/typo.f:7:37: unknown attribute 'iosze' for flowop read (did you mean 'iosize'?)" "$tmp/err" ||
+	{ cat "$tmp/err"; fail "check did not report the typo at 7:37 with a suggestion"; }
+ok "check reports file:line:col and suggests iosize for iosze"
+
+expect_status 0 "$FLOWBENCH" check "$WORKLOADS/randomrw.f"
+grep -q "ok" "$tmp/out" || fail "check of randomrw.f printed no summary"
+ok "randomrw.f checks clean"
+
+expect_status 2 "$FLOWBENCH" run
+expect_status 2 "$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache lukewarm
+expect_status 2 "$FLOWBENCH" run "$WORKLOADS/randomrw.f" --runtime -3
+expect_status 2 "$FLOWBENCH" frobnicate
+expect_status 2 "$FLOWBENCH" run "$WORKLOADS/randomrw.f" -D novalue
+ok "usage errors exit 2"
+
+expect_status 0 "$FLOWBENCH" --version
+grep -Eq '^flowbench [0-9]+\.[0-9]+' "$tmp/out" || fail "--version prints no version"
+expect_status 0 "$FLOWBENCH" --help
+grep -q 'usage:' "$tmp/out" || fail "--help prints no usage"
+ok "--help and --version"
+
+expect_status 1 "$FLOWBENCH" check "$WORKLOADS/randomrw.f" -D filesze=64m
+grep -q "did you mean 'filesize'" "$tmp/err" || { cat "$tmp/err"; fail "-D typo not caught"; }
+ok "-D with a misspelt variable is an error with a suggestion"
+
+expect_status 1 "$FLOWBENCH" check "$tmp/missing.f"
+grep -q "cannot read" "$tmp/err" || fail "missing file error"
+ok "a missing workload file is an error"
+
+# -D overrides the script's own set: the check summary shows the threads
+expect_status 0 "$FLOWBENCH" check "$WORKLOADS/randomrw.f" -D nthreads=3 -D runtime=7
+grep -q "6 threads" "$tmp/out" || { cat "$tmp/out"; fail "-D nthreads=3 did not give 6 threads"; }
+grep -q "run 7 s" "$tmp/out" || { cat "$tmp/out"; fail "-D runtime=7 did not set the run time"; }
+ok "-D overrides the script's variables"
+
+# -f works as in filebench, and a script without run needs --runtime
+cat >"$tmp/norun.f" <<'WML'
+define file name=f1,path=/nonexistent,size=1m,prealloc
+define process name=p
+{
+  thread name=t
+  {
+    flowop read name=r1,filename=f1,iosize=8k
+  }
+}
+WML
+expect_status 1 "$FLOWBENCH" -f "$tmp/norun.f"
+grep -q "no 'run'" "$tmp/err" || { cat "$tmp/err"; fail "missing run not explained"; }
+ok "a script without run is an error that says how to fix it"
+
+# a run that fails (missing directory) exits 1 and prints no results
+expect_status 1 "$FLOWBENCH" -f "$tmp/norun.f" --runtime 1
+grep -q "IO Summary" "$tmp/out" && fail "a failed run printed results"
+ok "a failed run exits 1 without results"

@@ -1,0 +1,16 @@
+#!/bin/sh
+# install-deps.sh - install what building and testing flowbench needs on
+# Debian (12 or later): compilers, autotools, flex/bison, libyaml, Check,
+# and the tools the end-to-end tests and benchmarks use (strace, fio).
+set -eu
+pkgs="build-essential autoconf automake pkg-config flex bison libyaml-dev check strace fio clang python3"
+if [ "$(id -u)" -eq 0 ]; then
+	as_root=
+else
+	as_root=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$as_root apt-get update -qq
+# shellcheck disable=SC2086
+$as_root apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+echo "install-deps: ok ($pkgs)"

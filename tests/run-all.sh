@@ -1,0 +1,58 @@
+#!/bin/sh
+# run-all.sh - the whole test suite, as CI runs it.
+#
+# Builds flowbench out of tree twice, plainly (build/) and with
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), runs
+# `make check` in both (Check unit tests and end-to-end tests), then
+# `make distcheck` (the release tarball builds and passes without flex or
+# bison).  Ends with one line "N passed, N failed".
+#
+# Options: --quick skips the sanitizer build and distcheck.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+quick=no
+[ "${1:-}" = "--quick" ] && quick=yes
+jobs=$(nproc 2>/dev/null || echo 2)
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+
+cd "$top"
+if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
+	autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
+fi
+
+# run_check DIR [configure args...]: configure in DIR, build, make check,
+# and add the harness's PASS/FAIL counts to the summary.
+run_check() {
+	dir=$1
+	shift
+	echo "== $dir: configure $*"
+	mkdir -p "$top/$dir"
+	cd "$top/$dir"
+	rc=0
+	"$top/configure" -q "$@" && make -s -j"$jobs" || return 1
+	make -s -j"$jobs" check VERBOSE=1 || rc=1
+	grep -E '^# (PASS|FAIL|ERROR|XPASS):' test-suite.log >>"$summary" || true
+	cd "$top"
+	return $rc
+}
+
+status=0
+run_check build || status=1
+if [ $quick = no ]; then
+	run_check build-asan --enable-sanitizers || status=1
+	echo "== distcheck"
+	(cd "$top/build" && make -s distcheck >distcheck.log 2>&1) || {
+		tail -40 "$top/build/distcheck.log"
+		echo "distcheck: FAILED"
+		echo "# FAIL: 1" >>"$summary"
+		status=1
+	}
+	[ $status -ne 0 ] || echo "distcheck: ok"
+fi
+
+passed=$(awk '/^# PASS:/ {n += $3} END {print n + 0}' "$summary")
+failed=$(awk '/^# (FAIL|ERROR|XPASS):/ {n += $3} END {print n + 0}' "$summary")
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] || status=1
+exit $status

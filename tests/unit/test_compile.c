@@ -1,0 +1,351 @@
+/*
+ * test_compile.c - the compiler: late binding, -D overrides, attribute
+ * checking with suggestions, arithmetic, and the plan it lays out.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowops/flowop.h"
+#include "lang/ast.h"
+#include "lang/compile.h"
+#include "lang/diag.h"
+
+/* One compilation, with its messages captured. */
+struct result {
+	struct ast_script script;
+	struct plan plan;
+	char *msgs;
+	size_t len;
+	int errors;
+};
+
+static void compile_src(struct result *r, const char *src, const char *const *defs)
+{
+	FILE *f;
+	struct diag d;
+	struct compile_define cdefs[8];
+	struct compile_options opts = { .defines = cdefs };
+
+	memset(r, 0, sizeof(*r));
+	f = open_memstream(&r->msgs, &r->len);
+	ck_assert_ptr_nonnull(f);
+	diag_init(&d, "t.f", src, strlen(src), f);
+	ck_assert_int_eq(ast_parse("t.f", src, strlen(src), &d, &r->script), 0);
+	for (; defs && defs[0]; defs += 2) {
+		cdefs[opts.ndefines].name = defs[0];
+		cdefs[opts.ndefines].value =
+			ast_parse_value(defs[0], defs[1], &d, &r->script.arena);
+		cdefs[opts.ndefines].used = false;
+		opts.ndefines++;
+	}
+	r->errors = compile_script(&r->script, &opts, &d, &r->plan);
+	fclose(f);
+}
+
+static void release(struct result *r)
+{
+	plan_free(&r->plan);
+	ast_script_free(&r->script);
+	free(r->msgs);
+}
+
+#define HAS(r, text) \
+	ck_assert_msg(strstr((r)->msgs, (text)) != NULL, \
+		      "expected message \"%s\", got:\n%s", (text), (r)->msgs)
+
+static const char randomrw[] =
+	"set $dir=/tmp\n"
+	"set $filesize=5g\n"
+	"set $nthreads=8\n"
+	"set $iosize=8k\n"
+	"define file name=largefile1,path=$dir,size=$filesize,prealloc,reuse\n"
+	"define process name=rand-rw,instances=1\n"
+	"{\n"
+	"  thread name=rand-r-thread,memsize=5m,instances=$nthreads\n"
+	"  {\n"
+	"    flowop read name=rand-read1,filename=largefile1,iosize=$iosize,random\n"
+	"  }\n"
+	"  thread name=rand-w-thread,memsize=5m,instances=$nthreads\n"
+	"  {\n"
+	"    flowop write name=rand-write1,filename=largefile1,iosize=$iosize,random\n"
+	"  }\n"
+	"}\n"
+	"run 60\n";
+
+START_TEST(test_randomrw_plan)
+{
+	struct result r;
+	const struct plan *p;
+
+	compile_src(&r, randomrw, NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	p = &r.plan;
+	ck_assert_int_eq(p->nfilesets, 1);
+	ck_assert_str_eq(p->filesets[0].name, "largefile1");
+	ck_assert_str_eq(p->filesets[0].path, "/tmp");
+	ck_assert_uint_eq(p->filesets[0].size, 5ull << 30);
+	ck_assert_int_eq(p->filesets[0].prealloc_pct, 100);
+	ck_assert(p->filesets[0].reuse);
+	ck_assert(p->filesets[0].is_file);
+	ck_assert_int_eq(p->nprocs, 1);
+	ck_assert_int_eq(p->procs[0].nthreads, 2);
+	ck_assert_int_eq(p->nthreads, 2);
+	ck_assert_uint_eq(p->threads[0].instances, 8);
+	ck_assert_uint_eq(p->threads[1].memsize, 5u << 20);
+	ck_assert_int_eq(p->nflowops, 2);
+	ck_assert_str_eq(p->flowops[0].name, "rand-read1");
+	ck_assert_ptr_eq(p->flowops[0].ops, flowop_lookup("read"));
+	ck_assert_ptr_eq(p->flowops[1].ops, flowop_lookup("write"));
+	ck_assert_int_eq(p->flowops[1].thread, 1);
+	ck_assert_int_eq(p->flowops[0].fileset, 0);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[0], FA_IOSIZE, 0), 8192);
+	ck_assert(plan_attr_bool(&p->flowops[0], FA_RANDOM, false));
+	ck_assert(!plan_attr_given(&p->flowops[0], FA_DSYNC));
+	ck_assert(p->has_run);
+	ck_assert(p->runtime_s == 60);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_late_binding)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "set $n=1\n"
+		    "define file name=f,path=/tmp,size=$sz\n"
+		    "define process name=p,instances=$n\n"
+		    "{ thread name=t { flowop read name=r,filename=f,iosize=4k } }\n"
+		    "set $n=4\n"
+		    "set $sz=1m\n"
+		    "run\n", NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	ck_assert_uint_eq(r.plan.procs[0].instances, 4);
+	ck_assert_uint_eq(r.plan.filesets[0].size, 1 << 20);
+	ck_assert(r.plan.runtime_s == 60);  /* `run` without a time */
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_define_overrides_set)
+{
+	struct result r;
+	const char *const defs[] = { "nthreads", "3", "filesize", "64m", NULL };
+
+	compile_src(&r, randomrw, defs);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	ck_assert_uint_eq(r.plan.threads[0].instances, 3);
+	ck_assert_uint_eq(r.plan.filesets[0].size, 64ull << 20);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_define_typo)
+{
+	struct result r;
+	const char *const defs[] = { "filesze", "64m", NULL };
+
+	compile_src(&r, randomrw, defs);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f: -D filesze: the script has no variable '$filesze' (did you mean 'filesize'?)");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_unknown_attribute)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define file name=f,path=/tmp\n"
+		    "define process name=p { thread name=t {\n"
+		    "  flowop read name=r,filename=f,iosze=8k\n"
+		    "} }\nrun 1\n", NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:3:33: unknown attribute 'iosze' for flowop read (did you mean 'iosize'?)");
+	HAS(&r, "    flowop read name=r,filename=f,iosze=8k\n");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_flowop_names)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define file name=f,path=/tmp\n"
+		    "define process name=p { thread name=t {\n"
+		    "  flowop reed name=a,filename=f,iosize=8k\n"
+		    "  flowop aiowait name=b\n"
+		    "  flowop read name=c,filename=f,iosize=8k,target=x\n"
+		    "  flowop read name=d,filename=g,iosize=8k\n"
+		    "  flowop read name=a2,filename=f,iosize=8k\n"
+		    "  flowop write name=a2,filename=f,iosize=8k\n"
+		    "} }\nrun 1\n", NULL);
+	HAS(&r, "t.f:3:10: unknown flowop 'reed' (did you mean 'read'?)");
+	HAS(&r, "t.f:4:10: flowop 'aiowait' is not implemented yet in flowbench");
+	HAS(&r, "t.f:5:43: flowop read does not take attribute 'target'");
+	HAS(&r, "flowop d: no file or fileset named 'g'");
+	HAS(&r, "flowop name 'a2' is used twice");
+	HAS(&r, "note: first used here");
+	ck_assert_int_eq(r.errors, 5);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_value_types)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define file name=f,path=/tmp,size=big,prealloc=150\n"
+		    "define process name=p,instances=-1 { thread name=t,instances=0 {\n"
+		    "  flowop read name=r,filename=f,iosize=1.5,random=maybe\n"
+		    "} }\nrun 1\n", NULL);
+	HAS(&r, "attribute 'size' needs a number, not a string 'big'");
+	HAS(&r, "attribute 'prealloc' is a percentage (0..100), not 150");
+	HAS(&r, "attribute 'instances' must not be negative (-1)");
+	HAS(&r, "thread 't': instances must be at least 1");
+	HAS(&r, "attribute 'iosize' needs a whole number, not 1.5");
+	HAS(&r, "attribute 'random' needs true or false, not 'maybe'");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_arithmetic)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "set $a = 2 * (3 + 4)\n"
+		    "set $b = $a / 4\n"
+		    "set $c = $a - 20\n"
+		    "set $half = 1.5k\n"
+		    "define file name=f,path=/tmp,size=$a * 0 + $half\n"
+		    "echo \"a=$a b=$b c=$c\"\n"
+		    "set $z = $a / 0\n"
+		    "set $w = $nope + 1\n"
+		    "set $s = dir + 1\n", NULL);
+	HAS(&r, "division by zero");
+	HAS(&r, "variable '$nope' is not set");
+	HAS(&r, "'+' needs numbers, not a string");
+	ck_assert_int_eq(r.errors, 3);
+	ck_assert_int_eq(r.plan.nactions, 1);
+	ck_assert_str_eq(r.plan.actions[0].text, "a=14 b=3.5 c=-6");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_unset_variable_suggestion)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "set $filesize=1m\n"
+		    "define file name=f,path=/tmp,size=$filesze\n"
+		    "define process name=p { thread name=t { flowop read name=r,filename=f,iosize=4k } }\n"
+		    "run 1\n", NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:2:35: variable '$filesze' is not set (did you mean '$filesize'?)");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_after_run_and_not_yet)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define fileset name=fs,path=/tmp,entries=10\n"
+		    "psrun 10\n"
+		    "run 5\n"
+		    "echo \"never\"\n", NULL);
+	HAS(&r, "t.f:1:1: 'define fileset' is not implemented yet in flowbench");
+	HAS(&r, "t.f:2:1: 'psrun' is not implemented yet in flowbench");
+	HAS(&r, "t.f:4:1: commands after 'run' are never executed");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_modes_and_file_rules)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "set mode quit firstdone\n"
+		    "set mode nousestats\n"
+		    "define file name=f,path=/tmp,entries=3\n"
+		    "define file name=g\n"
+		    "define file name=f,path=/tmp\n"
+		    "run 2\n", NULL);
+	ck_assert_int_eq(r.plan.quit_mode, QUIT_FIRSTDONE);
+	HAS(&r, "attribute 'entries' belongs to 'define fileset', not 'define file'");
+	HAS(&r, "file 'g' needs a path (path=...)");
+	HAS(&r, "file 'f' is defined twice");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_quit_mode_typo)
+{
+	struct result r;
+
+	compile_src(&r, "set mode quit firstdne\n", NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "unknown quit mode 'firstdne' (did you mean 'firstdone'?)");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_runtime_option)
+{
+	struct result r;
+	struct compile_options opts = { .runtime_given = true, .runtime_s = 2.5 };
+	struct diag d;
+	FILE *f;
+
+	memset(&r, 0, sizeof(r));
+	f = open_memstream(&r.msgs, &r.len);
+	diag_init(&d, "t.f", randomrw, strlen(randomrw), f);
+	ck_assert_int_eq(ast_parse("t.f", randomrw, strlen(randomrw), &d, &r.script), 0);
+	ck_assert_int_eq(compile_script(&r.script, &opts, &d, &r.plan), 0);
+	fclose(f);
+	ck_assert(r.plan.runtime_s == 2.5);
+	release(&r);
+}
+END_TEST
+
+static Suite *compile_suite(void)
+{
+	Suite *s = suite_create("compile");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_randomrw_plan);
+	tcase_add_test(tc, test_late_binding);
+	tcase_add_test(tc, test_define_overrides_set);
+	tcase_add_test(tc, test_define_typo);
+	tcase_add_test(tc, test_unknown_attribute);
+	tcase_add_test(tc, test_flowop_names);
+	tcase_add_test(tc, test_value_types);
+	tcase_add_test(tc, test_arithmetic);
+	tcase_add_test(tc, test_unset_variable_suggestion);
+	tcase_add_test(tc, test_after_run_and_not_yet);
+	tcase_add_test(tc, test_modes_and_file_rules);
+	tcase_add_test(tc, test_quit_mode_typo);
+	tcase_add_test(tc, test_runtime_option);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(compile_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

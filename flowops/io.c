@@ -1,0 +1,293 @@
+/*
+ * io.c - the read and write flowops (WML reference 4.1, 4.2).
+ *
+ * Both work on the thread's fd slot (`fd`, default 0), opening an existing
+ * file of their fileset on first use.  That implicit open is timed and
+ * recorded as an op of its own (stats->open), never as a read or write.
+ * Random offsets are whole blocks of `iosize` chosen uniformly among ALL
+ * blocks of the working set (`workingset`, else the file's size), the last
+ * one included.  Sequential reads wrap to offset 0 at EOF (the 0-byte read
+ * still counts, as in filebench); sequential writes append at the slot's
+ * offset.  A failed or short write fails the run.
+ *
+ * Hot path per op: two vDSO clock reads around one pread/pwrite; the
+ * buffer and all settings are resolved in init().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flowops/flowop.h"
+#include "lang/diag.h"
+#include "runtime/clock.h"
+#include "runtime/fileset.h"
+#include "runtime/rng.h"
+#include "runtime/stats.h"
+#include "runtime/thread.h"
+
+#define IO_ALIGN 4096
+
+struct io_priv {
+	char *buf;             /* iosize bytes, IO_ALIGN-aligned */
+	bool own_buf;          /* allocated here (else inside thread memory) */
+	uint64_t iosize;
+	uint64_t workingset;   /* 0: the file's size at population */
+	bool random;
+	bool noreadahead;
+	int slot;
+	int oflags;            /* O_DIRECT, O_DSYNC */
+};
+
+static int io_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct plan_flowop *pf = fi->pf;
+	struct io_priv *p = calloc(1, sizeof(*p));
+	int64_t iosize = plan_attr_int(pf, FA_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
+
+	if (!p) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	if (iosize <= 0) {
+		thread_fail(t, "flowop %s: zero iosize", pf->name);
+		return FO_ERROR;
+	}
+	if (plan_attr_bool(pf, FA_OPENNEXT, false)) {
+		thread_fail(t, "flowop %s: opennext is not implemented yet", pf->name);
+		return FO_ERROR;
+	}
+	p->iosize = (uint64_t)iosize;
+	p->workingset = ws > 0 ? (uint64_t)ws : 0;
+	p->random = plan_attr_bool(pf, FA_RANDOM, false);
+	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	p->slot = slot_index(pf);
+	if (p->slot >= FB_FD_SLOTS) {
+		thread_fail(t, "flowop %s: fd %d out of range 0..%d", pf->name,
+			    p->slot, FB_FD_SLOTS - 1);
+		return FO_ERROR;
+	}
+	if (plan_attr_bool(pf, FA_DIRECTIO, false))
+		p->oflags |= O_DIRECT;
+	if (plan_attr_bool(pf, FA_DSYNC, false))
+		p->oflags |= O_DSYNC;
+	if (t->mem) {
+		if (t->memsize < p->iosize) {
+			thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",
+				    pf->name, (unsigned long long)t->memsize,
+				    (unsigned long long)p->iosize);
+			return FO_ERROR;
+		}
+		p->buf = t->mem;
+	} else {
+		void *b;
+
+		if (posix_memalign(&b, IO_ALIGN, p->iosize) != 0) {
+			thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
+				    pf->name, (unsigned long long)p->iosize);
+			return FO_ERROR;
+		}
+		p->buf = b;
+		p->own_buf = true;
+	}
+	/* Written data: a non-zero pattern, not whatever memory held. */
+	for (uint64_t i = 0; i < p->iosize; i++)
+		p->buf[i] = (char)(0x5a ^ (i * 131));
+	return 0;
+}
+
+static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+
+	(void)t;
+	if (p && p->own_buf)
+		free(p->buf);
+	free(p);
+	fi->priv = NULL;
+}
+
+/* First use of the slot (or a slot of another fileset): the implicit open. */
+static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
+			      struct io_priv *p, struct fb_slot *s)
+{
+	int opened;
+	enum fo_result r = slot_acquire(t, fi, s, p->oflags, &fi->stats->open, &opened);
+
+	if (opened && p->noreadahead)
+		posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
+	return r;
+}
+
+/* The slot ready and the offset of this op, or why not. */
+static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
+				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
+{
+	if (s->fd < 0 || s->fileset != fi->pf->fileset) {
+		enum fo_result r = io_open(t, fi, p, s);
+
+		if (r != FO_OK)
+			return r;
+	}
+	if (p->random) {
+		uint64_t wss = p->workingset ? p->workingset : s->file->size;
+		uint64_t nblocks = wss / p->iosize;
+
+		if (nblocks == 0) {
+			thread_fail(t, "flowop %s: iosize %llu is larger than the working set "
+				    "(%llu bytes of %s)", fi->pf->name,
+				    (unsigned long long)p->iosize,
+				    (unsigned long long)wss, s->file->path);
+			return FO_ERROR;
+		}
+		*off = rng_block_offset(&t->rng, nblocks, p->iosize);
+	} else {
+		*off = s->offset;
+	}
+	return FO_OK;
+}
+
+static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = &t->slots[p->slot];
+	uint64_t off, t0, t1;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	ssize_t n;
+
+	if (r != FO_OK)
+		return r;
+	t0 = clock_now_ns();
+	n = pread(s->fd, p->buf, p->iosize, (off_t)off);
+	t1 = clock_now_ns();
+	if (n < 0) {
+		thread_fail(t, "flowop %s: pread %s at offset %llu: %s", fi->pf->name,
+			    s->file->path, (unsigned long long)off, strerror(errno));
+		return FO_ERROR;
+	}
+	if (thread_past_deadline(t, t1)) {
+		fi->stats->discarded++;
+		return FO_DONE;
+	}
+	stats_record(&fi->stats->op, t1 - t0, (uint64_t)n);
+	if (!p->random)
+		s->offset = n ? off + (uint64_t)n : 0;
+	return FO_OK;
+}
+
+static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = &t->slots[p->slot];
+	uint64_t off, t0, t1;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	ssize_t n;
+
+	if (r != FO_OK)
+		return r;
+	t0 = clock_now_ns();
+	n = pwrite(s->fd, p->buf, p->iosize, (off_t)off);
+	t1 = clock_now_ns();
+	if (n != (ssize_t)p->iosize) {
+		if (n < 0)
+			thread_fail(t, "flowop %s: pwrite %s at offset %llu: %s",
+				    fi->pf->name, s->file->path,
+				    (unsigned long long)off, strerror(errno));
+		else
+			thread_fail(t, "flowop %s: pwrite %s at offset %llu: short write "
+				    "(%zd of %llu bytes)", fi->pf->name, s->file->path,
+				    (unsigned long long)off, n,
+				    (unsigned long long)p->iosize);
+		return FO_ERROR;
+	}
+	if (thread_past_deadline(t, t1)) {
+		fi->stats->discarded++;
+		return FO_DONE;
+	}
+	stats_record(&fi->stats->op, t1 - t0, (uint64_t)n);
+	if (!p->random)
+		s->offset = off + (uint64_t)n;
+	return FO_OK;
+}
+
+/* Compile-time checks shared by read and write. */
+static int io_validate(const struct plan *p, const struct plan_flowop *f,
+		       struct diag *d)
+{
+	int errs = 0;
+	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
+	int64_t ws = plan_attr_int(f, FA_WORKINGSET, 0);
+	int64_t fd = plan_attr_int(f, FA_FD, 0);
+	const char *type = f->ops ? f->ops->name : "read/write";
+
+	if (!plan_attr_given(f, FA_IOSIZE) || iosize <= 0) {
+		diag_error(d, plan_attr_given(f, FA_IOSIZE) ? f->attr[FA_IOSIZE].loc : f->loc,
+			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
+		errs++;
+	}
+	if (f->fileset < 0 && !plan_attr_given(f, FA_FILENAME)) {
+		diag_error(d, f->loc, "flowop %s: %s needs a file (filename=...)",
+			   f->name, type);
+		errs++;
+	}
+	if (plan_attr_given(f, FA_OPENNEXT) && plan_attr_bool(f, FA_OPENNEXT, false)) {
+		diag_error(d, f->attr[FA_OPENNEXT].loc,
+			   "flowop %s: opennext is not implemented yet", f->name);
+		errs++;
+	}
+	if (fd < 0 || fd >= FB_FD_SLOTS) {
+		diag_error(d, f->attr[FA_FD].loc, "flowop %s: fd must be 0..%d, not %lld",
+			   f->name, FB_FD_SLOTS - 1, (long long)fd);
+		errs++;
+	}
+	if (ws < 0) {
+		diag_error(d, f->attr[FA_WORKINGSET].loc,
+			   "flowop %s: workingset must not be negative", f->name);
+		errs++;
+	}
+	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, FA_RANDOM, false)) {
+		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
+
+		if ((uint64_t)iosize > wss) {
+			diag_error(d, f->attr[FA_IOSIZE].loc,
+				   "flowop %s: iosize %lld is larger than the working set "
+				   "(%llu bytes)", f->name, (long long)iosize,
+				   (unsigned long long)wss);
+			errs++;
+		}
+	}
+	return errs;
+}
+
+#define IO_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
+		  FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
+		  FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT) |       \
+		  FA_BIT(FA_NOREADAHEAD))
+
+static const struct flowop_ops fo_read = {
+	.name = "read",
+	.cls = FO_CLASS_IO,
+	.rw = FO_RW_READ,
+	.attrs = IO_ATTRS,
+	.validate = io_validate,
+	.init = io_init,
+	.run = io_read,
+	.fini = io_fini,
+};
+
+static const struct flowop_ops fo_write = {
+	.name = "write",
+	.cls = FO_CLASS_IO,
+	.rw = FO_RW_WRITE,
+	.attrs = IO_ATTRS,
+	.validate = io_validate,
+	.init = io_init,
+	.run = io_write,
+	.fini = io_fini,
+};
+
+const struct flowop_ops *const flowops_io[] = { &fo_read, &fo_write, NULL };

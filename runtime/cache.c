@@ -1,0 +1,75 @@
+/*
+ * cache.c - the cache step between preallocation and the timed phase.
+ *
+ * Filebench never empties the page cache, so its first seconds read
+ * freshly written data from memory.  flowbench makes the cache cold by
+ * default: the system-wide drop_caches when we may write it (root outside
+ * a restricted container), otherwise per file: fdatasync() so the pages
+ * are clean, then POSIX_FADV_DONTNEED so the kernel drops them.
+ */
+#include "runtime/cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+
+static bool drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, "3\n", 2) == 2;
+	close(fd);
+	return ok;
+}
+
+static int drop_file(const struct fs_file *f)
+{
+	int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0) {
+		log_error("cannot open %s to drop its cache: %s", f->path, strerror(errno));
+		return -1;
+	}
+	if (fdatasync(fd) < 0) {
+		log_error("fdatasync %s: %s", f->path, strerror(errno));
+		rc = -1;
+	} else if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
+		log_error("posix_fadvise(DONTNEED) %s: %s", f->path, strerror(errno));
+		rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
+int cache_prepare(const struct fs_state *fs, int nfs, bool warm)
+{
+	unsigned long long n = 0;
+
+	if (warm) {
+		log_info("Cache: warm (not flushed)");
+		return 0;
+	}
+	sync();
+	if (drop_caches()) {
+		log_info("Cache: dropped (drop_caches)");
+		return 0;
+	}
+	for (int i = 0; i < nfs; i++) {
+		for (uint64_t j = 0; j < fs[i].nfiles; j++) {
+			if (!fs[i].files[j].exists)
+				continue;
+			if (drop_file(&fs[i].files[j]) < 0)
+				return -1;
+			n++;
+		}
+	}
+	log_info("Cache: cold via fdatasync+fadvise(DONTNEED) on %llu files", n);
+	return 0;
+}

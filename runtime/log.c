@@ -1,0 +1,71 @@
+/*
+ * log.c - timestamped info lines on stdout, errors on stderr.
+ *
+ * Every line is flushed at once: the master forks workers, and a line
+ * still sitting in a stdio buffer would be printed once per process.
+ */
+#include "runtime/log.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "runtime/clock.h"
+
+/* Process global (documented exception): the start of the program. */
+static uint64_t log_start_ns;
+
+void log_init(void)
+{
+	log_start_ns = clock_now_ns();
+}
+
+double log_elapsed(void)
+{
+	return (double)(clock_now_ns() - log_start_ns) / 1e9;
+}
+
+void log_stamp(FILE *out)
+{
+	fprintf(out, "%.3f: ", log_elapsed());
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	log_stamp(stdout);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_to_stderr("flowbench: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_to_stderr("flowbench: error: ", fmt, ap);
+	va_end(ap);
+}

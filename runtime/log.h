@@ -1,0 +1,27 @@
+/*
+ * log.h - the timestamped log lines of a run.
+ *
+ * Like filebench, every informational line is "<seconds since start>: text"
+ * on stdout, the seconds taken from the monotonic clock relative to
+ * log_init().  Errors and warnings go to stderr, prefixed "flowbench:" so
+ * they are never mistaken for results.
+ */
+#ifndef FLOWBENCH_LOG_H
+#define FLOWBENCH_LOG_H
+
+#include <stdio.h>
+
+/* Record the program's start time; call once, first thing in main(). */
+void log_init(void);
+
+/* Seconds since log_init(). */
+double log_elapsed(void);
+
+/* Write the "%.3f: " prefix of a log line to `out`. */
+void log_stamp(FILE *out);
+
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

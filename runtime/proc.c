@@ -1,0 +1,96 @@
+/*
+ * proc.c - a worker process: set up, start its threads, join them.
+ *
+ * Runs in the child right after fork().  The child must not outlive the
+ * master (PR_SET_PDEATHSIG) and leaves Ctrl-C to the master (SIGINT
+ * ignored); it reports failures through the shared error buffer.
+ */
+#include "runtime/proc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "runtime/shared.h"
+#include "runtime/thread.h"
+
+/* Process-level setup: name, death signal, signals, niceness. */
+static int proc_setup(const struct run_ctx *ctx, const struct plan_proc *pp,
+		      pid_t master)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGTERM, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != master)     /* the master died before prctl */
+		return -1;
+	prctl(PR_SET_NAME, pp->name);
+	if (pp->nice) {
+		errno = 0;
+		if (nice(pp->nice) == -1 && errno) {
+			shared_set_error(ctx->sh->ctl, "process %s: nice(%d): %s",
+					 pp->name, pp->nice, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
+{
+	const struct plan_proc *pp = &ctx->plan->procs[proc];
+	struct shared *sh = ctx->sh;
+	uint64_t n = sh->proc_inst_slots[proc];
+	struct fb_thread **th;
+	uint64_t started = 0;
+	int rc = PROC_EXIT_OK;
+
+	if (proc_setup(ctx, pp, ctx->master) < 0)
+		return PROC_EXIT_REPORTED;
+	th = calloc(n ? n : 1, sizeof(*th));
+	if (!th) {
+		shared_set_error(sh->ctl, "process %s: out of memory", pp->name);
+		return PROC_EXIT_REPORTED;
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		struct fb_thread *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
+		int err;
+
+		th[k] = t;
+		if (!t || thread_prepare(t, ctx->plan, ctx->filesets, sh, proc,
+					 shared_slot_of(sh, proc, inst, k)) < 0) {
+			shared_set_error(sh->ctl, "process %s: out of memory", pp->name);
+			rc = PROC_EXIT_REPORTED;
+			break;
+		}
+		err = pthread_create(&t->tid, NULL, thread_main, t);
+		if (err) {
+			shared_set_error(sh->ctl, "process %s: cannot create thread %s: %s",
+					 pp->name, t->pt->name, strerror(err));
+			rc = PROC_EXIT_REPORTED;
+			break;
+		}
+		started = k + 1;
+	}
+	for (uint64_t k = 0; k < started; k++) {
+		pthread_join(th[k]->tid, NULL);
+		if (th[k]->failed)
+			rc = PROC_EXIT_REPORTED;
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		if (th[k]) {
+			thread_release_mem(th[k]);
+			free(th[k]);
+		}
+	}
+	free(th);
+	return rc;
+}
+

@@ -1,0 +1,112 @@
+/*
+ * text.c - the Per-Operation Breakdown and IO Summary lines.
+ *
+ * Same layout as filebench 1.5, with its numeric bugs fixed: 64-bit
+ * counts, true min/max latencies (0.000 for a flowop with no op, never
+ * garbage), one line per flowop statement even if names repeat, implicit
+ * opens kept out of the read/write numbers.
+ */
+#include "runtime/report/text.h"
+
+#include "flowops/flowop.h"
+#include "runtime/log.h"
+
+static double per_second(double v, double elapsed_s)
+{
+	return elapsed_s > 0 ? v / elapsed_s : 0.0;
+}
+
+void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
+		      double elapsed_s)
+{
+	double ms_op = 0, min_ms = 0, max_ms = 0;
+
+	if (s->count) {
+		ms_op = (double)s->lat_sum_ns / (double)s->count / 1e6;
+		min_ms = (double)s->lat_min_ns / 1e6;
+		max_ms = (double)s->lat_max_ns / 1e6;
+	}
+	fprintf(out, "%-20s %lluops %8.0fops/s %5.1fmb/s %8.3fms/op [%.3fms - %5.3fms]\n",
+		name, (unsigned long long)s->count,
+		per_second((double)s->count, elapsed_s),
+		per_second((double)s->bytes / 1048576.0, elapsed_s),
+		ms_op, min_ms, max_ms);
+}
+
+void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s)
+{
+	double ms_op = t->ops ? (double)t->lat_sum_ns / (double)t->ops / 1e6 : 0.0;
+
+	fprintf(out, "IO Summary: %5llu ops %5.3f ops/s %0.0f/%0.0f rd/wr %5.1fmb/s %5.3fms/op\n",
+		(unsigned long long)t->ops,
+		per_second((double)t->ops, elapsed_s),
+		per_second((double)t->rd_ops, elapsed_s),
+		per_second((double)t->wr_ops, elapsed_s),
+		per_second((double)t->bytes / 1048576.0, elapsed_s),
+		ms_op);
+}
+
+void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
+		    struct io_totals *t)
+{
+	*t = (struct io_totals){ 0 };
+	for (int i = 0; i < p->nflowops; i++) {
+		const struct flowop_ops *ops = p->flowops[i].ops;
+		const struct fo_stats *s = &per_flowop[i];
+
+		t->opens += s->open.count;
+		if (!ops || (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO))
+			continue;
+		t->ops += s->op.count + s->open.count;
+		t->bytes += s->op.bytes + s->open.bytes;
+		t->lat_sum_ns += s->op.lat_sum_ns + s->open.lat_sum_ns;
+		if (ops->rw & FO_RW_READ)
+			t->rd_ops += s->op.count;
+		if (ops->rw & FO_RW_WRITE)
+			t->wr_ops += s->op.count;
+	}
+}
+
+void text_discarded(FILE *out, const struct plan *p,
+		    const struct fo_stats *per_flowop)
+{
+	uint64_t total = 0;
+	const char *sep = " (";
+
+	for (int i = 0; i < p->nflowops; i++)
+		total += per_flowop[i].discarded;
+	if (!total)
+		return;
+	log_stamp(out);
+	fprintf(out, "Not counted: %llu ops ended after the deadline",
+		(unsigned long long)total);
+	for (int i = p->nflowops - 1; i >= 0; i--) {
+		if (!per_flowop[i].discarded)
+			continue;
+		fprintf(out, "%s%s %llu", sep, p->flowops[i].name,
+			(unsigned long long)per_flowop[i].discarded);
+		sep = ", ";
+	}
+	fputs(")\n", out);
+}
+
+void text_report(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop, double elapsed_s)
+{
+	struct io_totals t;
+
+	log_stamp(out);
+	fputs("Per-Operation Breakdown\n", out);
+	for (int i = p->nflowops - 1; i >= 0; i--)
+		text_flowop_line(out, p->flowops[i].name, &per_flowop[i].op, elapsed_s);
+	text_io_totals(p, per_flowop, &t);
+	log_stamp(out);
+	text_io_summary(out, &t, elapsed_s);
+	if (t.opens) {
+		log_stamp(out);
+		fprintf(out, "Implicit opens: %llu (not counted as reads/writes)\n",
+			(unsigned long long)t.opens);
+	}
+	text_discarded(out, p, per_flowop);
+	fflush(out);
+}

@@ -1,0 +1,184 @@
+/*
+ * shared.c - creating the shared region and its start barrier.
+ *
+ * The barrier is a futex on the `go` word of a MAP_SHARED mapping, so it
+ * must be the non-private futex flavour.  It cannot deadlock when a worker
+ * dies: nobody waits for a dead worker except the master, which polls the
+ * ready counter together with waitpid(WNOHANG) and always sets `go`
+ * (with HALT_ABORT on failure) before giving up, so every live waiter
+ * wakes.  Workers also die with the master (PR_SET_PDEATHSIG).
+ */
+#include "runtime/shared.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/log.h"
+
+/* Thread slots allowed in one run (memory for the tables stays modest). */
+#define SHARED_MAX_SLOTS (1u << 20)
+
+static size_t align_up(size_t n, size_t a)
+{
+	return (n + a - 1) / a * a;
+}
+
+/* Count the slots and give each its offset; *bytes = size of the region. */
+static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
+{
+	uint64_t n = 0;
+	size_t off = align_up(sizeof(struct shared_ctl), SHARED_CACHELINE);
+
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		const struct plan_proc *pp = &p->procs[pi];
+		uint64_t per = 0;
+
+		for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++) {
+			per += p->threads[t].instances;
+			if (per > SHARED_MAX_SLOTS)
+				goto too_many;
+		}
+		if (pp->instances && per > SHARED_MAX_SLOTS / pp->instances)
+			goto too_many;
+		sh->proc_first_slot[pi] = n;
+		sh->proc_inst_slots[pi] = per;
+		n += per * pp->instances;
+		if (n > SHARED_MAX_SLOTS)
+			goto too_many;
+	}
+	sh->nslots = n;
+	sh->slots = calloc(n ? n : 1, sizeof(*sh->slots));
+	if (!sh->slots) {
+		log_error("out of memory for %llu thread slots", (unsigned long long)n);
+		return -1;
+	}
+	n = 0;
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		const struct plan_proc *pp = &p->procs[pi];
+
+		for (uint64_t i = 0; i < pp->instances; i++) {
+			for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++) {
+				for (uint64_t j = 0; j < p->threads[t].instances; j++) {
+					struct shared_slot *s = &sh->slots[n++];
+
+					s->thread = t;
+					s->proc_inst = i;
+					s->thread_inst = j;
+					s->stats = (struct fo_stats *)off;  /* offset for now */
+					off += align_up((size_t)p->threads[t].nflowops *
+							sizeof(struct fo_stats),
+							SHARED_CACHELINE);
+				}
+			}
+		}
+	}
+	*bytes = off;
+	return 0;
+too_many:
+	log_error("too many thread instances (more than %u in one run)",
+		  SHARED_MAX_SLOTS);
+	return -1;
+}
+
+int shared_create(struct shared *sh, const struct plan *p)
+{
+	size_t bytes = 0;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->proc_first_slot = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
+	sh->proc_inst_slots = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
+	if (!sh->proc_first_slot || !sh->proc_inst_slots) {
+		log_error("out of memory");
+		goto fail;
+	}
+	if (layout(sh, p, &bytes) < 0)
+		goto fail;
+	bytes = align_up(bytes, (size_t)sysconf(_SC_PAGESIZE));
+	sh->base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh->base == MAP_FAILED) {
+		sh->base = NULL;
+		log_error("cannot map %zu bytes of shared memory: %s", bytes,
+			  strerror(errno));
+		goto fail;
+	}
+	sh->size = bytes;
+	sh->ctl = sh->base;
+	sh->ctl->deadline_ns = UINT64_MAX;
+	for (uint64_t i = 0; i < sh->nslots; i++) {
+		struct shared_slot *s = &sh->slots[i];
+		int n = p->threads[s->thread].nflowops;
+
+		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
+		for (int k = 0; k < n; k++)
+			fo_stats_init(&s->stats[k]);
+	}
+	return 0;
+fail:
+	shared_destroy(sh);
+	return -1;
+}
+
+void shared_destroy(struct shared *sh)
+{
+	if (sh->base)
+		munmap(sh->base, sh->size);
+	free(sh->slots);
+	free(sh->proc_first_slot);
+	free(sh->proc_inst_slots);
+	memset(sh, 0, sizeof(*sh));
+}
+
+void shared_set_verror(struct shared_ctl *c, const char *fmt, va_list ap)
+{
+	uint32_t expected = 0;
+
+	if (atomic_compare_exchange_strong(&c->err_claimed, &expected, 1)) {
+		vsnprintf(c->err, sizeof(c->err), fmt, ap);
+		atomic_store_explicit(&c->err_ready, 1, memory_order_release);
+	}
+	shared_halt(c, HALT_ABORT);
+}
+
+void shared_set_error(struct shared_ctl *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	shared_set_verror(c, fmt, ap);
+	va_end(ap);
+}
+
+const char *shared_error(struct shared_ctl *c)
+{
+	if (!atomic_load_explicit(&c->err_ready, memory_order_acquire))
+		return NULL;
+	return c->err;
+}
+
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, (uint32_t *)uaddr, op, val, NULL, NULL, 0);
+}
+
+void shared_arrive_and_wait(struct shared_ctl *c)
+{
+	atomic_fetch_add_explicit(&c->ready, 1, memory_order_release);
+	while (atomic_load_explicit(&c->go, memory_order_acquire) == 0) {
+		/* Sleeps only while go is still 0; EINTR/EAGAIN just loop. */
+		futex(&c->go, FUTEX_WAIT, 0);
+	}
+}
+
+void shared_release(struct shared_ctl *c)
+{
+	atomic_store_explicit(&c->go, 1, memory_order_release);
+	futex(&c->go, FUTEX_WAKE, INT_MAX);
+}

@@ -1,0 +1,112 @@
+/*
+ * shared.h - the memory the master and every worker process share.
+ *
+ * One anonymous MAP_SHARED mapping, created by the master before any fork
+ * and inherited by the workers at whatever address it got (no file in
+ * /tmp, no SysV IPC, no fixed address: works with ASLR on).  It holds the
+ * control words of a run and the statistics blocks, one cache-line-aligned
+ * block per thread instance with one struct fo_stats per flowop of that
+ * thread's definition.
+ *
+ * Slots (thread instances) are numbered in plan order: for each process
+ * definition, for each of its instances, for each of its thread
+ * definitions, for each thread instance.  The slot table itself is plain
+ * master memory, copied into the workers by fork().
+ */
+#ifndef FLOWBENCH_SHARED_H
+#define FLOWBENCH_SHARED_H
+
+#include <stdalign.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/plan.h"
+#include "runtime/stats.h"
+
+#define SHARED_CACHELINE 64
+#define SHARED_ERRLEN 1024
+
+/* Bits of shared_ctl.halt. */
+enum {
+	HALT_STOP = 1,    /* time is up (or the run ended early normally) */
+	HALT_ABORT = 2,   /* an error or an interrupt: results are void */
+};
+
+struct shared_ctl {
+	/* Start-up: written while workers come up, then quiet. */
+	alignas(SHARED_CACHELINE) _Atomic uint64_t ready;  /* threads at the barrier */
+	_Atomic uint32_t go;                               /* futex word: 1 = released */
+
+	/*
+	 * Read once per op by every thread, written only at release and at
+	 * the end: stays shared in every core's cache during the run.
+	 */
+	alignas(SHARED_CACHELINE) _Atomic uint32_t halt;
+	uint64_t start_ns;          /* set before go, read-only afterwards */
+	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
+
+	/* The first error of the run; later ones are dropped. */
+	alignas(SHARED_CACHELINE) _Atomic uint32_t err_claimed;
+	_Atomic uint32_t err_ready;
+	char err[SHARED_ERRLEN];
+};
+
+struct shared_slot {
+	int thread;                 /* index into plan.threads */
+	uint64_t proc_inst;         /* 0-based */
+	uint64_t thread_inst;       /* 0-based */
+	struct fo_stats *stats;     /* [plan.threads[thread].nflowops] */
+};
+
+struct shared {
+	struct shared_ctl *ctl;
+	void *base;
+	size_t size;
+	uint64_t nslots;
+	struct shared_slot *slots;
+	uint64_t *proc_first_slot;  /* per process definition */
+	uint64_t *proc_inst_slots;  /* slots per instance of that process */
+};
+
+/* Map the region for `p` and initialise every counter.  0 or -1 (logged). */
+int shared_create(struct shared *sh, const struct plan *p);
+void shared_destroy(struct shared *sh);
+
+/* Slot of thread definition-relative position `k` of proc `proc` instance `inst`. */
+static inline uint64_t shared_slot_of(const struct shared *sh, int proc,
+				      uint64_t inst, uint64_t k)
+{
+	return sh->proc_first_slot[proc] + inst * sh->proc_inst_slots[proc] + k;
+}
+
+static inline void shared_halt(struct shared_ctl *c, uint32_t bits)
+{
+	atomic_fetch_or_explicit(&c->halt, bits, memory_order_release);
+}
+
+/* Hot path: one relaxed load. */
+static inline uint32_t shared_halted(struct shared_ctl *c)
+{
+	return atomic_load_explicit(&c->halt, memory_order_relaxed);
+}
+
+/*
+ * Keep `fmt` as the run's error if it is the first one (atomic claim),
+ * and set HALT_ABORT either way.  Async-signal-unsafe (vsnprintf).
+ */
+void shared_set_error(struct shared_ctl *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void shared_set_verror(struct shared_ctl *c, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* The recorded error text, or NULL if none. */
+const char *shared_error(struct shared_ctl *c);
+
+/* Worker side of the start barrier: count in, sleep until released. */
+void shared_arrive_and_wait(struct shared_ctl *c);
+/* Master side: set go and wake every waiter. */
+void shared_release(struct shared_ctl *c);
+
+#endif

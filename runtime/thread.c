@@ -1,0 +1,213 @@
+/*
+ * thread.c - the life of one thread instance, and its timed loop.
+ *
+ * Timed phase semantics (the measurement contract):
+ *  - The master releases all threads at once and sets start_ns and
+ *    deadline_ns = start_ns + runtime before doing so.
+ *  - An op is counted iff it completed at or before the deadline.  A
+ *    flowop compares the end timestamp it already took for the op's
+ *    latency with the deadline (no extra clock call); the op straddling
+ *    the deadline is discarded and the thread stops (FO_DONE).
+ *  - Rates are computed over exactly deadline - start, so no op outside
+ *    that window is ever counted and none inside is lost.
+ *  - Between ops the thread reads the shared halt word once (a relaxed
+ *    load): STOP (master saw the deadline, or the run ended early) and
+ *    ABORT (an error or an interrupt) both end the loop.
+ *
+ * Hot path: the loop and the flowops' run() touch only this thread's
+ * memory and stats block; no allocation, lock or syscall besides the
+ * I/O itself and the vDSO clock.
+ */
+#include "runtime/thread.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/fileset.h"
+#include "runtime/log.h"
+#include "runtime/stats.h"
+
+int thread_prepare(struct fb_thread *t, const struct plan *p,
+		   const struct fs_state *fs, struct shared *sh, int proc,
+		   uint64_t slot)
+{
+	const struct shared_slot *ss = &sh->slots[slot];
+
+	memset(t, 0, sizeof(*t));
+	t->plan = p;
+	t->pt = &p->threads[ss->thread];
+	t->filesets = fs;
+	t->ctl = sh->ctl;
+	t->stats = ss->stats;
+	t->proc = proc;
+	t->proc_inst = ss->proc_inst;
+	t->thread = ss->thread;
+	t->thread_inst = ss->thread_inst;
+	t->deadline_ns = UINT64_MAX;
+	rng_seed_thread(&t->rng, (uint64_t)proc, t->proc_inst,
+			(uint64_t)t->thread, t->thread_inst);
+	slot_init_all(t->slots);
+	t->nfo = t->pt->nflowops;
+	t->fo = calloc((size_t)t->nfo + 1, sizeof(*t->fo));
+	t->iters = calloc((size_t)t->nfo + 1, sizeof(*t->iters));
+	if (!t->fo || !t->iters)
+		return -1;
+	for (int k = 0; k < t->nfo; k++) {
+		const struct plan_flowop *pf = &p->flowops[t->pt->first_flowop + k];
+
+		t->fo[k].pf = pf;
+		t->fo[k].stats = &t->stats[k];
+		t->iters[k] = plan_attr_int(pf, FA_ITERS, 1);
+	}
+	return 0;
+}
+
+void thread_release_mem(struct fb_thread *t)
+{
+	free(t->fo);
+	free(t->iters);
+	free(t->mem);
+	t->fo = NULL;
+	t->iters = NULL;
+	t->mem = NULL;
+}
+
+void thread_fail(struct fb_thread *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	shared_set_verror(t->ctl, fmt, ap);
+	va_end(ap);
+	t->failed = true;
+}
+
+/* Linux best-effort I/O priority for the calling thread (ioprio <= 7). */
+static void set_ioprio(struct fb_thread *t)
+{
+	const long who_process = 1, class_be = 2;
+
+	if (t->pt->ioprio < 0 || t->pt->ioprio > 7)
+		return;
+	if (syscall(SYS_ioprio_set, who_process, 0L,
+		    (class_be << 13) | t->pt->ioprio) < 0)
+		log_warn("cannot set ioprio %d for thread %s: %s", t->pt->ioprio,
+			 t->pt->name, strerror(errno));
+}
+
+/* Everything a thread does before the barrier.  0 or -1 (error set). */
+static int thread_setup(struct fb_thread *t)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%s", t->pt->name);
+	pthread_setname_np(pthread_self(), name);
+	set_ioprio(t);
+	if (t->pt->memsize) {
+		t->memsize = t->pt->memsize;
+		if (posix_memalign(&t->mem, 4096, t->memsize) != 0) {
+			t->mem = NULL;
+			thread_fail(t, "thread %s: cannot allocate memsize %llu bytes",
+				    t->pt->name, (unsigned long long)t->memsize);
+			return -1;
+		}
+		memset(t->mem, 0, t->memsize);
+	}
+	for (int k = 0; k < t->nfo; k++) {
+		struct flowop_inst *fi = &t->fo[k];
+		const struct flowop_ops *ops = fi->pf->ops;
+
+		if (ops->init && ops->init(t, fi) != 0) {
+			if (!t->failed)
+				thread_fail(t, "flowop %s: initialisation failed",
+					    fi->pf->name);
+			return -1;
+		}
+		t->ninit = k + 1;
+	}
+	return 0;
+}
+
+/*
+ * FO_NORSC per quit mode: timeout fails the run, firstdone ends the whole
+ * run normally, alldone stops only this thread.  Always ends the thread.
+ */
+static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
+{
+	switch (t->plan->quit_mode) {
+	case QUIT_FIRSTDONE:
+		shared_halt(t->ctl, HALT_STOP);
+		break;
+	case QUIT_ALLDONE:
+		break;
+	case QUIT_TIMEOUT:
+	default:
+		thread_fail(t, "flowop %s: no file available in '%s' (run stopped early; "
+			    "reduce the run time, add files, or use 'set mode quit "
+			    "firstdone' or 'alldone')", fi->pf->name,
+			    fi->pf->fileset >= 0 ?
+			    t->filesets[fi->pf->fileset].pf->name : "?");
+		break;
+	}
+}
+
+/* The timed loop: flowops in order, each `iters` times, until halted. */
+static void thread_loop(struct fb_thread *t)
+{
+	if (t->nfo == 0)
+		return;
+	for (;;) {
+		for (int k = 0; k < t->nfo; k++) {
+			struct flowop_inst *fi = &t->fo[k];
+			enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) =
+				fi->pf->ops->run;
+			int64_t n = t->iters[k];
+
+			for (int64_t i = 0;; i++) {
+				if (shared_halted(t->ctl))
+					return;
+				if (i >= n)
+					break;
+				switch (run(t, fi)) {
+				case FO_OK:
+					break;
+				case FO_DONE:
+					return;
+				case FO_NORSC:
+					thread_norsc(t, fi);
+					return;
+				case FO_ERROR:
+				default:
+					if (!t->failed)
+						thread_fail(t, "flowop %s failed", fi->pf->name);
+					return;
+				}
+			}
+		}
+	}
+}
+
+void *thread_main(void *arg)
+{
+	struct fb_thread *t = arg;
+	int rc = thread_setup(t);
+
+	shared_arrive_and_wait(t->ctl);
+	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
+		t->deadline_ns = t->ctl->deadline_ns;
+		thread_loop(t);
+	}
+	for (int k = t->ninit - 1; k >= 0; k--) {
+		const struct flowop_ops *ops = t->fo[k].pf->ops;
+
+		if (ops->fini)
+			ops->fini(t, &t->fo[k]);
+	}
+	slot_close_all(t->slots);
+	return NULL;
+}

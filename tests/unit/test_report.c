@@ -1,0 +1,169 @@
+/*
+ * test_report.c - the text report, byte for byte: breakdown lines (normal,
+ * zero-op, long name, 64-bit count), the IO Summary with rd/wr rates and
+ * the totals it is computed from.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowops/flowop.h"
+#include "runtime/report/text.h"
+
+/* Run `fn` into a memory stream and return what it printed (malloc'd). */
+#define CAPTURE(buf, call)                                       \
+	do {                                                     \
+		size_t len_;                                     \
+		FILE *out = open_memstream(&(buf), &len_);       \
+		ck_assert_ptr_nonnull(out);                      \
+		call;                                            \
+		fclose(out);                                     \
+	} while (0)
+
+static struct op_stats mk(uint64_t count, uint64_t bytes, uint64_t sum,
+			  uint64_t min, uint64_t max)
+{
+	struct op_stats s = { count, bytes, sum, min, max };
+
+	return s;
+}
+
+START_TEST(test_line_normal)
+{
+	struct op_stats s = mk(1000, 1000 * 8192, 1000 * 50000, 10000, 2500000);
+	char *buf = NULL;
+
+	CAPTURE(buf, text_flowop_line(out, "rand-read1", &s, 2.0));
+	ck_assert_str_eq(buf, "rand-read1           1000ops      500ops/s   3.9mb/s"
+			 "    0.050ms/op [0.010ms - 2.500ms]\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_line_zero_ops)
+{
+	struct op_stats s;
+	char *buf = NULL;
+
+	stats_init(&s);      /* min = UINT64_MAX must never show */
+	CAPTURE(buf, text_flowop_line(out, "idle1", &s, 2.0));
+	ck_assert_str_eq(buf, "idle1                0ops        0ops/s   0.0mb/s"
+			 "    0.000ms/op [0.000ms - 0.000ms]\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_line_long_name)
+{
+	struct op_stats s = mk(7, 7 * 4096, 7 * 1234567, 1000000, 1500000);
+	char *buf = NULL;
+
+	CAPTURE(buf, text_flowop_line(out, "a-very-long-flowop-name-x", &s, 1.0));
+	ck_assert_str_eq(buf, "a-very-long-flowop-name-x 7ops        7ops/s   0.0mb/s"
+			 "    1.235ms/op [1.000ms - 1.500ms]\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_line_64bit)
+{
+	struct op_stats s = mk(5000000000ull, 0, 5000000000000ull, 1000, 1000);
+	char *buf = NULL;
+
+	CAPTURE(buf, text_flowop_line(out, "big", &s, 10.0));
+	ck_assert_str_eq(buf, "big                  5000000000ops 500000000ops/s   0.0mb/s"
+			 "    0.001ms/op [0.001ms - 0.001ms]\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_summary)
+{
+	struct io_totals t = {
+		.ops = 2002, .rd_ops = 1000, .wr_ops = 1000,
+		.bytes = 2000 * 8192, .lat_sum_ns = 2002 * 100000ull,
+	};
+	char *buf = NULL;
+
+	CAPTURE(buf, text_io_summary(out, &t, 2.0));
+	ck_assert_str_eq(buf, "IO Summary:  2002 ops 1001.000 ops/s 500/500 rd/wr"
+			 "   7.8mb/s 0.100ms/op\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_summary_empty)
+{
+	struct io_totals t = { 0 };
+	char *buf = NULL;
+
+	CAPTURE(buf, text_io_summary(out, &t, 0.0));
+	ck_assert_str_eq(buf, "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr"
+			 "   0.0mb/s 0.000ms/op\n");
+	free(buf);
+}
+END_TEST
+
+/* A SYNC-class flowop that must stay out of the IO Summary. */
+static const struct flowop_ops fake_sync = {
+	.name = "fake-sync", .cls = FO_CLASS_SYNC,
+};
+
+START_TEST(test_totals)
+{
+	struct plan_flowop fo[3];
+	struct fo_stats st[3];
+	struct plan p = { .flowops = fo, .nflowops = 3 };
+	struct io_totals t;
+
+	memset(fo, 0, sizeof(fo));
+	fo[0].ops = flowop_lookup("read");
+	fo[1].ops = flowop_lookup("write");
+	fo[2].ops = &fake_sync;
+	ck_assert_ptr_nonnull(fo[0].ops);
+	ck_assert_ptr_nonnull(fo[1].ops);
+	for (int i = 0; i < 3; i++)
+		fo_stats_init(&st[i]);
+	st[0].op = mk(10, 10 * 8192, 1000, 50, 200);
+	st[0].open = mk(1, 0, 30, 30, 30);
+	st[1].op = mk(4, 4 * 8192, 400, 100, 100);
+	st[1].open = mk(1, 0, 70, 70, 70);
+	st[2].op = mk(99, 0, 99000, 1000, 1000);
+	text_io_totals(&p, st, &t);
+	ck_assert_uint_eq(t.ops, 16);          /* 10 + 4 + 2 opens; sync excluded */
+	ck_assert_uint_eq(t.rd_ops, 10);       /* opens are not reads */
+	ck_assert_uint_eq(t.wr_ops, 4);
+	ck_assert_uint_eq(t.bytes, 14 * 8192);
+	ck_assert_uint_eq(t.lat_sum_ns, 1000 + 30 + 400 + 70);
+	ck_assert_uint_eq(t.opens, 2);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("text");
+
+	tcase_add_test(tc, test_line_normal);
+	tcase_add_test(tc, test_line_zero_ops);
+	tcase_add_test(tc, test_line_long_name);
+	tcase_add_test(tc, test_line_64bit);
+	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_summary_empty);
+	tcase_add_test(tc, test_totals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

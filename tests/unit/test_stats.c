@@ -1,0 +1,151 @@
+/*
+ * test_stats.c - recording and merging operation counters: the arithmetic,
+ * true minimum and maximum, empty sources, and 64-bit counts.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "runtime/stats.h"
+
+START_TEST(test_init_is_empty)
+{
+	struct fo_stats s;
+
+	fo_stats_init(&s);
+	ck_assert_uint_eq(s.op.count, 0);
+	ck_assert_uint_eq(s.op.bytes, 0);
+	ck_assert_uint_eq(s.op.lat_sum_ns, 0);
+	ck_assert_uint_eq(s.op.lat_min_ns, UINT64_MAX);
+	ck_assert_uint_eq(s.op.lat_max_ns, 0);
+	ck_assert_uint_eq(s.open.lat_min_ns, UINT64_MAX);
+	ck_assert_uint_eq(s.discarded, 0);
+}
+END_TEST
+
+START_TEST(test_record)
+{
+	struct op_stats s;
+
+	stats_init(&s);
+	stats_record(&s, 300, 8192);
+	stats_record(&s, 100, 0);
+	stats_record(&s, 200, 4096);
+	ck_assert_uint_eq(s.count, 3);
+	ck_assert_uint_eq(s.bytes, 12288);
+	ck_assert_uint_eq(s.lat_sum_ns, 600);
+	ck_assert_uint_eq(s.lat_min_ns, 100);
+	ck_assert_uint_eq(s.lat_max_ns, 300);
+}
+END_TEST
+
+START_TEST(test_merge_true_extremes)
+{
+	struct op_stats a, b, sum;
+
+	stats_init(&a);
+	stats_init(&b);
+	stats_init(&sum);
+	stats_record(&a, 50, 1);
+	stats_record(&a, 70, 1);
+	stats_record(&b, 20, 2);
+	stats_record(&b, 900, 2);
+	stats_merge(&sum, &a);
+	stats_merge(&sum, &b);
+	ck_assert_uint_eq(sum.count, 4);
+	ck_assert_uint_eq(sum.bytes, 6);
+	ck_assert_uint_eq(sum.lat_sum_ns, 1040);
+	ck_assert_uint_eq(sum.lat_min_ns, 20);
+	ck_assert_uint_eq(sum.lat_max_ns, 900);
+}
+END_TEST
+
+/* A thread that did nothing must not drag the minimum to 0 (filebench's bug). */
+START_TEST(test_merge_ignores_empty)
+{
+	struct op_stats a, empty, sum;
+
+	stats_init(&a);
+	stats_init(&empty);
+	stats_init(&sum);
+	stats_record(&a, 500, 10);
+	stats_merge(&sum, &empty);
+	ck_assert_uint_eq(sum.count, 0);
+	ck_assert_uint_eq(sum.lat_min_ns, UINT64_MAX);
+	stats_merge(&sum, &a);
+	stats_merge(&sum, &empty);
+	ck_assert_uint_eq(sum.count, 1);
+	ck_assert_uint_eq(sum.lat_min_ns, 500);
+	ck_assert_uint_eq(sum.lat_max_ns, 500);
+	/* merging into an empty destination copies the source */
+	stats_init(&sum);
+	stats_merge(&sum, &a);
+	ck_assert_uint_eq(sum.lat_min_ns, 500);
+	ck_assert_uint_eq(sum.lat_sum_ns, 500);
+}
+END_TEST
+
+START_TEST(test_64bit_counts)
+{
+	struct op_stats a, sum;
+	const uint64_t big = (1ull << 32) + 5;
+
+	stats_init(&a);
+	stats_init(&sum);
+	stats_record(&a, 1000, 1u << 20);
+	a.count = big;                       /* as if recorded 2^32 + 5 times */
+	a.bytes = big << 20;
+	a.lat_sum_ns = big * 1000;
+	stats_merge(&sum, &a);
+	stats_merge(&sum, &a);
+	ck_assert_uint_eq(sum.count, 2 * big);
+	ck_assert_uint_eq(sum.bytes, (2 * big) << 20);
+	ck_assert_uint_eq(sum.lat_sum_ns, 2 * big * 1000);
+	ck_assert(sum.count > UINT32_MAX);
+}
+END_TEST
+
+START_TEST(test_fo_merge)
+{
+	struct fo_stats a, sum;
+
+	fo_stats_init(&a);
+	fo_stats_init(&sum);
+	stats_record(&a.op, 10, 8192);
+	stats_record(&a.open, 40, 0);
+	a.discarded = 1;
+	fo_stats_merge(&sum, &a);
+	fo_stats_merge(&sum, &a);
+	ck_assert_uint_eq(sum.op.count, 2);
+	ck_assert_uint_eq(sum.open.count, 2);
+	ck_assert_uint_eq(sum.open.lat_min_ns, 40);
+	ck_assert_uint_eq(sum.op.bytes, 16384);
+	ck_assert_uint_eq(sum.discarded, 2);
+}
+END_TEST
+
+static Suite *stats_suite(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_init_is_empty);
+	tcase_add_test(tc, test_record);
+	tcase_add_test(tc, test_merge_true_extremes);
+	tcase_add_test(tc, test_merge_ignores_empty);
+	tcase_add_test(tc, test_64bit_counts);
+	tcase_add_test(tc, test_fo_merge);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(stats_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -179,6 +179,24 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
+/*
+ * A short write: the file system ran out of something.  Writing the rest
+ * once tells the reason (usually ENOSPC) for the message; the run fails
+ * either way.
+ */
+static void io_short_write(struct fb_thread *t, struct flowop_inst *fi,
+			   struct io_priv *p, struct fb_slot *s, uint64_t off,
+			   size_t done)
+{
+	ssize_t n = pwrite(s->fd, p->buf + done, p->iosize - done,
+			   (off_t)(off + done));
+
+	thread_fail(t, "flowop %s: pwrite %s at offset %llu: %s (%zu of %llu bytes written)",
+		    fi->pf->name, s->file->path, (unsigned long long)off,
+		    n < 0 ? strerror(errno) : "short write", done,
+		    (unsigned long long)p->iosize);
+}
+
 static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
@@ -198,10 +216,7 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 				    fi->pf->name, s->file->path,
 				    (unsigned long long)off, strerror(errno));
 		else
-			thread_fail(t, "flowop %s: pwrite %s at offset %llu: short write "
-				    "(%zd of %llu bytes)", fi->pf->name, s->file->path,
-				    (unsigned long long)off, n,
-				    (unsigned long long)p->iosize);
+			io_short_write(t, fi, p, s, off, (size_t)n);
 		return FO_ERROR;
 	}
 	if (thread_past_deadline(t, t1)) {

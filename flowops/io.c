@@ -39,6 +39,8 @@ struct io_priv {
 	bool noreadahead;
 	int slot;
 	int oflags;            /* O_DIRECT, O_DSYNC */
+	const struct fs_file *wss_file;   /* file nblocks was computed for */
+	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
 };
 
 static int io_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -123,28 +125,45 @@ static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 	return r;
 }
 
+/*
+ * Blocks of the working set of `file` (computed once per file, not per
+ * op: a 64-bit division is not free at a million ops per second).
+ */
+static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi,
+				     struct io_priv *p, const struct fs_file *file)
+{
+	uint64_t wss = p->workingset ? p->workingset : file->size;
+
+	if (wss / p->iosize == 0) {
+		thread_fail(t, "flowop %s: iosize %llu is larger than the working set "
+			    "(%llu bytes of %s)", fi->pf->name,
+			    (unsigned long long)p->iosize,
+			    (unsigned long long)wss, file->path);
+		return FO_ERROR;
+	}
+	p->nblocks = wss / p->iosize;
+	p->wss_file = file;
+	return FO_OK;
+}
+
 /* The slot ready and the offset of this op, or why not. */
 static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
 {
-	if (s->fd < 0 || s->fileset != fi->pf->fileset) {
+	if (__builtin_expect(s->fd < 0 || s->fileset != fi->pf->fileset, 0)) {
 		enum fo_result r = io_open(t, fi, p, s);
 
 		if (r != FO_OK)
 			return r;
 	}
 	if (p->random) {
-		uint64_t wss = p->workingset ? p->workingset : s->file->size;
-		uint64_t nblocks = wss / p->iosize;
+		if (__builtin_expect(s->file != p->wss_file, 0)) {
+			enum fo_result r = io_working_set(t, fi, p, s->file);
 
-		if (nblocks == 0) {
-			thread_fail(t, "flowop %s: iosize %llu is larger than the working set "
-				    "(%llu bytes of %s)", fi->pf->name,
-				    (unsigned long long)p->iosize,
-				    (unsigned long long)wss, s->file->path);
-			return FO_ERROR;
+			if (r != FO_OK)
+				return r;
 		}
-		*off = rng_block_offset(&t->rng, nblocks, p->iosize);
+		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize);
 	} else {
 		*off = s->offset;
 	}

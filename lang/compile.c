@@ -851,6 +851,15 @@ static int find_fileset(struct compiler *c, const char *name)
 	return -1;
 }
 
+/* A file whose definition had errors: do not report it missing too. */
+static bool defined_but_broken(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 static void build_flowop(struct compiler *c, const struct ast_entity *e,
 			 int thread)
 {
@@ -917,6 +926,8 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		const char *fname = f->attr[FA_FILENAME].u.s;
 
 		f->fileset = find_fileset(c, fname);
+		if (f->fileset < 0 && defined_but_broken(c, fname))
+			return;         /* its definition's error was reported */
 		if (f->fileset < 0) {
 			const char **names = calloc((size_t)c->p->nfilesets + 1,
 						    sizeof(*names));
@@ -941,11 +952,11 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	struct plan_thread *t;
 	int index = c->p->nthreads;
 
-	if (eval_attrs(c, e->attrs, thread_attrs, "thread", v, &given))
-		return;
+	/* attributes in error keep their defaults: the flowops are checked too */
+	eval_attrs(c, e->attrs, thread_attrs, "thread", v, &given);
 	if (!(given & (1ull << E_NAME))) {
 		diag_error(c->d, e->loc, "thread needs a name (name=...)");
-		return;
+		v[E_NAME].u.s = "?";
 	}
 	if (given & (1ull << E_USEISM))
 		diag_warning(c->d, v[E_USEISM].loc,
@@ -982,8 +993,8 @@ static void build_process(struct compiler *c, const struct pending *pd)
 	struct plan_proc *pr;
 	int index = c->p->nprocs;
 
-	if (eval_attrs(c, e->attrs, process_attrs, "process", v, &given))
-		return;
+	/* attributes in error keep their defaults: the threads are checked too */
+	eval_attrs(c, e->attrs, process_attrs, "process", v, &given);
 	pr = PUSH(c, c->p->procs, c->p->nprocs, c->caps_procs);
 	memset(pr, 0, sizeof(*pr));
 	pr->name = pd->name;

@@ -46,6 +46,10 @@ static void quote_line(struct diag *d, struct src_loc loc)
 
 static void report(struct diag *d, struct src_loc loc, const char *kind,
 		   bool quote, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+static void report(struct diag *d, struct src_loc loc, const char *kind,
+		   bool quote, const char *fmt, va_list ap)
 {
 	if (loc.line > 0)
 		fprintf(d->out, "%s:%d:%d: %s", d->filename, loc.line, loc.col,

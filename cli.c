@@ -23,9 +23,11 @@ void cli_usage(FILE *out)
 "                           own 'set $NAME=...' is then skipped. VALUE is\n"
 "                           written as in WML: 64m, 8k, true, /tmp/dir\n"
 "  --runtime SECONDS        duration of the timed phase (overrides 'run N')\n"
-"  --cache cold|warm        cold (default): flush the page cache of the\n"
-"                           workload's files before the timed phase;\n"
-"                           warm: leave the cache as preallocation left it\n"
+"  --cache cold|warm        cold (default): empty the page cache before the\n"
+"                           timed phase: as root with drop_caches (the whole\n"
+"                           machine's cache), else fdatasync+fadvise(DONTNEED)\n"
+"                           on the workload's files; warm: leave it as\n"
+"                           preallocation left it\n"
 "\n"
 "exit status: 0 success, 1 script error or failed run, 2 usage error\n",
 	      out);
@@ -167,6 +169,9 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			}
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			args->cmd = CLI_HELP;
+			return 0;
+		} else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+			args->cmd = CLI_VERSION;
 			return 0;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(err, "flowbench: unknown option '%s' (try 'flowbench --help')\n", a);

@@ -121,13 +121,13 @@ static int flowbench(const struct cli_args *args)
 	if (d.errors) {
 		fprintf(stderr, "%s: %d error%s\n", args->file, d.errors,
 			d.errors == 1 ? "" : "s");
-	} else if (args->cmd == CLI_CHECK) {
-		print_summary(&plan);
-		status = 0;
 	} else if (!plan.has_run) {
 		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
 			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
 			args->file);
+	} else if (args->cmd == CLI_CHECK) {
+		print_summary(&plan);
+		status = 0;
 	} else {
 		struct run_options ropts = {
 			.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,

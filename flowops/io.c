@@ -75,8 +75,9 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 	}
 	if (plan_attr_bool(pf, FA_DIRECTIO, false))
 		p->oflags |= O_DIRECT;
+	/* O_SYNC, as filebench: data and metadata reach the disk per write */
 	if (plan_attr_bool(pf, FA_DSYNC, false))
-		p->oflags |= O_DSYNC;
+		p->oflags |= O_SYNC;
 	if (t->mem) {
 		if (t->memsize < p->iosize) {
 			thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",

@@ -380,6 +380,16 @@ struct ast_expr *ast_parse_value(const char *origin, const char *text,
 
 	if (text[0] == '"') {
 		e = quoted_value(&vd, arena, text, len);
+		/* the command line has no variables to interpolate */
+		for (struct ast_strseg *sg = e ? e->u.segs : NULL; sg; sg = sg->next) {
+			if (sg->is_var) {
+				diag_error(&vd, sg->loc,
+					   "a value on the command line cannot use variables ('$%s')",
+					   sg->text);
+				e = NULL;
+				break;
+			}
+		}
 	} else if (!strcmp(text, "true") || !strcmp(text, "false")) {
 		e = ast_expr_new(arena, EX_BOOL, col_loc(0));
 		e->u.b = text[0] == 't';
@@ -405,9 +415,10 @@ struct ast_expr *ast_parse_value(const char *origin, const char *text,
 				e = NULL;
 				break;
 			case NUM_INVALID:
-				e = ast_expr_word(arena,
-						  arena_strdup(arena, text),
-						  col_loc(0));
+				diag_error(&vd, col_loc(neg),
+					   "invalid number '%s' (quote the value to pass it as text)",
+					   text + neg);
+				e = NULL;
 				break;
 			}
 		} else {

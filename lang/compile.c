@@ -334,11 +334,17 @@ enum attr_type {
 	T_ANY,      /* kept as written (flowop `value`) */
 };
 
+enum attr_status {
+	BUILT,      /* flowbench implements it */
+	NOT_YET,    /* part of WML, not implemented yet */
+	MISPLACED,  /* a fileset attribute written in `define file` */
+};
+
 struct attr_spec {
 	const char *name;
 	int id;
 	enum attr_type type;
-	const char *not_yet;      /* non-NULL: known to WML, not built yet */
+	enum attr_status status;
 };
 
 /* Attribute ids of entities other than flowops. */
@@ -350,62 +356,62 @@ enum {
 };
 
 static const struct attr_spec file_attrs[] = {
-	{ "name", E_NAME, T_STRING, NULL },
-	{ "path", E_PATH, T_STRING, NULL },
-	{ "size", E_SIZE, T_SIZE, NULL },
-	{ "filesize", E_SIZE, T_SIZE, NULL },
-	{ "prealloc", E_PREALLOC, T_PCT, NULL },
-	{ "paralloc", E_PARALLOC, T_BOOL, NULL },
-	{ "reuse", E_REUSE, T_BOOL, NULL },
-	{ "trusttree", E_TRUSTTREE, T_BOOL, "trusttree" },
-	{ "readonly", E_READONLY, T_BOOL, NULL },
-	{ "writeonly", E_WRITEONLY, T_BOOL, NULL },
-	{ "cached", E_CACHED, T_BOOL, NULL },
-	{ NULL, 0, 0, NULL }
+	{ "name", E_NAME, T_STRING, BUILT },
+	{ "path", E_PATH, T_STRING, BUILT },
+	{ "size", E_SIZE, T_SIZE, BUILT },
+	{ "filesize", E_SIZE, T_SIZE, BUILT },
+	{ "prealloc", E_PREALLOC, T_PCT, BUILT },
+	{ "paralloc", E_PARALLOC, T_BOOL, BUILT },
+	{ "reuse", E_REUSE, T_BOOL, BUILT },
+	{ "trusttree", E_TRUSTTREE, T_BOOL, NOT_YET },
+	{ "readonly", E_READONLY, T_BOOL, BUILT },
+	{ "writeonly", E_WRITEONLY, T_BOOL, BUILT },
+	{ "cached", E_CACHED, T_BOOL, BUILT },
+	{ "entries", E_ENTRIES, T_SIZE, MISPLACED },
+	{ "dirwidth", E_DIRWIDTH, T_SIZE, MISPLACED },
+	{ "dirgamma", E_DIRGAMMA, T_SIZE, MISPLACED },
+	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, MISPLACED },
+	{ "leafdirs", E_LEAFDIRS, T_SIZE, MISPLACED },
+	{ NULL, 0, 0, BUILT }
 };
 
 static const struct attr_spec process_attrs[] = {
-	{ "name", E_NAME, T_STRING, NULL },
-	{ "instances", E_INSTANCES, T_SIZE, NULL },
-	{ "nice", E_NICE, T_INT, NULL },
-	{ NULL, 0, 0, NULL }
+	{ "name", E_NAME, T_STRING, BUILT },
+	{ "instances", E_INSTANCES, T_SIZE, BUILT },
+	{ "nice", E_NICE, T_INT, BUILT },
+	{ NULL, 0, 0, BUILT }
 };
 
 static const struct attr_spec thread_attrs[] = {
-	{ "name", E_NAME, T_STRING, NULL },
-	{ "instances", E_INSTANCES, T_SIZE, NULL },
-	{ "memsize", E_MEMSIZE, T_SIZE, NULL },
-	{ "useism", E_USEISM, T_BOOL, NULL },
-	{ "ioprio", E_IOPRIO, T_SIZE, NULL },
-	{ NULL, 0, 0, NULL }
+	{ "name", E_NAME, T_STRING, BUILT },
+	{ "instances", E_INSTANCES, T_SIZE, BUILT },
+	{ "memsize", E_MEMSIZE, T_SIZE, BUILT },
+	{ "useism", E_USEISM, T_BOOL, BUILT },
+	{ "ioprio", E_IOPRIO, T_SIZE, BUILT },
+	{ NULL, 0, 0, BUILT }
 };
 
 /* Flowop attributes; FA_COUNT marks `name`, which every flowop takes. */
 static const struct attr_spec flowop_attrs[] = {
-	{ "name", FA_COUNT, T_STRING, NULL },
-	{ "filename", FA_FILENAME, T_STRING, NULL },
-	{ "filesetname", FA_FILENAME, T_STRING, NULL },
-	{ "iosize", FA_IOSIZE, T_SIZE, NULL },
-	{ "workingset", FA_WORKINGSET, T_SIZE, NULL },
-	{ "random", FA_RANDOM, T_BOOL, NULL },
-	{ "dsync", FA_DSYNC, T_BOOL, NULL },
-	{ "directio", FA_DIRECTIO, T_BOOL, NULL },
-	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, NULL },
-	{ "fd", FA_FD, T_SIZE, NULL },
-	{ "srcfd", FA_SRCFD, T_SIZE, NULL },
-	{ "opennext", FA_OPENNEXT, T_BOOL, NULL },
-	{ "iters", FA_ITERS, T_SIZE, NULL },
-	{ "value", FA_VALUE, T_ANY, NULL },
-	{ "target", FA_TARGET, T_STRING, NULL },
-	{ "blocking", FA_BLOCKING, T_BOOL, NULL },
-	{ "highwater", FA_HIGHWATER, T_SIZE, NULL },
-	{ "indexed", FA_INDEXED, T_SIZE, NULL },
-	{ NULL, 0, 0, NULL }
-};
-
-/* The fileset-only attributes, so `define file` can say what is wrong. */
-static const char *const fileset_only_attrs[] = {
-	"entries", "dirwidth", "dirgamma", "dirdepthrv", "leafdirs", NULL
+	{ "name", FA_COUNT, T_STRING, BUILT },
+	{ "filename", FA_FILENAME, T_STRING, BUILT },
+	{ "filesetname", FA_FILENAME, T_STRING, BUILT },
+	{ "iosize", FA_IOSIZE, T_SIZE, BUILT },
+	{ "workingset", FA_WORKINGSET, T_SIZE, BUILT },
+	{ "random", FA_RANDOM, T_BOOL, BUILT },
+	{ "dsync", FA_DSYNC, T_BOOL, BUILT },
+	{ "directio", FA_DIRECTIO, T_BOOL, BUILT },
+	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, BUILT },
+	{ "fd", FA_FD, T_SIZE, BUILT },
+	{ "srcfd", FA_SRCFD, T_SIZE, BUILT },
+	{ "opennext", FA_OPENNEXT, T_BOOL, BUILT },
+	{ "iters", FA_ITERS, T_SIZE, BUILT },
+	{ "value", FA_VALUE, T_ANY, BUILT },
+	{ "target", FA_TARGET, T_STRING, BUILT },
+	{ "blocking", FA_BLOCKING, T_BOOL, BUILT },
+	{ "highwater", FA_HIGHWATER, T_SIZE, BUILT },
+	{ "indexed", FA_INDEXED, T_SIZE, BUILT },
+	{ NULL, 0, 0, BUILT }
 };
 
 static const struct attr_spec *find_spec(const struct attr_spec *specs,
@@ -549,7 +555,14 @@ static int eval_attrs(struct compiler *c, const struct ast_attr *attrs,
 			errors++;
 			continue;
 		}
-		if (s->not_yet) {
+		if (s->status == MISPLACED) {
+			diag_error(c->d, a->loc,
+				   "attribute '%s' belongs to 'define fileset', not 'define file'",
+				   a->name);
+			errors++;
+			continue;
+		}
+		if (s->status == NOT_YET) {
 			diag_error(c->d, a->loc,
 				   "attribute '%s' of %s is not implemented yet in flowbench",
 				   a->name, what);
@@ -792,17 +805,7 @@ static void build_file(struct compiler *c, const struct pending *pd)
 	struct plan_value v[E_COUNT] = { 0 };
 	uint64_t given;
 	struct plan_fileset *fs;
-	const char *const *bad;
 
-	for (const struct ast_attr *a = pd->st->attrs; a; a = a->next) {
-		for (bad = fileset_only_attrs; *bad; bad++)
-			if (!a->is_local && strcmp(a->name, *bad) == 0)
-				break;
-		if (*bad)
-			diag_error(c->d, a->loc,
-				   "attribute '%s' belongs to 'define fileset', not 'define file'",
-				   a->name);
-	}
 	if (eval_attrs(c, pd->st->attrs, file_attrs, "file", v, &given))
 		return;
 	if (!(given & (1ull << E_PATH))) {
@@ -922,6 +925,9 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		if (given & (1ull << a))
 			f->given |= FA_BIT(a);
 	}
+	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].u.i < 1)
+		diag_error(c->d, f->attr[FA_ITERS].loc,
+			   "flowop %s: iters must be at least 1", f->name);
 	if (plan_attr_given(f, FA_FILENAME)) {
 		const char *fname = f->attr[FA_FILENAME].u.s;
 

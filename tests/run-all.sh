@@ -17,6 +17,11 @@ summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
 
 cd "$top"
+if [ -f config.status ]; then
+	echo "run-all: the source tree is configured in place; run 'make distclean' first" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
 	autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 fi

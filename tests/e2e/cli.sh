@@ -76,6 +76,9 @@ define process name=p
 WML
 expect_status 1 "$FLOWBENCH" -f "$tmp/norun.f"
 grep -q "no 'run'" "$tmp/err" || { cat "$tmp/err"; fail "missing run not explained"; }
+expect_status 1 "$FLOWBENCH" check "$tmp/norun.f"
+grep -q "no 'run'" "$tmp/err" || { cat "$tmp/err"; fail "check: missing run not explained"; }
+expect_status 0 "$FLOWBENCH" check "$tmp/norun.f" --runtime 2
 ok "a script without run is an error that says how to fix it"
 
 # a run that fails (missing directory) exits 1 and prints no results

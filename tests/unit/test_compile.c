@@ -203,7 +203,9 @@ START_TEST(test_value_types)
 		    "define file name=f,path=/tmp,size=big,prealloc=150\n"
 		    "define process name=p,instances=-1 { thread name=t,instances=0 {\n"
 		    "  flowop read name=r,filename=f,iosize=1.5,random=maybe\n"
+		    "  flowop write name=w,filename=f,iosize=4k,iters=0\n"
 		    "} }\nrun 1\n", NULL);
+	HAS(&r, "t.f:4:50: flowop w: iters must be at least 1");
 	HAS(&r, "attribute 'size' needs a number, not a string 'big'");
 	HAS(&r, "attribute 'prealloc' is a percentage (0..100), not 150");
 	HAS(&r, "attribute 'instances' must not be negative (-1)");
@@ -284,6 +286,7 @@ START_TEST(test_modes_and_file_rules)
 	HAS(&r, "attribute 'entries' belongs to 'define fileset', not 'define file'");
 	HAS(&r, "file 'g' needs a path (path=...)");
 	HAS(&r, "file 'f' is defined twice");
+	ck_assert_int_eq(r.errors, 3);  /* 'entries' is reported once */
 	release(&r);
 }
 END_TEST

@@ -1274,10 +1274,14 @@ START_TEST(test_parse_value)
 	ck_assert_value("true", "true");
 	ck_assert_value("false", "false");
 	ck_assert_value("/tmp/my dir", "'/tmp/my dir'");
-	ck_assert_value("16kb", "'16kb'");
+	ck_assert_value("16kb",
+			"-D v:1:1: invalid number '16kb' (quote the value to pass it as text)");
+	ck_assert_value("\"16kb\"", "str(\"16kb\")");
 	ck_assert_value("run", "'run'");
 	ck_assert_value("", "''");
-	ck_assert_value("\"a $x\\tb\"", "str(\"a \" $x \"\tb\")");
+	ck_assert_value("\"a $x\\tb\"",
+			"-D v:1:4: a value on the command line cannot use variables ('$x')");
+	ck_assert_value("\"a\\tb\"", "str(\"a\tb\")");
 	ck_assert_value("\"\"", "str()");
 	ck_assert_value("99999999999999999999",
 			"-D v:1:1: number '99999999999999999999' is too large");

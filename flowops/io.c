@@ -189,11 +189,8 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 			    s->file->path, (unsigned long long)off, strerror(errno));
 		return FO_ERROR;
 	}
-	if (thread_past_deadline(t, t1)) {
-		fi->stats->discarded++;
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
-	}
-	stats_record(&fi->stats->op, t1 - t0, (uint64_t)n);
 	if (!p->random)
 		s->offset = n ? off + (uint64_t)n : 0;
 	return FO_OK;
@@ -239,11 +236,8 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 			io_short_write(t, fi, p, s, off, (size_t)n);
 		return FO_ERROR;
 	}
-	if (thread_past_deadline(t, t1)) {
-		fi->stats->discarded++;
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
-	}
-	stats_record(&fi->stats->op, t1 - t0, (uint64_t)n);
 	if (!p->random)
 		s->offset = off + (uint64_t)n;
 	return FO_OK;

@@ -73,10 +73,7 @@ enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
 	s->file = file;
 	s->offset = 0;
 	*opened = 1;
-	if (thread_past_deadline(t, t1)) {
-		fi->stats->discarded++;
+	if (!thread_record(t, fi->stats, rec, t0, t1, 0))
 		return FO_DONE;
-	}
-	stats_record(rec, t1 - t0, 0);
 	return FO_OK;
 }

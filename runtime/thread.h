@@ -18,6 +18,7 @@
 #include "runtime/rng.h"
 #include "runtime/shared.h"
 #include "runtime/slot.h"
+#include "runtime/stats.h"
 
 struct fs_state;
 
@@ -66,10 +67,22 @@ void *thread_main(void *arg);
 void thread_fail(struct fb_thread *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Hot path: an op that ended at `t1` after the deadline is discarded. */
-static inline bool thread_past_deadline(const struct fb_thread *t, uint64_t t1)
+/*
+ * Hot path: count one op of flowop statistics `fs` that ran from t0 to t1
+ * into `s` (fs->op, or fs->open for an implicit open).  An op that ended
+ * after the deadline is not counted but tallied as discarded, and false
+ * tells the flowop to stop the thread (FO_DONE).
+ */
+static inline bool thread_record(const struct fb_thread *t, struct fo_stats *fs,
+				 struct op_stats *s, uint64_t t0, uint64_t t1,
+				 uint64_t bytes)
 {
-	return t1 > t->deadline_ns;
+	if (t1 > t->deadline_ns) {
+		fs->discarded++;
+		return false;
+	}
+	stats_record(s, t1 - t0, bytes);
+	return true;
 }
 
 #endif

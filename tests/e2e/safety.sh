@@ -11,27 +11,28 @@ run() {
 	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$1" \
 		-D filesize=8m -D nthreads=1 -D runtime=1
 }
+# traced_run N: run in $tmp under strace (writes to $tmp/tN, output to
+# $tmp/outN); LeakSanitizer cannot run under ptrace, so it is off here
+traced_run() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -qq -e trace=write,pwrite64 -s 0 -o "$tmp/t$1" \
+		"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm \
+		-D dir="$tmp" -D filesize=8m -D nthreads=1 -D runtime=1 \
+		>"$tmp/out$1" 2>&1 || { cat "$tmp/out$1"; fail "run $1 failed"; }
+}
 # 1 MiB writes are preallocation; the workload itself writes 8 KiB
 prealloc_writes() {
 	grep -cE '(write|pwrite64)\([0-9]+, .*, 1048576(, [0-9]+)?\) += 1048576$' "$1" || true
 }
 
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-strace -f -qq -e trace=write,pwrite64 -s 0 -o "$tmp/t1" "$FLOWBENCH" run \
-	"$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" -D filesize=8m \
-	-D nthreads=1 -D runtime=1 \
-	>"$tmp/out1" 2>&1 || { cat "$tmp/out1"; fail "first run failed"; }
+traced_run 1
 n1=$(prealloc_writes "$tmp/t1")
 [ "$n1" -eq 8 ] || fail "first run: expected 8 preallocation writes of 1 MiB, saw $n1"
 ok "first run preallocates 8 MiB in 8 writes"
 [ -f "$tmp/largefile1/.flowbench" ] || fail "no .flowbench marker in $tmp/largefile1"
 ok "the directory flowbench created is marked"
 
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-strace -f -qq -e trace=write,pwrite64 -s 0 -o "$tmp/t2" "$FLOWBENCH" run \
-	"$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" -D filesize=8m \
-	-D nthreads=1 -D runtime=1 \
-	>"$tmp/out2" 2>&1 || { cat "$tmp/out2"; fail "second run failed"; }
+traced_run 2
 n2=$(prealloc_writes "$tmp/t2")
 [ "$n2" -eq 0 ] || fail "second run with reuse rewrote the file ($n2 writes of 1 MiB)"
 ok "second run with reuse does not rewrite the file"

@@ -12,6 +12,8 @@
 #include "lang/compile.h"
 #include "lang/diag.h"
 
+#include "tests/unit/check_main.h"
+
 /* One compilation, with its messages captured. */
 struct result {
 	struct ast_script script;
@@ -342,13 +344,4 @@ static Suite *compile_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(compile_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(compile_suite)

@@ -13,6 +13,8 @@
 #include "lang/ast.h"
 #include "lang/diag.h"
 
+#include "tests/unit/check_main.h"
+
 /* ---- helpers ---- */
 
 struct result {
@@ -1378,13 +1380,4 @@ static Suite *parser_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(parser_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(parser_suite)

@@ -12,6 +12,8 @@
 #include "flowops/flowop.h"
 #include "runtime/report/text.h"
 
+#include "tests/unit/check_main.h"
+
 /* Run `fn` into a memory stream and return what it printed (malloc'd). */
 #define CAPTURE(buf, call)                                       \
 	do {                                                     \
@@ -157,13 +159,4 @@ static Suite *report_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(report_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(report_suite)

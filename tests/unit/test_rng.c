@@ -11,6 +11,8 @@
 
 #include "runtime/rng.h"
 
+#include "tests/unit/check_main.h"
+
 START_TEST(test_below_range)
 {
 	static const uint64_t bounds[] = {
@@ -121,13 +123,4 @@ static Suite *rng_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(rng_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(rng_suite)

@@ -8,6 +8,8 @@
 
 #include "runtime/stats.h"
 
+#include "tests/unit/check_main.h"
+
 START_TEST(test_init_is_empty)
 {
 	struct fo_stats s;
@@ -139,13 +141,4 @@ static Suite *stats_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(stats_suite)

@@ -181,9 +181,9 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 
 	if (r != FO_OK)
 		return r;
-	t0 = clock_now_ns();
+	t0 = thread_ticks(t);
 	n = pread(s->fd, p->buf, p->iosize, (off_t)off);
-	t1 = clock_now_ns();
+	t1 = thread_ticks(t);
 	if (n < 0) {
 		thread_fail(t, "flowop %s: pread %s at offset %llu: %s", fi->pf->name,
 			    s->file->path, (unsigned long long)off, strerror(errno));
@@ -224,9 +224,9 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 
 	if (r != FO_OK)
 		return r;
-	t0 = clock_now_ns();
+	t0 = thread_ticks(t);
 	n = pwrite(s->fd, p->buf, p->iosize, (off_t)off);
-	t1 = clock_now_ns();
+	t1 = thread_ticks(t);
 	if (n != (ssize_t)p->iosize) {
 		if (n < 0)
 			thread_fail(t, "flowop %s: pwrite %s at offset %llu: %s",

@@ -53,6 +53,7 @@ struct master {
 	uint64_t nw;              /* workers started */
 	uint64_t live;            /* not yet reaped */
 	char why[512];            /* first worker failure seen by waitpid */
+	struct clock_scale clk;   /* op clock, calibrated from start-up to release */
 };
 
 /*
@@ -338,6 +339,8 @@ static int run_workers(struct master *m)
 		reap_all(m);
 		goto out;
 	}
+	clock_scale_finish(&m->clk);
+	c->clk = m->clk;
 	start = clock_now_ns();
 	c->start_ns = start;
 	c->deadline_ns = runtime_s > 0 ? start + (uint64_t)(runtime_s * 1e9) : UINT64_MAX;
@@ -379,6 +382,7 @@ int run_plan(const struct plan *p, const struct run_options *opt)
 	uint64_t nproc = 0;
 	int rc = 1;
 
+	clock_scale_begin(&m.clk);
 	run_actions(p);
 	if (!p->has_run)
 		return 0;

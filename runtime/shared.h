@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/clock.h"
 #include "runtime/plan.h"
 #include "runtime/stats.h"
 
@@ -47,6 +48,7 @@ struct shared_ctl {
 	alignas(SHARED_CACHELINE) _Atomic uint32_t halt;
 	uint64_t start_ns;          /* set before go, read-only afterwards */
 	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
+	struct clock_scale clk;     /* op clock calibration, set before go */
 
 	/* The first error of the run; later ones are dropped. */
 	alignas(SHARED_CACHELINE) _Atomic uint32_t err_claimed;

@@ -56,9 +56,9 @@ enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
 	if (!file)
 		return FO_NORSC;
 	acc = fs->pf->readonly ? O_RDONLY : fs->pf->writeonly ? O_WRONLY : O_RDWR;
-	t0 = clock_now_ns();
+	t0 = thread_ticks(t);
 	fd = open(file->path, acc | flags | O_CLOEXEC);
-	t1 = clock_now_ns();
+	t1 = thread_ticks(t);
 	if (fd < 0) {
 		if (errno == EINVAL && (flags & O_DIRECT))
 			thread_fail(t, "flowop %s: file system refuses O_DIRECT for %s",

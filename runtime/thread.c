@@ -48,7 +48,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->proc_inst = ss->proc_inst;
 	t->thread = ss->thread;
 	t->thread_inst = ss->thread_inst;
-	t->deadline_ns = UINT64_MAX;
+	t->deadline_ticks = UINT64_MAX;
 	rng_seed_thread(&t->rng, (uint64_t)proc, t->proc_inst,
 			(uint64_t)t->thread, t->thread_inst);
 	slot_init_all(t->slots);
@@ -199,7 +199,8 @@ void *thread_main(void *arg)
 
 	shared_arrive_and_wait(t->ctl);
 	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
-		t->deadline_ns = t->ctl->deadline_ns;
+		t->clk = t->ctl->clk;
+		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
 		thread_loop(t);
 	}
 	for (int k = t->ninit - 1; k >= 0; k--) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "flowops/flowop.h"
+#include "runtime/clock.h"
 #include "runtime/rng.h"
 #include "runtime/shared.h"
 #include "runtime/slot.h"
@@ -34,7 +35,8 @@ struct fb_thread {
 	int thread;
 	uint64_t thread_inst;
 
-	uint64_t deadline_ns;              /* copied from ctl at release */
+	struct clock_scale clk;            /* copied from ctl at release */
+	uint64_t deadline_ticks;           /* the deadline on that clock */
 	struct rng rng;
 
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
@@ -67,21 +69,27 @@ void *thread_main(void *arg);
 void thread_fail(struct fb_thread *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Hot path: now, on the op clock (see clock.h). */
+static inline uint64_t thread_ticks(const struct fb_thread *t)
+{
+	return clock_ticks(&t->clk);
+}
+
 /*
- * Hot path: count one op of flowop statistics `fs` that ran from t0 to t1
- * into `s` (fs->op, or fs->open for an implicit open).  An op that ended
- * after the deadline is not counted but tallied as discarded, and false
- * tells the flowop to stop the thread (FO_DONE).
+ * Hot path: count one op of flowop statistics `fs` that ran from tick t0
+ * to tick t1 into `s` (fs->op, or fs->open for an implicit open).  An op
+ * that ended after the deadline is not counted but tallied as discarded,
+ * and false tells the flowop to stop the thread (FO_DONE).
  */
 static inline bool thread_record(const struct fb_thread *t, struct fo_stats *fs,
 				 struct op_stats *s, uint64_t t0, uint64_t t1,
 				 uint64_t bytes)
 {
-	if (t1 > t->deadline_ns) {
+	if (t1 > t->deadline_ticks) {
 		fs->discarded++;
 		return false;
 	}
-	stats_record(s, t1 - t0, bytes);
+	stats_record(s, clock_ticks_to_ns(&t->clk, t0, t1), bytes);
 	return true;
 }
 

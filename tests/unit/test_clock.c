@@ -1,0 +1,113 @@
+/*
+ * test_clock.c - the op clock: ticks converted to nanoseconds agree with
+ * CLOCK_MONOTONIC over a sleep, with the TSC and with the forced
+ * monotonic fallback, and deadlines convert both ways.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "runtime/clock.h"
+
+#include "tests/unit/check_main.h"
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = clock_ns_to_ts(clock_now_ns() + ns);
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+/* Ticks over a 50 ms sleep, in ns, against CLOCK_MONOTONIC's own count. */
+static void check_interval(const struct clock_scale *cs)
+{
+	uint64_t n0 = clock_now_ns();
+	uint64_t t0 = clock_ticks(cs);
+	uint64_t t1, n1, ns, want;
+
+	sleep_ns(50 * 1000 * 1000);
+	t1 = clock_ticks(cs);
+	n1 = clock_now_ns();
+	ns = clock_ticks_to_ns(cs, t0, t1);
+	want = n1 - n0;
+	/* within 0.1 % plus the few microseconds between the reads */
+	ck_assert_msg(ns <= want + want / 1000 + 20000 &&
+		      ns + want / 1000 + 20000 >= want,
+		      "ticks say %llu ns, CLOCK_MONOTONIC %llu ns",
+		      (unsigned long long)ns, (unsigned long long)want);
+}
+
+START_TEST(test_default_clock_matches_monotonic)
+{
+	struct clock_scale cs;
+
+	unsetenv("FLOWBENCH_CLOCK");
+	clock_scale_begin(&cs);
+	clock_scale_finish(&cs);
+	check_interval(&cs);
+}
+END_TEST
+
+START_TEST(test_forced_monotonic)
+{
+	struct clock_scale cs;
+
+	setenv("FLOWBENCH_CLOCK", "monotonic", 1);
+	clock_scale_begin(&cs);
+	clock_scale_finish(&cs);
+	ck_assert(!cs.tsc);
+	ck_assert_uint_eq(cs.mult, 1ull << 32);
+	ck_assert_uint_eq(clock_ticks_to_ns(&cs, 1000, 123456789), 123455789);
+	ck_assert_uint_eq(clock_ns_to_ticks(&cs, 777), 777);
+	check_interval(&cs);
+	unsetenv("FLOWBENCH_CLOCK");
+}
+END_TEST
+
+START_TEST(test_deadline_conversion)
+{
+	struct clock_scale cs;
+	uint64_t now_ns, deadline_ticks;
+
+	unsetenv("FLOWBENCH_CLOCK");
+	clock_scale_begin(&cs);
+	clock_scale_finish(&cs);
+	ck_assert_uint_eq(clock_ns_to_ticks(&cs, UINT64_MAX), UINT64_MAX);
+	now_ns = clock_now_ns();
+	deadline_ticks = clock_ns_to_ticks(&cs, now_ns + 30 * 1000 * 1000);
+	ck_assert(clock_ticks(&cs) < deadline_ticks);
+	sleep_ns(40 * 1000 * 1000);
+	ck_assert(clock_ticks(&cs) > deadline_ticks);
+	/* a time before calibration converts too */
+	ck_assert(clock_ns_to_ticks(&cs, now_ns - 1000000) <
+		  clock_ns_to_ticks(&cs, now_ns));
+}
+END_TEST
+
+START_TEST(test_backwards_interval_is_zero)
+{
+	struct clock_scale cs = { .tsc = false, .mult = 1ull << 32 };
+
+	ck_assert_uint_eq(clock_ticks_to_ns(&cs, 500, 400), 0);
+	cs.mult = 3ull << 31;   /* 1.5 ns per tick */
+	ck_assert_uint_eq(clock_ticks_to_ns(&cs, 0, 1000), 1500);
+	ck_assert_uint_eq(clock_ticks_to_ns(&cs, 0, 1ull << 62),
+			  (1ull << 62) + (1ull << 61));
+}
+END_TEST
+
+static Suite *clock_suite(void)
+{
+	Suite *s = suite_create("clock");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_default_clock_matches_monotonic);
+	tcase_add_test(tc, test_forced_monotonic);
+	tcase_add_test(tc, test_deadline_conversion);
+	tcase_add_test(tc, test_backwards_interval_is_zero);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(clock_suite)

@@ -15,6 +15,7 @@ void plan_free(struct plan *p)
 	free(p->threads);
 	free(p->flowops);
 	free(p->actions);
+	free(p->randvars);
 	arena_free(&p->arena);
 	memset(p, 0, sizeof(*p));
 }

@@ -19,6 +19,7 @@
 #include "lang/srcloc.h"
 
 struct flowop_ops;
+struct plan_randvar;      /* runtime/randvar.h */
 
 /* A resolved attribute value. */
 enum pv_kind {
@@ -27,6 +28,7 @@ enum pv_kind {
 	PV_DOUBLE,
 	PV_BOOL,
 	PV_STRING,
+	PV_RANDOM,      /* a random variable: sampled at every evaluation */
 };
 
 struct plan_value {
@@ -36,6 +38,7 @@ struct plan_value {
 		double d;
 		bool b;
 		const char *s;
+		int rv;         /* PV_RANDOM: index into plan.randvars */
 	} u;
 	struct src_loc loc;     /* where the value was written */
 };
@@ -63,15 +66,27 @@ enum fo_attr {
 
 #define FA_BIT(a) (1u << (a))
 
-/* A file or fileset (reference 3.2, 3.3).  A `define file` has is_file set. */
+/*
+ * A file or fileset (reference 3.2, 3.3).  A `define file` has is_file
+ * set, entries 1, dirwidth 10, dirgamma 0 and no leaf directories.
+ * Random attributes (size, dirwidth, dirdepthrv) name a plan randvar
+ * (index, -1 for none) sampled once per file or directory at population.
+ */
 struct plan_fileset {
 	const char *name;
 	const char *path;        /* parent directory */
 	bool is_file;
-	uint64_t size;           /* bytes per file */
-	uint64_t entries;        /* 1 for a file */
+	uint64_t size;           /* bytes per file (the mean if size_rv >= 0) */
+	int size_rv;
+	uint64_t entries;        /* files; 1 for a file */
+	uint64_t leafdirs;       /* empty leaf directories */
+	double dirwidth;         /* mean directory width (0 = not given) */
+	int dirwidth_rv;
+	int64_t dirgamma;        /* gamma shape x 1000 of depths and widths; 0 = exact */
+	int dirdepth_rv;         /* dirdepthrv */
 	int prealloc_pct;        /* 0..100; bare `prealloc` = 100 */
 	bool reuse;
+	bool trusttree;          /* reuse without checking the tree */
 	bool paralloc;
 	bool readonly;
 	bool writeonly;
@@ -86,6 +101,14 @@ struct plan_flowop {
 	int fileset;              /* index into plan.filesets, -1 if none */
 	uint32_t given;           /* FA_BIT() of the attributes written */
 	struct plan_value attr[FA_COUNT];
+	/*
+	 * A composite invocation (ops->cls == FO_CLASS_COMPOSITE) is followed
+	 * in the array by its inner flowops, `ndesc` entries in all (nested
+	 * composites included); every other flowop has ndesc 0.  A thread's
+	 * loop walks only its top-level entries: k += 1 + ndesc.
+	 */
+	int ndesc;
+	int depth;                /* 0 at thread level, 1 inside a composite ... */
 };
 
 struct plan_thread {
@@ -116,12 +139,20 @@ enum quit_mode {
 
 /* Script-time actions executed in order before the run (echo, ...). */
 enum plan_action_kind {
-	PA_ECHO,
+	PA_ECHO,             /* log `text` */
+	PA_SLEEP,            /* sleep `num` seconds (before the run) */
+	PA_SYSTEM,           /* run `text` with /bin/sh (only with --allow-system) */
+	PA_VERSION,          /* log the version */
+	PA_LIST_FILESETS,    /* log the filesets table */
+	PA_LIST_FLOWOPS,     /* log the flowops */
+	PA_DEBUG,            /* set the log level to `num` */
+	PA_QUIT,             /* stop here: exit 0 without running */
 };
 
 struct plan_action {
 	enum plan_action_kind kind;
 	const char *text;
+	double num;
 	struct src_loc loc;
 };
 
@@ -140,10 +171,19 @@ struct plan {
 	struct plan_action *actions;
 	int nactions;
 
-	bool has_run;             /* the script reached `run` */
-	double runtime_s;         /* duration of the timed phase */
+	struct plan_randvar *randvars;   /* randvar(...), cvar(...), define randvar */
+	int nrandvars;
+
+	bool has_run;             /* the script reached `run` or `psrun` */
+	double runtime_s;         /* duration of the timed phase; 0 = until done */
 	struct src_loc run_loc;
 	enum quit_mode quit_mode;
+	double psrun_period;      /* psrun: snapshot every |period| s; < 0 =
+				     interval statistics; 0 = plain run */
+	bool lathist;             /* enable lathist: latency histograms */
+	struct plan_value eventgen_rate;  /* events/s; PV_UNSET = no eventgen */
+	uint64_t seed;            /* --seed: every generator derives from it */
+	bool allow_system;        /* --allow-system: `system` may run */
 };
 
 /* Helpers for flowops reading their attributes, with defaults. */

@@ -28,6 +28,10 @@ void cli_usage(FILE *out)
 "                           machine's cache), else fdatasync+fadvise(DONTNEED)\n"
 "                           on the workload's files; warm: leave it as\n"
 "                           preallocation left it\n"
+"  --seed N                 seed every random choice (offsets, file picks,\n"
+"                           random variables); without it a seed is chosen\n"
+"                           and printed, so any run can be repeated\n"
+"  --allow-system           let the script's 'system \"...\"' commands run\n"
 "\n"
 "exit status: 0 success, 1 script error or failed run, 2 usage error\n",
 	      out);
@@ -167,6 +171,20 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 				fprintf(err, "flowbench: --cache is cold or warm, not '%s'\n", v);
 				return -1;
 			}
+		} else if (is_option(a, "--seed")) {
+			char *end;
+
+			if (!(v = option_value(argc, argv, &i, "--seed", err)))
+				return -1;
+			errno = 0;
+			args->seed = strtoull(v, &end, 0);
+			if (errno || end == v || *end || v[0] == '-') {
+				fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
+				return -1;
+			}
+			args->seed_given = true;
+		} else if (strcmp(a, "--allow-system") == 0) {
+			args->allow_system = true;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			args->cmd = CLI_HELP;
 			return 0;

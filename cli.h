@@ -2,6 +2,7 @@
  * cli.h - the command line of flowbench: what the user asked for.
  *
  *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
+ *                      [--seed N] [--allow-system]
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
  *   flowbench --help | --version
@@ -32,6 +33,9 @@ struct cli_args {
 	bool runtime_given;
 	double runtime_s;
 	bool cache_warm;
+	bool seed_given;
+	unsigned long long seed;
+	bool allow_system;
 };
 
 /*

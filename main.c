@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -58,6 +61,22 @@ static char *read_file(const char *path, size_t *len)
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+/* A seed for a run without --seed: different every time, and printed. */
+static uint64_t fresh_seed(void)
+{
+	uint64_t seed = 0;
+
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed >> 1;       /* < 2^63: easy to paste back */
+}
+
+/* `quit` before any run: nothing runs, which is not an error. */
+static bool ends_with_quit(const struct plan *p)
+{
+	return p->nactions && p->actions[p->nactions - 1].kind == PA_QUIT;
 }
 
 static void print_summary(const struct plan *p)
@@ -112,6 +131,8 @@ static int flowbench(const struct cli_args *args)
 	copts.ndefines = args->ndefines;
 	copts.runtime_given = args->runtime_given;
 	copts.runtime_s = args->runtime_s;
+	copts.seed = args->seed_given ? args->seed : fresh_seed();
+	copts.allow_system = args->allow_system;
 
 	if (d.errors == 0)
 		compile_script(&script, &copts, &d, &plan);
@@ -121,7 +142,7 @@ static int flowbench(const struct cli_args *args)
 	if (d.errors) {
 		fprintf(stderr, "%s: %d error%s\n", args->file, d.errors,
 			d.errors == 1 ? "" : "s");
-	} else if (!plan.has_run) {
+	} else if (!plan.has_run && !ends_with_quit(&plan)) {
 		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
 			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
 			args->file);
@@ -133,6 +154,9 @@ static int flowbench(const struct cli_args *args)
 			.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
 		};
 
+		log_info("Seed: %llu (repeat this run's random choices with --seed %llu)",
+			 (unsigned long long)plan.seed,
+			 (unsigned long long)plan.seed);
 		status = run_plan(&plan, &ropts);
 	}
 	plan_free(&plan);

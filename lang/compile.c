@@ -30,7 +30,7 @@
 
 /* ---- values -------------------------------------------------------- */
 
-enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING };
+enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING, V_RANDVAR };
 
 struct value {
 	enum val_kind kind;
@@ -38,6 +38,7 @@ struct value {
 	double d;
 	bool b;
 	const char *s;
+	int rv;                   /* V_RANDVAR: index into plan.randvars */
 };
 
 struct var {
@@ -66,6 +67,8 @@ struct compiler {
 	int nfiles, capfiles;
 	struct pending *procs;    /* define process, in order */
 	int nprocs, capprocs;
+
+	const struct ast_attr *eventgen;  /* the last `eventgen rate=` */
 
 	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
 };
@@ -125,6 +128,8 @@ static const char *value_text(struct compiler *c, const struct value *v)
 		return v->b ? "true" : "false";
 	case V_STRING:
 		return v->s;
+	case V_RANDVAR:
+		return "random variable";
 	}
 	return "";
 }
@@ -139,6 +144,8 @@ static const char *kind_name(enum val_kind k)
 		return "a boolean";
 	case V_STRING:
 		return "a string";
+	case V_RANDVAR:
+		return "a random variable";
 	}
 	return "?";
 }
@@ -363,7 +370,7 @@ static const struct attr_spec file_attrs[] = {
 	{ "prealloc", E_PREALLOC, T_PCT, BUILT },
 	{ "paralloc", E_PARALLOC, T_BOOL, BUILT },
 	{ "reuse", E_REUSE, T_BOOL, BUILT },
-	{ "trusttree", E_TRUSTTREE, T_BOOL, NOT_YET },
+	{ "trusttree", E_TRUSTTREE, T_BOOL, BUILT },
 	{ "readonly", E_READONLY, T_BOOL, BUILT },
 	{ "writeonly", E_WRITEONLY, T_BOOL, BUILT },
 	{ "cached", E_CACHED, T_BOOL, BUILT },
@@ -372,6 +379,26 @@ static const struct attr_spec file_attrs[] = {
 	{ "dirgamma", E_DIRGAMMA, T_SIZE, MISPLACED },
 	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, MISPLACED },
 	{ "leafdirs", E_LEAFDIRS, T_SIZE, MISPLACED },
+	{ NULL, 0, 0, BUILT }
+};
+
+static const struct attr_spec fileset_attrs[] = {
+	{ "name", E_NAME, T_STRING, BUILT },
+	{ "path", E_PATH, T_STRING, BUILT },
+	{ "entries", E_ENTRIES, T_SIZE, BUILT },
+	{ "size", E_SIZE, T_SIZE, BUILT },
+	{ "filesize", E_SIZE, T_SIZE, BUILT },
+	{ "dirwidth", E_DIRWIDTH, T_SIZE, BUILT },
+	{ "dirgamma", E_DIRGAMMA, T_SIZE, BUILT },
+	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, BUILT },
+	{ "leafdirs", E_LEAFDIRS, T_SIZE, BUILT },
+	{ "prealloc", E_PREALLOC, T_PCT, BUILT },
+	{ "paralloc", E_PARALLOC, T_BOOL, BUILT },
+	{ "reuse", E_REUSE, T_BOOL, BUILT },
+	{ "trusttree", E_TRUSTTREE, T_BOOL, BUILT },
+	{ "readonly", E_READONLY, T_BOOL, BUILT },
+	{ "writeonly", E_WRITEONLY, T_BOOL, BUILT },
+	{ "cached", E_CACHED, T_BOOL, BUILT },
 	{ NULL, 0, 0, BUILT }
 };
 
@@ -443,6 +470,16 @@ static int convert(struct compiler *c, const struct ast_attr *a,
 		   struct plan_value *out)
 {
 	out->loc = a->value ? a->value->loc : a->loc;
+	if (v->kind == V_RANDVAR) {
+		if (t == T_SIZE || t == T_INT || t == T_ANY) {
+			out->kind = PV_RANDOM;
+			out->u.rv = v->rv;
+			return 0;
+		}
+		diag_error(c->d, out->loc,
+			   "attribute '%s' cannot be a random variable", a->name);
+		return -1;
+	}
 	switch (t) {
 	case T_ANY:
 		out->kind = v->kind == V_INT ? PV_INT :
@@ -666,12 +703,13 @@ static void stmt_set_mode(struct compiler *c, const struct ast_stmt *st)
 		   "expected 'set mode quit timeout|firstdone|alldone' or 'set mode nousestats'");
 }
 
-static void stmt_echo(struct compiler *c, const struct ast_stmt *st)
+/* echo/system: the adjacent strings, interpolated and joined (or NULL). */
+static const char *concat_strings(struct compiler *c, const struct ast_stmt *st)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct plan_action *act;
+	const char *text;
 	bool ok = true;
 
 	if (!f)
@@ -686,13 +724,129 @@ static void stmt_echo(struct compiler *c, const struct ast_stmt *st)
 		fputs(value_text(c, &v), f);
 	}
 	fclose(f);
-	if (ok) {
-		act = PUSH(c, c->p->actions, c->p->nactions, c->caps_actions);
-		act->kind = PA_ECHO;
-		act->text = arena_strndup(&c->p->arena, buf, len);
-		act->loc = st->loc;
-	}
+	text = ok ? arena_strndup(&c->p->arena, buf, len) : NULL;
 	free(buf);
+	return text;
+}
+
+/* A number of seconds (run, psrun, sleep) into *out; false after an error. */
+static bool eval_seconds(struct compiler *c, const struct ast_expr *e,
+			 const char *what, bool negative_ok, double *out)
+{
+	struct value v;
+
+	if (eval(c, e, &v) < 0)
+		return false;
+	if (v.kind != V_INT && v.kind != V_DOUBLE) {
+		diag_error(c->d, e->loc, "%s needs a number of seconds, not %s",
+			   what, kind_name(v.kind));
+		return false;
+	}
+	if (!negative_ok && as_double(&v) < 0) {
+		diag_error(c->d, e->loc, "%s: seconds must not be negative", what);
+		return false;
+	}
+	*out = as_double(&v);
+	return true;
+}
+
+static void push_action(struct compiler *c, enum plan_action_kind kind,
+			const char *text, double num, struct src_loc loc)
+{
+	struct plan_action *act = PUSH(c, c->p->actions, c->p->nactions,
+				       c->caps_actions);
+
+	act->kind = kind;
+	act->text = text;
+	act->num = num;
+	act->loc = loc;
+}
+
+/* `sleep N` before the run: the master pauses, nothing runs. */
+static void stmt_sleep(struct compiler *c, const struct ast_stmt *st)
+{
+	double secs;
+
+	if (eval_seconds(c, st->expr, "sleep", false, &secs))
+		push_action(c, PA_SLEEP, NULL, secs, st->loc);
+}
+
+/* `system "..."`: shell commands from a shared workload need consent. */
+static void stmt_system(struct compiler *c, const struct ast_stmt *st)
+{
+	const char *text = concat_strings(c, st);
+
+	if (!c->opts->allow_system) {
+		diag_error(c->d, st->loc,
+			   "'system' runs a shell command; flowbench runs it only with --allow-system");
+		return;
+	}
+	if (text)
+		push_action(c, PA_SYSTEM, text, 0, st->loc);
+}
+
+/* `eventgen rate=V`: remembered; the rate is read at `run` (late-bound). */
+static void stmt_eventgen(struct compiler *c, const struct ast_stmt *st)
+{
+	for (const struct ast_attr *a = st->attrs; a; a = a->next) {
+		static const char *const names[] = { "rate", NULL };
+		char hint[160];
+
+		if (a->is_local || strcmp(a->name, "rate") != 0) {
+			diag_error(c->d, a->loc, "unknown attribute '%s' for eventgen%s",
+				   a->name, diag_did_you_mean(hint, sizeof(hint),
+							      a->name, names));
+		} else if (!a->value) {
+			diag_error(c->d, a->loc, "eventgen: rate needs a value (rate=N)");
+		} else {
+			c->eventgen = a;
+		}
+	}
+}
+
+static void stmt_enable(struct compiler *c, const struct ast_stmt *st)
+{
+	static const char *const what[] = { "lathist", "multi", NULL };
+	const char *w = st->words ? st->words->text : "";
+	char hint[160];
+
+	if (strcmp(w, "lathist") == 0 && !st->attrs)
+		c->p->lathist = true;
+	else if (strcmp(w, "multi") == 0)
+		diag_error(c->d, st->loc,
+			   "'enable multi' (filebench's multi-client synchronisation) is not supported by flowbench");
+	else
+		diag_error(c->d, st->loc, "unknown 'enable %s'%s", w,
+			   diag_did_you_mean(hint, sizeof(hint), w, what));
+}
+
+static void stmt_list(struct compiler *c, const struct ast_stmt *st)
+{
+	static const char *const what[] = { "fileset", "filesets", "flowop", NULL };
+	const char *w = st->words ? st->words->text : "";
+	char hint[160];
+
+	if (strcmp(w, "fileset") == 0 || strcmp(w, "filesets") == 0)
+		push_action(c, PA_LIST_FILESETS, NULL, 0, st->loc);
+	else if (strcmp(w, "flowop") == 0)
+		push_action(c, PA_LIST_FLOWOPS, NULL, 0, st->loc);
+	else
+		diag_error(c->d, st->loc, "unknown 'list %s'%s", w,
+			   diag_did_you_mean(hint, sizeof(hint), w, what));
+}
+
+static void stmt_debug(struct compiler *c, const struct ast_stmt *st)
+{
+	struct value v;
+
+	if (eval(c, st->expr, &v) < 0)
+		return;
+	if (v.kind != V_INT || v.i < 0) {
+		diag_error(c->d, st->expr->loc,
+			   "debug needs a level 0..10, not %s", value_text(c, &v));
+		return;
+	}
+	push_action(c, PA_DEBUG, NULL, (double)(v.i > 10 ? 10 : v.i), st->loc);
 }
 
 static void remember_define(struct compiler *c, const struct ast_stmt *st,
@@ -743,7 +897,8 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 					&c->capprocs, "process");
 			break;
 		case ST_DEFINE_FILESET:
-			not_yet(c, st->loc, "'define fileset'");
+			remember_define(c, st, &c->files, &c->nfiles,
+					&c->capfiles, "fileset");
 			break;
 		case ST_DEFINE_COMPOSITE:
 			not_yet(c, st->loc, "'define flowop' (composite flowops)");
@@ -760,39 +915,43 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 			break;
 		case ST_RUN:
 			return st;
-		case ST_ECHO:
-			stmt_echo(c, st);
-			break;
 		case ST_PSRUN:
-			not_yet(c, st->loc, "'psrun'");
+			return st;
+		case ST_ECHO: {
+			const char *text = concat_strings(c, st);
+
+			if (text)
+				push_action(c, PA_ECHO, text, 0, st->loc);
 			break;
+		}
 		case ST_SLEEP:
-			not_yet(c, st->loc, "'sleep'");
+			stmt_sleep(c, st);
 			break;
 		case ST_SYSTEM:
-			not_yet(c, st->loc, "'system'");
+			stmt_system(c, st);
 			break;
 		case ST_EVENTGEN:
-			not_yet(c, st->loc, "'eventgen'");
+			stmt_eventgen(c, st);
 			break;
 		case ST_ENABLE:
-			not_yet(c, st->loc, "'enable'");
+			stmt_enable(c, st);
 			break;
 		case ST_DOMULTISYNC:
-			not_yet(c, st->loc, "'domultisync'");
+			diag_error(c->d, st->loc,
+				   "'domultisync' (filebench's multi-client synchronisation) is not supported by flowbench");
 			break;
 		case ST_LIST:
-			not_yet(c, st->loc, "'list'");
+			stmt_list(c, st);
 			break;
 		case ST_DEBUG:
-			not_yet(c, st->loc, "'debug'");
+			stmt_debug(c, st);
 			break;
 		case ST_VERSION:
-			not_yet(c, st->loc, "'version'");
+			push_action(c, PA_VERSION, NULL, 0, st->loc);
 			break;
 		case ST_QUIT:
-			not_yet(c, st->loc, "'quit'");
-			break;
+			push_action(c, PA_QUIT, NULL, 0, st->loc);
+			return st;
 		}
 	}
 	return NULL;
@@ -800,49 +959,118 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 
 /* ---- evaluation at `run` --------------------------------------------- */
 
-static void build_file(struct compiler *c, const struct pending *pd)
+/* A constant attribute, or its default; a random variable is an error. */
+static bool flag_attr(const struct plan_value *v, uint64_t given, int id)
 {
+	return (given & (1ull << id)) && v[id].u.b;
+}
+
+static int64_t const_attr(struct compiler *c, const struct plan_value *v,
+			  uint64_t given, int id, const char *name, int64_t dflt)
+{
+	if (!(given & (1ull << id)))
+		return dflt;
+	if (v[id].kind == PV_RANDOM) {
+		diag_error(c->d, v[id].loc,
+			   "attribute '%s' cannot be a random variable", name);
+		return dflt;
+	}
+	return v[id].u.i;
+}
+
+/* A random-variable attribute: its index, -1 when not given or constant. */
+static int random_attr(const struct plan_value *v, uint64_t given, int id)
+{
+	return (given & (1ull << id)) && v[id].kind == PV_RANDOM ? v[id].u.rv : -1;
+}
+
+/*
+ * `define file` and `define fileset`: a file is a fileset of one entry
+ * with a fixed shape (dirwidth 10, dirgamma 0, no leaf directories).
+ */
+static void build_fileset(struct compiler *c, const struct pending *pd)
+{
+	bool is_file = pd->st->kind == ST_DEFINE_FILE;
+	const char *what = is_file ? "file" : "fileset";
 	struct plan_value v[E_COUNT] = { 0 };
 	uint64_t given;
 	struct plan_fileset *fs;
+	int64_t size;
 
-	if (eval_attrs(c, pd->st->attrs, file_attrs, "file", v, &given))
+	if (eval_attrs(c, pd->st->attrs, is_file ? file_attrs : fileset_attrs,
+		       what, v, &given))
 		return;
 	if (!(given & (1ull << E_PATH))) {
-		diag_error(c->d, pd->st->loc, "file '%s' needs a path (path=...)",
-			   pd->name);
+		diag_error(c->d, pd->st->loc, "%s '%s' needs a path (path=...)",
+			   what, pd->name);
 		return;
 	}
 	if (given & (1ull << E_CACHED))
 		diag_warning(c->d, v[E_CACHED].loc,
 			     "'cached' is ignored: the cache state is set by --cache (cold by default)");
-	if ((given & (1ull << E_READONLY)) && v[E_READONLY].u.b &&
-	    (given & (1ull << E_WRITEONLY)) && v[E_WRITEONLY].u.b)
+	if (flag_attr(v, given, E_READONLY) && flag_attr(v, given, E_WRITEONLY))
 		diag_error(c->d, v[E_WRITEONLY].loc,
-			   "file '%s' cannot be both readonly and writeonly",
-			   pd->name);
+			   "%s '%s' cannot be both readonly and writeonly",
+			   what, pd->name);
 
 	fs = PUSH(c, c->p->filesets, c->p->nfilesets, c->caps_filesets);
 	memset(fs, 0, sizeof(*fs));
 	fs->name = pd->name;
 	fs->path = v[E_PATH].u.s;
-	fs->is_file = true;
-	fs->entries = 1;
-	fs->size = (given & (1ull << E_SIZE)) ? (uint64_t)v[E_SIZE].u.i : 1024;
-	fs->prealloc_pct = (given & (1ull << E_PREALLOC)) ?
-			   (int)v[E_PREALLOC].u.i : 0;
-	fs->paralloc = (given & (1ull << E_PARALLOC)) && v[E_PARALLOC].u.b;
-	fs->reuse = (given & (1ull << E_REUSE)) && v[E_REUSE].u.b;
-	fs->readonly = (given & (1ull << E_READONLY)) && v[E_READONLY].u.b;
-	fs->writeonly = (given & (1ull << E_WRITEONLY)) && v[E_WRITEONLY].u.b;
+	fs->is_file = is_file;
 	fs->loc = pd->st->loc;
+	size = (given & (1ull << E_SIZE)) && v[E_SIZE].kind == PV_INT ?
+	       v[E_SIZE].u.i : 1024;
+	fs->size = (uint64_t)size;
+	fs->size_rv = random_attr(v, given, E_SIZE);
+	fs->prealloc_pct = (int)const_attr(c, v, given, E_PREALLOC, "prealloc", 0);
+	fs->paralloc = flag_attr(v, given, E_PARALLOC);
+	fs->reuse = flag_attr(v, given, E_REUSE);
+	fs->trusttree = flag_attr(v, given, E_TRUSTTREE);
+	fs->readonly = flag_attr(v, given, E_READONLY);
+	fs->writeonly = flag_attr(v, given, E_WRITEONLY);
+	fs->dirwidth_rv = -1;
+	fs->dirdepth_rv = -1;
+	if (is_file) {
+		fs->entries = 1;
+		fs->dirwidth = 10;
+		fs->dirgamma = 0;
+	} else {
+		fs->entries = (uint64_t)const_attr(c, v, given, E_ENTRIES, "entries", 0);
+		fs->leafdirs = (uint64_t)const_attr(c, v, given, E_LEAFDIRS, "leafdirs", 0);
+		fs->dirgamma = const_attr(c, v, given, E_DIRGAMMA, "dirgamma", 1500);
+		fs->dirwidth_rv = random_attr(v, given, E_DIRWIDTH);
+		if (given & (1ull << E_DIRWIDTH) && fs->dirwidth_rv < 0)
+			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;
+		if (given & (1ull << E_DIRDEPTHRV)) {
+			fs->dirdepth_rv = random_attr(v, given, E_DIRDEPTHRV);
+			if (fs->dirdepth_rv < 0)
+				diag_error(c->d, v[E_DIRDEPTHRV].loc,
+					   "fileset '%s': dirdepthrv must name a random variable",
+					   pd->name);
+		}
+		if (fs->entries == 0 && fs->leafdirs == 0)
+			diag_warning(c->d, pd->st->loc,
+				     "fileset '%s' has no entries and no leafdirs",
+				     pd->name);
+		if (!(given & (1ull << E_DIRWIDTH)) &&
+		    (fs->entries > 1 || fs->leafdirs > 1))
+			diag_error(c->d, pd->st->loc,
+				   "fileset '%s' needs a directory width (dirwidth=...)",
+				   pd->name);
+		else if (fs->dirwidth_rv < 0 && (given & (1ull << E_DIRWIDTH)) &&
+			 fs->dirwidth < 1)
+			diag_error(c->d, v[E_DIRWIDTH].loc,
+				   "fileset '%s': dirwidth must be at least 1",
+				   pd->name);
+	}
 	if (!fs->path[0])
-		diag_error(c->d, v[E_PATH].loc, "file '%s': path is empty",
+		diag_error(c->d, v[E_PATH].loc, "%s '%s': path is empty", what,
 			   pd->name);
 	if (strchr(fs->name, '/') || strcmp(fs->name, ".") == 0 ||
 	    strcmp(fs->name, "..") == 0 || !fs->name[0])
 		diag_error(c->d, pd->st->loc,
-			   "file name '%s' must be a single path component",
+			   "%s name '%s' must be a single path component", what,
 			   fs->name);
 }
 
@@ -1017,36 +1245,61 @@ static void build_process(struct compiler *c, const struct pending *pd)
 				      c->p->procs[index].first_thread;
 }
 
-/* `run [N]`: the duration, then every definition evaluated. */
+/*
+ * `run [N]` or `psrun [period [N]]`: the duration (0 or absent: 60 s in
+ * timeout mode, "until the workload ends" in the other modes), then every
+ * definition evaluated with the variables as they stand now.
+ */
 static void build_run(struct compiler *c, const struct ast_stmt *run)
 {
 	struct plan *p = c->p;
+	const struct ast_expr *duration = NULL;
+	double secs = 0;
 
 	p->has_run = run != NULL || c->opts->runtime_given;
-	p->runtime_s = 60;
 	if (run) {
 		p->run_loc = run->loc;
-		if (run->expr) {
-			struct value v;
+		duration = run->kind == ST_PSRUN ? run->expr2 : run->expr;
+		if (run->kind == ST_PSRUN) {
+			p->psrun_period = 10;
+			if (run->expr) {
+				double period;
 
-			if (eval(c, run->expr, &v) == 0) {
-				if (v.kind != V_INT && v.kind != V_DOUBLE)
+				if (!eval_seconds(c, run->expr, "psrun", true, &period))
+					;
+				else if (period == 0)
 					diag_error(c->d, run->expr->loc,
-						   "run needs a number of seconds, not %s",
-						   kind_name(v.kind));
-				else if (as_double(&v) < 0)
-					diag_error(c->d, run->expr->loc,
-						   "run time must not be negative");
-				else if (as_double(&v) > 0)
-					p->runtime_s = as_double(&v);
+						   "psrun: the period must not be 0");
+				else
+					p->psrun_period = period;
 			}
 		}
 	}
-	if (c->opts->runtime_given)
-		p->runtime_s = c->opts->runtime_s;
+	if (duration && !eval_seconds(c, duration,
+				      run->kind == ST_PSRUN ? "psrun" : "run",
+				      false, &secs))
+		secs = 0;
+	if (secs <= 0)
+		secs = p->quit_mode == QUIT_TIMEOUT ? 60 : 0;
+	p->runtime_s = c->opts->runtime_given ? c->opts->runtime_s : secs;
+	if (c->eventgen) {
+		struct value v;
+
+		if (eval(c, c->eventgen->value, &v) == 0) {
+			if (v.kind != V_INT && v.kind != V_DOUBLE)
+				diag_error(c->d, c->eventgen->value->loc,
+					   "eventgen rate needs a number of events per second, not %s",
+					   kind_name(v.kind));
+			else {
+				p->eventgen_rate.kind = PV_DOUBLE;
+				p->eventgen_rate.u.d = as_double(&v);
+				p->eventgen_rate.loc = c->eventgen->value->loc;
+			}
+		}
+	}
 
 	for (int i = 0; i < c->nfiles; i++)
-		build_file(c, &c->files[i]);
+		build_fileset(c, &c->files[i]);
 	for (int i = 0; i < c->nprocs; i++)
 		build_process(c, &c->procs[i]);
 	if (c->d->errors == 0 && p->nprocs == 0 && p->has_run)
@@ -1195,7 +1448,12 @@ int compile_script(const struct ast_script *script,
 	run = walk_script(&c);
 	if (run && run->next)
 		diag_error(d, run->next->loc,
-			   "commands after 'run' are never executed; remove them or move them before 'run'");
+			   "commands after '%s' are never executed; remove them or move them before it",
+			   run->kind == ST_QUIT ? "quit" : run->kind == ST_PSRUN ? "psrun" : "run");
+	out->seed = opts->seed;
+	out->allow_system = opts->allow_system;
+	if (run && run->kind == ST_QUIT)
+		run = NULL;     /* nothing runs; the actions end with PA_QUIT */
 	build_run(&c, run);
 	check_defines_used(&c);
 

@@ -31,6 +31,8 @@ struct compile_options {
 	int ndefines;
 	bool runtime_given;       /* --runtime: overrides every `run N` */
 	double runtime_s;
+	uint64_t seed;            /* --seed, or one chosen by the caller */
+	bool allow_system;        /* --allow-system */
 };
 
 /*

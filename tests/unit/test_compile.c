@@ -257,18 +257,168 @@ START_TEST(test_unset_variable_suggestion)
 }
 END_TEST
 
-START_TEST(test_after_run_and_not_yet)
+START_TEST(test_after_run)
 {
 	struct result r;
 
 	compile_src(&r,
-		    "define fileset name=fs,path=/tmp,entries=10\n"
-		    "psrun 10\n"
+		    "define file name=f,path=/tmp\n"
 		    "run 5\n"
 		    "echo \"never\"\n", NULL);
-	HAS(&r, "t.f:1:1: 'define fileset' is not implemented yet in flowbench");
-	HAS(&r, "t.f:2:1: 'psrun' is not implemented yet in flowbench");
-	HAS(&r, "t.f:4:1: commands after 'run' are never executed");
+	HAS(&r, "t.f:3:1: commands after 'run' are never executed");
+	release(&r);
+}
+END_TEST
+
+static void compile_opts(struct result *r, const char *src,
+			 struct compile_options *opts)
+{
+	FILE *f;
+	struct diag d;
+
+	memset(r, 0, sizeof(*r));
+	f = open_memstream(&r->msgs, &r->len);
+	diag_init(&d, "t.f", src, strlen(src), f);
+	ck_assert_int_eq(ast_parse("t.f", src, strlen(src), &d, &r->script), 0);
+	r->errors = compile_script(&r->script, opts, &d, &r->plan);
+	fclose(f);
+}
+
+static const char proc_src[] =
+	"define file name=f,path=/tmp,size=1m,prealloc\n"
+	"define process name=p { thread name=t { flowop read name=r,filename=f,iosize=4k } }\n";
+
+START_TEST(test_statements)
+{
+	struct result r;
+	char src[1024];
+	struct compile_options opts = { .seed = 42 };
+
+	snprintf(src, sizeof(src),
+		 "set $rate=10\n"
+		 "eventgen rate=$rate\n"
+		 "enable lathist\n"
+		 "sleep 2\n"
+		 "version\n"
+		 "list filesets\n"
+		 "list flowop\n"
+		 "debug 3\n"
+		 "%s"
+		 "set $rate=250\n"
+		 "psrun -10 60\n", proc_src);
+	compile_opts(&r, src, &opts);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	ck_assert(r.plan.has_run);
+	ck_assert(r.plan.psrun_period == -10);
+	ck_assert(r.plan.runtime_s == 60);
+	ck_assert(r.plan.lathist);
+	ck_assert_int_eq(r.plan.eventgen_rate.kind, PV_DOUBLE);
+	ck_assert(r.plan.eventgen_rate.u.d == 250);   /* late-bound */
+	ck_assert_uint_eq(r.plan.seed, 42);
+	ck_assert_int_eq(r.plan.nactions, 5);
+	ck_assert_int_eq(r.plan.actions[0].kind, PA_SLEEP);
+	ck_assert(r.plan.actions[0].num == 2);
+	ck_assert_int_eq(r.plan.actions[1].kind, PA_VERSION);
+	ck_assert_int_eq(r.plan.actions[2].kind, PA_LIST_FILESETS);
+	ck_assert_int_eq(r.plan.actions[3].kind, PA_LIST_FLOWOPS);
+	ck_assert_int_eq(r.plan.actions[4].kind, PA_DEBUG);
+	ck_assert(r.plan.actions[4].num == 3);
+	release(&r);
+
+	/* psrun alone: period 10, 60 s; firstdone without a time: unbounded */
+	snprintf(src, sizeof(src), "%spsrun\n", proc_src);
+	compile_opts(&r, src, &opts);
+	ck_assert(r.plan.psrun_period == 10 && r.plan.runtime_s == 60);
+	release(&r);
+	snprintf(src, sizeof(src), "set mode quit firstdone\n%srun\n", proc_src);
+	compile_opts(&r, src, &opts);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	ck_assert(r.plan.runtime_s == 0);
+	ck_assert(r.plan.psrun_period == 0);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_system_needs_consent)
+{
+	struct result r;
+	struct compile_options opts = { 0 };
+
+	compile_opts(&r, "set $d=/tmp\nsystem \"ls \" \"$d\"\n", &opts);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:2:1: 'system' runs a shell command; flowbench runs it only with --allow-system");
+	release(&r);
+	opts.allow_system = true;
+	compile_opts(&r, "set $d=/tmp\nsystem \"ls \" \"$d\"\n", &opts);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(r.plan.nactions, 1);
+	ck_assert_int_eq(r.plan.actions[0].kind, PA_SYSTEM);
+	ck_assert_str_eq(r.plan.actions[0].text, "ls /tmp");
+	ck_assert(r.plan.allow_system);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_unsupported_and_quit)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "enable multi master=localhost,client=c1\n"
+		    "domultisync value=1\n"
+		    "enable lathst\n"
+		    "list flowops\n"
+		    "eventgen rte=5\n"
+		    "psrun 0\n", NULL);
+	HAS(&r, "t.f:1:1: 'enable multi' (filebench's multi-client synchronisation) is not supported by flowbench");
+	HAS(&r, "t.f:2:1: 'domultisync' (filebench's multi-client synchronisation) is not supported");
+	HAS(&r, "t.f:3:1: unknown 'enable lathst' (did you mean 'lathist'?)");
+	HAS(&r, "t.f:4:1: unknown 'list flowops' (did you mean 'flowop'?)");
+	HAS(&r, "t.f:5:10: unknown attribute 'rte' for eventgen (did you mean 'rate'?)");
+	HAS(&r, "t.f:6:7: psrun: the period must not be 0");
+	release(&r);
+
+	compile_src(&r, "echo \"a\"\nquit\nrun 3\n", NULL);
+	HAS(&r, "t.f:3:1: commands after 'quit' are never executed");
+	release(&r);
+	compile_src(&r, "echo \"a\"\nquit\n", NULL);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert(!r.plan.has_run);
+	ck_assert_int_eq(r.plan.actions[r.plan.nactions - 1].kind, PA_QUIT);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_fileset)
+{
+	struct result r;
+	const struct plan_fileset *fs;
+
+	compile_src(&r,
+		    "set $n=1000\n"
+		    "define fileset name=big,path=/tmp,entries=$n,dirwidth=20,size=16k,"
+		    "prealloc=80,leafdirs=5,reuse,trusttree,readonly,paralloc\n"
+		    "define fileset name=small,path=/tmp,entries=10,dirwidth=3,dirgamma=0\n"
+		    "define fileset name=bad,path=/tmp,entries=10\n"
+		    "define fileset name=bad2,path=/tmp,entries=10,dirwidth=0,dirdepthrv=3\n"
+		    "define fileset name=empty,path=/tmp\n", NULL);
+	HAS(&r, "t.f:4:1: fileset 'bad' needs a directory width (dirwidth=...)");
+	HAS(&r, "t.f:5:69: fileset 'bad2': dirdepthrv must name a random variable");
+	HAS(&r, "t.f:5:56: fileset 'bad2': dirwidth must be at least 1");
+	HAS(&r, "t.f:6:1: warning: fileset 'empty' has no entries and no leafdirs");
+	ck_assert_int_eq(r.errors, 3);
+	fs = &r.plan.filesets[0];
+	ck_assert(!fs->is_file);
+	ck_assert_uint_eq(fs->entries, 1000);
+	ck_assert(fs->dirwidth == 20);
+	ck_assert_int_eq(fs->dirgamma, 1500);
+	ck_assert_uint_eq(fs->size, 16384);
+	ck_assert_int_eq(fs->size_rv, -1);
+	ck_assert_int_eq(fs->prealloc_pct, 80);
+	ck_assert_uint_eq(fs->leafdirs, 5);
+	ck_assert(fs->reuse && fs->trusttree && fs->readonly && fs->paralloc);
+	ck_assert(!fs->writeonly);
+	ck_assert_int_eq(r.plan.filesets[1].dirgamma, 0);
 	release(&r);
 }
 END_TEST
@@ -336,7 +486,11 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_value_types);
 	tcase_add_test(tc, test_arithmetic);
 	tcase_add_test(tc, test_unset_variable_suggestion);
-	tcase_add_test(tc, test_after_run_and_not_yet);
+	tcase_add_test(tc, test_after_run);
+	tcase_add_test(tc, test_statements);
+	tcase_add_test(tc, test_system_needs_consent);
+	tcase_add_test(tc, test_unsupported_and_quit);
+	tcase_add_test(tc, test_fileset);
 	tcase_add_test(tc, test_modes_and_file_rules);
 	tcase_add_test(tc, test_quit_mode_typo);
 	tcase_add_test(tc, test_runtime_option);

@@ -64,12 +64,18 @@ struct plan_randvar {
 	enum rv_dist dist;
 	bool is_cvar;             /* cvar semantics for min/max/round */
 	uint64_t seed;            /* `seed` attribute (0 if none) */
-	double min, max, mean, round;
+	/*
+	 * randvar: `min` shifts the distribution and max is +inf; cvar: every
+	 * sample is clamped to [min, max] (defaults -inf, +inf).
+	 */
+	double min, max;
+	double mean;              /* theoretical mean before rounding/clamping */
+	double round;             /* 0 = no rounding */
 	double p[4];              /* distribution parameters (randvar.c) */
-	int ntable;               /* tabular: cumulative table */
+	int ntable;               /* tabular: rows with a non-zero percentage */
 	double *cum;              /* [ntable] cumulative probability */
 	double *lo, *hi;          /* [ntable] intervals */
-	double scale, shift;      /* tabular rescaling to `mean`/`min` */
+	double scale, shift;      /* tabular: out = shift + (v - p[0]) * scale */
 };
 
 /* Validate `spec` into `out`; returns the number of errors reported. */
@@ -79,7 +85,21 @@ int randvar_build(const struct randvar_spec *spec, struct plan_randvar *out,
 /* One sample (after min/max/round post-processing). */
 double randvar_sample(const struct plan_randvar *rv, struct rng *r);
 
-/* The distribution's theoretical mean (for sizing, e.g. a fileset's mean size). */
+/*
+ * The distribution's theoretical mean (for sizing, e.g. a fileset's mean
+ * size): after randvar's `min` shift, clamped to a cvar's [min, max];
+ * rounding is ignored.
+ */
 double randvar_mean(const struct plan_randvar *rv);
+
+/*
+ * Seed `r` as the stream of random variable number `index` (its index in
+ * plan->randvars) in one thread instance.  `run_seed` is the run's --seed,
+ * `identity` any value unique to the thread instance (rng_identity() in
+ * runtime/rng.h).  The same four inputs and rv->seed always give the same
+ * stream; changing any one gives an unrelated stream.
+ */
+void randvar_stream_seed(struct rng *r, const struct plan_randvar *rv,
+			 int index, uint64_t run_seed, uint64_t identity);
 
 #endif

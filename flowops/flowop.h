@@ -71,6 +71,16 @@ struct flowop_ops {
 
 /* The family tables, each NULL-terminated (flowops/<family>.c). */
 extern const struct flowop_ops *const flowops_io[];
+extern const struct flowop_ops *const flowops_rate[];     /* eventlimit, iops/ops/bwlimit */
+extern const struct flowop_ops *const flowops_finish[];   /* finishoncount, finishonbytes */
+extern const struct flowop_ops *const flowops_misc[];     /* delay, hog, print, testrandvar */
+extern const struct flowop_ops *const flowops_sync[];     /* block, wakeup, semblock, sempost */
+
+/*
+ * The ops of a composite invocation (flowops/composite.c); the compiler
+ * points a composite's plan entry at it.  Not reachable by name.
+ */
+const struct flowop_ops *flowop_composite(void);
 
 /* Lookup by WML name; NULL if flowbench does not implement it. */
 const struct flowop_ops *flowop_lookup(const char *name);

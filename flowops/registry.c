@@ -11,6 +11,10 @@
 
 static const struct flowop_ops *const *const families[] = {
 	flowops_io,
+	flowops_rate,
+	flowops_finish,
+	flowops_misc,
+	flowops_sync,
 	NULL,
 };
 

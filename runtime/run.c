@@ -1,10 +1,22 @@
 /*
  * run.c - the master's side of a run, from script actions to the report.
  *
- * Sequence: actions (echo) -> files -> cache -> shared region -> fork one
- * worker per process instance -> start barrier -> timed phase -> stop ->
- * reap every worker -> report.  Any failure after the fork voids the
- * results: the first error is printed and the status is 1.
+ * Sequence: actions (echo, sleep, system, ...) -> files -> cache ->
+ * shared region -> fork one worker per process instance -> start barrier
+ * -> timed phase (event generator, psrun snapshots) -> stop -> reap every
+ * worker -> report.  Any failure after the fork voids the results: the
+ * first error is printed and the status is 1.
+ *
+ * The timed phase ends at the deadline, when a thread asks for the end
+ * of the run (firstdone, a finish* limit: results kept), when every
+ * worker has exited (alldone), or on an error or interrupt (no results).
+ * Rates divide by the time until the run actually ended.  When it ends,
+ * the master wakes every thread sleeping in a flowop (block, semblock,
+ * eventlimit, ...) so that none can hold the run open.
+ *
+ * psrun snapshots read the statistics blocks while the threads write
+ * them, word by word with relaxed atomic loads (stats.h): the workers
+ * are never paused or slowed, and a snapshot is not an atomic cut.
  *
  * The master polls its workers (waitpid(WNOHANG)) while it waits, both at
  * the barrier and during the timed phase, so a worker that dies is
@@ -25,8 +37,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "flowops/flowop.h"
 #include "runtime/cache.h"
 #include "runtime/clock.h"
+#include "runtime/eventgen.h"
 #include "runtime/fileset.h"
 #include "runtime/log.h"
 #include "runtime/proc.h"
@@ -54,6 +69,18 @@ struct master {
 	uint64_t live;            /* not yet reaped */
 	char why[512];            /* first worker failure seen by waitpid */
 	struct clock_scale clk;   /* op clock, calibrated from start-up to release */
+	struct eventgen gen;
+};
+
+/* psrun: periodic snapshots of the live statistics. */
+struct snapshots {
+	uint64_t period_ns;
+	bool interval;            /* negative period: differences only */
+	uint64_t next_ns;         /* time of the next snapshot */
+	uint64_t prev_ns;         /* time of the previous one (or the start) */
+	struct fo_stats *cur;     /* [nflowops] */
+	struct fo_stats *prev;    /* [nflowops], interval mode */
+	struct fo_stats *out;     /* [nflowops], interval mode */
 };
 
 /*
@@ -82,12 +109,92 @@ static void install_signals(struct sigaction *old_int, struct sigaction *old_ter
 	sigaction(SIGTERM, &sa, old_term);
 }
 
-static void run_actions(const struct plan *p)
+static void list_filesets(const struct plan *p)
+{
+	log_info("File or Fileset name %20s %12s %10s", "file size", "dir width",
+		 "entries");
+	for (int i = 0; i < p->nfilesets; i++) {
+		const struct plan_fileset *f = &p->filesets[i];
+		char name[600];
+
+		snprintf(name, sizeof(name), "%s/%s", f->path, f->name);
+		if (f->is_file)
+			log_info("%-40s %12llu %10s %s", name,
+				 (unsigned long long)f->size, "", "(Single File)");
+		else
+			log_info("%-40s %12llu %10.0f %llu", name,
+				 (unsigned long long)f->size, f->dirwidth,
+				 (unsigned long long)f->entries);
+	}
+}
+
+static void list_flowops(const struct plan *p)
+{
+	for (int i = 0; i < p->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+		const struct plan_thread *t = &p->threads[f->thread];
+
+		log_info("flowop-list %s (%s, thread %s, process %s)", f->name,
+			 f->ops ? f->ops->name : "?", t->name, p->procs[t->proc].name);
+	}
+}
+
+/* `sleep N` before the run: in one piece, a signal ends it early. */
+static void action_sleep(double secs)
+{
+	uint64_t until = clock_now_ns() + (uint64_t)(secs > 0 ? secs * 1e9 : 0);
+
+	log_info("Sleeping...");
+	while (clock_now_ns() < until) {
+		struct timespec ts = clock_ns_to_ts(until);
+
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			break;
+	}
+	log_info("Slept for %g seconds...", secs);
+}
+
+/*
+ * The script's actions, in order.  Returns 0 to go on, 1 for `quit`
+ * (stop, status 0), -1 when an action failed.
+ */
+static int run_actions(const struct plan *p)
 {
 	for (int i = 0; i < p->nactions; i++) {
-		if (p->actions[i].kind == PA_ECHO)
-			log_info("%s", p->actions[i].text);
+		const struct plan_action *a = &p->actions[i];
+
+		switch (a->kind) {
+		case PA_ECHO:
+			log_info("%s", a->text);
+			break;
+		case PA_SLEEP:
+			action_sleep(a->num);
+			break;
+		case PA_SYSTEM:
+			if (!p->allow_system)
+				break;          /* the compiler refused it already */
+			fflush(NULL);
+			if (system(a->text) == -1) {
+				log_error("system \"%s\": %s", a->text, strerror(errno));
+				return -1;
+			}
+			break;
+		case PA_VERSION:
+			log_info("flowbench version %s", PACKAGE_VERSION);
+			break;
+		case PA_LIST_FILESETS:
+			list_filesets(p);
+			break;
+		case PA_LIST_FLOWOPS:
+			list_flowops(p);
+			break;
+		case PA_DEBUG:
+			break;          /* flowbench has one log level */
+		case PA_QUIT:
+			return 1;
+		}
 	}
+	return 0;
 }
 
 /* Many threads, each with many slots: ask for the hard limit. */
@@ -154,13 +261,6 @@ static void sleep_until(uint64_t ns)
 
 	/* EINTR (a signal) just returns early: callers re-check. */
 	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
-static void sleep_poll(uint64_t until_ns)
-{
-	uint64_t now = clock_now_ns();
-
-	sleep_until(until_ns < now + POLL_NS ? until_ns : now + POLL_NS);
 }
 
 /* Fork one worker per process instance, newest definition first. */
@@ -232,27 +332,91 @@ static int wait_ready(struct master *m)
 	}
 }
 
+/* Sum every thread's live statistics per plan flowop into `sum`. */
+static void load_live(struct master *m, struct fo_stats *sum)
+{
+	const struct plan *p = m->plan;
+	struct fo_stats one;
+
+	for (int i = 0; i < p->nflowops; i++)
+		fo_stats_init(&sum[i]);
+	for (uint64_t s = 0; s < m->sh.nslots; s++) {
+		const struct shared_slot *ss = &m->sh.slots[s];
+		const struct plan_thread *pt = &p->threads[ss->thread];
+
+		for (int k = 0; k < pt->nflowops; k++) {
+			fo_stats_load(&one, &ss->stats[k]);
+			fo_stats_merge(&sum[pt->first_flowop + k], &one);
+		}
+	}
+}
+
+/* One psrun snapshot at `now`: cumulative, or since the previous one. */
+static void snapshot(struct master *m, struct snapshots *ps, uint64_t now)
+{
+	const struct plan *p = m->plan;
+
+	load_live(m, ps->cur);
+	if (ps->interval) {
+		for (int i = 0; i < p->nflowops; i++)
+			fo_stats_diff(&ps->out[i], &ps->cur[i], &ps->prev[i]);
+		text_report(stdout, p, ps->out, (double)(now - ps->prev_ns) / 1e9);
+		memcpy(ps->prev, ps->cur, (size_t)p->nflowops * sizeof(*ps->cur));
+	} else {
+		text_report(stdout, p, ps->cur,
+			    (double)(now - m->sh.ctl->start_ns) / 1e9);
+	}
+	ps->prev_ns = now;
+}
+
+/* When the run ended, given how the timed phase was left at `now`. */
+static uint64_t end_time(struct master *m, uint64_t now)
+{
+	struct shared_ctl *c = m->sh.ctl;
+	uint64_t stop = atomic_load(&c->stop_ns);
+	uint64_t last = atomic_load(&c->last_exit_ns);
+	uint64_t end = now;
+
+	if (stop)
+		end = stop;                     /* a thread ended the run */
+	else if (m->live == 0 && last)
+		end = last;                     /* every thread ended (alldone) */
+	if (end < c->start_ns)
+		end = c->start_ns;
+	return end < c->deadline_ns ? end : c->deadline_ns;
+}
+
 /*
- * Sleep through the timed phase, waking every POLL_NS to notice dead
- * workers, errors, interrupts and normal early ends.  Returns the end time.
+ * Sleep through the timed phase on the halt word, waking at least every
+ * POLL_NS to notice dead workers, and for psrun snapshots.  Returns the
+ * time the run ended.
  */
-static uint64_t timed_phase(struct master *m)
+static uint64_t timed_phase(struct master *m, struct snapshots *ps)
 {
 	struct shared_ctl *c = m->sh.ctl;
 
 	for (;;) {
 		uint64_t now = clock_now_ns();
+		uint32_t h = shared_halted(c);
+		uint64_t wake;
 
+		if (h || m->live == 0)
+			return end_time(m, now);
 		if (now >= c->deadline_ns)
 			return c->deadline_ns;
-		if (shared_halted(c) || m->live == 0)
-			return now;
 		if (reap(m, false))
 			continue;
-		if (c->deadline_ns == UINT64_MAX)
-			sleep_until(now + POLL_NS);
-		else
-			sleep_poll(c->deadline_ns);
+		if (ps && now >= ps->next_ns) {
+			snapshot(m, ps, now);
+			ps->next_ns += ps->period_ns;
+			continue;
+		}
+		wake = now + POLL_NS;
+		if (c->deadline_ns < wake)
+			wake = c->deadline_ns;
+		if (ps && ps->next_ns < wake)
+			wake = ps->next_ns;
+		shared_halt_wait(c, h, wake - now);
 	}
 }
 
@@ -285,7 +449,7 @@ static void reap_all(struct master *m)
 static int report(struct master *m, double elapsed_s)
 {
 	const struct plan *p = m->plan;
-	struct fo_stats *sum = calloc((size_t)p->nflowops + 1, sizeof(*sum));
+	struct fo_stats *sum = malloc(((size_t)p->nflowops + 1) * sizeof(*sum));
 
 	if (!sum) {
 		log_error("out of memory");
@@ -321,14 +485,58 @@ static void log_run_took(double s)
 		log_info("Run took %.3f seconds...", s);
 }
 
+static void snapshots_free(struct snapshots *ps)
+{
+	free(ps->cur);
+	free(ps->prev);
+	free(ps->out);
+}
+
+/* psrun's buffers, allocated before the run.  0 or -1 (logged). */
+static int snapshots_init(struct snapshots *ps, const struct plan *p)
+{
+	size_t n = (size_t)p->nflowops + 1;
+	double period = p->psrun_period < 0 ? -p->psrun_period : p->psrun_period;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->interval = p->psrun_period < 0;
+	ps->period_ns = (uint64_t)(period * 1e9);
+	if (ps->period_ns < 1000000)
+		ps->period_ns = 1000000;
+	ps->cur = malloc(n * sizeof(*ps->cur));
+	ps->prev = malloc(n * sizeof(*ps->prev));
+	ps->out = malloc(n * sizeof(*ps->out));
+	if (!ps->cur || !ps->prev || !ps->out) {
+		snapshots_free(ps);
+		log_error("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->nflowops; i++)
+		fo_stats_init(&ps->prev[i]);
+	return 0;
+}
+
+/* The end of the timed phase: halt, wake every sleeper, stop the generator. */
+static void stop_run(struct master *m)
+{
+	shared_halt(m->sh.ctl, HALT_STOP);
+	shared_wake_all(&m->sh);
+	eventgen_stop(&m->gen);
+}
+
 /* Everything after the files are ready.  Returns the exit status. */
 static int run_workers(struct master *m)
 {
 	struct shared_ctl *c = m->sh.ctl;
 	struct sigaction old_int, old_term;
 	double runtime_s = runtime_seconds(m->plan);
+	struct snapshots ps = { 0 };
+	bool psrun = m->plan->psrun_period != 0;
 	uint64_t start, end;
 	int rc = 1;
+
+	if (psrun && snapshots_init(&ps, m->plan) < 0)
+		return 1;
 
 	sig_ctl = c;
 	sig_caught = 0;
@@ -346,14 +554,23 @@ static int run_workers(struct master *m)
 	c->deadline_ns = runtime_s > 0 ? start + (uint64_t)(runtime_s * 1e9) : UINT64_MAX;
 	shared_release(c);
 	log_info("Running...");
-	end = timed_phase(m);
-	shared_halt(c, HALT_STOP);
+	if (eventgen_start(&m->gen, c, eventgen_rate(m->plan)) < 0) {
+		shared_set_error(c, "the run needs its event generator");
+		end = start;
+	} else {
+		ps.next_ns = start + ps.period_ns;
+		ps.prev_ns = start;
+		end = timed_phase(m, psrun ? &ps : NULL);
+	}
+	stop_run(m);
 	if (!(shared_halted(c) & HALT_ABORT))
 		log_run_took((double)(end - start) / 1e9);
 	reap_all(m);
 	if (!(shared_halted(c) & HALT_ABORT))
 		rc = report(m, (double)(end - start) / 1e9);
 out:
+	stop_run(m);
+	snapshots_free(&ps);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sig_ctl = NULL;
@@ -383,7 +600,10 @@ int run_plan(const struct plan *p, const struct run_options *opt)
 	int rc = 1;
 
 	clock_scale_begin(&m.clk);
-	run_actions(p);
+	rc = run_actions(p);
+	if (rc != 0)
+		return rc < 0 ? 1 : 0;
+	rc = 1;
 	if (!p->has_run)
 		return 0;
 	for (int i = 0; i < p->nprocs; i++)

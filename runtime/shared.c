@@ -71,9 +71,14 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 					s->thread = t;
 					s->proc_inst = i;
 					s->thread_inst = j;
-					s->stats = (struct fo_stats *)off;  /* offset for now */
-					off += align_up((size_t)p->threads[t].nflowops *
-							sizeof(struct fo_stats),
+					size_t nfo = (size_t)p->threads[t].nflowops;
+
+					/* offsets for now, pointers once mapped */
+					s->stats = (struct fo_stats *)off;
+					off += align_up(nfo * sizeof(struct fo_stats),
+							SHARED_CACHELINE);
+					s->sync = (struct fo_sync *)off;
+					off += align_up(nfo * sizeof(struct fo_sync),
 							SHARED_CACHELINE);
 				}
 			}
@@ -92,6 +97,7 @@ int shared_create(struct shared *sh, const struct plan *p)
 	size_t bytes = 0;
 
 	memset(sh, 0, sizeof(*sh));
+	sh->plan = p;
 	sh->proc_first_slot = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
 	sh->proc_inst_slots = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
 	if (!sh->proc_first_slot || !sh->proc_inst_slots) {
@@ -117,6 +123,7 @@ int shared_create(struct shared *sh, const struct plan *p)
 		int n = p->threads[s->thread].nflowops;
 
 		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
+		s->sync = (struct fo_sync *)((char *)sh->base + (size_t)s->sync);
 		for (int k = 0; k < n; k++)
 			fo_stats_init(&s->stats[k]);
 	}
@@ -134,6 +141,84 @@ void shared_destroy(struct shared *sh)
 	free(sh->proc_first_slot);
 	free(sh->proc_inst_slots);
 	memset(sh, 0, sizeof(*sh));
+}
+
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val,
+		  const struct timespec *timeout)
+{
+	return syscall(SYS_futex, (uint32_t *)uaddr, op, val, timeout, NULL, 0);
+}
+
+/* Sleep on `w` while it reads `val`, at most timeout_ns (0: no limit). */
+static void futex_wait_ns(_Atomic uint32_t *w, uint32_t val, uint64_t timeout_ns)
+{
+	struct timespec ts = clock_ns_to_ts(timeout_ns);
+
+	/* EAGAIN (changed), EINTR, ETIMEDOUT: the caller re-checks. */
+	futex(w, FUTEX_WAIT, val, timeout_ns ? &ts : NULL);
+}
+
+void shared_halt(struct shared_ctl *c, uint32_t bits)
+{
+	uint32_t old = atomic_fetch_or_explicit(&c->halt, bits, memory_order_seq_cst);
+
+	if ((old | bits) != old)
+		futex(&c->halt, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+void shared_halt_wait(struct shared_ctl *c, uint32_t seen, uint64_t timeout_ns)
+{
+	futex_wait_ns(&c->halt, seen, timeout_ns);
+}
+
+void shared_request_stop(struct shared_ctl *c, uint64_t now_ns)
+{
+	uint64_t zero = 0;
+
+	atomic_compare_exchange_strong(&c->stop_ns, &zero, now_ns);
+	shared_halt(c, HALT_STOP);
+}
+
+void shared_thread_done(struct shared_ctl *c, uint64_t now_ns)
+{
+	uint64_t cur = atomic_load(&c->last_exit_ns);
+
+	while (cur < now_ns &&
+	       !atomic_compare_exchange_weak(&c->last_exit_ns, &cur, now_ns))
+		;
+	atomic_fetch_add(&c->threads_done, 1);
+}
+
+void shared_waitq_wait(struct shared_waitq *q, uint32_t seq, uint64_t timeout_ns)
+{
+	atomic_fetch_add(&q->waiters, 1);
+	futex_wait_ns(&q->seq, seq, timeout_ns);
+	atomic_fetch_sub(&q->waiters, 1);
+}
+
+/*
+ * seq_cst on both sides: a waiter increments `waiters` before it reads
+ * `seq` and its condition; a waker changes the condition, bumps `seq`,
+ * then reads `waiters`.  Either the waker sees the waiter (and wakes it)
+ * or the waiter sees the new seq (and does not sleep).
+ */
+void shared_waitq_wake(struct shared_waitq *q, int n)
+{
+	atomic_fetch_add(&q->seq, 1);
+	if (atomic_load(&q->waiters))
+		futex(&q->seq, FUTEX_WAKE, (uint32_t)n, NULL);
+}
+
+void shared_wake_all(struct shared *sh)
+{
+	shared_waitq_wake(&sh->ctl->evq, INT_MAX);
+	for (uint64_t i = 0; i < sh->nslots; i++) {
+		const struct shared_slot *s = &sh->slots[i];
+		int n = sh->plan->threads[s->thread].nflowops;
+
+		for (int k = 0; k < n; k++)
+			shared_waitq_wake(&s->sync[k].q, INT_MAX);
+	}
 }
 
 void shared_set_verror(struct shared_ctl *c, const char *fmt, va_list ap)
@@ -163,22 +248,17 @@ const char *shared_error(struct shared_ctl *c)
 	return c->err;
 }
 
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
-{
-	return syscall(SYS_futex, (uint32_t *)uaddr, op, val, NULL, NULL, 0);
-}
-
 void shared_arrive_and_wait(struct shared_ctl *c)
 {
 	atomic_fetch_add_explicit(&c->ready, 1, memory_order_release);
 	while (atomic_load_explicit(&c->go, memory_order_acquire) == 0) {
 		/* Sleeps only while go is still 0; EINTR/EAGAIN just loop. */
-		futex(&c->go, FUTEX_WAIT, 0);
+		futex(&c->go, FUTEX_WAIT, 0, NULL);
 	}
 }
 
 void shared_release(struct shared_ctl *c)
 {
 	atomic_store_explicit(&c->go, 1, memory_order_release);
-	futex(&c->go, FUTEX_WAKE, INT_MAX);
+	futex(&c->go, FUTEX_WAKE, INT_MAX, NULL);
 }

@@ -6,7 +6,14 @@
  * /tmp, no SysV IPC, no fixed address: works with ASLR on).  It holds the
  * control words of a run and the statistics blocks, one cache-line-aligned
  * block per thread instance with one struct fo_stats per flowop of that
- * thread's definition.
+ * thread's definition, followed by one struct fo_sync per flowop (the
+ * futex-based objects of block/wakeup and semblock/sempost).
+ *
+ * Waiting across processes (the start barrier, eventlimit, block,
+ * semblock, delay, the master's own sleep) uses futexes on words of this
+ * region, the non-private flavour because the mapping is shared.  Every
+ * wait re-checks the halt word and the master wakes every waiter when the
+ * run stops, so no thread stays blocked at the end of a run.
  *
  * Slots (thread instances) are numbered in plan order: for each process
  * definition, for each of its instances, for each of its thread
@@ -36,6 +43,29 @@ enum {
 	HALT_ABORT = 2,   /* an error or an interrupt: results are void */
 };
 
+/*
+ * An event count: a waiter reads `seq`, checks its condition (and the
+ * halt word), and sleeps only while `seq` is unchanged; whoever changes
+ * the condition bumps `seq` and wakes.  A change between the check and
+ * the sleep is therefore never lost.  `waiters` lets the waker skip the
+ * system call when nobody sleeps.
+ */
+struct shared_waitq {
+	_Atomic uint32_t seq;
+	_Atomic uint32_t waiters;
+};
+
+/*
+ * The shared state of one flowop instance that other threads may target:
+ * block (count = wakeups received and not yet consumed) and semblock
+ * (count = its "low water" units posted, hw = its "high water" credit).
+ */
+struct fo_sync {
+	struct shared_waitq q;
+	_Atomic int64_t count;
+	_Atomic int64_t hw;
+};
+
 struct shared_ctl {
 	/* Start-up: written while workers come up, then quiet. */
 	alignas(SHARED_CACHELINE) _Atomic uint64_t ready;  /* threads at the barrier */
@@ -50,6 +80,15 @@ struct shared_ctl {
 	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
 	struct clock_scale clk;     /* op clock calibration, set before go */
 
+	/* How the run ended early (normal ends only; 0 = not yet). */
+	alignas(SHARED_CACHELINE) _Atomic uint64_t stop_ns;  /* first stop request by a thread */
+	_Atomic uint64_t last_exit_ns;                     /* latest end of a thread's loop */
+	_Atomic uint64_t threads_done;                     /* threads whose loop ended */
+
+	/* Event generator (eventgen.h): events available, and its waiters. */
+	alignas(SHARED_CACHELINE) _Atomic int64_t events;
+	struct shared_waitq evq;
+
 	/* The first error of the run; later ones are dropped. */
 	alignas(SHARED_CACHELINE) _Atomic uint32_t err_claimed;
 	_Atomic uint32_t err_ready;
@@ -61,9 +100,11 @@ struct shared_slot {
 	uint64_t proc_inst;         /* 0-based */
 	uint64_t thread_inst;       /* 0-based */
 	struct fo_stats *stats;     /* [plan.threads[thread].nflowops] */
+	struct fo_sync *sync;       /* [plan.threads[thread].nflowops] */
 };
 
 struct shared {
+	const struct plan *plan;
 	struct shared_ctl *ctl;
 	void *base;
 	size_t size;
@@ -84,10 +125,11 @@ static inline uint64_t shared_slot_of(const struct shared *sh, int proc,
 	return sh->proc_first_slot[proc] + inst * sh->proc_inst_slots[proc] + k;
 }
 
-static inline void shared_halt(struct shared_ctl *c, uint32_t bits)
-{
-	atomic_fetch_or_explicit(&c->halt, bits, memory_order_release);
-}
+/*
+ * Set halt bits and wake whoever sleeps on the halt word (delay, the
+ * master).  Async-signal-safe (an atomic and a system call).
+ */
+void shared_halt(struct shared_ctl *c, uint32_t bits);
 
 /* Hot path: one relaxed load. */
 static inline uint32_t shared_halted(struct shared_ctl *c)
@@ -105,6 +147,36 @@ void shared_set_verror(struct shared_ctl *c, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* The recorded error text, or NULL if none. */
 const char *shared_error(struct shared_ctl *c);
+
+/*
+ * A thread ends the run normally before its deadline (firstdone, a
+ * finish* limit): remember when (first request wins) and set HALT_STOP.
+ */
+void shared_request_stop(struct shared_ctl *c, uint64_t now_ns);
+/* A thread's loop ended at `now_ns` (for the end of an alldone run). */
+void shared_thread_done(struct shared_ctl *c, uint64_t now_ns);
+
+/*
+ * Sleep on the halt word while it still reads `seen`, at most
+ * `timeout_ns` (0: no limit).  Returns early on any change or signal.
+ */
+void shared_halt_wait(struct shared_ctl *c, uint32_t seen, uint64_t timeout_ns);
+
+/* Event count (struct shared_waitq): see its comment. */
+static inline uint32_t shared_waitq_seq(struct shared_waitq *q)
+{
+	return atomic_load(&q->seq);
+}
+/* Sleep while q->seq == seq, at most timeout_ns (0: no limit). */
+void shared_waitq_wait(struct shared_waitq *q, uint32_t seq, uint64_t timeout_ns);
+/* After changing the condition: bump seq and wake up to `n` sleepers. */
+void shared_waitq_wake(struct shared_waitq *q, int n);
+
+/*
+ * Master, when the run stops: wake every thread sleeping on a flowop
+ * object or on the event generator, so that it sees the halt word.
+ */
+void shared_wake_all(struct shared *sh);
 
 /* Worker side of the start barrier: count in, sleep until released. */
 void shared_arrive_and_wait(struct shared_ctl *c);

@@ -1,6 +1,6 @@
 /*
- * stats.c - initialising and merging operation counters (never on the
- * hot path; stats_record() is inline in the header).
+ * stats.c - initialising, merging, loading and differencing operation
+ * counters (never on the hot path; recording is inline in the header).
  */
 #include "runtime/stats.h"
 
@@ -14,9 +14,9 @@ void stats_init(struct op_stats *s)
 
 void fo_stats_init(struct fo_stats *s)
 {
+	memset(s, 0, sizeof(*s));
 	stats_init(&s->op);
 	stats_init(&s->open);
-	s->discarded = 0;
 }
 
 void stats_merge(struct op_stats *dst, const struct op_stats *src)
@@ -37,4 +37,57 @@ void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src)
 	stats_merge(&dst->op, &src->op);
 	stats_merge(&dst->open, &src->open);
 	dst->discarded += src->discarded;
+	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
+		dst->hist[i] += src->hist[i];
+}
+
+static void op_stats_load(struct op_stats *dst, const struct op_stats *src)
+{
+	dst->count = STATS_GET(src->count);
+	dst->bytes = STATS_GET(src->bytes);
+	dst->lat_sum_ns = STATS_GET(src->lat_sum_ns);
+	dst->lat_min_ns = STATS_GET(src->lat_min_ns);
+	dst->lat_max_ns = STATS_GET(src->lat_max_ns);
+}
+
+void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src)
+{
+	op_stats_load(&dst->op, &src->op);
+	op_stats_load(&dst->open, &src->open);
+	dst->discarded = STATS_GET(src->discarded);
+	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
+		dst->hist[i] = STATS_GET(src->hist[i]);
+}
+
+/* Counters never decrease, but a torn cut may make one look like it did. */
+static uint64_t sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void op_stats_diff(struct op_stats *out, const struct op_stats *cur,
+			  const struct op_stats *prev)
+{
+	out->count = sub0(cur->count, prev->count);
+	out->bytes = sub0(cur->bytes, prev->bytes);
+	out->lat_sum_ns = sub0(cur->lat_sum_ns, prev->lat_sum_ns);
+	if (out->count) {
+		out->lat_min_ns = cur->lat_min_ns;
+		out->lat_max_ns = cur->lat_max_ns;
+	} else {
+		out->lat_min_ns = UINT64_MAX;
+		out->lat_max_ns = 0;
+		out->lat_sum_ns = 0;
+		out->bytes = 0;
+	}
+}
+
+void fo_stats_diff(struct fo_stats *out, const struct fo_stats *cur,
+		   const struct fo_stats *prev)
+{
+	op_stats_diff(&out->op, &cur->op, &prev->op);
+	op_stats_diff(&out->open, &cur->open, &prev->open);
+	out->discarded = sub0(cur->discarded, prev->discarded);
+	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
+		out->hist[i] = sub0(cur->hist[i], prev->hist[i]);
 }

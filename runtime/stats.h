@@ -1,16 +1,26 @@
 /*
- * stats.h - per-flowop operation counters.
+ * stats.h - per-flowop operation counters and latency histograms.
  *
  * Each thread instance owns one struct fo_stats per flowop of its thread
- * definition, in its own cache-line-aligned block of the shared region;
- * only that thread writes it, so recording is plain arithmetic with no
- * atomics.  The master merges the blocks after every worker has exited.
+ * definition, in its own cache-line-aligned block of the shared region.
+ * Only that thread writes it.  The master reads it at the end of the run
+ * (after every worker exited: exact) and, for psrun, while the threads
+ * are still writing it.  So that those live reads are well defined and
+ * never pause a worker, every counter is an aligned 64-bit word written
+ * with a relaxed atomic store (a plain mov on x86-64 and arm64: the
+ * writer pays nothing) and read with a relaxed atomic load.  A live
+ * snapshot is therefore exact per word but not an atomic cut across
+ * words: a count and its latency sum may disagree by the op being
+ * recorded at that instant.
  * Everything is 64-bit: counts cannot wrap in any realistic run.
  */
 #ifndef FLOWBENCH_STATS_H
 #define FLOWBENCH_STATS_H
 
 #include <stdint.h>
+
+/* Latency histogram: bucket i holds ops with 2^(i-1) <= ns < 2^i. */
+#define STATS_HIST_BUCKETS 64
 
 struct op_stats {
 	uint64_t count;
@@ -24,26 +34,67 @@ struct fo_stats {
 	struct op_stats op;     /* the flowop's own operations */
 	struct op_stats open;   /* implicit opens inside read/write: own ops */
 	uint64_t discarded;     /* ops that ended after the deadline: done, not counted */
+	uint64_t hist[STATS_HIST_BUCKETS];   /* latencies of `op` (enable lathist) */
 };
+
+/* Owner-side store that a concurrent snapshot may read (see top). */
+#define STATS_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+/* Reader-side load of a word its owner may be writing. */
+#define STATS_GET(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
 void stats_init(struct op_stats *s);
 void fo_stats_init(struct fo_stats *s);
+
+/*
+ * The histogram bucket of a latency: 0 for 0 ns, else floor(log2(ns)) + 1
+ * (2^(i-1) <= ns < 2^i), at most 63.  Branch-free.
+ */
+static inline unsigned stats_hist_bucket(uint64_t ns)
+{
+	unsigned b = 64u - (unsigned)__builtin_clzll(ns | 1);   /* 1..64 */
+
+	b -= (ns == 0);
+	return b > STATS_HIST_BUCKETS - 1 ? STATS_HIST_BUCKETS - 1 : b;
+}
 
 /* Add one op of `lat_ns` moving `bytes`.  Hot path: keep it tiny. */
 static inline void stats_record(struct op_stats *s, uint64_t lat_ns,
 				uint64_t bytes)
 {
-	s->count++;
-	s->bytes += bytes;
-	s->lat_sum_ns += lat_ns;
+	STATS_SET(s->count, s->count + 1);
+	STATS_SET(s->bytes, s->bytes + bytes);
+	STATS_SET(s->lat_sum_ns, s->lat_sum_ns + lat_ns);
 	if (lat_ns < s->lat_min_ns)
-		s->lat_min_ns = lat_ns;
+		STATS_SET(s->lat_min_ns, lat_ns);
 	if (lat_ns > s->lat_max_ns)
-		s->lat_max_ns = lat_ns;
+		STATS_SET(s->lat_max_ns, lat_ns);
+}
+
+/* One op of the flowop itself: counters plus its histogram bucket. */
+static inline void fo_stats_record(struct fo_stats *fs, uint64_t lat_ns,
+				   uint64_t bytes)
+{
+	unsigned b = stats_hist_bucket(lat_ns);
+
+	stats_record(&fs->op, lat_ns, bytes);
+	STATS_SET(fs->hist[b], fs->hist[b] + 1);
 }
 
 /* dst += src, keeping true extremes; an empty src changes nothing. */
 void stats_merge(struct op_stats *dst, const struct op_stats *src);
 void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src);
+
+/* *dst = a copy of `src` read word by word while its owner may write it. */
+void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src);
+
+/*
+ * Interval statistics (psrun with a negative period): *out = cur - prev
+ * for counts, bytes, latency sums, discarded ops and histogram buckets.
+ * Extremes cannot be subtracted: the interval shows the extremes since
+ * the start of the run (prev's only matter through cur, which includes
+ * them).  An interval without ops shows none.
+ */
+void fo_stats_diff(struct fo_stats *out, const struct fo_stats *cur,
+		   const struct fo_stats *prev);
 
 #endif

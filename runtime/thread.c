@@ -13,6 +13,11 @@
  *  - Between ops the thread reads the shared halt word once (a relaxed
  *    load): STOP (master saw the deadline, or the run ended early) and
  *    ABORT (an error or an interrupt) both end the loop.
+ *  - The loop walks the thread's top-level flowop entries; a composite
+ *    entry runs its own children through thread_run_entry().
+ *  - FO_NORSC ends the thread; what it means for the run depends on why
+ *    (a finish* limit or a missing file) and the quit mode:
+ *    thread_norsc().
  *
  * Hot path: the loop and the flowops' run() touch only this thread's
  * memory and stats block; no allocation, lock or syscall besides the
@@ -30,6 +35,7 @@
 
 #include "runtime/fileset.h"
 #include "runtime/log.h"
+#include "runtime/randvar.h"
 #include "runtime/stats.h"
 
 int thread_prepare(struct fb_thread *t, const struct plan *p,
@@ -42,8 +48,10 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->plan = p;
 	t->pt = &p->threads[ss->thread];
 	t->filesets = fs;
+	t->sh = sh;
 	t->ctl = sh->ctl;
 	t->stats = ss->stats;
+	t->sync = ss->sync;
 	t->proc = proc;
 	t->proc_inst = ss->proc_inst;
 	t->thread = ss->thread;
@@ -55,25 +63,111 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->nfo = t->pt->nflowops;
 	t->fo = calloc((size_t)t->nfo + 1, sizeof(*t->fo));
 	t->iters = calloc((size_t)t->nfo + 1, sizeof(*t->iters));
-	if (!t->fo || !t->iters)
+	t->rv_rng = calloc((size_t)p->nrandvars + 1, sizeof(*t->rv_rng));
+	if (!t->fo || !t->iters || !t->rv_rng)
 		return -1;
+	for (int i = 0; i < p->nrandvars; i++)
+		randvar_stream_seed(&t->rv_rng[i], &p->randvars[i], i, p->seed,
+				    rng_identity((uint64_t)proc, t->proc_inst,
+						 (uint64_t)t->thread, t->thread_inst));
 	for (int k = 0; k < t->nfo; k++) {
 		const struct plan_flowop *pf = &p->flowops[t->pt->first_flowop + k];
 
 		t->fo[k].pf = pf;
 		t->fo[k].stats = &t->stats[k];
-		t->iters[k] = plan_attr_int(pf, FA_ITERS, 1);
+		t->iters[k] = pf->attr[FA_ITERS].kind == PV_RANDOM ? -1 :
+			      plan_attr_int(pf, FA_ITERS, 1);
+		if (t->iters[k] < -1)
+			t->iters[k] = 0;
 	}
 	return 0;
+}
+
+double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
+			  enum fo_attr a, double dflt)
+{
+	const struct plan_value *v = &pf->attr[a];
+
+	switch (v->kind) {
+	case PV_INT:
+		return (double)v->u.i;
+	case PV_DOUBLE:
+		return v->u.d;
+	case PV_BOOL:
+		return v->u.b;
+	case PV_RANDOM:
+		return randvar_sample(&t->plan->randvars[v->u.rv], &t->rv_rng[v->u.rv]);
+	default:
+		return dflt;
+	}
+}
+
+/* A random `iters`: a new sample, truncated, negative as 0. */
+int64_t thread_sample_iters(struct fb_thread *t, int k)
+{
+	double d = thread_attr_double(t, t->fo[k].pf, FA_ITERS, 1);
+
+	return d >= 1 ? (d < 9e18 ? (int64_t)d : INT64_MAX) : 0;
+}
+
+int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      unsigned flags, struct thread_watch *w)
+{
+	const struct plan_flowop *pf = fi->pf;
+	const char *target = pf->attr[FA_TARGET].kind == PV_STRING ?
+			     pf->attr[FA_TARGET].u.s : NULL;
+
+	memset(w, 0, sizeof(*w));
+	w->bytes = (flags & WATCH_BYTES) != 0;
+	w->src = calloc((size_t)t->nfo + 1, sizeof(*w->src));
+	if (!w->src) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FO_ERROR;
+	}
+	for (int k = 0; k < t->nfo; k++) {
+		const struct flowop_ops *ops = t->fo[k].pf->ops;
+
+		if (target && *target) {
+			if (strcmp(t->fo[k].pf->name, target) != 0)
+				continue;
+			if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+				thread_fail(t, "flowop %s: target %s is not a read or write flowop",
+					    pf->name, target);
+				return FO_ERROR;
+			}
+			w->src[w->n++] = t->fo[k].stats;
+			return 0;
+		}
+		if (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO)
+			continue;
+		if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE)))
+			continue;
+		w->src[w->n++] = t->fo[k].stats;
+	}
+	if (target && *target) {
+		thread_fail(t, "flowop %s: target %s is not a flowop of thread %s",
+			    pf->name, target, t->pt->name);
+		return FO_ERROR;
+	}
+	return 0;
+}
+
+void thread_watch_free(struct thread_watch *w)
+{
+	free(w->src);
+	w->src = NULL;
+	w->n = 0;
 }
 
 void thread_release_mem(struct fb_thread *t)
 {
 	free(t->fo);
 	free(t->iters);
+	free(t->rv_rng);
 	free(t->mem);
 	t->fo = NULL;
 	t->iters = NULL;
+	t->rv_rng = NULL;
 	t->mem = NULL;
 }
 
@@ -134,59 +228,74 @@ static int thread_setup(struct fb_thread *t)
 }
 
 /*
- * FO_NORSC per quit mode: timeout fails the run, firstdone ends the whole
- * run normally, alldone stops only this thread.  Always ends the thread.
+ * FO_NORSC ends this thread.  A finish* limit (thread_finish_reached())
+ * ends the run normally with results in timeout and firstdone modes and
+ * only this thread in alldone mode.  A missing file ends the run
+ * normally in firstdone mode, this thread in alldone mode, and fails the
+ * run in timeout mode (its results would cover a workload that stopped).
  */
 static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 {
-	switch (t->plan->quit_mode) {
-	case QUIT_FIRSTDONE:
-		shared_halt(t->ctl, HALT_STOP);
-		break;
-	case QUIT_ALLDONE:
-		break;
-	case QUIT_TIMEOUT:
-	default:
-		thread_fail(t, "flowop %s: no file available in '%s' (run stopped early; "
-			    "reduce the run time, add files, or use 'set mode quit "
-			    "firstdone' or 'alldone')", fi->pf->name,
-			    fi->pf->fileset >= 0 ?
-			    t->filesets[fi->pf->fileset].pf->name : "?");
-		break;
+	enum quit_mode mode = t->plan->quit_mode;
+
+	if (t->norsc_fi)
+		fi = t->norsc_fi;
+	if (mode == QUIT_ALLDONE)
+		return;
+	if (mode == QUIT_FIRSTDONE || t->finish_reached) {
+		shared_request_stop(t->ctl, clock_now_ns());
+		return;
+	}
+	thread_fail(t, "flowop %s: no file available in '%s' (run stopped early; "
+		    "reduce the run time, add files, or use 'set mode quit "
+		    "firstdone' or 'alldone')", fi->pf->name,
+		    fi->pf->fileset >= 0 ?
+		    t->filesets[fi->pf->fileset].pf->name : "?");
+}
+
+enum fo_result thread_run_entry(struct fb_thread *t, int k)
+{
+	struct flowop_inst *fi = &t->fo[k];
+	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) =
+		fi->pf->ops->run;
+	int64_t n = thread_iters(t, k);
+
+	for (int64_t i = 0;; i++) {
+		enum fo_result r;
+
+		if (shared_halted(t->ctl))
+			return FO_DONE;
+		if (i >= n)
+			return FO_OK;
+		r = run(t, fi);
+		if (__builtin_expect(r != FO_OK, 0)) {
+			if (r == FO_NORSC && !t->norsc_fi)
+				t->norsc_fi = fi;
+			return r;
+		}
 	}
 }
 
-/* The timed loop: flowops in order, each `iters` times, until halted. */
+/* The timed loop: top-level flowops in order, each `iters` times, until halted. */
 static void thread_loop(struct fb_thread *t)
 {
 	if (t->nfo == 0)
 		return;
 	for (;;) {
-		for (int k = 0; k < t->nfo; k++) {
-			struct flowop_inst *fi = &t->fo[k];
-			enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) =
-				fi->pf->ops->run;
-			int64_t n = t->iters[k];
-
-			for (int64_t i = 0;; i++) {
-				if (shared_halted(t->ctl))
-					return;
-				if (i >= n)
-					break;
-				switch (run(t, fi)) {
-				case FO_OK:
-					break;
-				case FO_DONE:
-					return;
-				case FO_NORSC:
-					thread_norsc(t, fi);
-					return;
-				case FO_ERROR:
-				default:
-					if (!t->failed)
-						thread_fail(t, "flowop %s failed", fi->pf->name);
-					return;
-				}
+		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].pf->ndesc) {
+			switch (thread_run_entry(t, k)) {
+			case FO_OK:
+				break;
+			case FO_DONE:
+				return;
+			case FO_NORSC:
+				thread_norsc(t, &t->fo[k]);
+				return;
+			case FO_ERROR:
+			default:
+				if (!t->failed)
+					thread_fail(t, "flowop %s failed", t->fo[k].pf->name);
+				return;
 			}
 		}
 	}
@@ -202,6 +311,7 @@ void *thread_main(void *arg)
 		t->clk = t->ctl->clk;
 		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
 		thread_loop(t);
+		shared_thread_done(t->ctl, clock_now_ns());
 	}
 	for (int k = t->ninit - 1; k >= 0; k--) {
 		const struct flowop_ops *ops = t->fo[k].pf->ops;

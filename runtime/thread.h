@@ -27,8 +27,10 @@ struct fb_thread {
 	const struct plan *plan;
 	const struct plan_thread *pt;
 	const struct fs_state *filesets;   /* [plan->nfilesets] */
+	const struct shared *sh;           /* the slot table (targets of sync flowops) */
 	struct shared_ctl *ctl;
 	struct fo_stats *stats;            /* this instance's block */
+	struct fo_sync *sync;              /* this instance's flowop objects */
 
 	int proc;                          /* plan indices and 0-based instances */
 	uint64_t proc_inst;
@@ -38,14 +40,23 @@ struct fb_thread {
 	struct clock_scale clk;            /* copied from ctl at release */
 	uint64_t deadline_ticks;           /* the deadline on that clock */
 	struct rng rng;
+	struct rng *rv_rng;                /* [plan->nrandvars]: one stream each */
 
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
 	uint64_t memsize;
 
+	/*
+	 * Every flowop entry of the thread, composites' inner flowops
+	 * included (plan order); the loop walks the top-level ones.
+	 */
 	int nfo;
 	struct flowop_inst *fo;            /* [nfo] */
-	int64_t *iters;                    /* [nfo], resolved `iters` */
+	int64_t *iters;                    /* [nfo], resolved `iters`; -1: random */
 	int ninit;                         /* flowops whose init succeeded */
+
+	/* Why the loop ended with FO_NORSC. */
+	const struct flowop_inst *norsc_fi;   /* the flowop that returned it */
+	bool finish_reached;               /* a finish* limit, not a missing file */
 
 	struct fb_slot slots[FB_FD_SLOTS];
 
@@ -85,12 +96,103 @@ static inline bool thread_record(const struct fb_thread *t, struct fo_stats *fs,
 				 struct op_stats *s, uint64_t t0, uint64_t t1,
 				 uint64_t bytes)
 {
+	uint64_t ns;
+
 	if (t1 > t->deadline_ticks) {
-		fs->discarded++;
+		STATS_SET(fs->discarded, fs->discarded + 1);
 		return false;
 	}
-	stats_record(s, clock_ticks_to_ns(&t->clk, t0, t1), bytes);
+	ns = clock_ticks_to_ns(&t->clk, t0, t1);
+	if (s == &fs->op)
+		fo_stats_record(fs, ns, bytes);     /* with its histogram */
+	else
+		stats_record(s, ns, bytes);
 	return true;
 }
+
+int64_t thread_sample_iters(struct fb_thread *t, int k);
+
+/*
+ * Hot path: how many times entry `k` runs this time (its `iters`, a new
+ * sample each time if it is a random variable).  The one place the
+ * thread loop and composites read `iters`.
+ */
+static inline int64_t thread_iters(struct fb_thread *t, int k)
+{
+	int64_t n = t->iters[k];
+
+	return __builtin_expect(n >= 0, 1) ? n : thread_sample_iters(t, k);
+}
+
+/* Hot path: the run is stopping (time is up, an error, an interrupt). */
+static inline bool thread_halted(const struct fb_thread *t)
+{
+	return shared_halted(t->ctl) != 0;
+}
+
+/*
+ * Run flowop entry `k` `iters` times (the thread loop for top-level
+ * entries, a composite for its children).  Returns FO_OK, or the first
+ * other result: FO_DONE when the run is stopping.
+ */
+enum fo_result thread_run_entry(struct fb_thread *t, int k);
+
+/* Index of flowop instance `fi` in t->fo. */
+static inline int thread_entry_index(const struct fb_thread *t,
+				     const struct flowop_inst *fi)
+{
+	return (int)(fi - t->fo);
+}
+
+/*
+ * A finish* flowop reached its limit: its FO_NORSC ends the run normally
+ * with results in every quit mode (alldone: ends this thread).
+ */
+static inline void thread_finish_reached(struct fb_thread *t)
+{
+	t->finish_reached = true;
+}
+
+/*
+ * What a limit or finish flowop watches (flowops/rate.c, finish.c): the
+ * ops or bytes of one target flowop of this thread, or, without a
+ * target, of every IO/AIO-class flowop of this thread (never SYNC or
+ * OTHER ones, so never the watching flowop itself).  Implicit opens are
+ * not included: these are the breakdown lines' numbers.
+ */
+struct thread_watch {
+	const struct fo_stats **src;   /* [n], this thread's own blocks */
+	int n;
+	bool bytes;                    /* sum bytes, else op counts */
+};
+
+enum {
+	WATCH_BYTES = 1,       /* bytes, not ops */
+	WATCH_RW_ONLY = 2,     /* only READ/WRITE-marked flowops (iops, bw) */
+};
+
+/*
+ * Resolve the watch of flowop `fi` (its `target` attribute, if given)
+ * with WATCH_* `flags`.  0, or FO_ERROR with the error set.
+ */
+int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      unsigned flags, struct thread_watch *w);
+void thread_watch_free(struct thread_watch *w);
+
+static inline uint64_t thread_watch_read(const struct thread_watch *w)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < w->n; i++)
+		v += w->bytes ? w->src[i]->op.bytes : w->src[i]->op.count;
+	return v;
+}
+
+/*
+ * A numeric attribute as a double (value, ...): a new sample if it is a
+ * random variable; `dflt` when unset or not a number (a string).
+ */
+double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
+			  enum fo_attr a, double dflt);
 
 #endif

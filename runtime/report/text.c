@@ -4,7 +4,10 @@
  * Same layout as filebench 1.5, with its numeric bugs fixed: 64-bit
  * counts, true min/max latencies (0.000 for a flowop with no op, never
  * garbage), one line per flowop statement even if names repeat, implicit
- * opens kept out of the read/write numbers.
+ * opens kept out of the read/write numbers.  Every plan flowop has a
+ * line, composite invocations (no ops of their own) and their inner
+ * flowops (`invocation.inner`) included; with `enable lathist` each line
+ * ends with a TAB and the 64 histogram buckets.
  */
 #include "runtime/report/text.h"
 
@@ -16,8 +19,9 @@ static double per_second(double v, double elapsed_s)
 	return elapsed_s > 0 ? v / elapsed_s : 0.0;
 }
 
-void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
-		      double elapsed_s)
+/* A breakdown line without its newline. */
+static void flowop_fields(FILE *out, const char *name, const struct op_stats *s,
+			  double elapsed_s)
 {
 	double ms_op = 0, min_ms = 0, max_ms = 0;
 
@@ -26,11 +30,28 @@ void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
 		min_ms = (double)s->lat_min_ns / 1e6;
 		max_ms = (double)s->lat_max_ns / 1e6;
 	}
-	fprintf(out, "%-20s %lluops %8.0fops/s %5.1fmb/s %8.3fms/op [%.3fms - %5.3fms]\n",
+	fprintf(out, "%-20s %lluops %8.0fops/s %5.1fmb/s %8.3fms/op [%.3fms - %5.3fms]",
 		name, (unsigned long long)s->count,
 		per_second((double)s->count, elapsed_s),
 		per_second((double)s->bytes / 1048576.0, elapsed_s),
 		ms_op, min_ms, max_ms);
+}
+
+void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
+		      double elapsed_s)
+{
+	flowop_fields(out, name, s, elapsed_s);
+	fputc('\n', out);
+}
+
+void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s,
+			   double elapsed_s)
+{
+	flowop_fields(out, name, &s->op, elapsed_s);
+	fputs("\t[ ", out);
+	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
+		fprintf(out, "%llu ", (unsigned long long)s->hist[i]);
+	fputs("]\n", out);
 }
 
 void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s)
@@ -97,8 +118,14 @@ void text_report(FILE *out, const struct plan *p,
 
 	log_stamp(out);
 	fputs("Per-Operation Breakdown\n", out);
-	for (int i = p->nflowops - 1; i >= 0; i--)
-		text_flowop_line(out, p->flowops[i].name, &per_flowop[i].op, elapsed_s);
+	for (int i = p->nflowops - 1; i >= 0; i--) {
+		if (p->lathist)
+			text_flowop_hist_line(out, p->flowops[i].name, &per_flowop[i],
+					      elapsed_s);
+		else
+			text_flowop_line(out, p->flowops[i].name, &per_flowop[i].op,
+					 elapsed_s);
+	}
 	text_io_totals(p, per_flowop, &t);
 	log_stamp(out);
 	text_io_summary(out, &t, elapsed_s);

@@ -27,6 +27,14 @@ struct io_totals {
 void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
 		      double elapsed_s);
 
+/*
+ * The same line followed by filebench's latency histogram (enable
+ * lathist): a TAB, "[ ", the 64 bucket counts each followed by a space,
+ * "]" and the newline.
+ */
+void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s,
+			   double elapsed_s);
+
 /* "IO Summary: ..." without the timestamp prefix, newline included. */
 void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s);
 

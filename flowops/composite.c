@@ -1,0 +1,41 @@
+/*
+ * composite.c - executing a composite flowop invocation (reference 4.32).
+ *
+ * A composite's plan entry is followed by its inner flowops (`ndesc`
+ * entries, nested composites included).  One run() is one pass over its
+ * direct children, each `iters` times through thread_run_entry(), which
+ * stops at once when the run is stopping; a nested composite's children
+ * are that composite's job.  NORSC, ERROR and DONE from a child end the
+ * pass and are passed up unchanged.  The composite records no op of its
+ * own: its breakdown line shows 0 ops, as in filebench, while each inner
+ * flowop (`invocation.inner`) has its own line.
+ */
+#include "flowops/flowop.h"
+#include "runtime/thread.h"
+
+static enum fo_result composite_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	int k = thread_entry_index(t, fi);
+	int last = k + fi->pf->ndesc;
+
+	for (int j = k + 1; j <= last; j += 1 + t->fo[j].pf->ndesc) {
+		enum fo_result r = thread_run_entry(t, j);
+
+		if (r != FO_OK)
+			return r;
+	}
+	return FO_OK;
+}
+
+static const struct flowop_ops fo_composite = {
+	.name = "composite",
+	.cls = FO_CLASS_COMPOSITE,
+	.rw = FO_RW_NONE,
+	.attrs = FA_BIT(FA_ITERS),
+	.run = composite_run,
+};
+
+const struct flowop_ops *flowop_composite(void)
+{
+	return &fo_composite;
+}

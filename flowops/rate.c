@@ -1,0 +1,198 @@
+/*
+ * rate.c - the flowops paced by the event generator (reference 4.25-4.28).
+ *
+ * eventlimit takes one event per call.  iopslimit, opslimit and bwlimit
+ * charge what their thread did since their previous call: one event per
+ * op (iops: of READ/WRITE-marked flowops; ops: of any IO/AIO flowop) or
+ * per MiB (bw: bytes of READ/WRITE-marked flowops), of the `target`
+ * flowop of this thread if given, else of this thread's own flowops
+ * (struct thread_watch).  Unlike filebench they never count their own
+ * calls or SYNC/OTHER ops, and count per thread, not per process.
+ * Each call records one op whose latency is the time it waited, measured
+ * from the call's own start.  With no generator (no eventgen, or rate
+ * <= 0) they return at once and record nothing.  A wait ends when the
+ * run stops: the call then records nothing and the thread ends.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowops/flowop.h"
+#include "lang/diag.h"
+#include "runtime/eventgen.h"
+#include "runtime/thread.h"
+
+#define MIB (1024 * 1024)
+
+struct limit_priv {
+	bool on;                     /* the run has an event generator */
+	struct thread_watch watch;
+	uint64_t last;               /* counter at the previous call */
+	int64_t debt;                /* ops or bytes not yet paid for */
+	int64_t unit;                /* 1 op, or 1 MiB, per event */
+};
+
+/* Events that pay a debt of `debt` units of `unit` (rounded up). */
+static int64_t events_for(int64_t debt, int64_t unit)
+{
+	return debt <= 0 ? 0 : (debt + unit - 1) / unit;
+}
+
+static enum fo_result eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct limit_priv *p = fi->priv;
+	uint64_t t0, t1;
+
+	if (!p->on)
+		return FO_OK;
+	t0 = thread_ticks(t);
+	if (!eventgen_take(t->ctl, 1))
+		return FO_DONE;
+	t1 = thread_ticks(t);
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+}
+
+static enum fo_result limit_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct limit_priv *p = fi->priv;
+	uint64_t t0, t1, cur;
+	int64_t n;
+
+	if (!p->on)
+		return FO_OK;
+	t0 = thread_ticks(t);
+	cur = thread_watch_read(&p->watch);
+	p->debt += (int64_t)(cur - p->last);
+	p->last = cur;
+	n = events_for(p->debt, p->unit);
+	if (n > 0) {
+		if (!eventgen_take(t->ctl, n))
+			return FO_DONE;
+		p->debt -= n * p->unit;
+	}
+	t1 = thread_ticks(t);
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+}
+
+static int limit_init_flags(struct fb_thread *t, struct flowop_inst *fi,
+			    unsigned flags, bool watch)
+{
+	struct limit_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	p->on = eventgen_rate(t->plan) > 0;
+	p->unit = (flags & WATCH_BYTES) ? MIB : 1;
+	if (!watch)
+		return 0;
+	return thread_watch_init(t, fi, flags, &p->watch);
+}
+
+static int eventlimit_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_flags(t, fi, 0, false);
+}
+
+static int iopslimit_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_flags(t, fi, WATCH_RW_ONLY, true);
+}
+
+static int opslimit_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_flags(t, fi, 0, true);
+}
+
+static int bwlimit_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_flags(t, fi, WATCH_BYTES | WATCH_RW_ONLY, true);
+}
+
+static void limit_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct limit_priv *p = fi->priv;
+
+	(void)t;
+	if (p)
+		thread_watch_free(&p->watch);
+	free(p);
+	fi->priv = NULL;
+}
+
+/* A target must be a flowop of the same thread; iops/bw: a read or write. */
+static int limit_validate(const struct plan *p, const struct plan_flowop *f,
+			  struct diag *d)
+{
+	const char *target = f->attr[FA_TARGET].kind == PV_STRING ?
+			     f->attr[FA_TARGET].u.s : NULL;
+	bool rw_only = strcmp(f->ops->name, "opslimit") != 0;
+	const struct plan_flowop *found = NULL;
+
+	if (!target || !*target)
+		return 0;
+	for (int i = 0; i < p->nflowops && !found; i++) {
+		if (p->flowops[i].thread == f->thread && !strcmp(p->flowops[i].name, target))
+			found = &p->flowops[i];
+	}
+	if (!found) {
+		diag_error(d, f->attr[FA_TARGET].loc,
+			   "flowop %s: target '%s' is not a flowop of thread %s",
+			   f->name, target, p->threads[f->thread].name);
+		return 1;
+	}
+	if (rw_only && !(found->ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+		diag_error(d, f->attr[FA_TARGET].loc,
+			   "flowop %s: the target of %s must read or write data, "
+			   "and '%s' is a %s", f->name, f->ops->name, target,
+			   found->ops->name);
+		return 1;
+	}
+	return 0;
+}
+
+static const struct flowop_ops fo_eventlimit = {
+	.name = "eventlimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = FA_BIT(FA_ITERS),
+	.init = eventlimit_init,
+	.run = eventlimit_run,
+	.fini = limit_fini,
+};
+
+#define LIMIT_ATTRS (FA_BIT(FA_TARGET) | FA_BIT(FA_ITERS))
+
+static const struct flowop_ops fo_iopslimit = {
+	.name = "iopslimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = LIMIT_ATTRS,
+	.validate = limit_validate,
+	.init = iopslimit_init,
+	.run = limit_run,
+	.fini = limit_fini,
+};
+
+static const struct flowop_ops fo_opslimit = {
+	.name = "opslimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = LIMIT_ATTRS,
+	.validate = limit_validate,
+	.init = opslimit_init,
+	.run = limit_run,
+	.fini = limit_fini,
+};
+
+static const struct flowop_ops fo_bwlimit = {
+	.name = "bwlimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = LIMIT_ATTRS,
+	.validate = limit_validate,
+	.init = bwlimit_init,
+	.run = limit_run,
+	.fini = limit_fini,
+};
+
+const struct flowop_ops *const flowops_rate[] = {
+	&fo_eventlimit, &fo_iopslimit, &fo_opslimit, &fo_bwlimit, NULL,
+};

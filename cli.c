@@ -16,6 +16,8 @@ void cli_usage(FILE *out)
 "usage: flowbench run FILE [options]     run a WML workload\n"
 "       flowbench -f FILE [options]      the same (filebench's habit)\n"
 "       flowbench check FILE [-D ...]    parse and validate, touch nothing\n"
+"       flowbench list                   the catalogue of workloads; FILE may\n"
+"                                        be a name from it (run fileserver)\n"
 "       flowbench --help | --version\n"
 "\n"
 "options:\n"
@@ -32,6 +34,10 @@ void cli_usage(FILE *out)
 "                           random variables); without it a seed is chosen\n"
 "                           and printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
+"\n"
+"environment:\n"
+"  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
+"                           default: the installed one\n"
 "\n"
 "exit status: 0 success, 1 script error or failed run, 2 usage error\n",
 	      out);
@@ -128,6 +134,13 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 	} else if (strcmp(argv[1], "check") == 0) {
 		args->cmd = CLI_CHECK;
 		i = 2;
+	} else if (strcmp(argv[1], "list") == 0) {
+		args->cmd = CLI_LIST;
+		if (argc > 2) {
+			fprintf(err, "flowbench: list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)\n");
+			return -1;
+		}
+		return 0;
 	} else if (argv[1][0] == '-') {
 		args->cmd = CLI_RUN;        /* flowbench -f FILE ... */
 	} else {

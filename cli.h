@@ -5,7 +5,9 @@
  *                      [--seed N] [--allow-system]
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
+ *   flowbench list                          (the workload catalogue)
  *   flowbench --help | --version
+ * FILE may also be the bare name of a catalogue workload (catalog.h).
  */
 #ifndef FLOWBENCH_CLI_H
 #define FLOWBENCH_CLI_H
@@ -16,6 +18,7 @@
 enum cli_command {
 	CLI_RUN,
 	CLI_CHECK,
+	CLI_LIST,
 	CLI_HELP,
 	CLI_VERSION,
 };

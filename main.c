@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "cli.h"
 #include "config.h"
 #include "lang/ast.h"
@@ -185,9 +186,25 @@ int main(int argc, char **argv)
 		printf("flowbench %s\n", PACKAGE_VERSION);
 		status = 0;
 		break;
-	default:
-		status = flowbench(&args);
+	case CLI_LIST:
+		status = catalog_list(stdout, stderr);
 		break;
+	default: {
+		/* `run fileserver`: a bare name may come from the catalogue */
+		char *found = catalog_resolve(args.file, catalog_dir(NULL));
+
+		if (found) {
+			args.file = found;
+		} else if (!strchr(args.file, '/') && access(args.file, F_OK) < 0) {
+			fprintf(stderr, "flowbench: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list')\n",
+				args.file, catalog_dir(NULL));
+			status = 1;
+			break;
+		}
+		status = flowbench(&args);
+		free(found);
+		break;
+	}
 	}
 	cli_args_free(&args);
 	return status;

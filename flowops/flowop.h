@@ -71,6 +71,9 @@ struct flowop_ops {
 
 /* The family tables, each NULL-terminated (flowops/<family>.c). */
 extern const struct flowop_ops *const flowops_io[];
+extern const struct flowop_ops *const flowops_file[];      /* open/create/close/delete/stat/fsync */
+extern const struct flowop_ops *const flowops_wholefile[]; /* read/writewholefile, append* */
+extern const struct flowop_ops *const flowops_dir[];       /* makedir, removedir, listdir */
 extern const struct flowop_ops *const flowops_rate[];     /* eventlimit, iops/ops/bwlimit */
 extern const struct flowop_ops *const flowops_finish[];   /* finishoncount, finishonbytes */
 extern const struct flowop_ops *const flowops_misc[];     /* delay, hog, print, testrandvar */

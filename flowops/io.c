@@ -1,12 +1,15 @@
 /*
  * io.c - the read and write flowops (WML reference 4.1, 4.2).
  *
- * Both work on the thread's fd slot (`fd`, default 0), opening an existing
- * file of their fileset on first use.  That implicit open is timed and
+ * Both work on the thread's fd slot (`fd`, default 0; with `opennext` a
+ * slot rotor private to the flowop: 127, 126, ... 0, 127, ...), opening an
+ * existing file of their fileset (round robin, runtime/pick.h) on first use.  That implicit open is timed and
  * recorded as an op of its own (stats->open), never as a read or write.
  * Random offsets are whole blocks of `iosize` chosen uniformly among ALL
- * blocks of the working set (`workingset`, else the file's size), the last
- * one included.  Sequential reads wrap to offset 0 at EOF (the 0-byte read
+ * blocks of the working set, the last one included.  The working set is
+ * `workingset` if given, else the larger of the file's size at population
+ * and its size when the slot opened it (filebench uses only the former,
+ * so files that grew or were created empty needed an explicit workingset).  Sequential reads wrap to offset 0 at EOF (the 0-byte read
  * still counts, as in filebench); sequential writes append at the slot's
  * offset.  A failed or short write fails the run.
  *
@@ -16,10 +19,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "flowops/common.h"
 #include "flowops/flowop.h"
 #include "lang/diag.h"
 #include "runtime/clock.h"
@@ -37,9 +43,10 @@ struct io_priv {
 	uint64_t workingset;   /* 0: the file's size at population */
 	bool random;
 	bool noreadahead;
-	int slot;
+	struct fo_slotsel sel;
 	int oflags;            /* O_DIRECT, O_DSYNC */
-	const struct fs_file *wss_file;   /* file nblocks was computed for */
+	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
+	uint32_t wss_gen;
 	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
 };
 
@@ -59,18 +66,14 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
 		return FO_ERROR;
 	}
-	if (plan_attr_bool(pf, FA_OPENNEXT, false)) {
-		thread_fail(t, "flowop %s: opennext is not implemented yet", pf->name);
-		return FO_ERROR;
-	}
 	p->iosize = (uint64_t)iosize;
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, FA_RANDOM, false);
 	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
-	p->slot = slot_index(pf);
-	if (p->slot >= FB_FD_SLOTS) {
+	fo_slotsel_init(&p->sel, pf);
+	if (p->sel.fixed >= FB_FD_SLOTS) {
 		thread_fail(t, "flowop %s: fd %d out of range 0..%d", pf->name,
-			    p->slot, FB_FD_SLOTS - 1);
+			    p->sel.fixed, FB_FD_SLOTS - 1);
 		return FO_ERROR;
 	}
 	if (plan_attr_bool(pf, FA_DIRECTIO, false))
@@ -119,7 +122,8 @@ static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 			      struct io_priv *p, struct fb_slot *s)
 {
 	int opened;
-	enum fo_result r = slot_acquire(t, fi, s, p->oflags, &fi->stats->open, &opened);
+	enum fo_result r = slot_acquire_rr(t, fi, s, p->oflags, &fi->stats->open,
+					   fo_rotor(&p->sel), &opened);
 
 	if (opened && p->noreadahead)
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
@@ -127,23 +131,33 @@ static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 }
 
 /*
- * Blocks of the working set of `file` (computed once per file, not per
- * op: a 64-bit division is not free at a million ops per second).
+ * Blocks of the working set of the slot's file, computed once per open
+ * (not per op: a 64-bit division is not free at a million ops per
+ * second; the fstat happens once per open, never per op).
  */
 static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi,
-				     struct io_priv *p, const struct fs_file *file)
+				     struct io_priv *p, const struct fb_slot *s)
 {
-	uint64_t wss = p->workingset ? p->workingset : file->size;
+	uint64_t wss = p->workingset;
 
+	if (!wss) {
+		struct stat st;
+
+		wss = fileset_file_size(&t->filesets[s->fileset], s->entry);
+		if (fstat(s->fd, &st) == 0 && (uint64_t)st.st_size > wss)
+			wss = (uint64_t)st.st_size;
+	}
 	if (wss / p->iosize == 0) {
-		thread_fail(t, "flowop %s: iosize %llu is larger than the working set "
-			    "(%llu bytes of %s)", fi->pf->name,
-			    (unsigned long long)p->iosize,
-			    (unsigned long long)wss, file->path);
-		return FO_ERROR;
+		char what[96];
+
+		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
+			 "working set of", (unsigned long long)p->iosize,
+			 (unsigned long long)wss);
+		return fo_fail(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	p->nblocks = wss / p->iosize;
-	p->wss_file = file;
+	p->wss_slot = s;
+	p->wss_gen = s->gen;
 	return FO_OK;
 }
 
@@ -158,8 +172,8 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 			return r;
 	}
 	if (p->random) {
-		if (__builtin_expect(s->file != p->wss_file, 0)) {
-			enum fo_result r = io_working_set(t, fi, p, s->file);
+		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen, 0)) {
+			enum fo_result r = io_working_set(t, fi, p, s);
 
 			if (r != FO_OK)
 				return r;
@@ -174,7 +188,7 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = &t->slots[p->slot];
+	struct fb_slot *s = fo_slot(t, &p->sel);
 	uint64_t off, t0, t1;
 	enum fo_result r = io_prepare(t, fi, p, s, &off);
 	ssize_t n;
@@ -184,11 +198,8 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 	t0 = thread_ticks(t);
 	n = pread(s->fd, p->buf, p->iosize, (off_t)off);
 	t1 = thread_ticks(t);
-	if (n < 0) {
-		thread_fail(t, "flowop %s: pread %s at offset %llu: %s", fi->pf->name,
-			    s->file->path, (unsigned long long)off, strerror(errno));
-		return FO_ERROR;
-	}
+	if (n < 0)
+		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
 	if (!p->random)
@@ -207,17 +218,17 @@ static void io_short_write(struct fb_thread *t, struct flowop_inst *fi,
 {
 	ssize_t n = pwrite(s->fd, p->buf + done, p->iosize - done,
 			   (off_t)(off + done));
+	char what[96];
 
-	thread_fail(t, "flowop %s: pwrite %s at offset %llu: %s (%zu of %llu bytes written)",
-		    fi->pf->name, s->file->path, (unsigned long long)off,
-		    n < 0 ? strerror(errno) : "short write", done,
-		    (unsigned long long)p->iosize);
+	snprintf(what, sizeof(what), "short pwrite (%zu of %llu bytes) of", done,
+		 (unsigned long long)p->iosize);
+	fo_fail(t, fi, what, s, NULL, (int64_t)off, n < 0 ? errno : ENOSPC);
 }
 
 static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = &t->slots[p->slot];
+	struct fb_slot *s = fo_slot(t, &p->sel);
 	uint64_t off, t0, t1;
 	enum fo_result r = io_prepare(t, fi, p, s, &off);
 	ssize_t n;
@@ -229,9 +240,7 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 	t1 = thread_ticks(t);
 	if (n != (ssize_t)p->iosize) {
 		if (n < 0)
-			thread_fail(t, "flowop %s: pwrite %s at offset %llu: %s",
-				    fi->pf->name, s->file->path,
-				    (unsigned long long)off, strerror(errno));
+			fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
 		else
 			io_short_write(t, fi, p, s, off, (size_t)n);
 		return FO_ERROR;
@@ -261,11 +270,6 @@ static int io_validate(const struct plan *p, const struct plan_flowop *f,
 	if (f->fileset < 0 && !plan_attr_given(f, FA_FILENAME)) {
 		diag_error(d, f->loc, "flowop %s: %s needs a file (filename=...)",
 			   f->name, type);
-		errs++;
-	}
-	if (plan_attr_given(f, FA_OPENNEXT) && plan_attr_bool(f, FA_OPENNEXT, false)) {
-		diag_error(d, f->attr[FA_OPENNEXT].loc,
-			   "flowop %s: opennext is not implemented yet", f->name);
 		errs++;
 	}
 	if (fd < 0 || fd >= FB_FD_SLOTS) {

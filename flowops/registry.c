@@ -11,6 +11,9 @@
 
 static const struct flowop_ops *const *const families[] = {
 	flowops_io,
+	flowops_file,
+	flowops_wholefile,
+	flowops_dir,
 	flowops_rate,
 	flowops_finish,
 	flowops_misc,

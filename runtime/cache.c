@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,20 +29,20 @@ static bool drop_caches(void)
 	return ok;
 }
 
-static int drop_file(const struct fs_file *f)
+static int drop_file(const char *path)
 {
-	int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	int rc = 0;
 
 	if (fd < 0) {
-		log_error("cannot open %s to drop its cache: %s", f->path, strerror(errno));
+		log_error("cannot open %s to drop its cache: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fdatasync(fd) < 0) {
-		log_error("fdatasync %s: %s", f->path, strerror(errno));
+		log_error("fdatasync %s: %s", path, strerror(errno));
 		rc = -1;
 	} else if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
-		log_error("posix_fadvise(DONTNEED) %s: %s", f->path, strerror(errno));
+		log_error("posix_fadvise(DONTNEED) %s: %s", path, strerror(errno));
 		rc = -1;
 	}
 	close(fd);
@@ -62,10 +63,13 @@ int cache_prepare(const struct fs_state *fs, int nfs, bool warm)
 		return 0;
 	}
 	for (int i = 0; i < nfs; i++) {
-		for (uint64_t j = 0; j < fs[i].nfiles; j++) {
-			if (!fs[i].files[j].exists)
+		char path[PATH_MAX];
+
+		for (uint64_t j = 0; j < fs[i].tree.nfiles; j++) {
+			if (!pick_exists(&fs[i].files, j))
 				continue;
-			if (drop_file(&fs[i].files[j]) < 0)
+			fileset_file_path(&fs[i], j, path);
+			if (drop_file(path) < 0)
 				return -1;
 			n++;
 		}

@@ -1,48 +1,68 @@
 /*
  * fileset.h - the files of a run, on disk and as the workers see them.
  *
- * The master prepares every file and fileset before forking (creating,
- * reusing or preallocating them); the resulting table (paths, sizes at
- * population time, which files exist) is plain master memory that the
- * workers inherit through fork() and only read.
+ * The master populates every file and fileset in memory (runtime/tree.h),
+ * creates them on disk (reusing, cleaning, preallocating) and maps their
+ * shared run-time state (runtime/pick.h) before forking.  Workers inherit
+ * struct fs_state through fork(): the tree is read-only, the pick sets
+ * point into shared memory and change during the run.
  *
- * For now only `define file` is supported (one file per set).  Filesets
- * with many entries will keep the same table; what changes at run time
- * (existence, busy marks, pick rotors) will then move into the shared
- * region.
+ * A `define file` is a fileset of one file: <path>/<name>/00000001/00000001.
  */
 #ifndef FLOWBENCH_FILESET_H
 #define FLOWBENCH_FILESET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/pick.h"
 #include "runtime/plan.h"
-
-struct fs_file {
-	char *path;          /* <path>/<name>/00000001/00000001 */
-	uint64_t size;       /* size at population: the default working set */
-	bool exists;         /* created (preallocated) before the run */
-};
+#include "runtime/tree.h"
 
 struct fs_state {
 	const struct plan_fileset *pf;
-	char *root;          /* <path>/<name>, owned by flowbench (marker) */
-	uint64_t nfiles;
-	struct fs_file *files;
+	char *root;               /* <path>/<name>, owned by flowbench (marker) */
+	size_t rootlen;
+	struct fs_tree tree;
+	struct pick_set files;    /* existence, busy, open counts, rotors */
+	struct pick_set leafdirs; /* existence, busy, rotors */
+	struct pick_set dirs;     /* every directory (listdir): busy, rotor */
+	void *shm;                /* the shared mapping behind the pick sets */
+	size_t shm_len;
 };
 
 /*
- * Prepare all filesets of `p` on disk; *out receives p->nfilesets states.
- * Returns 0, or -1 after logging the error (nothing foreign is touched).
+ * Populate, create and preallocate every fileset of `p`; *out receives
+ * p->nfilesets states.  Returns 0, or -1 after logging the error (nothing
+ * foreign is ever touched).
  */
 int fileset_prepare_all(const struct plan *p, struct fs_state **out);
 void fileset_free_all(struct fs_state *fs, int n);
 
 /*
- * An existing file to open, or NULL if there is none ("no resource").
- * Worker side; must not block or allocate.
+ * Population only (no disk): the tree of p->filesets[idx] and its shared
+ * state, every entry absent.  For fileset_prepare_all(), tests and
+ * benchmarks.  0 or -1 (logged).
  */
-const struct fs_file *fileset_pick_existing(const struct fs_state *fs);
+int fileset_populate(struct fs_state *fs, const struct plan *p, int idx);
+void fileset_release(struct fs_state *fs);
+
+/* Size of the buffers the path functions below need. */
+static inline size_t fileset_path_max(const struct fs_state *fs)
+{
+	return fs->rootlen + 1 + TREE_PATH_MAX;
+}
+
+/* Absolute paths of entries, built into buf (fileset_path_max() bytes). */
+size_t fileset_file_path(const struct fs_state *fs, uint64_t e, char *buf);
+size_t fileset_leaf_path(const struct fs_state *fs, uint64_t e, char *buf);
+size_t fileset_dir_path(const struct fs_state *fs, uint32_t d, char *buf);
+
+/* A file's size at population (the default working set). */
+static inline uint64_t fileset_file_size(const struct fs_state *fs, uint64_t e)
+{
+	return tree_file_size(&fs->tree, e);
+}
 
 #endif

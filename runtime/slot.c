@@ -1,14 +1,17 @@
 /*
- * slot.c - opening files into fd slots (the implicit open of read/write,
- * and later openfile/closefile).
+ * slot.c - fd slots, picking entries, and the implicit open of the flowops
+ * that work on "the slot's file" (read, write, readwholefile, ...).
  */
 #include "runtime/slot.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "flowops/attr.h"
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
 #include "runtime/stats.h"
@@ -17,10 +20,9 @@
 void slot_init_all(struct fb_slot *slots)
 {
 	for (int i = 0; i < FB_FD_SLOTS; i++) {
+		memset(&slots[i], 0, sizeof(slots[i]));
 		slots[i].fd = -1;
 		slots[i].fileset = -1;
-		slots[i].file = NULL;
-		slots[i].offset = 0;
 	}
 }
 
@@ -28,20 +30,77 @@ void slot_close_all(struct fb_slot *slots)
 {
 	for (int i = 0; i < FB_FD_SLOTS; i++) {
 		if (slots[i].fd >= 0)
-			close(slots[i].fd);
-		slots[i].fd = -1;
+			slot_detach(&slots[i]);
 	}
 }
 
-enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
-			    struct fb_slot *s, int flags, struct op_stats *rec,
-			    int *opened)
+void slot_attach(struct fb_slot *s, int fd, int fsi, const struct pick_set *files,
+		 uint64_t e)
+{
+	s->fd = fd;
+	s->fileset = fsi;
+	s->entry = e;
+	s->files = files;
+	s->offset = 0;
+	s->gen++;
+	pick_open_inc(files, e);
+}
+
+int slot_detach(struct fb_slot *s)
+{
+	int rc = close(s->fd);
+
+	s->fd = -1;
+	if (s->files)
+		pick_open_dec(s->files, s->entry);
+	return rc;
+}
+
+int slot_open_flags(const struct plan_fileset *pf, int extra)
+{
+	int acc = pf->readonly ? O_RDONLY : pf->writeonly ? O_WRONLY : O_RDWR;
+
+	return acc | extra | O_CLOEXEC;
+}
+
+enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
+			 const struct pick_set *set, enum pick_want want, unsigned flags,
+			 uint64_t *own, uint64_t *e)
+{
+	bool indexed = plan_attr_given(pf, FA_INDEXED);
+
+	for (;;) {
+		enum pick_rc rc;
+
+		if (indexed) {
+			int64_t v = fo_attr_int(t, pf, FA_INDEXED, 0);
+
+			rc = pick_indexed(set, want, flags, v < 0 ? (uint64_t)-v : (uint64_t)v, e);
+		} else {
+			rc = pick_next(set, want, flags, own, e);
+		}
+		if (rc == PICK_OK)
+			return FO_OK;
+		if (rc == PICK_NONE)
+			return FO_NORSC;
+		/* every candidate is busy for a moment: let its owner finish */
+		if (shared_halted(t->ctl))
+			return FO_DONE;
+		sched_yield();
+	}
+}
+
+enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
+			       struct fb_slot *s, int flags, struct op_stats *rec,
+			       uint64_t *own, int *opened)
 {
 	const struct plan_flowop *pf = fi->pf;
 	const struct fs_state *fs = &t->filesets[pf->fileset];
-	const struct fs_file *file;
-	uint64_t t0, t1;
-	int acc, fd;
+	const struct pick_set *files = &fs->files;
+	char path[PATH_MAX];
+	enum fo_result r;
+	uint64_t t0, t1, e;
+	int fd;
 
 	*opened = 0;
 	if (s->fd >= 0) {
@@ -52,26 +111,27 @@ enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
 			    t->filesets[s->fileset].pf->name, fs->pf->name);
 		return FO_ERROR;
 	}
-	file = fileset_pick_existing(fs);
-	if (!file)
-		return FO_NORSC;
-	acc = fs->pf->readonly ? O_RDONLY : fs->pf->writeonly ? O_WRONLY : O_RDWR;
+	r = slot_pick(t, pf, files, PICK_EXISTING, 0, own, &e);
+	if (r != FO_OK)
+		return r;
+	fileset_file_path(fs, e, path);
 	t0 = thread_ticks(t);
-	fd = open(file->path, acc | flags | O_CLOEXEC);
+	fd = open(path, slot_open_flags(fs->pf, flags));
 	t1 = thread_ticks(t);
 	if (fd < 0) {
-		if (errno == EINVAL && (flags & O_DIRECT))
+		int err = errno;
+
+		pick_release(files, e);
+		if (err == EINVAL && (flags & O_DIRECT))
 			thread_fail(t, "flowop %s: file system refuses O_DIRECT for %s",
-				    pf->name, file->path);
+				    pf->name, path);
 		else
-			thread_fail(t, "flowop %s: open %s: %s", pf->name, file->path,
-				    strerror(errno));
+			thread_fail(t, "flowop %s: open %s: %s", pf->name, path,
+				    strerror(err));
 		return FO_ERROR;
 	}
-	s->fd = fd;
-	s->fileset = pf->fileset;
-	s->file = file;
-	s->offset = 0;
+	slot_attach(s, fd, pf->fileset, files, e);
+	pick_release(files, e);
 	*opened = 1;
 	if (!thread_record(t, fi->stats, rec, t0, t1, 0))
 		return FO_DONE;

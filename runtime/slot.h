@@ -2,28 +2,32 @@
  * slot.h - a thread's file descriptor slots (WML's `fd` attribute).
  *
  * Every thread instance has FB_FD_SLOTS slots.  A flowop works on slot
- * `fd` if that attribute is > 0, else on slot 0.  A slot stays open from
- * its first (implicit or explicit) open until the thread ends or a
- * closefile closes it, and remembers which file and fileset it holds and
- * the sequential offset.
+ * `fd` if that attribute is > 0, else on slot 0 (or, with `opennext`, on
+ * a rotating slot).  A slot stays open from its first (implicit or
+ * explicit) open until the thread ends or a closefile closes it.  It
+ * remembers which file (fileset and entry) it held even after closefile:
+ * deletefile fd=, writewholefile srcfd= and fsyncset use that reference.
  */
 #ifndef FLOWBENCH_SLOT_H
 #define FLOWBENCH_SLOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "flowops/flowop.h"
+#include "runtime/pick.h"
 
 #define FB_FD_SLOTS 128
 
-struct fs_file;
 struct op_stats;
 
 struct fb_slot {
 	int fd;                       /* -1 while closed */
-	int fileset;                  /* of the file last opened here, -1 if none */
-	const struct fs_file *file;
+	int fileset;                  /* of the file held (or last held), -1 if none */
+	uint64_t entry;               /* that file's index in its fileset */
+	const struct pick_set *files; /* its fileset's shared state (open counts) */
 	uint64_t offset;              /* next sequential offset */
+	uint32_t gen;                 /* bumped at every open (caches key on it) */
 };
 
 /* The slot flowop `pf` uses: its `fd` attribute if > 0, else 0. */
@@ -34,21 +38,55 @@ static inline int slot_index(const struct plan_flowop *pf)
 	return fd > 0 ? (int)fd : 0;
 }
 
+static inline bool slot_has_ref(const struct fb_slot *s)
+{
+	return s->fileset >= 0;
+}
+
 void slot_init_all(struct fb_slot *slots);
+/* Close every open slot (end of the thread), keeping open counts right. */
 void slot_close_all(struct fb_slot *slots);
 
+/* Record that `fd` now holds file `e` of fileset `fsi` (open count + 1). */
+void slot_attach(struct fb_slot *s, int fd, int fsi, const struct pick_set *files,
+		 uint64_t e);
+/* Close the slot's descriptor; the file reference stays.  close()'s result. */
+int slot_detach(struct fb_slot *s);
+
+/* open(2) flags for a file of fileset `pf` plus `extra`. */
+int slot_open_flags(const struct plan_fileset *pf, int extra);
+
 /*
- * Make slot `s` ready for flowop `fi`: if it is closed, pick an existing
- * file of the flowop's fileset and open it with the fileset's access mode
- * plus `flags` (O_DIRECT, O_DSYNC, ...), timing the open into `rec` (the
- * open is an op of its own).  If the slot already holds a file of another
- * fileset that is an error.  Returns FO_OK, FO_ERROR (error text set),
- * FO_NORSC (no file to open) or FO_DONE (the open ended after the
- * deadline: not counted, the thread stops).  *opened tells whether an
- * open happened (so the caller can apply per-open advice).
+ * Pick an entry of `set` for flowop `pf` in state `want`: by its
+ * `indexed` attribute if given, else round robin from the shared rotor
+ * (or *own, a flowop's private rotor).  While every candidate is busy it
+ * yields and retries, giving up when the run halts.  FO_OK (*e is busy
+ * for the caller, who must pick_release() it), FO_NORSC, or FO_DONE.
  */
-enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
-			    struct fb_slot *s, int flags, struct op_stats *rec,
-			    int *opened);
+enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
+			 const struct pick_set *set, enum pick_want want, unsigned flags,
+			 uint64_t *own, uint64_t *e);
+
+/*
+ * Make slot `s` ready for flowop `fi` (the implicit open of read, write,
+ * readwholefile, ...): if it is closed, pick an existing file of the
+ * flowop's fileset and open it with the fileset's access mode plus
+ * `flags`, timing the open into `rec` (its own op, never a read or a
+ * write).  A slot holding a file of another fileset is an error.
+ * Returns FO_OK, FO_ERROR (error text set), FO_NORSC (no file) or FO_DONE
+ * (the open ended after the deadline: not counted, the thread stops).
+ * *opened tells whether an open happened.  `own` is an opennext rotor or
+ * NULL.
+ */
+enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
+			       struct fb_slot *s, int flags, struct op_stats *rec,
+			       uint64_t *own, int *opened);
+
+static inline enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
+					  struct fb_slot *s, int flags,
+					  struct op_stats *rec, int *opened)
+{
+	return slot_acquire_rr(t, fi, s, flags, rec, NULL, opened);
+}
 
 #endif

@@ -1,0 +1,26 @@
+/*
+ * attr.h - reading a flowop attribute that is evaluated at every op.
+ *
+ * `iosize`, `indexed` and the like may name a random variable, which WML
+ * samples at every evaluation.  The file and directory flowops read such
+ * attributes through fo_attr_int() only, so that sampling (from the
+ * thread's own generator) can live in this one place.  For now a random
+ * variable reads as the default.
+ */
+#ifndef FLOWBENCH_FLOWOPS_ATTR_H
+#define FLOWBENCH_FLOWOPS_ATTR_H
+
+#include <stdint.h>
+
+#include "runtime/plan.h"
+
+struct fb_thread;
+
+static inline int64_t fo_attr_int(struct fb_thread *t, const struct plan_flowop *pf,
+				  enum fo_attr a, int64_t dflt)
+{
+	(void)t;
+	return plan_attr_int(pf, a, dflt);
+}
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * common.c - slot choice, error messages and checks shared by the file,
+ * whole-file, directory and read/write flowops.
+ */
+#include "flowops/common.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "lang/diag.h"
+#include "runtime/fileset.h"
+
+void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
+{
+	sel->fixed = slot_index(pf);
+	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FA_OPENNEXT, false);
+	sel->rotor = FB_FD_SLOTS - 1;
+	sel->file_rotor = 0;
+}
+
+enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
+		       const char *what, const struct fb_slot *s, const char *path,
+		       int64_t off, int err)
+{
+	char buf[PATH_MAX];
+	char at[48] = "";
+
+	if (s && s->fileset >= 0) {
+		fileset_file_path(&t->filesets[s->fileset], s->entry, buf);
+		path = buf;
+	}
+	if (off >= 0)
+		snprintf(at, sizeof(at), " at offset %lld", (long long)off);
+	thread_fail(t, "flowop %s: %s %s%s: %s", fi->pf->name, what,
+		    path ? path : "(no file)", at, strerror(err));
+	return FO_ERROR;
+}
+
+static int validate(const struct plan *p, const struct plan_flowop *f,
+		    struct diag *d, bool need_file)
+{
+	static const enum fo_attr fds[] = { FA_FD, FA_SRCFD };
+	const char *type = f->ops ? f->ops->name : "flowop";
+	int errs = 0;
+
+	(void)p;
+	if (need_file && f->fileset < 0 && !plan_attr_given(f, FA_FILENAME)) {
+		diag_error(d, f->loc, "flowop %s: %s needs a file or fileset "
+			   "(filename=...)", f->name, type);
+		errs++;
+	}
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		int64_t v = plan_attr_int(f, fds[i], 0);
+
+		if (v < 0 || v >= FB_FD_SLOTS) {
+			diag_error(d, f->attr[fds[i]].loc,
+				   "flowop %s: %s must be 0..%d, not %lld", f->name,
+				   fds[i] == FA_FD ? "fd" : "srcfd", FB_FD_SLOTS - 1,
+				   (long long)v);
+			errs++;
+		}
+	}
+	return errs;
+}
+
+int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
+		     struct diag *d)
+{
+	return validate(p, f, d, true);
+}
+
+int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
+		     struct diag *d)
+{
+	return validate(p, f, d, false);
+}

@@ -1,0 +1,63 @@
+/*
+ * common.h - what the file-based flowop families share: choosing the fd
+ * slot (`fd`, `opennext`), failing with a message that names the flowop,
+ * the path and the reason, and the compile-time checks of `fd`/`srcfd`.
+ */
+#ifndef FLOWBENCH_FLOWOPS_COMMON_H
+#define FLOWBENCH_FLOWOPS_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flowops/flowop.h"
+#include "runtime/slot.h"
+#include "runtime/thread.h"
+
+/*
+ * Which slot a flowop works on: `fd` if > 0; else with `opennext` a
+ * rotor private to the flowop statement in this thread (127, 126, ...,
+ * 0, 127, ...), which also keeps its own file rotor; else slot 0.
+ */
+struct fo_slotsel {
+	int fixed;
+	bool opennext;
+	int rotor;
+	uint64_t file_rotor;
+};
+
+void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf);
+
+static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *sel)
+{
+	int i = sel->fixed;
+
+	if (sel->opennext) {
+		i = sel->rotor;
+		sel->rotor = i ? i - 1 : FB_FD_SLOTS - 1;
+	}
+	return &t->slots[i];
+}
+
+/* The opennext file rotor, or NULL for the fileset's shared rotor. */
+static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
+{
+	return sel->opennext ? &sel->file_rotor : NULL;
+}
+
+/*
+ * Fail the run: "flowop NAME: WHAT PATH: strerror(err)", PATH being the
+ * slot's file (s != NULL) or `path`; `off` >= 0 adds " at offset N".
+ * Returns FO_ERROR.
+ */
+enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
+		       const char *what, const struct fb_slot *s, const char *path,
+		       int64_t off, int err) __attribute__((cold));
+
+/* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */
+int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
+		     struct diag *d);
+/* The same without requiring a file (flowops on a slot: closefile, fsync). */
+int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
+		     struct diag *d);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * dir.c - makedir, removedir, listdir (WML reference 4.16-4.18).
+ *
+ * makedir and removedir work on the fileset's leaf directories (its
+ * `leafdirs`): makedir picks one that does not exist and creates it,
+ * removedir picks one that exists and removes it (round robin over the
+ * shared rotors, or `indexed`).  listdir picks any directory of the tree
+ * that is not a leaf directory, the root included, round robin, and
+ * reads all its entries as one op; its bytes follow filebench: for every
+ * entry returned (. and .. included) the name's length plus
+ * sizeof(struct dirent) - 1.  A failed listing releases the directory
+ * (filebench leaves it busy for ever).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flowops/common.h"
+#include "flowops/flowop.h"
+#include "runtime/fileset.h"
+#include "runtime/thread.h"
+
+struct dir_priv {
+	char *path;             /* fileset_path_max() bytes */
+};
+
+static int dir_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct dir_priv *p = calloc(1, sizeof(*p));
+
+	if (!p || !(p->path = malloc(fileset_path_max(&t->filesets[fi->pf->fileset])))) {
+		free(p);
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	return 0;
+}
+
+static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct dir_priv *p = fi->priv;
+
+	(void)t;
+	if (p)
+		free(p->path);
+	free(p);
+	fi->priv = NULL;
+}
+
+/* makedir (make = true) or removedir on a picked leaf directory. */
+static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
+{
+	struct dir_priv *p = fi->priv;
+	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct pick_set *set = &fs->leafdirs;
+	enum fo_result r;
+	uint64_t e, t0, t1;
+	int rc, err;
+
+	r = slot_pick(t, fi->pf, set, make ? PICK_ABSENT : PICK_EXISTING, 0, NULL, &e);
+	if (r != FO_OK)
+		return r;
+	fileset_leaf_path(fs, e, p->path);
+	t0 = thread_ticks(t);
+	rc = make ? mkdir(p->path, 0755) : rmdir(p->path);
+	t1 = thread_ticks(t);
+	err = errno;
+	/* already as wanted: count it, the state is right now */
+	if (rc < 0 && err != (make ? EEXIST : ENOENT)) {
+		pick_release(set, e);
+		return fo_fail(t, fi, make ? "mkdir" : "rmdir", NULL, p->path, -1, err);
+	}
+	pick_set_exists(set, e, make);
+	pick_release(set, e);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+static enum fo_result makedir_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return leafdir_op(t, fi, true);
+}
+
+static enum fo_result removedir_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return leafdir_op(t, fi, false);
+}
+
+static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct dir_priv *p = fi->priv;
+	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct pick_set *set = &fs->dirs;
+	uint64_t d, t0, t1, bytes = 0;
+	enum fo_result r;
+	struct dirent *de;
+	DIR *dir;
+	int err;
+
+	r = slot_pick(t, fi->pf, set, PICK_ANY, 0, NULL, &d);
+	if (r != FO_OK)
+		return r;
+	fileset_dir_path(fs, (uint32_t)d, p->path);
+	t0 = thread_ticks(t);
+	dir = opendir(p->path);
+	if (dir) {
+		errno = 0;
+		while ((de = readdir(dir)))
+			bytes += strlen(de->d_name) + sizeof(struct dirent) - 1;
+		err = errno;
+		closedir(dir);
+	} else {
+		err = errno;
+	}
+	t1 = thread_ticks(t);
+	pick_release(set, d);
+	if (!dir || err)
+		return fo_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes))
+		return FO_DONE;
+	return FO_OK;
+}
+
+#define DIR_OP(nm, attrmask, fn)                        \
+	static const struct flowop_ops fo_##nm = {      \
+		.name = #nm,                            \
+		.cls = FO_CLASS_IO,                     \
+		.rw = FO_RW_NONE,                       \
+		.attrs = attrmask,                      \
+		.validate = fo_validate_file,           \
+		.init = dir_init,                       \
+		.run = fn,                              \
+		.fini = dir_fini,                       \
+	}
+
+DIR_OP(makedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
+       makedir_run);
+DIR_OP(removedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
+       removedir_run);
+DIR_OP(listdir, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), listdir_run);
+
+const struct flowop_ops *const flowops_dir[] = {
+	&fo_makedir, &fo_removedir, &fo_listdir, NULL,
+};

@@ -1,0 +1,357 @@
+/*
+ * file.c - flowops on whole files: openfile, createfile, closefile,
+ * deletefile, statfile, fsync, fsyncset (WML reference 4.5-4.11).
+ *
+ * Files are picked through the fileset's shared state (runtime/pick.h):
+ * round robin from the shared rotor (or the flowop's own with opennext),
+ * or by `indexed`.  The picked file is busy only while the flowop works
+ * on it.  Each flowop records one op of 0 bytes per system call it times
+ * (fsyncset: one per fsync), never a read or a write.
+ *
+ * Differences from filebench (docs/differences.md): deletefile never
+ * deletes a file open in some slot; it deletes another one, and returns
+ * "no resource" only when every existing file is open.  fsyncset syncs
+ * only slots that are open.  A failed stat is an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "flowops/common.h"
+#include "flowops/flowop.h"
+#include "runtime/fileset.h"
+#include "runtime/thread.h"
+
+struct file_priv {
+	struct fo_slotsel sel;
+	int oflags;             /* O_DIRECT, O_SYNC */
+	bool noreadahead;
+	char *path;             /* fileset_path_max() bytes */
+};
+
+static int file_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct plan_flowop *pf = fi->pf;
+	struct file_priv *p = calloc(1, sizeof(*p));
+	size_t plen = 4096;
+
+	if (p && pf->fileset >= 0)
+		plen = fileset_path_max(&t->filesets[pf->fileset]);
+	if (!p || !(p->path = malloc(plen))) {
+		free(p);
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	fo_slotsel_init(&p->sel, pf);
+	if (plan_attr_bool(pf, FA_DIRECTIO, false))
+		p->oflags |= O_DIRECT;
+	if (plan_attr_bool(pf, FA_DSYNC, false))
+		p->oflags |= O_SYNC;
+	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	return 0;
+}
+
+static void file_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+
+	(void)t;
+	if (p)
+		free(p->path);
+	free(p);
+	fi->priv = NULL;
+}
+
+static enum fo_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
+				const struct fb_slot *s)
+{
+	thread_fail(t, "flowop %s: fd slot %d is already open (close it first)",
+		    fi->pf->name, (int)(s - t->slots));
+	return FO_ERROR;
+}
+
+static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
+				  const struct fb_slot *s)
+{
+	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name,
+		    (int)(s - t->slots));
+	return FO_ERROR;
+}
+
+/* After a successful open of file e into s: attach, release, advise, record. */
+static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
+			     struct file_priv *p, struct fb_slot *s, uint64_t e,
+			     int fd, uint64_t t0, uint64_t t1)
+{
+	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+
+	slot_attach(s, fd, fi->pf->fileset, &fs->files, e);
+	pick_release(&fs->files, e);
+	if (p->noreadahead)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	enum fo_result r;
+	uint64_t e, t0, t1;
+	int fd;
+
+	if (s->fd >= 0)
+		return slot_busy(t, fi, s);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, fo_rotor(&p->sel), &e);
+	if (r != FO_OK)
+		return r;
+	fileset_file_path(fs, e, p->path);
+	t0 = thread_ticks(t);
+	fd = open(p->path, slot_open_flags(fs->pf, p->oflags));
+	t1 = thread_ticks(t);
+	if (fd < 0) {
+		int err = errno;
+
+		pick_release(&fs->files, e);
+		return fo_fail(t, fi, "open", NULL, p->path, -1, err);
+	}
+	return opened(t, fi, p, s, e, fd, t0, t1);
+}
+
+/* mkdir every missing directory above the file `path` (below the root). */
+static int make_parents(const struct fs_state *fs, char *path)
+{
+	for (char *c = path + fs->rootlen + 1; (c = strchr(c, '/')); c++) {
+		*c = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			*c = '/';
+			return -1;
+		}
+		*c = '/';
+	}
+	return 0;
+}
+
+static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	int flags = slot_open_flags(fs->pf, p->oflags) | O_CREAT | O_NOFOLLOW;
+	enum fo_result r;
+	uint64_t e, t0, t1;
+	int fd;
+
+	if (s->fd >= 0)
+		return slot_busy(t, fi, s);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_ABSENT, 0, NULL, &e);
+	if (r != FO_OK)
+		return r;
+	fileset_file_path(fs, e, p->path);
+	t0 = thread_ticks(t);
+	fd = open(p->path, flags, 0666);
+	if (fd < 0 && errno == ENOENT && make_parents(fs, p->path) == 0)
+		fd = open(p->path, flags, 0666);
+	t1 = thread_ticks(t);
+	if (fd < 0) {
+		int err = errno;
+
+		pick_release(&fs->files, e);
+		return fo_fail(t, fi, "create", NULL, p->path, -1, err);
+	}
+	pick_set_exists(&fs->files, e, true);
+	return opened(t, fi, p, s, e, fd, t0, t1);
+}
+
+static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t t0, t1;
+	int rc;
+
+	if (s->fd < 0)
+		return slot_closed(t, fi, s);
+	t0 = thread_ticks(t);
+	rc = slot_detach(s);
+	t1 = thread_ticks(t);
+	if (rc < 0)
+		return fo_fail(t, fi, "close", s, NULL, -1, errno);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+/*
+ * deletefile fd=N: the file slot N holds or held, if it can be deleted
+ * (it still exists and no other slot has it open).  Claims it busy
+ * (waiting for a current user) and returns true.
+ */
+static bool claim_slot_file(struct fb_thread *t, const struct fs_state *fs,
+			    struct fb_slot *s, uint64_t *e)
+{
+	while (!pick_claim(&fs->files, s->entry)) {
+		if (shared_halted(t->ctl))
+			return false;
+		sched_yield();
+	}
+	if (pick_exists(&fs->files, s->entry) &&
+	    pick_open_count(&fs->files, s->entry) <= (s->fd >= 0 ? 1u : 0u)) {
+		*e = s->entry;
+		if (s->fd < 0)
+			s->fileset = -1;      /* the reference is used up */
+		return true;
+	}
+	pick_release(&fs->files, s->entry);
+	return false;
+}
+
+static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	const struct plan_flowop *pf = fi->pf;
+	const struct fs_state *fs = &t->filesets[pf->fileset];
+	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
+	uint64_t e, t0, t1;
+	int rc;
+
+	if (!(s && s->fileset == pf->fileset && claim_slot_file(t, fs, s, &e))) {
+		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
+					     PICK_NOT_OPEN, NULL, &e);
+
+		if (r != FO_OK)
+			return r;
+	}
+	fileset_file_path(fs, e, p->path);
+	t0 = thread_ticks(t);
+	rc = unlink(p->path);
+	t1 = thread_ticks(t);
+	if (rc < 0) {
+		int err = errno;
+
+		pick_release(&fs->files, e);
+		return fo_fail(t, fi, "unlink", NULL, p->path, -1, err);
+	}
+	pick_set_exists(&fs->files, e, false);
+	pick_release(&fs->files, e);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	const struct plan_flowop *pf = fi->pf;
+	const struct fs_state *fs = &t->filesets[pf->fileset];
+	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
+	struct stat st;
+	uint64_t e, t0, t1;
+	int rc;
+
+	if (s && s->fd >= 0) {
+		t0 = thread_ticks(t);
+		rc = fstat(s->fd, &st);
+		t1 = thread_ticks(t);
+		if (rc < 0)
+			return fo_fail(t, fi, "fstat", s, NULL, -1, errno);
+	} else {
+		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0,
+					     NULL, &e);
+
+		if (r != FO_OK)
+			return r;
+		fileset_file_path(fs, e, p->path);
+		t0 = thread_ticks(t);
+		rc = stat(p->path, &st);
+		t1 = thread_ticks(t);
+		pick_release(&fs->files, e);
+		if (rc < 0)
+			return fo_fail(t, fi, "stat", NULL, p->path, -1, errno);
+	}
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct file_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t t0, t1;
+	int rc;
+
+	if (s->fd < 0)
+		return slot_closed(t, fi, s);
+	t0 = thread_ticks(t);
+	rc = fsync(s->fd);
+	t1 = thread_ticks(t);
+	if (rc < 0)
+		return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+		return FO_DONE;
+	return FO_OK;
+}
+
+/* fsync every open slot holding a file of the flowop's fileset: one op each. */
+static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	for (int i = 0; i < FB_FD_SLOTS; i++) {
+		struct fb_slot *s = &t->slots[i];
+		uint64_t t0, t1;
+		int rc;
+
+		if (s->fd < 0 || s->fileset != fi->pf->fileset)
+			continue;
+		t0 = thread_ticks(t);
+		rc = fsync(s->fd);
+		t1 = thread_ticks(t);
+		if (rc < 0)
+			return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
+		if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
+			return FO_DONE;
+	}
+	return FO_OK;
+}
+
+#define OPEN_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
+		    FA_BIT(FA_INDEXED) | FA_BIT(FA_DSYNC) | FA_BIT(FA_DIRECTIO) | \
+		    FA_BIT(FA_NOREADAHEAD) | FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
+#define SLOT_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
+		    FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
+#define PICK_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_INDEXED) | \
+		    FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
+
+#define FILE_OP(nm, attrmask, fn, val)                  \
+	static const struct flowop_ops fo_##nm = {      \
+		.name = #nm,                            \
+		.cls = FO_CLASS_IO,                     \
+		.rw = FO_RW_NONE,                       \
+		.attrs = attrmask,                      \
+		.validate = val,                        \
+		.init = file_init,                      \
+		.run = fn,                              \
+		.fini = file_fini,                      \
+	}
+
+FILE_OP(openfile, OPEN_ATTRS, openfile_run, fo_validate_file);
+FILE_OP(createfile, OPEN_ATTRS, createfile_run, fo_validate_file);
+FILE_OP(closefile, SLOT_ATTRS, closefile_run, fo_validate_slot);
+FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file);
+FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file);
+FILE_OP(fsync, SLOT_ATTRS, fsync_run, fo_validate_slot);
+FILE_OP(fsyncset, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), fsyncset_run,
+	fo_validate_file);
+
+const struct flowop_ops *const flowops_file[] = {
+	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,
+	&fo_statfile, &fo_fsync, &fo_fsyncset, NULL,
+};

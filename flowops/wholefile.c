@@ -1,0 +1,328 @@
+/*
+ * wholefile.c - readwholefile, writewholefile, appendfile, appendfilerand
+ * (WML reference 4.12-4.15).
+ *
+ * All four work on the slot's file, opening an existing file of their
+ * fileset on first use (the implicit open: its own op in stats->open,
+ * never a read or a write).  Each execution is one op whatever the
+ * number of system calls; bytes are what was really moved.
+ *
+ *   readwholefile   reads from offset 0 to EOF in chunks of `iosize`
+ *                   (0: the working set, at most the buffer).
+ *   writewholefile  writes exactly the file's size (or, with srcfd, the
+ *                   size of the file slot srcfd holds or held) at the
+ *                   slot's offset, in chunks of `iosize`; the last chunk
+ *                   is shortened (filebench writes whole chunks and
+ *                   overshoots).  Like filebench the offset is not reset,
+ *                   so a second write on the same open slot extends the
+ *                   file.
+ *   appendfile      appends `iosize` bytes (one pwritev2 with RWF_APPEND,
+ *                   atomic with other appenders).
+ *   appendfilerand  appends a size drawn uniformly in [1, iosize] from the
+ *                   thread's generator (filebench: 0 .. iosize-2, a 0 an
+ *                   empty op).
+ * Files grow without limit: nothing wraps (as in filebench).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "flowops/attr.h"
+#include "flowops/common.h"
+#include "flowops/flowop.h"
+#include "lang/diag.h"
+#include "runtime/fileset.h"
+#include "runtime/rng.h"
+#include "runtime/thread.h"
+
+#define WF_ALIGN 4096
+#define WF_DEFAULT_BUF (1u << 20)
+
+struct wf_priv {
+	struct fo_slotsel sel;
+	int oflags;
+	bool noreadahead;
+	char *buf;
+	size_t bufsize;
+	bool own_buf;
+	uint64_t workingset;    /* `workingset`, 0: the file's size */
+	int srcfd;
+};
+
+static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct plan_flowop *pf = fi->pf;
+	struct wf_priv *p = calloc(1, sizeof(*p));
+	int64_t iosize = plan_attr_int(pf, FA_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
+
+	if (!p) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	fo_slotsel_init(&p->sel, pf);
+	if (plan_attr_bool(pf, FA_DIRECTIO, false))
+		p->oflags |= O_DIRECT;
+	if (plan_attr_bool(pf, FA_DSYNC, false))
+		p->oflags |= O_SYNC;
+	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	p->workingset = ws > 0 ? (uint64_t)ws : 0;
+	p->srcfd = (int)plan_attr_int(pf, FA_SRCFD, 0);
+	p->bufsize = iosize > 0 ? (size_t)iosize : WF_DEFAULT_BUF;
+	if (t->mem && t->memsize >= p->bufsize) {
+		p->buf = t->mem;
+	} else {
+		void *b;
+
+		if (posix_memalign(&b, WF_ALIGN, p->bufsize) != 0) {
+			thread_fail(t, "flowop %s: cannot allocate a %zu-byte buffer",
+				    pf->name, p->bufsize);
+			return FO_ERROR;
+		}
+		p->buf = b;
+		p->own_buf = true;
+	}
+	for (size_t i = 0; i < p->bufsize; i++)
+		p->buf[i] = (char)(0x3c ^ (i * 131));
+	return 0;
+}
+
+static void wf_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+
+	(void)t;
+	if (p && p->own_buf)
+		free(p->buf);
+	free(p);
+	fi->priv = NULL;
+}
+
+/* The slot, opened (implicitly) if needed. */
+static enum fo_result wf_setup(struct fb_thread *t, struct flowop_inst *fi,
+			       struct wf_priv *p, struct fb_slot **sp)
+{
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	enum fo_result r = FO_OK;
+	int opened = 0;
+
+	if (s->fd < 0 || s->fileset != fi->pf->fileset) {
+		r = slot_acquire_rr(t, fi, s, p->oflags, &fi->stats->open,
+				    fo_rotor(&p->sel), &opened);
+		if (opened && p->noreadahead)
+			posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
+	}
+	*sp = s;
+	return r;
+}
+
+/* The working set of the slot's file: `workingset`, else its size. */
+static uint64_t wf_wss(struct fb_thread *t, const struct wf_priv *p,
+		       const struct fb_slot *s)
+{
+	return p->workingset ? p->workingset :
+	       fileset_file_size(&t->filesets[s->fileset], s->entry);
+}
+
+static size_t wf_chunk(const struct wf_priv *p, int64_t iosize, uint64_t dflt)
+{
+	uint64_t c = iosize > 0 ? (uint64_t)iosize : dflt;
+
+	return c == 0 || c > p->bufsize ? p->bufsize : (size_t)c;
+}
+
+static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t off = 0, t0, t1;
+	size_t chunk;
+	ssize_t n;
+
+	if (r != FO_OK)
+		return r;
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FA_IOSIZE, 0), wf_wss(t, p, s));
+	t0 = thread_ticks(t);
+	while ((n = pread(s->fd, p->buf, chunk, (off_t)off)) > 0)
+		off += (uint64_t)n;
+	t1 = thread_ticks(t);
+	if (n < 0)
+		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+	s->offset = off;
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, off))
+		return FO_DONE;
+	return FO_OK;
+}
+
+/* pwrite `len` bytes at off in chunks; returns bytes written, sets *err. */
+static uint64_t write_all(int fd, const char *buf, size_t chunk, uint64_t off,
+			  uint64_t len, int *err)
+{
+	uint64_t done = 0;
+
+	*err = 0;
+	while (done < len) {
+		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)(off + done));
+
+		if (w <= 0) {
+			*err = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (uint64_t)w;
+	}
+	return done;
+}
+
+static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t size, done, t0, t1;
+	size_t chunk;
+	int err;
+
+	if (r != FO_OK)
+		return r;
+	if (p->srcfd > 0) {
+		const struct fb_slot *src = &t->slots[p->srcfd];
+
+		if (!slot_has_ref(src)) {
+			thread_fail(t, "flowop %s: srcfd %d holds no file", fi->pf->name,
+				    p->srcfd);
+			return FO_ERROR;
+		}
+		size = fileset_file_size(&t->filesets[src->fileset], src->entry);
+	} else {
+		size = wf_wss(t, p, s);
+	}
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FA_IOSIZE, 0), size);
+	t0 = thread_ticks(t);
+	done = write_all(s->fd, p->buf, chunk, s->offset, size, &err);
+	t1 = thread_ticks(t);
+	if (err)
+		return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done), err);
+	s->offset += done;
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, done))
+		return FO_DONE;
+	return FO_OK;
+}
+
+/*
+ * Append `len` bytes as one op: pwritev2(RWF_APPEND) per chunk, or where
+ * the kernel lacks it, lseek to the end and write.
+ */
+static uint64_t append(int fd, const char *buf, size_t chunk, uint64_t len, int *err)
+{
+	uint64_t done = 0;
+
+	*err = 0;
+	while (done < len) {
+		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
+		struct iovec iov = { .iov_base = (void *)buf, .iov_len = n };
+		ssize_t w = pwritev2(fd, &iov, 1, -1, RWF_APPEND);
+
+		if (w < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS)) {
+			w = lseek(fd, 0, SEEK_END) < 0 ? -1 : write(fd, buf, n);
+		}
+		if (w <= 0) {
+			*err = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (uint64_t)w;
+	}
+	return done;
+}
+
+static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
+				 uint64_t len)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t done, t0, t1;
+	int err;
+
+	if (r != FO_OK)
+		return r;
+	t0 = thread_ticks(t);
+	done = append(s->fd, p->buf, p->bufsize, len, &err);
+	t1 = thread_ticks(t);
+	if (err)
+		return fo_fail(t, fi, "append to", s, NULL, -1, err);
+	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, done))
+		return FO_DONE;
+	return FO_OK;
+}
+
+static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	int64_t iosize = fo_attr_int(t, fi->pf, FA_IOSIZE, 0);
+
+	if (iosize <= 0) {
+		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
+		return FO_ERROR;
+	}
+	return append_run(t, fi, (uint64_t)iosize);
+}
+
+static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	int64_t iosize = fo_attr_int(t, fi->pf, FA_IOSIZE, 0);
+
+	if (iosize <= 0) {
+		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
+		return FO_ERROR;
+	}
+	return append_run(t, fi, 1 + rng_below(&t->rng, (uint64_t)iosize));
+}
+
+/* The append flowops need an iosize. */
+static int append_validate(const struct plan *p, const struct plan_flowop *f,
+			   struct diag *d)
+{
+	int errs = fo_validate_file(p, f, d);
+
+	if (!plan_attr_given(f, FA_IOSIZE) ||
+	    (f->attr[FA_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, FA_IOSIZE, 0) <= 0)) {
+		diag_error(d, plan_attr_given(f, FA_IOSIZE) ? f->attr[FA_IOSIZE].loc : f->loc,
+			   "flowop %s: %s needs an iosize greater than 0", f->name,
+			   f->ops ? f->ops->name : "append");
+		errs++;
+	}
+	return errs;
+}
+
+#define WF_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
+		  FA_BIT(FA_INDEXED) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_DSYNC) |   \
+		  FA_BIT(FA_DIRECTIO) | FA_BIT(FA_NOREADAHEAD) |                \
+		  FA_BIT(FA_ITERS) | FA_BIT(FA_WORKINGSET))
+
+#define WF_OP(nm, rwmark, attrmask, fn, val)            \
+	static const struct flowop_ops fo_##nm = {      \
+		.name = #nm,                            \
+		.cls = FO_CLASS_IO,                     \
+		.rw = rwmark,                           \
+		.attrs = attrmask,                      \
+		.validate = val,                        \
+		.init = wf_init,                        \
+		.run = fn,                              \
+		.fini = wf_fini,                        \
+	}
+
+WF_OP(readwholefile, FO_RW_READ, WF_ATTRS, readwholefile_run, fo_validate_file);
+WF_OP(writewholefile, FO_RW_WRITE, WF_ATTRS | FA_BIT(FA_SRCFD),
+      writewholefile_run, fo_validate_file);
+WF_OP(appendfile, FO_RW_WRITE, WF_ATTRS, appendfile_run, append_validate);
+WF_OP(appendfilerand, FO_RW_WRITE, WF_ATTRS, appendfilerand_run, append_validate);
+
+const struct flowop_ops *const flowops_wholefile[] = {
+	&fo_readwholefile, &fo_writewholefile, &fo_appendfile, &fo_appendfilerand,
+	NULL,
+};

@@ -1,0 +1,29 @@
+/*
+ * prealloc.h - writing a fileset's files before the run, in parallel.
+ */
+#ifndef FLOWBENCH_PREALLOC_H
+#define FLOWBENCH_PREALLOC_H
+
+#include <stdbool.h>
+
+struct fs_state;
+
+#define PREALLOC_BLOCK (1u << 20)   /* write size: 1 MiB */
+
+struct prealloc_job {
+	const struct fs_state *fs;
+	int rootfd;               /* the fileset's root directory */
+	bool fresh;               /* the tree was just created or emptied */
+	bool log_each;            /* log what happens to each reused file */
+	const char *pattern;      /* PREALLOC_BLOCK bytes to write */
+};
+
+/*
+ * Make every file whose existence bit is set exist with its population
+ * size, and (unless fresh) remove the others, with up to one thread per
+ * online CPU.  Shows progress on stderr if it is a terminal.  0, or -1
+ * after logging the first error.
+ */
+int prealloc_files(const struct prealloc_job *job);
+
+#endif

@@ -246,9 +246,9 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 		shared_request_stop(t->ctl, clock_now_ns());
 		return;
 	}
-	thread_fail(t, "flowop %s: no file available in '%s' (run stopped early; "
-		    "reduce the run time, add files, or use 'set mode quit "
-		    "firstdone' or 'alldone')", fi->pf->name,
+	thread_fail(t, "flowop %s could not obtain a file of '%s': run stopped "
+		    "early without results (reduce the run time, add files, or "
+		    "use 'set mode quit firstdone' or 'alldone')", fi->pf->name,
 		    fi->pf->fileset >= 0 ?
 		    t->filesets[fi->pf->fileset].pf->name : "?");
 }

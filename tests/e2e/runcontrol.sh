@@ -86,6 +86,9 @@ define process name=p1 {
     flowop read name=r1, filename=f1, iosize=4k
     flowop hog name=h, value=2000
   }
+  thread name=t2 {
+    flowop delay name=tick, value=0.1
+  }
 }
 run 3
 W
@@ -97,15 +100,16 @@ run_wml ps
 c=$(grep -c 'Per-Operation Breakdown' "$tmp/ps.out")
 [ "$c" = 3 ] || fail "psrun -1 3 printed $c breakdowns, expected 3"
 [ "$(grep -c 'IO Summary' "$tmp/ps.out")" = 3 ] || fail "psrun: an IO Summary per breakdown"
-# interval snapshots: each about a third of the final count
-awk '$1 == "r1" { gsub(/ops/, "", $2); v[++k] = $2 + 0 }
-     END { if (k != 3) exit 1
-	   if (v[1] < v[3] / 6 || v[2] < v[3] / 6 || v[1] > v[3] * 0.6 || v[2] > v[3] * 0.6) exit 1 }' \
-	"$tmp/ps.out" || fail "psrun interval counts are not per-interval: $(grep '^r1 ' "$tmp/ps.out" | tr '\n' '|')"
+# interval snapshots: tick (10 per second) shows about 10 per interval,
+# and the final report covers the whole run (about 30)
+awk '$1 == "tick" { gsub(/ops/, "", $2); v[++k] = $2 + 0 }
+     END { exit !(k == 3 && v[1] >= 8 && v[1] <= 11 && v[2] >= 8 && v[2] <= 11 &&
+		  v[3] >= 27 && v[3] <= 31) }' "$tmp/ps.out" ||
+	fail "psrun interval counts: $(grep '^tick ' "$tmp/ps.out" | tr '\n' '|')"
 p=$(breakdown_field "$tmp/plain.out" r1 opss)
 q=$(grep '^r1 ' "$tmp/ps.out" | tail -1 | awk '{ gsub(/ops\/s/, "", $3); print $3 }')
 # filebench's snapshots pause the workers 1 s per snapshot: 1/3 of the rate
-awk -v p="$p" -v q="$q" 'BEGIN { exit !(q > 0.6 * p) }' ||
+awk -v p="$p" -v q="$q" 'BEGIN { exit !(q > 0.5 * p) }' ||
 	fail "psrun slowed the workers: $q ops/s vs $p without psrun"
 ok "psrun -1 3: 3 breakdowns, interval counts, $q ops/s vs $p without psrun"
 
@@ -135,3 +139,29 @@ done
 grep "^d " "$tmp/hist.out" | awk -F'\t' '{ split($2, b, " "); exit !(b[26] > 0) }' ||
 	fail "10 ms delays not in bucket 24: $(grep '^d ' "$tmp/hist.out")"
 ok "lathist: 64 buckets after each line, summing to the op count"
+
+# --- no file to create: timeout fails (status 1, why), firstdone ends ---
+cat >"$tmp/nofile.f" <<'W'
+define fileset name=fs1, path=@DIR@, size=4k, entries=3, dirwidth=10, prealloc=100
+define process name=p1 {
+  thread name=t1 {
+    flowop createfile name=cf, filesetname=fs1
+    flowop closefile name=cl, filesetname=fs1
+  }
+}
+run 5
+W
+run_wml nofile
+if grep -q "not implemented yet" "$tmp/nofile.err"; then
+	echo "skip: no file: createfile is not implemented yet"
+else
+	[ $rc = 1 ] || fail "timeout mode, no file to create: exit $rc, expected 1"
+	grep -q "flowop cf could not obtain a file of 'fs1'" "$tmp/nofile.err" ||
+		fail "no reason given: $(cat "$tmp/nofile.err")"
+	! grep -q 'IO Summary' "$tmp/nofile.out" || fail "results printed for a failed run"
+	(echo "set mode quit firstdone"; cat "$tmp/nofile.f") >"$tmp/nofile1.f"
+	run_wml nofile1
+	[ $rc = 0 ] || { cat "$tmp/nofile1.err"; fail "firstdone, no file: exit $rc"; }
+	grep -q 'IO Summary' "$tmp/nofile1.out" || fail "firstdone, no file: no results"
+	ok "no file to create: timeout fails with the reason (1), firstdone ends with results (0)"
+fi

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
+#include "flowops/attr.h"
 #include "flowops/flowop.h"
 #include "lang/diag.h"
 #include "runtime/clock.h"
@@ -37,9 +38,12 @@
 #define IO_ALIGN 4096
 
 struct io_priv {
-	char *buf;             /* iosize bytes, IO_ALIGN-aligned */
+	char *buf;             /* bufsize bytes, IO_ALIGN-aligned */
 	bool own_buf;          /* allocated here (else inside thread memory) */
-	uint64_t iosize;
+	uint64_t bufsize;
+	uint64_t iosize;       /* this op's size */
+	bool iosize_random;    /* a random variable: sampled at every op */
+	uint64_t wss_bytes;    /* the working set of the open file */
 	uint64_t workingset;   /* 0: the file's size at population */
 	bool random;
 	bool noreadahead;
@@ -54,7 +58,9 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct plan_flowop *pf = fi->pf;
 	struct io_priv *p = calloc(1, sizeof(*p));
-	int64_t iosize = plan_attr_int(pf, FA_IOSIZE, 0);
+	bool iosize_random = pf->attr[FA_IOSIZE].kind == PV_RANDOM;
+	/* a random size starts with a 64 KiB buffer, grown when a sample needs it */
+	int64_t iosize = iosize_random ? 65536 : plan_attr_int(pf, FA_IOSIZE, 0);
 	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
 
 	if (!p) {
@@ -67,6 +73,8 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 		return FO_ERROR;
 	}
 	p->iosize = (uint64_t)iosize;
+	p->bufsize = p->iosize;
+	p->iosize_random = iosize_random;
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, FA_RANDOM, false);
 	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
@@ -82,7 +90,9 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 	if (plan_attr_bool(pf, FA_DSYNC, false))
 		p->oflags |= O_SYNC;
 	if (t->mem) {
-		if (t->memsize < p->iosize) {
+		if (iosize_random)
+			p->bufsize = t->memsize;
+		else if (t->memsize < p->iosize) {
 			thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",
 				    pf->name, (unsigned long long)t->memsize,
 				    (unsigned long long)p->iosize);
@@ -101,9 +111,42 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 		p->own_buf = true;
 	}
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	for (uint64_t i = 0; i < p->iosize; i++)
+	for (uint64_t i = 0; i < p->bufsize; i++)
 		p->buf[i] = (char)(0x5a ^ (i * 131));
 	return 0;
+}
+
+/*
+ * A random iosize: this op's sample (at least 1 byte), with a buffer
+ * large enough.  Growing allocates, but only when a sample exceeds every
+ * earlier one, so almost never in a run.
+ */
+static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
+				     struct io_priv *p)
+{
+	int64_t n = fo_attr_int(t, fi->pf, FA_IOSIZE, 1);
+	void *b;
+
+	p->iosize = n < 1 ? 1 : (uint64_t)n;
+	if (p->iosize <= p->bufsize)
+		return FO_OK;
+	if (!p->own_buf) {
+		thread_fail(t, "flowop %s: iosize sample %llu is larger than the thread's memsize %llu",
+			    fi->pf->name, (unsigned long long)p->iosize,
+			    (unsigned long long)t->memsize);
+		return FO_ERROR;
+	}
+	if (posix_memalign(&b, IO_ALIGN, p->iosize) != 0) {
+		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
+			    fi->pf->name, (unsigned long long)p->iosize);
+		return FO_ERROR;
+	}
+	for (uint64_t i = 0; i < p->iosize; i++)
+		((char *)b)[i] = (char)(0x5a ^ (i * 131));
+	free(p->buf);
+	p->buf = b;
+	p->bufsize = p->iosize;
+	return FO_OK;
 }
 
 static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -156,6 +199,7 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 		return fo_fail(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	p->nblocks = wss / p->iosize;
+	p->wss_bytes = wss;
 	p->wss_slot = s;
 	p->wss_gen = s->gen;
 	return FO_OK;
@@ -171,8 +215,17 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 		if (r != FO_OK)
 			return r;
 	}
+	if (__builtin_expect(p->iosize_random, 0)) {
+		enum fo_result r = io_sample_size(t, fi, p);
+
+		if (r != FO_OK)
+			return r;
+		if (p->random && p->wss_slot == s && s->gen == p->wss_gen)
+			p->nblocks = p->wss_bytes / p->iosize;
+	}
 	if (p->random) {
-		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen, 0)) {
+		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen ||
+				     p->nblocks == 0, 0)) {
 			enum fo_result r = io_working_set(t, fi, p, s);
 
 			if (r != FO_OK)
@@ -262,7 +315,8 @@ static int io_validate(const struct plan *p, const struct plan_flowop *f,
 	int64_t fd = plan_attr_int(f, FA_FD, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
-	if (!plan_attr_given(f, FA_IOSIZE) || iosize <= 0) {
+	if (!plan_attr_given(f, FA_IOSIZE) ||
+	    (f->attr[FA_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
 		diag_error(d, plan_attr_given(f, FA_IOSIZE) ? f->attr[FA_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;

@@ -27,6 +27,7 @@
 
 #include "flowops/flowop.h"
 #include "lang/diag.h"
+#include "runtime/randvar.h"
 
 /* ---- values -------------------------------------------------------- */
 
@@ -46,6 +47,31 @@ struct var {
 	struct value v;
 	struct src_loc loc;       /* where it was last set */
 	bool from_cli;            /* -D: the script's `set` is skipped */
+};
+
+/* A composite flowop definition (`define flowop`), expanded per invocation. */
+struct composite {
+	const char *name;
+	const struct ast_entity *e;
+	bool expanding;           /* being expanded: catches recursion */
+};
+
+/*
+ * The local variables of the composite invocation being expanded; `up`
+ * is the invocation around it (composites nest).  Looked up before the
+ * globals.
+ */
+struct local {
+	const char *name;
+	struct value v;
+	bool has_value;
+};
+
+struct scope {
+	const char *composite;
+	struct local *vars;
+	int n;
+	const struct scope *up;
 };
 
 /* A definition collected in source order, evaluated at `run`. */
@@ -69,8 +95,14 @@ struct compiler {
 	int nprocs, capprocs;
 
 	const struct ast_attr *eventgen;  /* the last `eventgen rate=` */
+	struct composite *composites;
+	int ncomposites, capcomposites;
+	const struct scope *scope;        /* innermost composite invocation */
+
+	const char *setting;              /* the variable `set` is assigning */
 
 	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
+	int caps_randvars;
 };
 
 /* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */
@@ -157,7 +189,24 @@ static int eval(struct compiler *c, const struct ast_expr *e,
 static int eval_var(struct compiler *c, const char *name, struct src_loc loc,
 		    struct value *out)
 {
-	const struct var *v = find_var(c, name);
+	const struct var *v;
+
+	for (const struct scope *sc = c->scope; sc; sc = sc->up) {
+		for (int i = 0; i < sc->n; i++) {
+			if (strcmp(sc->vars[i].name, name) != 0)
+				continue;
+			if (!sc->vars[i].has_value) {
+				diag_error(c->d, loc,
+					   "local variable '$%s' of composite '%s' has no value "
+					   "(give it one in the definition or the invocation: $%s=...)",
+					   name, sc->composite, name);
+				return -1;
+			}
+			*out = sc->vars[i].v;
+			return 0;
+		}
+	}
+	v = find_var(c, name);
 
 	if (!v) {
 		char hint[160] = "";
@@ -273,6 +322,131 @@ static int eval_arith(struct compiler *c, const struct ast_expr *e,
 	return 0;
 }
 
+/*
+ * randvar(...) / cvar(...) / define randvar: evaluate the attributes,
+ * let the randvar module check them, and add the variable to the plan.
+ * `skip` is an attribute to leave out (define randvar's name=$var).
+ */
+static int build_random(struct compiler *c, const char *fn,
+			const struct ast_attr *args, struct src_loc loc,
+			const struct ast_attr *skip, struct value *out)
+{
+	struct randvar_arg *av;
+	struct randvar_row *rows = NULL;
+	struct randvar_spec spec = { .fn = fn, .var = c->setting, .loc = loc };
+	struct plan_randvar *rv;
+	int nargs = 0, errors = 0;
+
+	for (const struct ast_attr *a = args; a; a = a->next)
+		nargs++;
+	av = calloc((size_t)nargs + 1, sizeof(*av));
+	if (!av)
+		abort();
+	for (const struct ast_attr *a = args; a; a = a->next) {
+		struct randvar_arg *arg = &av[spec.nargs];
+		struct value v;
+
+		if (a == skip)
+			continue;
+		if (a->is_local) {
+			diag_error(c->d, a->loc, "%s() takes attributes, not '$%s'",
+				   fn, a->name);
+			errors++;
+			continue;
+		}
+		if (a->value && a->value->kind == EX_TABLE) {
+			const struct ast_expr *t = a->value;
+
+			if (strcmp(a->name, "randtable") != 0) {
+				diag_error(c->d, a->loc,
+					   "only randtable takes a table {{...}}, not '%s'",
+					   a->name);
+				errors++;
+				continue;
+			}
+			free(rows);
+			rows = calloc(t->u.table.nrows + 1, sizeof(*rows));
+			if (!rows)
+				abort();
+			spec.nrows = (int)t->u.table.nrows;
+			spec.table_loc = t->loc;
+			for (size_t r = 0; r < t->u.table.nrows; r++) {
+				double cell[3] = { 0, 0, 0 };
+
+				for (int k = 0; k < 3; k++) {
+					const struct ast_expr *x = t->u.table.rows[r][k];
+
+					if (eval(c, x, &v) < 0) {
+						errors++;
+					} else if (v.kind != V_INT && v.kind != V_DOUBLE) {
+						diag_error(c->d, x->loc,
+							   "randtable cells are numbers, not %s",
+							   kind_name(v.kind));
+						errors++;
+					} else {
+						cell[k] = as_double(&v);
+					}
+				}
+				rows[r] = (struct randvar_row){
+					.pct = cell[0], .lo = cell[1], .hi = cell[2],
+					.loc = t->u.table.rows[r][0]->loc,
+				};
+			}
+			continue;
+		}
+		arg->name = a->name;
+		arg->loc = a->loc;
+		arg->val_loc = a->value ? a->value->loc : a->loc;
+		if (a->value) {
+			if (eval(c, a->value, &v) < 0) {
+				errors++;
+				continue;
+			}
+			if (v.kind == V_INT || v.kind == V_DOUBLE) {
+				arg->is_num = true;
+				arg->num = as_double(&v);
+			} else if (v.kind == V_BOOL) {
+				arg->is_num = true;
+				arg->num = v.b;
+			} else if (v.kind == V_RANDVAR) {
+				diag_error(c->d, a->value->loc,
+					   "%s(): '%s' cannot be a random variable", fn,
+					   a->name);
+				errors++;
+				continue;
+			} else {
+				arg->str = v.s;
+			}
+		}
+		spec.nargs++;
+	}
+	spec.args = av;
+	spec.rows = rows;
+	if (errors == 0) {
+		struct plan_randvar tmp;
+
+		memset(&tmp, 0, sizeof(tmp));
+		if (randvar_build(&spec, &tmp, &c->p->arena, c->d) == 0) {
+			rv = PUSH(c, c->p->randvars, c->p->nrandvars, c->caps_randvars);
+			*rv = tmp;
+			out->kind = V_RANDVAR;
+			out->rv = c->p->nrandvars - 1;
+		} else {
+			errors++;
+		}
+	}
+	free(av);
+	free(rows);
+	return errors ? -1 : 0;
+}
+
+static int eval_random(struct compiler *c, const char *fn,
+		       const struct ast_attr *args, struct src_loc loc,
+		       struct value *out)
+{
+	return build_random(c, fn, args, loc, NULL, out);
+}
+
 static int eval(struct compiler *c, const struct ast_expr *e,
 		struct value *out)
 {
@@ -318,10 +492,7 @@ static int eval(struct compiler *c, const struct ast_expr *e,
 	case EX_DIV:
 		return eval_arith(c, e, out);
 	case EX_CALL:
-		diag_error(c->d, e->loc,
-			   "%s() variables are not implemented yet in flowbench",
-			   e->u.call.fn);
-		return -1;
+		return eval_random(c, e->u.call.fn, e->u.call.args, e->loc, out);
 	case EX_TABLE:
 		diag_error(c->d, e->loc,
 			   "a table {{...}} is only allowed as a randtable");
@@ -655,22 +826,36 @@ static const char *entity_name(struct compiler *c, const struct ast_attr *attrs,
 
 /* ---- statements ------------------------------------------------------ */
 
+/* Set (or replace) global `$name`, unless -D gave it. */
+static void assign_var(struct compiler *c, const char *name, struct src_loc loc,
+		       const struct value *val)
+{
+	struct var *v = find_var(c, name);
+
+	if (v && v->from_cli)
+		return;
+	if (!v) {
+		v = PUSH(c, c->vars, c->nvars, c->capvars);
+		v->name = name;
+		v->from_cli = false;
+	}
+	v->v = *val;
+	v->loc = loc;
+}
+
 static void stmt_set(struct compiler *c, const struct ast_stmt *st)
 {
 	struct var *v = find_var(c, st->var);
 	struct value val;
+	int rc;
 
 	if (v && v->from_cli)
 		return;         /* -D wins over the script */
-	if (eval(c, st->expr, &val) < 0)
-		return;
-	if (!v) {
-		v = PUSH(c, c->vars, c->nvars, c->capvars);
-		v->name = st->var;
-		v->from_cli = false;
-	}
-	v->v = val;
-	v->loc = st->var_loc;
+	c->setting = st->var;
+	rc = eval(c, st->expr, &val);
+	c->setting = NULL;
+	if (rc == 0)
+		assign_var(c, st->var, st->var_loc, &val);
 }
 
 static void stmt_set_mode(struct compiler *c, const struct ast_stmt *st)
@@ -872,9 +1057,76 @@ static void remember_define(struct compiler *c, const struct ast_stmt *st,
 	pd->name = name;
 }
 
-static void not_yet(struct compiler *c, struct src_loc loc, const char *what)
+/* The 1.4 form `define randvar name=$v, type=..., ...`. */
+static void define_randvar(struct compiler *c, const struct ast_stmt *st)
 {
-	diag_error(c->d, loc, "%s is not implemented yet in flowbench", what);
+	const struct ast_attr *name = NULL;
+	struct value val;
+	struct var *v;
+
+	for (const struct ast_attr *a = st->attrs; a; a = a->next)
+		if (!a->is_local && strcmp(a->name, "name") == 0)
+			name = a;
+	if (!name || !name->value || name->value->kind != EX_VAR) {
+		diag_error(c->d, name ? name->loc : st->loc,
+			   "define randvar needs name=$variable");
+		return;
+	}
+	v = find_var(c, name->value->u.var);
+	if (v && v->from_cli)
+		return;         /* -D gave the variable a value */
+	c->setting = name->value->u.var;
+	if (build_random(c, "randvar", st->attrs, st->loc, name, &val) == 0)
+		assign_var(c, name->value->u.var, name->value->loc, &val);
+	c->setting = NULL;
+}
+
+static struct composite *find_composite(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->ncomposites; i++)
+		if (strcmp(c->composites[i].name, name) == 0)
+			return &c->composites[i];
+	return NULL;
+}
+
+/*
+ * `define flowop name=N [, iters=V] [, $local[=value]]... { flowop ... }`:
+ * remembered by name; every invocation expands it (build_composite).
+ */
+static void define_composite(struct compiler *c, const struct ast_stmt *st)
+{
+	const struct ast_entity *e = st->entity;
+	const char *name = entity_name(c, e->attrs, e->loc, "composite flowop");
+	struct composite *cp;
+
+	if (!name)
+		return;
+	if (flowop_lookup(name) || flowop_is_known_unimplemented(name)) {
+		diag_error(c->d, e->loc,
+			   "a composite flowop cannot be named '%s': that is a built-in flowop",
+			   name);
+		return;
+	}
+	if (find_composite(c, name)) {
+		diag_error(c->d, e->loc, "composite flowop '%s' is defined twice", name);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const struct ast_attr *a = pass ? e->trailing_attrs : e->attrs;
+
+		for (; a; a = a->next) {
+			if (a->is_local || strcmp(a->name, "name") == 0 ||
+			    strcmp(a->name, "iters") == 0)
+				continue;
+			diag_error(c->d, a->loc,
+				   "'define flowop' takes name, iters and local variables ($name=value), not '%s'",
+				   a->name);
+		}
+	}
+	cp = PUSH(c, c->composites, c->ncomposites, c->capcomposites);
+	cp->name = name;
+	cp->e = e;
+	cp->expanding = false;
 }
 
 /* The script-order pass: everything up to (and including) `run`. */
@@ -901,10 +1153,10 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 					&c->capfiles, "fileset");
 			break;
 		case ST_DEFINE_COMPOSITE:
-			not_yet(c, st->loc, "'define flowop' (composite flowops)");
+			define_composite(c, st);
 			break;
 		case ST_DEFINE_RANDVAR:
-			not_yet(c, st->loc, "'define randvar'");
+			define_randvar(c, st);
 			break;
 		case ST_CREATE_FILES:
 			if (!st->words || strcmp(st->words->text, "files") != 0)
@@ -1091,16 +1343,46 @@ static bool defined_but_broken(struct compiler *c, const char *name)
 	return false;
 }
 
+static void build_composite(struct compiler *c, const struct ast_entity *e,
+			    struct composite *cp, int thread, const char *prefix,
+			    int depth);
+
+/* A flowop name is unique in the whole plan: it labels its statistics. */
+static bool name_is_new(struct compiler *c, const char *name, struct src_loc loc)
+{
+	for (int i = 0; i < c->p->nflowops; i++) {
+		if (strcmp(c->p->flowops[i].name, name) == 0) {
+			diag_error(c->d, loc,
+				   "flowop name '%s' is used twice (each flowop needs its own name: it labels its statistics)",
+				   name);
+			diag_note(c->d, c->p->flowops[i].loc, "first used here");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * One flowop statement of a thread (prefix NULL, depth 0) or of a
+ * composite being expanded (prefix = the invocation's name: the copy is
+ * named "<prefix>.<name>").
+ */
 static void build_flowop(struct compiler *c, const struct ast_entity *e,
-			 int thread)
+			 int thread, const char *prefix, int depth)
 {
 	const struct flowop_ops *ops = flowop_lookup(e->type);
 	struct plan_value v[FA_COUNT + 1] = { 0 };
 	uint64_t given;
 	struct plan_flowop *f;
+	struct composite *cp;
+	const char *name;
 	char what[96];
 	char hint[160];
 
+	if (!ops && (cp = find_composite(c, e->type))) {
+		build_composite(c, e, cp, thread, prefix, depth);
+		return;
+	}
 	if (!ops) {
 		if (flowop_is_known_unimplemented(e->type))
 			diag_error(c->d, e->type_loc,
@@ -1131,20 +1413,16 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 			   ops->name);
 		return;
 	}
-	for (int i = 0; i < c->p->nflowops; i++) {
-		if (strcmp(c->p->flowops[i].name, v[FA_COUNT].u.s) == 0) {
-			diag_error(c->d, v[FA_COUNT].loc,
-				   "flowop name '%s' is used twice (each flowop needs its own name: it labels its statistics)",
-				   v[FA_COUNT].u.s);
-			diag_note(c->d, c->p->flowops[i].loc, "first used here");
-			return;
-		}
-	}
+	name = prefix ? arena_printf(&c->p->arena, "%s.%s", prefix,
+				     v[FA_COUNT].u.s) : v[FA_COUNT].u.s;
+	if (!name_is_new(c, name, v[FA_COUNT].loc))
+		return;
 
 	f = PUSH(c, c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
 	f->ops = ops;
-	f->name = v[FA_COUNT].u.s;
+	f->name = name;
+	f->depth = depth;
 	f->loc = e->loc;
 	f->thread = thread;
 	f->fileset = -1;
@@ -1153,7 +1431,8 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		if (given & (1ull << a))
 			f->given |= FA_BIT(a);
 	}
-	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].u.i < 1)
+	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].kind == PV_INT &&
+	    f->attr[FA_ITERS].u.i < 1)
 		diag_error(c->d, f->attr[FA_ITERS].loc,
 			   "flowop %s: iters must be at least 1", f->name);
 	if (plan_attr_given(f, FA_FILENAME)) {
@@ -1176,6 +1455,137 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 			free(names);
 		}
 	}
+}
+
+/* Bind local `a` (declared by the definition or given at invocation). */
+static void bind_local(struct compiler *c, struct scope *sc,
+		       const struct ast_attr *a, bool declare)
+{
+	struct local *l = NULL;
+
+	for (int i = 0; i < sc->n; i++)
+		if (strcmp(sc->vars[i].name, a->name) == 0)
+			l = &sc->vars[i];
+	if (!l && !declare) {
+		const char **names = calloc((size_t)sc->n + 1, sizeof(*names));
+		const char *best = NULL;
+
+		for (int i = 0; names && i < sc->n; i++)
+			names[i] = sc->vars[i].name;
+		if (names)
+			best = diag_suggest(a->name, names);
+		diag_error(c->d, a->loc, "composite '%s' has no local variable '$%s'%s%s%s",
+			   sc->composite, a->name, best ? " (did you mean '$" : "",
+			   best ? best : "", best ? "'?)" : "");
+		free(names);
+		return;
+	}
+	if (!l) {
+		l = &sc->vars[sc->n++];
+		l->name = a->name;
+		l->has_value = false;
+	}
+	if (a->value) {
+		if (eval(c, a->value, &l->v) == 0)
+			l->has_value = true;
+	} else if (!declare) {
+		l->v = (struct value){ .kind = V_BOOL, .b = true };
+		l->has_value = true;
+	}
+}
+
+/*
+ * An invocation `flowop <composite> name=inv, iters=N, $local=value...`:
+ * a plan entry for the composite, then a copy of each inner flowop named
+ * "inv.<inner>", evaluated with the composite's local variables bound
+ * (invocation values over definition defaults, both read in the scope
+ * around the invocation).
+ */
+static void build_composite(struct compiler *c, const struct ast_entity *e,
+			    struct composite *cp, int thread, const char *prefix,
+			    int depth)
+{
+	const struct ast_entity *def = cp->e;
+	struct plan_value iters = { 0 };
+	const char *name = NULL;
+	struct scope sc = { .composite = cp->name, .up = c->scope };
+	int nlocals = 0, index;
+	struct plan_flowop *f;
+
+	if (cp->expanding) {
+		diag_error(c->d, e->type_loc, "composite '%s' invokes itself", cp->name);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next)
+			nlocals += a->is_local;
+	for (const struct ast_attr *a = e->attrs; a; a = a->next)
+		nlocals += a->is_local;
+	sc.vars = calloc((size_t)nlocals + 1, sizeof(*sc.vars));
+	if (!sc.vars)
+		abort();
+	/* definition defaults, then the invocation's values */
+	for (int pass = 0; pass < 2; pass++) {
+		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next) {
+			struct value v;
+
+			if (a->is_local)
+				bind_local(c, &sc, a, true);
+			else if (strcmp(a->name, "iters") == 0 && a->value &&
+				 eval(c, a->value, &v) == 0)
+				convert(c, a, T_SIZE, &v, &iters);
+		}
+	}
+	for (const struct ast_attr *a = e->attrs; a; a = a->next) {
+		struct value v;
+
+		if (a->is_local) {
+			bind_local(c, &sc, a, false);
+		} else if (strcmp(a->name, "name") == 0 && a->value) {
+			if (eval(c, a->value, &v) == 0)
+				name = value_text(c, &v);
+		} else if (strcmp(a->name, "iters") == 0 && a->value) {
+			if (eval(c, a->value, &v) == 0)
+				convert(c, a, T_SIZE, &v, &iters);
+		} else {
+			diag_error(c->d, a->loc,
+				   "composite flowop '%s' takes name, iters and its local variables, not '%s'",
+				   cp->name, a->name);
+		}
+	}
+	if (!name) {
+		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)", cp->name);
+		free(sc.vars);
+		return;
+	}
+	if (prefix)
+		name = arena_printf(&c->p->arena, "%s.%s", prefix, name);
+	if (!name_is_new(c, name, e->loc)) {
+		free(sc.vars);
+		return;
+	}
+	index = c->p->nflowops;
+	f = PUSH(c, c->p->flowops, c->p->nflowops, c->caps_flowops);
+	memset(f, 0, sizeof(*f));
+	f->ops = flowop_composite();
+	f->name = name;
+	f->loc = e->loc;
+	f->thread = thread;
+	f->fileset = -1;
+	f->depth = depth;
+	if (iters.kind != PV_UNSET) {
+		f->attr[FA_ITERS] = iters;
+		f->given |= FA_BIT(FA_ITERS);
+	}
+
+	cp->expanding = true;
+	c->scope = &sc;
+	for (const struct ast_entity *inner = def->body; inner; inner = inner->next)
+		build_flowop(c, inner, thread, name, depth + 1);
+	c->scope = sc.up;
+	cp->expanding = false;
+	c->p->flowops[index].ndesc = c->p->nflowops - index - 1;
+	free(sc.vars);
 }
 
 static void build_thread(struct compiler *c, const struct ast_entity *e,
@@ -1213,7 +1623,7 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 			   t->name, t->ioprio);
 	t->first_flowop = c->p->nflowops;
 	for (const struct ast_entity *fo = e->body; fo; fo = fo->next)
-		build_flowop(c, fo, index);
+		build_flowop(c, fo, index, NULL, 0);
 	/* `t` may have moved if the threads array grew: index again */
 	c->p->threads[index].nflowops = c->p->nflowops -
 					c->p->threads[index].first_flowop;
@@ -1464,6 +1874,7 @@ int compile_script(const struct ast_script *script,
 			f->ops->validate(out, f, d);
 	}
 	free(c.vars);
+	free(c.composites);
 	free(c.files);
 	free(c.procs);
 	return d->errors - errors_before;

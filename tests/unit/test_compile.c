@@ -472,6 +472,120 @@ START_TEST(test_runtime_option)
 }
 END_TEST
 
+START_TEST(test_composite)
+{
+	struct result r;
+	const struct plan *p;
+
+	compile_src(&r,
+		    "set $fs=f\n"
+		    "define file name=f,path=/tmp,size=1m,prealloc\n"
+		    "define flowop name=readtwice, $io=4k, $n {\n"
+		    "  flowop read name=r,filename=$fs,iosize=$io,iters=$n\n"
+		    "  flowop write name=w,filename=f,iosize=$io\n"
+		    "}\n"
+		    "define flowop name=outer, iters=3 {\n"
+		    "  flowop readtwice name=in, $n=2\n"
+		    "}\n"
+		    "define process name=p { thread name=t {\n"
+		    "  flowop readtwice name=a, iters=5, $io=8k, $n=7\n"
+		    "  flowop outer name=b\n"
+		    "  flowop read name=plain,filename=f,iosize=4k\n"
+		    "} }\nrun 1\n", NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	p = &r.plan;
+	ck_assert_int_eq(p->nflowops, 8);
+	ck_assert_int_eq(p->threads[0].nflowops, 8);
+	ck_assert_str_eq(p->flowops[0].name, "a");
+	ck_assert_ptr_eq(p->flowops[0].ops, flowop_composite());
+	ck_assert_int_eq(p->flowops[0].ndesc, 2);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[0], FA_ITERS, 1), 5);
+	ck_assert_str_eq(p->flowops[1].name, "a.r");
+	ck_assert_int_eq(p->flowops[1].depth, 1);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[1], FA_IOSIZE, 0), 8192);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[1], FA_ITERS, 0), 7);
+	ck_assert_int_eq(p->flowops[1].fileset, 0);
+	ck_assert_str_eq(p->flowops[2].name, "a.w");
+	/* outer: definition iters as the default, nested invocation */
+	ck_assert_str_eq(p->flowops[3].name, "b");
+	ck_assert_int_eq(p->flowops[3].ndesc, 3);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[3], FA_ITERS, 1), 3);
+	ck_assert_str_eq(p->flowops[4].name, "b.in");
+	ck_assert_int_eq(p->flowops[4].ndesc, 2);
+	ck_assert_str_eq(p->flowops[5].name, "b.in.r");
+	ck_assert_int_eq(p->flowops[5].depth, 2);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[5], FA_IOSIZE, 0), 4096);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[5], FA_ITERS, 0), 2);
+	ck_assert_str_eq(p->flowops[7].name, "plain");
+	ck_assert_int_eq(p->flowops[7].ndesc, 0);
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_composite_errors)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define file name=f,path=/tmp\n"
+		    "define flowop name=c, $io {\n"
+		    "  flowop read name=r,filename=f,iosize=$io\n"
+		    "}\n"
+		    "define flowop name=self {\n"
+		    "  flowop self name=again\n"
+		    "}\n"
+		    "define flowop name=read { flowop write name=w,filename=f,iosize=1k }\n"
+		    "define process name=p { thread name=t {\n"
+		    "  flowop c name=x\n"
+		    "  flowop c name=y, $ioo=4k, filename=f\n"
+		    "  flowop self name=z\n"
+		    "  flowop read name=q,filename=f,iosize=1k,$io=3\n"
+		    "} }\nrun 1\n", NULL);
+	HAS(&r, "t.f:3:40: local variable '$io' of composite 'c' has no value");
+	HAS(&r, "t.f:11:20: composite 'c' has no local variable '$ioo' (did you mean '$io'?)");
+	HAS(&r, "t.f:11:29: composite flowop 'c' takes name, iters and its local variables, not 'filename'");
+	HAS(&r, "t.f:6:10: composite 'self' invokes itself");
+	HAS(&r, "t.f:8:8: a composite flowop cannot be named 'read': that is a built-in flowop");
+	HAS(&r, "t.f:13:43: local variable '$io' is only allowed in a composite flowop");
+	release(&r);
+}
+END_TEST
+
+START_TEST(test_random_variables)
+{
+	struct result r;
+	const struct plan *p;
+
+	compile_src(&r,
+		    "set $sz = cvar(type=cvar-gamma, parameters=mean:16384;gamma:1.5)\n"
+		    "set $io = randvar(type=tabular, min=4k, round=4k, randtable={{50,4k,8k},{50,8k,16k}})\n"
+		    "define randvar name=$iters, type=uniform, min=1, mean=5\n"
+		    "define fileset name=fs,path=/tmp,entries=10,dirwidth=5,size=$sz\n"
+		    "define process name=p { thread name=t {\n"
+		    "  flowop read name=r,filename=fs,iosize=$io,iters=$iters\n"
+		    "} }\n"
+		    "echo \"io is a $io\"\n"
+		    "run 1\n", NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	p = &r.plan;
+	ck_assert_int_eq(p->nrandvars, 3);
+	ck_assert_int_eq(p->filesets[0].size_rv, 0);
+	ck_assert_int_eq(p->flowops[0].attr[FA_IOSIZE].kind, PV_RANDOM);
+	ck_assert_int_eq(p->flowops[0].attr[FA_IOSIZE].u.rv, 1);
+	ck_assert_int_eq(p->flowops[0].attr[FA_ITERS].kind, PV_RANDOM);
+	ck_assert_int_eq(p->flowops[0].attr[FA_ITERS].u.rv, 2);
+	ck_assert_str_eq(p->actions[0].text, "io is a random variable");
+	release(&r);
+
+	compile_src(&r,
+		    "set $a = randvar(type=gamma, mean=10, gamma=1500)\n"
+		    "set $b = $a + 1\n"
+		    "define file name=f,path=$a\n", NULL);
+	HAS(&r, "t.f:2:13: '+' needs numbers, not a random variable");
+	release(&r);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -491,6 +605,9 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_system_needs_consent);
 	tcase_add_test(tc, test_unsupported_and_quit);
 	tcase_add_test(tc, test_fileset);
+	tcase_add_test(tc, test_composite);
+	tcase_add_test(tc, test_composite_errors);
+	tcase_add_test(tc, test_random_variables);
 	tcase_add_test(tc, test_modes_and_file_rules);
 	tcase_add_test(tc, test_quit_mode_typo);
 	tcase_add_test(tc, test_runtime_option);

@@ -1031,7 +1031,8 @@ static void stmt_debug(struct compiler *c, const struct ast_stmt *st)
 			   "debug needs a level 0..10, not %s", value_text(c, &v));
 		return;
 	}
-	push_action(c, PA_DEBUG, NULL, (double)(v.i > 10 ? 10 : v.i), st->loc);
+	diag_warning(c->d, st->loc,
+		     "'debug' has no effect: flowbench has a single level of messages");
 }
 
 static void remember_define(struct compiler *c, const struct ast_stmt *st,

@@ -180,6 +180,16 @@ void pick_set_exists(const struct pick_set *s, uint64_t e, bool exists)
 		atomic_fetch_and_explicit(&s->exists[e / 64], ~bit, memory_order_release);
 }
 
+uint64_t pick_busy_count(const struct pick_set *s)
+{
+	uint64_t n = 0;
+
+	for (uint64_t w = 0; w < s->nwords; w++)
+		n += (uint64_t)__builtin_popcountll(atomic_load_explicit(
+			&s->busy[w], memory_order_relaxed) & valid_bits(s, w));
+	return n;
+}
+
 uint64_t pick_count(const struct pick_set *s, enum pick_want want)
 {
 	uint64_t n = 0;

@@ -109,5 +109,7 @@ static inline uint32_t pick_open_count(const struct pick_set *s, uint64_t e)
 
 /* Entries in state `want` (a full count; for tests and logs). */
 uint64_t pick_count(const struct pick_set *s, enum pick_want want);
+/* Entries busy right now (for messages: a snapshot, not exact). */
+uint64_t pick_busy_count(const struct pick_set *s);
 
 #endif

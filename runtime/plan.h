@@ -145,7 +145,6 @@ enum plan_action_kind {
 	PA_VERSION,          /* log the version */
 	PA_LIST_FILESETS,    /* log the filesets table */
 	PA_LIST_FLOWOPS,     /* log the flowops */
-	PA_DEBUG,            /* set the log level to `num` */
 	PA_QUIT,             /* stop here: exit 0 without running */
 };
 

@@ -188,8 +188,6 @@ static int run_actions(const struct plan *p)
 		case PA_LIST_FLOWOPS:
 			list_flowops(p);
 			break;
-		case PA_DEBUG:
-			break;          /* flowbench has one log level */
 		case PA_QUIT:
 			return 1;
 		}

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "runtime/fileset.h"
+#include "runtime/pick.h"
 #include "runtime/log.h"
 #include "runtime/randvar.h"
 #include "runtime/stats.h"
@@ -234,6 +235,33 @@ static int thread_setup(struct fb_thread *t)
  * normally in firstdone mode, this thread in alldone mode, and fails the
  * run in timeout mode (its results would cover a workload that stopped).
  */
+/*
+ * "Could not obtain a file", with what the fileset looked like at that
+ * moment, so the user knows whether to add entries, shorten the run or
+ * change the mode.
+ */
+static void thread_fail_norsc_fileset(struct fb_thread *t,
+				      const struct flowop_inst *fi,
+				      const struct fs_state *fs)
+{
+	char dirs[160] = "";
+
+	if (fs->pf->leafdirs)
+		snprintf(dirs, sizeof(dirs), "; %llu leaf dirs: %llu exist, %llu busy",
+			 (unsigned long long)fs->pf->leafdirs,
+			 (unsigned long long)pick_count(&fs->leafdirs, PICK_EXISTING),
+			 (unsigned long long)pick_busy_count(&fs->leafdirs));
+	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
+		    "(%llu files: %llu exist, %llu do not, %llu busy%s): run stopped "
+		    "early without results; add entries ($nfiles), shorten the run, "
+		    "or use 'set mode quit firstdone' or 'alldone'",
+		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
+		    (unsigned long long)fs->pf->entries,
+		    (unsigned long long)pick_count(&fs->files, PICK_EXISTING),
+		    (unsigned long long)pick_count(&fs->files, PICK_ABSENT),
+		    (unsigned long long)pick_busy_count(&fs->files), dirs);
+}
+
 static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 {
 	enum quit_mode mode = t->plan->quit_mode;
@@ -246,11 +274,14 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 		shared_request_stop(t->ctl, clock_now_ns());
 		return;
 	}
-	thread_fail(t, "flowop %s could not obtain a file of '%s': run stopped "
-		    "early without results (reduce the run time, add files, or "
-		    "use 'set mode quit firstdone' or 'alldone')", fi->pf->name,
-		    fi->pf->fileset >= 0 ?
-		    t->filesets[fi->pf->fileset].pf->name : "?");
+	if (fi->pf->fileset < 0) {
+		thread_fail(t, "flowop %s (%s) ran out of resources: run stopped "
+			    "early without results (use 'set mode quit firstdone' "
+			    "or 'alldone' to end the run there)", fi->pf->name,
+			    fi->pf->ops->name);
+		return;
+	}
+	thread_fail_norsc_fileset(t, fi, &t->filesets[fi->pf->fileset]);
 }
 
 enum fo_result thread_run_entry(struct fb_thread *t, int k)

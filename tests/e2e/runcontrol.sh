@@ -152,11 +152,9 @@ define process name=p1 {
 run 5
 W
 run_wml nofile
-if grep -q "not implemented yet" "$tmp/nofile.err"; then
-	echo "skip: no file: createfile is not implemented yet"
-else
+{
 	[ $rc = 1 ] || fail "timeout mode, no file to create: exit $rc, expected 1"
-	grep -q "flowop cf could not obtain a file of 'fs1'" "$tmp/nofile.err" ||
+	grep -qE "flowop cf \(createfile\) could not obtain a file of fileset 'fs1' \([0-9]+ files: [0-9]+ exist, 0 do not, [0-9]+ busy\)" "$tmp/nofile.err" ||
 		fail "no reason given: $(cat "$tmp/nofile.err")"
 	! grep -q 'IO Summary' "$tmp/nofile.out" || fail "results printed for a failed run"
 	(echo "set mode quit firstdone"; cat "$tmp/nofile.f") >"$tmp/nofile1.f"
@@ -164,4 +162,4 @@ else
 	[ $rc = 0 ] || { cat "$tmp/nofile1.err"; fail "firstdone, no file: exit $rc"; }
 	grep -q 'IO Summary' "$tmp/nofile1.out" || fail "firstdone, no file: no results"
 	ok "no file to create: timeout fails with the reason (1), firstdone ends with results (0)"
-fi
+}

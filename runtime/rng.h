@@ -33,10 +33,11 @@ static inline void rng_seed(struct rng *r, uint64_t seed)
 }
 
 /* Seed from a thread instance's identity; distinct identities, distinct streams. */
-static inline void rng_seed_thread(struct rng *r, uint64_t proc, uint64_t proc_inst,
+static inline void rng_seed_thread(struct rng *r, uint64_t run_seed,
+				   uint64_t proc, uint64_t proc_inst,
 				   uint64_t thread, uint64_t thread_inst)
 {
-	uint64_t x = 0x666c6f7762656e63ull;   /* "flowbenc" */
+	uint64_t x = 0x666c6f7762656e63ull ^ run_seed;   /* "flowbenc" */
 
 	x = rng_splitmix64(&x) ^ proc;
 	x = rng_splitmix64(&x) ^ proc_inst;

@@ -58,7 +58,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->thread = ss->thread;
 	t->thread_inst = ss->thread_inst;
 	t->deadline_ticks = UINT64_MAX;
-	rng_seed_thread(&t->rng, (uint64_t)proc, t->proc_inst,
+	rng_seed_thread(&t->rng, p->seed, (uint64_t)proc, t->proc_inst,
 			(uint64_t)t->thread, t->thread_inst);
 	slot_init_all(t->slots);
 	t->nfo = t->pt->nflowops;

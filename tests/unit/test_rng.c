@@ -39,7 +39,7 @@ START_TEST(test_below_uniform)
 	double chi2 = 0, expect = (double)N / K;
 	struct rng r;
 
-	rng_seed_thread(&r, 0, 0, 1, 0);
+	rng_seed_thread(&r, 0, 0, 0, 1, 0);
 	for (int i = 0; i < N; i++)
 		hist[rng_below(&r, K)]++;
 	for (int k = 0; k < K; k++)
@@ -73,7 +73,7 @@ START_TEST(test_offsets_cover_last_block)
 	int seen[8] = { 0 };
 	struct rng r;
 
-	rng_seed_thread(&r, 0, 0, 0, 0);
+	rng_seed_thread(&r, 0, 0, 0, 0, 0);
 	for (int i = 0; i < 2000; i++) {
 		uint64_t off = rng_block_offset(&r, nblocks, iosize);
 
@@ -93,19 +93,22 @@ END_TEST
 
 START_TEST(test_seed_reproducible)
 {
-	struct rng a, b, c;
-	int same = 0;
+	struct rng a, b, c, d;
+	int same = 0, same_seed = 0;
 
-	rng_seed_thread(&a, 1, 2, 3, 4);
-	rng_seed_thread(&b, 1, 2, 3, 4);
-	rng_seed_thread(&c, 1, 2, 4, 3);
+	rng_seed_thread(&a, 9, 1, 2, 3, 4);
+	rng_seed_thread(&b, 9, 1, 2, 3, 4);
+	rng_seed_thread(&c, 9, 1, 2, 4, 3);
+	rng_seed_thread(&d, 10, 1, 2, 3, 4);     /* another --seed */
 	for (int i = 0; i < 100; i++) {
 		uint64_t x = rng_next(&a);
 
 		ck_assert_uint_eq(x, rng_next(&b));
 		same += x == rng_next(&c);
+		same_seed += x == rng_next(&d);
 	}
 	ck_assert_int_eq(same, 0);
+	ck_assert_int_eq(same_seed, 0);
 }
 END_TEST
 

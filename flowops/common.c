@@ -36,17 +36,26 @@ enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
 	return FO_ERROR;
 }
 
+enum need { NEED_FILE, NEED_FILE_OR_FD, NEED_NOTHING };
+
 static int validate(const struct plan *p, const struct plan_flowop *f,
-		    struct diag *d, bool need_file)
+		    struct diag *d, enum need need)
 {
 	static const enum fo_attr fds[] = { FA_FD, FA_SRCFD };
 	const char *type = f->ops ? f->ops->name : "flowop";
+	bool has_file = f->fileset >= 0 || plan_attr_given(f, FA_FILENAME);
 	int errs = 0;
 
 	(void)p;
-	if (need_file && f->fileset < 0 && !plan_attr_given(f, FA_FILENAME)) {
+	if (need == NEED_FILE && !has_file) {
 		diag_error(d, f->loc, "flowop %s: %s needs a file or fileset "
 			   "(filename=...)", f->name, type);
+		errs++;
+	} else if (need == NEED_FILE_OR_FD && !has_file &&
+		   plan_attr_int(f, FA_FD, 0) <= 0) {
+		diag_error(d, f->loc, "flowop %s: %s needs a file or fileset "
+			   "(filename=...) or the fd slot of an open file (fd=N)",
+			   f->name, type);
 		errs++;
 	}
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
@@ -66,11 +75,17 @@ static int validate(const struct plan *p, const struct plan_flowop *f,
 int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
 		     struct diag *d)
 {
-	return validate(p, f, d, true);
+	return validate(p, f, d, NEED_FILE);
+}
+
+int fo_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
+			   struct diag *d)
+{
+	return validate(p, f, d, NEED_FILE_OR_FD);
 }
 
 int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
 		     struct diag *d)
 {
-	return validate(p, f, d, false);
+	return validate(p, f, d, NEED_NOTHING);
 }

@@ -38,6 +38,15 @@ static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *se
 	return &t->slots[i];
 }
 
+/*
+ * The fileset a flowop works on: its filename's, or for a flowop given
+ * only `fd`, the one of the file its slot holds; -1 if neither.
+ */
+static inline int fo_fileset(const struct flowop_inst *fi, const struct fb_slot *s)
+{
+	return fi->pf->fileset >= 0 ? fi->pf->fileset : s ? s->fileset : -1;
+}
+
 /* The opennext file rotor, or NULL for the fileset's shared rotor. */
 static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
 {
@@ -56,6 +65,13 @@ enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
 /* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */
 int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
 		     struct diag *d);
+/*
+ * The same for flowops that can also work on the file already open in
+ * their `fd` slot (read, write, *wholefile, append*, deletefile,
+ * statfile): a file, or fd > 0.
+ */
+int fo_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
+			   struct diag *d);
 /* The same without requiring a file (flowops on a slot: closefile, fsync). */
 int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
 		     struct diag *d);

@@ -79,7 +79,7 @@ static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
 				  const struct fb_slot *s)
 {
 	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name,
-		    (int)(s - t->slots));
+		    s ? (int)(s - t->slots) : 0);
 	return FO_ERROR;
 }
 
@@ -218,12 +218,18 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
-	const struct fs_state *fs = &t->filesets[pf->fileset];
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
+	int set = fo_fileset(fi, s);
+	const struct fs_state *fs;
 	uint64_t e, t0, t1;
 	int rc;
 
-	if (!(s && s->fileset == pf->fileset && claim_slot_file(t, fs, s, &e))) {
+	if (set < 0)
+		return slot_closed(t, fi, s);
+	fs = &t->filesets[set];
+	if (!(s && s->fileset == set && claim_slot_file(t, fs, s, &e))) {
+		if (pf->fileset < 0)
+			return slot_closed(t, fi, s);
 		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
 					     PICK_NOT_OPEN, NULL, &e);
 
@@ -251,8 +257,8 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
-	const struct fs_state *fs = &t->filesets[pf->fileset];
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
+	const struct fs_state *fs;
 	struct stat st;
 	uint64_t e, t0, t1;
 	int rc;
@@ -264,8 +270,12 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		if (rc < 0)
 			return fo_fail(t, fi, "fstat", s, NULL, -1, errno);
 	} else {
-		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0,
-					     NULL, &e);
+		enum fo_result r;
+
+		if (pf->fileset < 0)
+			return slot_closed(t, fi, s);
+		fs = &t->filesets[pf->fileset];
+		r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0, NULL, &e);
 
 		if (r != FO_OK)
 			return r;
@@ -345,8 +355,8 @@ static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 FILE_OP(openfile, OPEN_ATTRS, openfile_run, fo_validate_file);
 FILE_OP(createfile, OPEN_ATTRS, createfile_run, fo_validate_file);
 FILE_OP(closefile, SLOT_ATTRS, closefile_run, fo_validate_slot);
-FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file);
-FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file);
+FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file_or_fd);
+FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file_or_fd);
 FILE_OP(fsync, SLOT_ATTRS, fsync_run, fo_validate_slot);
 FILE_OP(fsyncset, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), fsyncset_run,
 	fo_validate_file);

@@ -287,7 +287,7 @@ static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst
 static int append_validate(const struct plan *p, const struct plan_flowop *f,
 			   struct diag *d)
 {
-	int errs = fo_validate_file(p, f, d);
+	int errs = fo_validate_file_or_fd(p, f, d);
 
 	if (!plan_attr_given(f, FA_IOSIZE) ||
 	    (f->attr[FA_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, FA_IOSIZE, 0) <= 0)) {
@@ -316,9 +316,9 @@ static int append_validate(const struct plan *p, const struct plan_flowop *f,
 		.fini = wf_fini,                        \
 	}
 
-WF_OP(readwholefile, FO_RW_READ, WF_ATTRS, readwholefile_run, fo_validate_file);
+WF_OP(readwholefile, FO_RW_READ, WF_ATTRS, readwholefile_run, fo_validate_file_or_fd);
 WF_OP(writewholefile, FO_RW_WRITE, WF_ATTRS | FA_BIT(FA_SRCFD),
-      writewholefile_run, fo_validate_file);
+      writewholefile_run, fo_validate_file_or_fd);
 WF_OP(appendfile, FO_RW_WRITE, WF_ATTRS, appendfile_run, append_validate);
 WF_OP(appendfilerand, FO_RW_WRITE, WF_ATTRS, appendfilerand_run, append_validate);
 

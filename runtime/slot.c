@@ -95,14 +95,25 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 			       uint64_t *own, int *opened)
 {
 	const struct plan_flowop *pf = fi->pf;
-	const struct fs_state *fs = &t->filesets[pf->fileset];
-	const struct pick_set *files = &fs->files;
+	const struct fs_state *fs;
+	const struct pick_set *files;
 	char path[PATH_MAX];
 	enum fo_result r;
 	uint64_t t0, t1, e;
 	int fd;
 
 	*opened = 0;
+	if (pf->fileset < 0) {
+		/* fd only: the file an earlier openfile/createfile left there */
+		if (s->fd >= 0)
+			return FO_OK;
+		thread_fail(t, "flowop %s: fd slot %d holds no open file and the "
+			    "flowop names no file (filename=...)", pf->name,
+			    (int)(s - t->slots));
+		return FO_ERROR;
+	}
+	fs = &t->filesets[pf->fileset];
+	files = &fs->files;
 	if (s->fd >= 0) {
 		if (s->fileset == pf->fileset)
 			return FO_OK;

@@ -78,6 +78,7 @@ extern const struct flowop_ops *const flowops_rate[];     /* eventlimit, iops/op
 extern const struct flowop_ops *const flowops_finish[];   /* finishoncount, finishonbytes */
 extern const struct flowop_ops *const flowops_misc[];     /* delay, hog, print, testrandvar */
 extern const struct flowop_ops *const flowops_sync[];     /* block, wakeup, semblock, sempost */
+extern const struct flowop_ops *const flowops_aio[];      /* aiowrite, aiowait */
 
 /*
  * The ops of a composite invocation (flowops/composite.c); the compiler

@@ -14,7 +14,8 @@
  * offset.  A failed or short write fails the run.
  *
  * Hot path per op: two vDSO clock reads around one pread/pwrite; the
- * buffer and all settings are resolved in init().
+ * buffer and all settings are resolved in init().  aio.c shares the
+ * setup, the slot and the offsets through io.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@
 #include "flowops/common.h"
 #include "flowops/attr.h"
 #include "flowops/flowop.h"
+#include "flowops/io.h"
 #include "lang/diag.h"
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
@@ -35,39 +37,14 @@
 #include "runtime/stats.h"
 #include "runtime/thread.h"
 
-#define IO_ALIGN 4096
-
-struct io_priv {
-	char *buf;             /* bufsize bytes, IO_ALIGN-aligned */
-	bool own_buf;          /* allocated here (else inside thread memory) */
-	uint64_t bufsize;
-	uint64_t iosize;       /* this op's size */
-	bool iosize_random;    /* a random variable: sampled at every op */
-	uint64_t wss_bytes;    /* the working set of the open file */
-	uint64_t workingset;   /* 0: the file's size at population */
-	bool random;
-	bool noreadahead;
-	struct fo_slotsel sel;
-	int oflags;            /* O_DIRECT, O_DSYNC */
-	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
-	uint32_t wss_gen;
-	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
-};
-
-static int io_init(struct fb_thread *t, struct flowop_inst *fi)
+int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
 	const struct plan_flowop *pf = fi->pf;
-	struct io_priv *p = calloc(1, sizeof(*p));
 	bool iosize_random = pf->attr[FA_IOSIZE].kind == PV_RANDOM;
 	/* a random size starts with a 64 KiB buffer, grown when a sample needs it */
 	int64_t iosize = iosize_random ? 65536 : plan_attr_int(pf, FA_IOSIZE, 0);
 	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
 
-	if (!p) {
-		thread_fail(t, "flowop %s: out of memory", pf->name);
-		return FO_ERROR;
-	}
-	fi->priv = p;
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
 		return FO_ERROR;
@@ -116,6 +93,18 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 	return 0;
 }
 
+static int io_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	return io_priv_setup(t, fi, p);
+}
+
 /*
  * A random iosize: this op's sample (at least 1 byte), with a buffer
  * large enough.  Growing allocates, but only when a sample exceeds every
@@ -136,6 +125,12 @@ static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi
 			    (unsigned long long)t->memsize);
 		return FO_ERROR;
 	}
+	if (p->before_regrow) {
+		enum fo_result r = p->before_regrow(t, fi);
+
+		if (r != FO_OK)
+			return r;
+	}
 	if (posix_memalign(&b, IO_ALIGN, p->iosize) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
 			    fi->pf->name, (unsigned long long)p->iosize);
@@ -149,13 +144,21 @@ static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi
 	return FO_OK;
 }
 
+void io_priv_teardown(struct io_priv *p)
+{
+	if (p->own_buf)
+		free(p->buf);
+	p->buf = NULL;
+	p->own_buf = false;
+}
+
 static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
 
 	(void)t;
-	if (p && p->own_buf)
-		free(p->buf);
+	if (p)
+		io_priv_teardown(p);
 	free(p);
 	fi->priv = NULL;
 }
@@ -238,6 +241,13 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 	return FO_OK;
 }
 
+/* io_prepare() for aio.c (read and write keep the static, inlined one). */
+enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
+			struct io_priv *p, struct fb_slot *s, uint64_t *off)
+{
+	return io_prepare(t, fi, p, s, off);
+}
+
 static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
@@ -305,9 +315,9 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
-/* Compile-time checks shared by read and write. */
-static int io_validate(const struct plan *p, const struct plan_flowop *f,
-		       struct diag *d)
+/* Compile-time checks shared by read, write and aiowrite. */
+int io_validate(const struct plan *p, const struct plan_flowop *f,
+		struct diag *d)
 {
 	int errs = 0;
 	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);

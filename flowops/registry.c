@@ -18,6 +18,7 @@ static const struct flowop_ops *const *const families[] = {
 	flowops_finish,
 	flowops_misc,
 	flowops_sync,
+	flowops_aio,
 	NULL,
 };
 

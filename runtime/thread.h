@@ -59,6 +59,7 @@ struct fb_thread {
 	bool finish_reached;               /* a finish* limit, not a missing file */
 
 	struct fb_slot slots[FB_FD_SLOTS];
+	void *aio;                         /* flowops/aio.c: the io_uring, or NULL */
 
 	pthread_t tid;
 	bool failed;                       /* this thread recorded an error */

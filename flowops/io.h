@@ -1,0 +1,64 @@
+/*
+ * io.h - what the synchronous (io.c) and asynchronous (aio.c) read/write
+ * flowops share: the per-flowop settings and buffer, the slot made ready
+ * with its implicit open, the working set and the offset of each op, and
+ * the compile-time checks.  aio.c only adds how an op is issued and when
+ * it is recorded.
+ */
+#ifndef FLOWBENCH_FLOWOPS_IO_H
+#define FLOWBENCH_FLOWOPS_IO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flowops/common.h"
+#include "flowops/flowop.h"
+#include "runtime/slot.h"
+
+struct diag;
+struct fb_thread;
+
+#define IO_ALIGN 4096
+
+struct io_priv {
+	char *buf;             /* bufsize bytes, IO_ALIGN-aligned */
+	bool own_buf;          /* allocated here (else inside thread memory) */
+	uint64_t bufsize;
+	uint64_t iosize;       /* this op's size */
+	bool iosize_random;    /* a random variable: sampled at every op */
+	uint64_t wss_bytes;    /* the working set of the open file */
+	uint64_t workingset;   /* 0: the file's size at population */
+	bool random;
+	bool noreadahead;
+	struct fo_slotsel sel;
+	int oflags;            /* O_DIRECT, O_DSYNC */
+	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
+	uint32_t wss_gen;
+	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
+	/*
+	 * Called before a random iosize's sample replaces the buffer by a
+	 * larger one (aio.c: wait for the writes still reading the old
+	 * one).  NULL for synchronous I/O.  FO_OK or why not.
+	 */
+	enum fo_result (*before_regrow)(struct fb_thread *t, struct flowop_inst *fi);
+};
+
+/* Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or FO_ERROR. */
+int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p);
+/* Free what io_priv_setup() allocated (not `p` itself). */
+void io_priv_teardown(struct io_priv *p);
+
+/*
+ * Make slot `s` ready for this op (implicit open, recorded into
+ * fi->stats->open), sample a random iosize, and choose the offset: a
+ * random whole block of the working set, or the slot's sequential
+ * offset (which the caller advances).  FO_OK or why not.
+ */
+enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
+			struct io_priv *p, struct fb_slot *s, uint64_t *off);
+
+/* Compile-time checks of read, write and aiowrite. */
+int io_validate(const struct plan *p, const struct plan_flowop *f,
+		struct diag *d);
+
+#endif

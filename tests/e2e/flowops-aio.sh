@@ -1,0 +1,147 @@
+#!/bin/sh
+# flowops-aio.sh - aiowrite and aiowait do real asynchronous I/O on
+# io_uring: every write reported is one the workers submitted (strace),
+# none through pwrite or POSIX aio; aiowait really waits (each one reaps
+# the write before it); the data reaches the file; sequential writes grow
+# it by exactly what was written; a thread without aiowait runs on ring
+# back-pressure; Ctrl-C in aiowait exits promptly.
+. "$(dirname "$0")/lib.sh"
+need strace
+
+d=$tmp/d
+mkdir "$d"
+# wl NAME FLOWOPS: a one-thread workload on the 16 MiB file `big` (kept
+# between runs) or the empty file `grow`, saved as $tmp/NAME.f
+wl() {
+	cat >"$tmp/$1.f" <<F
+define file name=big,path=$d,size=16m,prealloc,reuse
+define file name=grow,path=$d,size=0,prealloc,reuse
+define process name=p {
+  thread name=t {
+$2
+  }
+}
+run ${3:-2}
+F
+}
+# fb NAME [strace args...]: run $tmp/NAME.f (under strace if args given)
+fb() {
+	n=$1
+	shift
+	if [ $# -gt 0 ]; then
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -ff -qq -o "$tmp/$n.tr" "$@" \
+			"$FLOWBENCH" run "$tmp/$n.f" --cache warm >"$tmp/$n.out" 2>&1 ||
+			{ cat "$tmp/$n.out"; fail "$n: run failed"; }
+	else
+		"$FLOWBENCH" run "$tmp/$n.f" --cache warm >"$tmp/$n.out" 2>&1 ||
+			{ cat "$tmp/$n.out"; fail "$n: run failed"; }
+	fi
+}
+ops() { breakdown_field "$tmp/$1.out" "$2" ops; }
+late() { sed -n "s/.*Not counted:.*[(,] *$2 \\([0-9][0-9]*\\).*/\\1/p" "$tmp/$1.out" | grep . || echo 0; }
+# bytes_ok NAME FLOWOP IOSIZE: its mb/s x run time = ops x IOSIZE
+bytes_ok() {
+	awk -v ops="$(ops "$1" "$2")" -v mbs="$(breakdown_field "$tmp/$1.out" "$2" mbs)" \
+	    -v opss="$(breakdown_field "$tmp/$1.out" "$2" opss)" -v sz="$3" 'BEGIN {
+		secs = ops / (opss > 0 ? opss : 1)
+		bytes = mbs * 1048576 * secs
+		want = ops * sz
+		if (bytes > want * 1.01 + 0.05 * 1048576 * secs || bytes < want * 0.99 - 0.05 * 1048576 * secs) exit 1
+	}'
+}
+big=$d/big/00000001/00000001
+grow=$d/grow/00000001/00000001
+
+# aiowait alone: creates the files; nothing in flight, so 0-latency ops
+wl create '    flowop aiowait name=wt' 1
+fb create
+[ "$(ops create wt)" -gt 0 ] || fail "aiowait alone did no op"
+[ "$(breakdown_field "$tmp/create.out" wt msop)" = "0.000" ] ||
+	fail "aiowait with nothing in flight took time: $(grep '^wt ' "$tmp/create.out")"
+[ -f "$big" ] && [ "$(stat -c %s "$big")" -eq 16777216 ] || fail "no 16 MiB file at $big"
+ok "aiowait with nothing in flight: $(ops create wt) ops of 0 ms"
+
+# zero the file, so the writes' pattern shows
+dd if=/dev/zero of="$big" bs=1M count=16 conv=notrunc status=none
+sum0=$(cksum <"$big")
+
+# random aiowrite + aiowait under strace
+wl rand '    flowop aiowrite name=aw,filename=big,iosize=8k,random
+    flowop aiowait name=wt'
+fb rand -e trace=io_uring_setup,io_uring_enter,io_submit,pwrite64,pwritev,pwritev2
+aw=$(ops rand aw)
+wt=$(ops rand wt)
+aw_late=$(late rand aw)
+echo "reported: aw $aw (+ $aw_late not counted), wt $wt"
+[ "$aw" -gt 0 ] || fail "aiowrite did no op"
+bytes_ok rand aw 8192 || fail "aiowrite: bytes (from mb/s) do not equal ops x 8 KiB"
+ok "aiowrite: $aw ops, bytes = ops x 8 KiB"
+# each aiowait waited for the one write before it: as many of each
+diff=$((aw + aw_late - wt))
+[ $diff -ge 0 ] && [ $diff -le 1 ] ||
+	fail "aiowrite $aw + $aw_late not counted vs aiowait $wt: aiowait did not reap each write"
+ok "every aiowait reaped the write before it ($wt waits)"
+cat "$tmp"/rand.tr.* >"$tmp/rand.all"
+submits=$(grep -cE '^io_uring_enter\([0-9]+, 1, .*\) += 1$' "$tmp/rand.all" || true)
+enters=$(grep -c '^io_uring_enter(' "$tmp/rand.all" || true)
+echo "strace: $enters io_uring_enter, $submits submitting one write"
+[ "$submits" -eq $((aw + aw_late)) ] ||
+	fail "$submits io_uring submissions for $aw + $aw_late reported writes"
+[ "$enters" -ge "$wt" ] || fail "$enters io_uring_enter calls for $wt aiowaits"
+[ "$(grep -c '^io_uring_setup(' "$tmp/rand.all")" -eq 1 ] || fail "not one io_uring for one thread"
+grep -qE '^(io_submit|pwrite64|pwritev2?)\(' "$tmp/rand.all" &&
+	fail "writes made without io_uring: $(grep -m1 -E '^(io_submit|pwrite)' "$tmp/rand.all")"
+ok "every write reported is one io_uring submission; no pwrite or io_submit"
+sum1=$(cksum <"$big")
+[ "$sum0" != "$sum1" ] || fail "the file did not change"
+nonzero=$(tr -d '\000' <"$big" | wc -c)
+[ "$nonzero" -gt 8000 ] || fail "only $nonzero non-zero bytes in the file"
+[ "$(stat -c %s "$big")" -eq 16777216 ] || fail "random writes changed the file size"
+ok "the data reached the file ($nonzero non-zero bytes, size unchanged)"
+
+# sequential: the file grows by exactly what was written
+wl seq '    flowop aiowrite name=aw,filename=grow,iosize=4k
+    flowop aiowait name=wt' 1
+fb seq
+aw=$(ops seq aw)
+aw_late=$(late seq aw)
+size=$(stat -c %s "$grow")
+[ "$aw" -gt 0 ] || fail "sequential aiowrite did no op"
+[ "$size" -eq $(((aw + aw_late) * 4096)) ] ||
+	fail "sequential: file is $size bytes for $aw + $aw_late writes of 4 KiB"
+ok "sequential aiowrite grows the file by ops x iosize ($aw + $aw_late drained at the end)"
+
+# no aiowait: back-pressure at the ring's depth; the end drains the rest
+wl nowait '    flowop aiowrite name=aw,filename=big,iosize=4k,random' 1
+fb nowait
+aw=$(ops nowait aw)
+aw_late=$(late nowait aw)
+[ "$aw" -gt 256 ] || fail "without aiowait: only $aw writes"
+[ "$aw_late" -le 256 ] || fail "without aiowait: $aw_late writes in flight at the end"
+ok "without aiowait: $aw writes reaped by back-pressure, $aw_late drained at the end, exit 0"
+
+# O_DIRECT and O_SYNC on the same ring
+wl direct '    flowop aiowrite name=aw,filename=big,iosize=8k,random,directio,dsync
+    flowop aiowait name=wt' 1
+fb direct -e trace=openat
+[ "$(ops direct aw)" -gt 0 ] || fail "directio,dsync aiowrite did no op"
+grep -qE "openat\(.*00000001/00000001\".*O_DIRECT" "$tmp"/direct.tr.* ||
+	fail "directio: the file was not opened with O_DIRECT"
+ok "directio,dsync aiowrite: $(ops direct aw) ops on an O_DIRECT file"
+
+# Ctrl-C while the thread waits in aiowait: prompt exit 1
+wl intr '    flowop aiowrite name=aw,filename=big,iosize=64k,random,dsync,iters=32
+    flowop aiowait name=wt' 60
+"$FLOWBENCH" run "$tmp/intr.f" --cache warm >"$tmp/intr.out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+t0=$(date +%s%N)
+rc=0
+wait $pid || rc=$?
+dt=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 1 ] || { cat "$tmp/intr.out"; fail "interrupted run exited $rc, expected 1"; }
+[ $dt -lt 2000 ] || fail "interrupted run took $dt ms to exit"
+grep -q interrupted "$tmp/intr.out" || fail "no 'interrupted' message"
+ok "SIGINT during aiowrite/aiowait: exit 1 in $dt ms"

@@ -1,0 +1,371 @@
+/*
+ * test_aio.c - aiowrite and aiowait (flowops/aio.c) on a hand-built
+ * thread, where a pipe makes a write stay in flight for as long as the
+ * test wants: the op is recorded at completion, aiowait really waits and
+ * gives up when the run halts, back-pressure at the ring's depth, the
+ * deadline rule, the drain at thread end (and its cancellation when the
+ * run aborts), and the message when io_uring is not available.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "flowops/flowop.h"
+#include "runtime/clock.h"
+#include "runtime/shared.h"
+#include "runtime/stats.h"
+#include "runtime/thread.h"
+
+#include "tests/unit/check_main.h"
+
+#define IOSIZE 65536
+
+enum { AW, WT };
+
+/* One thread with `flowop aiowrite name=aw,iosize=64k` and `flowop aiowait name=wt`. */
+struct rig {
+	struct fb_thread t;
+	struct plan_flowop pf[2];
+	struct flowop_inst fi[2];
+	struct fo_stats st[2];
+	int pipe[2];              /* the write goes to pipe[1] */
+	size_t filled;            /* bytes put in the pipe to make it full */
+};
+
+static void rig_init(struct rig *g, int fd)
+{
+	static const char *const names[2] = { "aw", "wt" };
+	static const char *const types[2] = { "aiowrite", "aiowait" };
+	struct shared_ctl *c = aligned_alloc(64, (sizeof(*c) + 63) / 64 * 64);
+
+	ck_assert_ptr_nonnull(c);
+	memset(c, 0, sizeof(*c));
+	c->deadline_ns = UINT64_MAX;
+	memset(g, 0, sizeof(*g));
+	g->pipe[0] = g->pipe[1] = -1;
+	g->t.ctl = c;
+	g->t.clk.tsc = false;            /* ticks are nanoseconds */
+	g->t.clk.mult = 1ull << 32;
+	g->t.deadline_ticks = UINT64_MAX;
+	g->t.nfo = 2;
+	g->t.fo = g->fi;
+	slot_init_all(g->t.slots);
+	g->t.slots[0].fd = fd;           /* open already: no fileset behind it */
+	for (int k = 0; k < 2; k++) {
+		g->pf[k].ops = flowop_lookup(types[k]);
+		ck_assert_ptr_nonnull(g->pf[k].ops);
+		g->pf[k].name = names[k];
+		g->pf[k].fileset = -1;
+		fo_stats_init(&g->st[k]);
+		g->fi[k].pf = &g->pf[k];
+		g->fi[k].stats = &g->st[k];
+	}
+	g->pf[AW].given = FA_BIT(FA_IOSIZE);
+	g->pf[AW].attr[FA_IOSIZE].kind = PV_INT;
+	g->pf[AW].attr[FA_IOSIZE].u.i = IOSIZE;
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(g->pf[k].ops->init(&g->t, &g->fi[k]), 0);
+	ck_assert_ptr_nonnull(g->t.aio);
+}
+
+/* A rig writing to a pipe that is already full: writes stay in flight. */
+static void rig_init_pipe(struct rig *g)
+{
+	int p[2];
+	char buf[4096];
+	ssize_t n;
+
+	ck_assert_int_eq(pipe(p), 0);
+	memset(buf, 'x', sizeof(buf));
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	rig_init(g, p[1]);
+	g->pipe[0] = p[0];
+	g->pipe[1] = p[1];
+	while ((n = write(p[1], buf, sizeof(buf))) > 0)
+		g->filled += (size_t)n;
+	ck_assert_int_eq(errno, EAGAIN);
+	fcntl(p[1], F_SETFL, 0);
+}
+
+/* Thread end: fini in reverse order, as thread_main() does. */
+static void rig_fini(struct rig *g)
+{
+	for (int k = 1; k >= 0; k--)
+		g->pf[k].ops->fini(&g->t, &g->fi[k]);
+	ck_assert_ptr_null(g->t.aio);
+	if (g->pipe[0] >= 0)
+		close(g->pipe[0]);
+	if (g->pipe[1] >= 0)
+		close(g->pipe[1]);
+	else
+		close(g->t.slots[0].fd);
+	free(g->t.ctl);
+}
+
+static enum fo_result run(struct rig *g, int k)
+{
+	return g->pf[k].ops->run(&g->t, &g->fi[k]);
+}
+
+/* Read `n` bytes from the pipe (the test's reader). */
+static void drain_pipe(int fd, size_t n)
+{
+	char buf[65536];
+
+	while (n > 0) {
+		ssize_t r = read(fd, buf, n < sizeof(buf) ? n : sizeof(buf));
+
+		ck_assert_int_gt(r, 0);
+		n -= (size_t)r;
+	}
+}
+
+struct later {
+	struct rig *g;
+	unsigned delay_ms;
+	size_t read_bytes;        /* read that many from the pipe, ... */
+	uint32_t halt;            /* ... or halt the run with these bits */
+};
+
+static void *later_main(void *arg)
+{
+	struct later *l = arg;
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)l->delay_ms * 1000000 };
+
+	nanosleep(&ts, NULL);
+	if (l->read_bytes)
+		drain_pipe(l->g->pipe[0], l->read_bytes);
+	if (l->halt)
+		shared_halt(l->g->t.ctl, l->halt);
+	return NULL;
+}
+
+START_TEST(test_recorded_at_completion_and_wait_waits)
+{
+	struct rig g;
+	struct later l = { .g = &g, .delay_ms = 200 };
+	pthread_t th;
+	uint64_t t0, dt;
+
+	rig_init_pipe(&g);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	/* submitted, not done: nothing recorded yet */
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	l.read_bytes = g.filled + IOSIZE;
+	pthread_create(&th, NULL, later_main, &l);
+	t0 = clock_now_ns();
+	ck_assert_int_eq(run(&g, WT), FO_OK);
+	dt = clock_now_ns() - t0;
+	pthread_join(th, NULL);
+	/* aiowait returned only once the reader let the write complete */
+	ck_assert_uint_ge(dt, 150000000ull);
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].op.bytes, IOSIZE);
+	ck_assert_uint_ge(g.st[AW].op.lat_sum_ns, 150000000ull);
+	ck_assert_uint_eq(g.st[WT].op.count, 1);
+	ck_assert_uint_eq(g.st[WT].op.bytes, 0);
+	ck_assert_uint_ge(g.st[WT].op.lat_sum_ns, 150000000ull);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].discarded, 0);
+}
+END_TEST
+
+START_TEST(test_wait_with_nothing_in_flight)
+{
+	struct rig g;
+
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_uint_eq(g.st[WT].op.count, 1);
+	ck_assert_uint_eq(g.st[WT].op.lat_sum_ns, 0);
+	rig_fini(&g);
+}
+END_TEST
+
+START_TEST(test_wait_target_is_half)
+{
+	struct rig g;
+	int n = 10;
+
+	/* /dev/null completes at once: one wait reaps all it sees */
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_uint_ge(g.st[AW].op.count, (uint64_t)n / 2);
+	ck_assert_uint_eq(g.st[AW].op.bytes, g.st[AW].op.count * IOSIZE);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count + g.st[AW].discarded, (uint64_t)n);
+}
+END_TEST
+
+START_TEST(test_back_pressure_and_drain)
+{
+	struct rig g;
+	int n = 300;
+
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	/* the 257th submission had to reap: at most 256 in flight */
+	ck_assert_uint_ge(g.st[AW].op.count, (uint64_t)n - 256);
+	ck_assert_uint_lt(g.st[AW].op.count, (uint64_t)n);
+	rig_fini(&g);
+	/* the rest were drained at thread end: done, not counted */
+	ck_assert_uint_eq(g.st[AW].op.count + g.st[AW].discarded, (uint64_t)n);
+}
+END_TEST
+
+START_TEST(test_deadline)
+{
+	struct rig g;
+
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
+	ck_assert_int_eq(run(&g, WT), FO_DONE);
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	ck_assert_uint_eq(g.st[AW].discarded, 1);
+	rig_fini(&g);
+}
+END_TEST
+
+START_TEST(test_halt_ends_wait_and_fini_drains)
+{
+	struct rig g;
+	struct later l = { .g = &g, .delay_ms = 100, .halt = HALT_STOP };
+	pthread_t th;
+	uint64_t t0, dt;
+
+	rig_init_pipe(&g);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	pthread_create(&th, NULL, later_main, &l);
+	t0 = clock_now_ns();
+	ck_assert_int_eq(run(&g, WT), FO_DONE);
+	dt = clock_now_ns() - t0;
+	pthread_join(th, NULL);
+	ck_assert_uint_ge(dt, 80000000ull);
+	ck_assert_uint_lt(dt, 1000000000ull);
+	ck_assert_uint_eq(g.st[WT].op.count, 0);
+	/* a normal end waits for the write: let it complete */
+	drain_pipe(g.pipe[0], g.filled);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	ck_assert_uint_eq(g.st[AW].discarded, 1);
+}
+END_TEST
+
+START_TEST(test_abort_cancels_stuck_writes)
+{
+	struct rig g;
+	uint64_t t0, dt;
+
+	rig_init_pipe(&g);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	shared_halt(g.t.ctl, HALT_ABORT);
+	t0 = clock_now_ns();
+	rig_fini(&g);             /* nobody reads the pipe: must not hang */
+	dt = clock_now_ns() - t0;
+	ck_assert_uint_lt(dt, 500000000ull);   /* cancelled, not the 1 s give-up */
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+}
+END_TEST
+
+/* In a child: io_uring_setup fails with `err`; the init's message. */
+static void unavailable_message(int err, char *msg, size_t len)
+{
+	int p[2];
+	pid_t pid;
+	ssize_t n;
+	int status;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { .len = 4, .filter = f };
+		struct rig g;
+		const char *e;
+
+		close(p[0]);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+			_exit(3);
+		memset(&g, 0, sizeof(g));
+		g.t.ctl = aligned_alloc(64, (sizeof(*g.t.ctl) + 63) / 64 * 64);
+		memset(g.t.ctl, 0, sizeof(*g.t.ctl));
+		g.pf[AW].ops = flowop_lookup("aiowait");
+		g.pf[AW].name = "reap";
+		g.fi[AW].pf = &g.pf[AW];
+		g.fi[AW].stats = &g.st[AW];
+		if (g.pf[AW].ops->init(&g.t, &g.fi[AW]) == 0 || g.t.aio)
+			_exit(4);
+		e = shared_error(g.t.ctl);
+		if (write(p[1], e, strlen(e)) < 0)
+			_exit(5);
+		_exit(0);
+	}
+	close(p[1]);
+	n = read(p[0], msg, len - 1);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child status %d", status);
+	ck_assert_int_gt(n, 0);
+	msg[n] = '\0';
+}
+
+START_TEST(test_unavailable_says_why)
+{
+	char msg[1024];
+
+	unavailable_message(EPERM, msg, sizeof(msg));
+	ck_assert_msg(strstr(msg, "flowop reap:") && strstr(msg, "io_uring") &&
+		      strstr(msg, strerror(EPERM)) &&
+		      strstr(msg, "kernel.io_uring_disabled"), "%s", msg);
+	unavailable_message(ENOSYS, msg, sizeof(msg));
+	ck_assert_msg(strstr(msg, "flowop reap:") && strstr(msg, strerror(ENOSYS)) &&
+		      strstr(msg, "no io_uring"), "%s", msg);
+}
+END_TEST
+
+static Suite *aio_suite(void)
+{
+	Suite *s = suite_create("aio");
+	TCase *tc = tcase_create("aio");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_recorded_at_completion_and_wait_waits);
+	tcase_add_test(tc, test_wait_with_nothing_in_flight);
+	tcase_add_test(tc, test_wait_target_is_half);
+	tcase_add_test(tc, test_back_pressure_and_drain);
+	tcase_add_test(tc, test_deadline);
+	tcase_add_test(tc, test_halt_ends_wait_and_fini_drains);
+	tcase_add_test(tc, test_abort_cancels_stuck_writes);
+	tcase_add_test(tc, test_unavailable_says_why);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(aio_suite)

@@ -30,9 +30,9 @@ void cli_usage(FILE *out)
 "                           machine's cache), else fdatasync+fadvise(DONTNEED)\n"
 "                           on the workload's files; warm: leave it as\n"
 "                           preallocation left it\n"
-"  --seed N                 seed every random choice (offsets, file picks,\n"
-"                           random variables); without it a seed is chosen\n"
-"                           and printed, so any run can be repeated\n"
+"  --seed N                 seed every random choice (offsets, random\n"
+"                           variables); without it a seed is chosen and\n"
+"                           printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
 "\n"
 "environment:\n"
@@ -190,7 +190,7 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			if (!(v = option_value(argc, argv, &i, "--seed", err)))
 				return -1;
 			errno = 0;
-			args->seed = strtoull(v, &end, 0);
+			args->seed = strtoull(v, &end, 10);
 			if (errno || end == v || *end || v[0] == '-') {
 				fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
 				return -1;

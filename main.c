@@ -83,16 +83,25 @@ static bool ends_with_quit(const struct plan *p)
 static void print_summary(const struct plan *p)
 {
 	uint64_t threads = 0;
+	int files = 0;
+	char run[64];
 
+	for (int i = 0; i < p->nfilesets; i++)
+		files += p->filesets[i].is_file;
 	for (int i = 0; i < p->nthreads; i++)
 		threads += p->threads[i].instances *
 			   p->procs[p->threads[i].proc].instances;
-	printf("%s: ok: %d file%s, %d process definition%s, %llu thread%s, "
-	       "%d flowop%s, run %.3g s\n",
-	       p->filename, p->nfilesets, p->nfilesets == 1 ? "" : "s",
+	if (p->runtime_s > 0)
+		snprintf(run, sizeof(run), "run %.3g s", p->runtime_s);
+	else
+		snprintf(run, sizeof(run), "run until the workload ends");
+	printf("%s: ok: %d file%s, %d fileset%s, %d process definition%s, "
+	       "%llu thread%s, %d flowop%s, %s\n",
+	       p->filename, files, files == 1 ? "" : "s",
+	       p->nfilesets - files, p->nfilesets - files == 1 ? "" : "s",
 	       p->nprocs, p->nprocs == 1 ? "" : "s",
 	       (unsigned long long)threads, threads == 1 ? "" : "s",
-	       p->nflowops, p->nflowops == 1 ? "" : "s", p->runtime_s);
+	       p->nflowops, p->nflowops == 1 ? "" : "s", run);
 }
 
 /* Parse, compile and (for `run`) execute the workload. */

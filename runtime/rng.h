@@ -2,9 +2,10 @@
  * rng.h - the per-thread random number generator.
  *
  * xoshiro256** (Blackman and Vigna), seeded through splitmix64 from the
- * thread's identity (process index, process instance, thread index, thread
- * instance), so every run of the same plan draws the same offsets in every
- * thread and no generator is ever shared between threads.
+ * run's seed (--seed, or one chosen and printed) and the thread's identity
+ * (process index, process instance, thread index, thread instance): runs
+ * with the same seed draw the same offsets in every thread, and no
+ * generator is ever shared between threads.
  */
 #ifndef FLOWBENCH_RNG_H
 #define FLOWBENCH_RNG_H

@@ -39,52 +39,6 @@ struct builder {
 	int failed;
 };
 
-static double unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-/* Standard normal by the polar method. */
-static double normal(struct rng *r)
-{
-	double u, v, s;
-
-	do {
-		u = 2 * unit(r) - 1;
-		v = 2 * unit(r) - 1;
-		s = u * u + v * v;
-	} while (s >= 1 || s == 0);
-	return u * sqrt(-2 * log(s) / s);
-}
-
-double tree_gamma(struct rng *r, double shape, double scale)
-{
-	double d, c, x, v, u;
-
-	if (shape < 1) {
-		/* boost: Gamma(a) = Gamma(a + 1) * U^(1/a) */
-		double g = tree_gamma(r, shape + 1, scale);
-
-		do
-			u = unit(r);
-		while (u == 0);
-		return g * pow(u, 1 / shape);
-	}
-	d = shape - 1.0 / 3;
-	c = 1 / sqrt(9 * d);
-	for (;;) {
-		do {
-			x = normal(r);
-			v = 1 + c * x;
-		} while (v <= 0);
-		v = v * v * v;
-		u = unit(r);
-		if (u < 1 - 0.0331 * x * x * x * x ||
-		    log(u) < 0.5 * x * x + d * (1 - v + log(v)))
-			return d * v * scale;
-	}
-}
-
 static void fail(struct builder *b, const char *msg)
 {
 	if (!b->failed)
@@ -134,7 +88,7 @@ static double depth_target(struct builder *b)
 	if (b->p->depth_rv)
 		dt = b->p->depth_rv(b->p->ctx, b->r);
 	else if (b->gamma > 0)
-		dt = tree_gamma(b->r, b->gamma, b->t->meandepth / b->gamma);
+		dt = rng_gamma(b->r, b->gamma) * (b->t->meandepth / b->gamma);
 	else
 		dt = b->t->meandepth;
 	dt = floor(dt);
@@ -148,7 +102,7 @@ static double width_sample(struct builder *b)
 	if (b->p->width_rv)
 		w = b->p->width_rv(b->p->ctx, b->r);
 	else if (b->gamma > 0)
-		w = tree_gamma(b->r, b->gamma, b->t->meanwidth / b->gamma);
+		w = rng_gamma(b->r, b->gamma) * (b->t->meanwidth / b->gamma);
 	else
 		w = b->t->meanwidth;
 	return w < 1 ? 1 : w;

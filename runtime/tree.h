@@ -102,7 +102,4 @@ size_t tree_leaf_relpath(const struct fs_tree *t, uint64_t e, char *buf);
 /* Depth of directory d (root = 1). */
 unsigned tree_dir_depth(const struct fs_tree *t, uint32_t d);
 
-/* A Gamma(shape, scale) sample (Marsaglia and Tsang); shape > 0. */
-double tree_gamma(struct rng *r, double shape, double scale);
-
 #endif

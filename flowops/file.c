@@ -224,12 +224,19 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 	uint64_t e, t0, t1;
 	int rc;
 
-	if (set < 0)
-		return slot_closed(t, fi, s);
+	if (set < 0) {
+		thread_fail(t, "flowop %s: fd slot %d holds no file to delete (nothing "
+			    "was opened in it, or its file was deleted already) and the "
+			    "flowop names no fileset", pf->name, p->sel.fixed);
+		return FO_ERROR;
+	}
 	fs = &t->filesets[set];
 	if (!(s && s->fileset == set && claim_slot_file(t, fs, s, &e))) {
-		if (pf->fileset < 0)
-			return slot_closed(t, fi, s);
+		/*
+		 * No slot reference, or its file is gone or open elsewhere
+		 * (another thread picked the same file): delete another file
+		 * of the same fileset, as without fd.
+		 */
 		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
 					     PICK_NOT_OPEN, NULL, &e);
 

@@ -1,0 +1,79 @@
+#!/bin/sh
+# compat.sh - constructs found by running filebench's shipped personalities
+# through flowbench, each reduced to a tiny workload of our own.
+#
+# deletefile fd=N after closefile deletes the file slot N held; when that
+# file is open in another slot (several threads picking the same file
+# with `indexed`) or was deleted meanwhile, it deletes another file of the
+# same fileset instead of failing the run.  A slot that never held a file
+# (or whose file it already deleted) is a clear error.
+. "$(dirname "$0")/lib.sh"
+
+# The file slot 1 held is still open in slot 2 (both opened the same
+# indexed file): deletefile fd=1 must leave it and delete another one.
+cat >"$tmp/busy.f" <<'WML'
+set $dir=/tmp
+define fileset name=fs,path=$dir,entries=16,dirwidth=4,size=4k,prealloc=50
+define process name=p { thread name=t {
+  flowop openfile name=first,filesetname=fs,fd=1,indexed=3
+  flowop openfile name=again,filesetname=fs,fd=2,indexed=3
+  flowop closefile name=shut1,fd=1
+  flowop deletefile name=del,fd=1
+  flowop closefile name=shut2,fd=2
+  flowop createfile name=refill,filesetname=fs,fd=3
+  flowop closefile name=shut3,fd=3
+} }
+run 1
+WML
+"$FLOWBENCH" run "$tmp/busy.f" -D dir="$tmp" --cache warm >"$tmp/out1" 2>"$tmp/err1" ||
+	{ cat "$tmp/err1"; fail "deletefile fd=1 of a file open in another slot failed the run"; }
+opens=$(breakdown_field "$tmp/out1" first ops)
+dels=$(breakdown_field "$tmp/out1" del ops)
+[ -n "$dels" ] && [ "$dels" -gt 0 ] || fail "deletefile fd=1 did no ops"
+[ $((opens - dels)) -le 1 ] && [ $((dels - opens)) -le 1 ] ||
+	fail "one delete per loop expected: $opens opens, $dels deletes"
+ok "deletefile fd=N deletes another file while the slot's file is open elsewhere"
+
+# The file slot 1 held was deleted by another flowop first.
+cat >"$tmp/gone.f" <<'WML'
+set $dir=/tmp
+define fileset name=fs,path=$dir,entries=16,dirwidth=4,size=4k,prealloc=50
+define process name=p { thread name=t {
+  flowop openfile name=first,filesetname=fs,fd=1,indexed=5
+  flowop closefile name=shut1,fd=1
+  flowop deletefile name=other,filesetname=fs,indexed=5
+  flowop deletefile name=del,fd=1
+  flowop createfile name=refill3,filesetname=fs,fd=3
+  flowop closefile name=shut3,fd=3
+  flowop createfile name=refill4,filesetname=fs,fd=4
+  flowop closefile name=shut4,fd=4
+} }
+run 1
+WML
+"$FLOWBENCH" run "$tmp/gone.f" -D dir="$tmp" --cache warm >"$tmp/out2" 2>"$tmp/err2" ||
+	{ cat "$tmp/err2"; fail "deletefile fd=1 of an already deleted file failed the run"; }
+dels=$(breakdown_field "$tmp/out2" del ops)
+others=$(breakdown_field "$tmp/out2" other ops)
+[ -n "$dels" ] && [ "$dels" -gt 0 ] || fail "deletefile fd=1 did no ops"
+[ $((others - dels)) -le 1 ] && [ $((dels - others)) -le 1 ] ||
+	fail "one delete each per loop expected: $others and $dels"
+ok "deletefile fd=N deletes another file when the slot's file is gone"
+
+# Two deletes through one slot reference: the second has nothing to delete.
+cat >"$tmp/twice.f" <<'WML'
+set $dir=/tmp
+define fileset name=fs,path=$dir,entries=8,dirwidth=4,size=4k,prealloc
+define process name=p { thread name=t {
+  flowop openfile name=first,filesetname=fs,fd=1
+  flowop closefile name=shut1,fd=1
+  flowop deletefile name=del1,fd=1
+  flowop deletefile name=del2,fd=1
+} }
+run 1
+WML
+if "$FLOWBENCH" run "$tmp/twice.f" -D dir="$tmp" --cache warm >"$tmp/out3" 2>"$tmp/err3"; then
+	fail "a second deletefile through a used-up slot reference succeeded"
+fi
+grep -q "flowop del2: fd slot 1 holds no file to delete" "$tmp/err3" ||
+	{ cat "$tmp/err3"; fail "no clear error for a used-up slot reference"; }
+ok "deletefile fd=N with no file in the slot is a clear error"

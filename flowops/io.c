@@ -212,7 +212,7 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
 {
-	if (__builtin_expect(s->fd < 0 || s->fileset != fi->pf->fileset, 0)) {
+	if (__builtin_expect(s->fd < 0 || (fi->pf->fileset >= 0 && s->fileset != fi->pf->fileset), 0)) {
 		enum fo_result r = io_open(t, fi, p, s);
 
 		if (r != FO_OK)
@@ -322,7 +322,6 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	int errs = 0;
 	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
 	int64_t ws = plan_attr_int(f, FA_WORKINGSET, 0);
-	int64_t fd = plan_attr_int(f, FA_FD, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
 	if (!plan_attr_given(f, FA_IOSIZE) ||
@@ -331,16 +330,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;
 	}
-	if (f->fileset < 0 && !plan_attr_given(f, FA_FILENAME)) {
-		diag_error(d, f->loc, "flowop %s: %s needs a file (filename=...)",
-			   f->name, type);
-		errs++;
-	}
-	if (fd < 0 || fd >= FB_FD_SLOTS) {
-		diag_error(d, f->attr[FA_FD].loc, "flowop %s: fd must be 0..%d, not %lld",
-			   f->name, FB_FD_SLOTS - 1, (long long)fd);
-		errs++;
-	}
+	errs += fo_validate_file_or_fd(p, f, d);
 	if (ws < 0) {
 		diag_error(d, f->attr[FA_WORKINGSET].loc,
 			   "flowop %s: workingset must not be negative", f->name);

@@ -110,7 +110,7 @@ static enum fo_result wf_setup(struct fb_thread *t, struct flowop_inst *fi,
 	enum fo_result r = FO_OK;
 	int opened = 0;
 
-	if (s->fd < 0 || s->fileset != fi->pf->fileset) {
+	if (s->fd < 0 || (fi->pf->fileset >= 0 && s->fileset != fi->pf->fileset)) {
 		r = slot_acquire_rr(t, fi, s, p->oflags, &fi->stats->open,
 				    fo_rotor(&p->sel), &opened);
 		if (opened && p->noreadahead)

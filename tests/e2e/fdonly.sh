@@ -12,6 +12,8 @@ define process name=p { thread name=t {
   flowop openfile name=open1,filesetname=fs,fd=1
   flowop createfile name=create2,filesetname=fs,fd=2
   flowop readwholefile name=read1,fd=1
+  flowop read name=pread1,fd=1,iosize=4k,random
+  flowop write name=pwrite2,fd=2,iosize=4k
   flowop writewholefile name=write2,fd=2,srcfd=1
   flowop statfile name=stat1,fd=1
   flowop appendfile name=append2,fd=2,iosize=4k
@@ -23,14 +25,14 @@ run 2
 WML
 "$FLOWBENCH" run "$tmp/fd.f" -D dir="$tmp" --cache warm >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "fd-only workload failed"; }
-for op in open1 create2 read1 write2 stat1 append2 close1 close2 delete2; do
+for op in open1 create2 read1 pread1 pwrite2 write2 stat1 append2 close1 close2 delete2; do
 	n=$(breakdown_field "$tmp/out" $op ops)
 	[ -n "$n" ] && [ "$n" -gt 0 ] || fail "$op did no ops"
 done
 # every created file is deleted again through its slot reference
 [ "$(breakdown_field "$tmp/out" create2 ops)" -ge "$(breakdown_field "$tmp/out" delete2 ops)" ] ||
 	fail "more deletes than creates"
-ok "readwholefile/writewholefile/statfile/appendfile/deletefile work on their fd slot"
+ok "read/write/readwholefile/writewholefile/statfile/appendfile/deletefile work on their fd slot"
 
 cat >"$tmp/bad.f" <<'WML'
 define process name=p { thread name=t {

@@ -1,0 +1,184 @@
+/*
+ * compiler.h - what the files of the compile stage share; internal to it.
+ *
+ * Nothing outside lang/compile.c and its helpers includes this header: the
+ * rest of flowbench sees the compiler only through lang/compile.h.  The
+ * stage reads in this order:
+ *
+ *   compile.c    the entry point and the script walk in source order
+ *   defines.c    -D variables: seeded before the walk, checked after it
+ *   eval.c       values, variables, composite scopes, expressions
+ *   random.c     randvar(...), cvar(...), define randvar
+ *   attrs.c      what each entity accepts, and values converted to it
+ *   entities.c   filesets, processes, threads, flowops, composites
+ *
+ * One `struct compiler` carries the whole state of a compilation; there is
+ * no global state.
+ */
+#ifndef FLOWBENCH_COMPILER_H
+#define FLOWBENCH_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lang/ast.h"
+#include "lang/compile.h"
+#include "runtime/plan.h"
+
+struct diag;
+
+/* ---- values and variables (eval.c) ---------------------------------- */
+
+enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING, V_RANDVAR };
+
+/* An evaluated expression; the field that counts follows `kind`. */
+struct value {
+	enum val_kind kind;
+	int64_t i;
+	double d;
+	bool b;
+	const char *s;
+	int rv;                   /* V_RANDVAR: index into plan.randvars */
+};
+
+/* A global variable (`set`, `define randvar`, -D). */
+struct var {
+	const char *name;
+	struct value v;
+	struct src_loc loc;       /* where it was last set */
+	bool from_cli;            /* -D: the script's `set` is skipped */
+};
+
+/*
+ * The local variables of the composite invocation being expanded; `up`
+ * is the invocation around it (composites nest).  Looked up before the
+ * globals.
+ */
+struct local {
+	const char *name;
+	struct value v;
+	bool has_value;
+};
+
+struct scope {
+	const char *composite;
+	struct local *vars;
+	int n;
+	const struct scope *up;
+};
+
+/* ---- collected definitions ------------------------------------------ */
+
+/* A composite flowop definition (`define flowop`), expanded per invocation. */
+struct composite {
+	const char *name;
+	const struct ast_entity *e;
+	bool expanding;           /* being expanded: catches recursion */
+};
+
+/* A definition collected in source order, evaluated at `run`. */
+struct pending {
+	const struct ast_stmt *st;
+	const char *name;         /* evaluated when defined, as filebench does */
+};
+
+struct compiler {
+	const struct ast_script *script;
+	struct compile_options *opts;
+	struct diag *d;
+	struct plan *p;
+
+	struct var *vars;
+	int nvars, capvars;
+
+	struct pending *files;    /* define file, in order */
+	int nfiles, capfiles;
+	struct pending *procs;    /* define process, in order */
+	int nprocs, capprocs;
+
+	const struct ast_attr *eventgen;  /* the last `eventgen rate=` */
+	struct composite *composites;
+	int ncomposites, capcomposites;
+	const struct scope *scope;        /* innermost composite invocation */
+
+	const char *setting;              /* the variable `set` is assigning */
+
+	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
+	int caps_randvars;
+};
+
+/* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */
+void *compiler_grow(void *arr, int *cap, int n, size_t size);
+
+/* Append one uninitialised element to `arr`; evaluates to its address. */
+#define PUSH(arr, n, cap) \
+	((arr) = compiler_grow((arr), &(cap), (n), sizeof(*(arr))), &(arr)[(n)++])
+
+/* ---- eval.c ----------------------------------------------------------- */
+
+int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out);
+const char *value_text(struct compiler *c, const struct value *v);
+const char *value_kind_name(enum val_kind k);
+double value_as_double(const struct value *v);
+struct var *var_find(struct compiler *c, const char *name);
+void var_assign(struct compiler *c, const char *name, struct src_loc loc,
+		const struct value *val);
+void scope_bind(struct compiler *c, struct scope *sc, const struct ast_attr *a,
+		bool declare);
+
+/* ---- random.c --------------------------------------------------------- */
+
+int random_eval(struct compiler *c, const char *fn, const struct ast_attr *args,
+		struct src_loc loc, struct value *out);
+void random_define(struct compiler *c, const struct ast_stmt *st);
+
+/* ---- attrs.c ---------------------------------------------------------- */
+
+/* What an attribute holds once converted (attr_convert()). */
+enum attr_type {
+	T_STRING,   /* text; numbers are accepted as their decimal text */
+	T_SIZE,     /* a non-negative whole number (bytes, counts) */
+	T_INT,      /* a whole number, may be negative */
+	T_BOOL,     /* true/false, bare, or a number (non-zero = true) */
+	T_PCT,      /* a boolean (true = 100) or a percentage 0..100 */
+	T_ANY,      /* kept as written (flowop `value`) */
+};
+
+/* The entity an attribute list belongs to: selects its table. */
+enum attr_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD, FOR_FLOWOP };
+
+/*
+ * Attribute ids of entities other than flowops (flowops use enum fo_attr,
+ * with FA_COUNT for `name`): the index of each value attrs_eval() fills.
+ */
+enum {
+	E_NAME, E_PATH, E_SIZE, E_PREALLOC, E_PARALLOC, E_REUSE, E_TRUSTTREE,
+	E_READONLY, E_WRITEONLY, E_CACHED, E_ENTRIES, E_DIRWIDTH, E_DIRGAMMA,
+	E_DIRDEPTHRV, E_LEAFDIRS, E_INSTANCES, E_NICE, E_MEMSIZE, E_USEISM,
+	E_IOPRIO, E_COUNT
+};
+
+int attrs_eval(struct compiler *c, enum attr_owner owner,
+	       const struct ast_attr *attrs, const char *what,
+	       struct plan_value *values, uint64_t *given);
+int attrs_check_flowop(struct compiler *c, const struct flowop_ops *ops,
+		       const struct ast_attr *attrs);
+int attr_convert(struct compiler *c, const struct ast_attr *a,
+		 enum attr_type t, const struct value *v,
+		 struct plan_value *out);
+const char *attrs_name(struct compiler *c, const struct ast_attr *attrs,
+		       struct src_loc loc, const char *what);
+
+/* ---- entities.c ------------------------------------------------------- */
+
+void composite_define(struct compiler *c, const struct ast_stmt *st);
+void build_fileset(struct compiler *c, const struct pending *pd);
+void build_process(struct compiler *c, const struct pending *pd);
+
+/* ---- defines.c -------------------------------------------------------- */
+
+void defines_seed(struct compiler *c);
+void defines_check_used(struct compiler *c);
+
+#endif

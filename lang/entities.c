@@ -1,0 +1,474 @@
+/*
+ * entities.c - the definitions collected by the walk, laid out as a plan.
+ *
+ * At `run`, each `define file`/`define fileset` becomes a plan_fileset and
+ * each `define process` a plan_proc with its threads and their flowops, in
+ * source order, every attribute read with the variables as they stand.  A
+ * flowop naming a composite (`define flowop`) expands into the composite's
+ * entry followed by a copy of its inner flowops, named "<invocation>.<inner>"
+ * and evaluated with the composite's local variables bound.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flowops/flowop.h"
+#include "lang/compiler.h"
+#include "lang/diag.h"
+
+/* ---- evaluated attribute values ------------------------------------- */
+
+/* A boolean attribute: false when not given. */
+static bool flag_attr(const struct plan_value *v, uint64_t given, int id)
+{
+	return (given & (1ull << id)) && v[id].u.b;
+}
+
+/* A constant attribute, or its default; a random variable is an error. */
+static int64_t const_attr(struct compiler *c, const struct plan_value *v,
+			  uint64_t given, int id, const char *name, int64_t dflt)
+{
+	if (!(given & (1ull << id)))
+		return dflt;
+	if (v[id].kind == PV_RANDOM) {
+		diag_error(c->d, v[id].loc,
+			   "attribute '%s' cannot be a random variable", name);
+		return dflt;
+	}
+	return v[id].u.i;
+}
+
+/* A random-variable attribute: its index, -1 when not given or constant. */
+static int random_attr(const struct plan_value *v, uint64_t given, int id)
+{
+	return (given & (1ull << id)) && v[id].kind == PV_RANDOM ? v[id].u.rv : -1;
+}
+
+/* ---- files and filesets --------------------------------------------- */
+
+/*
+ * `define file` and `define fileset`: a file is a fileset of one entry
+ * with a fixed shape (dirwidth 10, dirgamma 0, no leaf directories).
+ */
+void build_fileset(struct compiler *c, const struct pending *pd)
+{
+	bool is_file = pd->st->kind == ST_DEFINE_FILE;
+	const char *what = is_file ? "file" : "fileset";
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_fileset *fs;
+	int64_t size;
+
+	if (attrs_eval(c, is_file ? FOR_FILE : FOR_FILESET, pd->st->attrs,
+		       what, v, &given))
+		return;
+	if (!(given & (1ull << E_PATH))) {
+		diag_error(c->d, pd->st->loc, "%s '%s' needs a path (path=...)",
+			   what, pd->name);
+		return;
+	}
+	if (given & (1ull << E_CACHED))
+		diag_warning(c->d, v[E_CACHED].loc,
+			     "'cached' is ignored: the cache state is set by --cache (cold by default)");
+	if (flag_attr(v, given, E_READONLY) && flag_attr(v, given, E_WRITEONLY))
+		diag_error(c->d, v[E_WRITEONLY].loc,
+			   "%s '%s' cannot be both readonly and writeonly",
+			   what, pd->name);
+
+	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
+	memset(fs, 0, sizeof(*fs));
+	fs->name = pd->name;
+	fs->path = v[E_PATH].u.s;
+	fs->is_file = is_file;
+	fs->loc = pd->st->loc;
+	size = (given & (1ull << E_SIZE)) && v[E_SIZE].kind == PV_INT ?
+	       v[E_SIZE].u.i : 1024;
+	fs->size = (uint64_t)size;
+	fs->size_rv = random_attr(v, given, E_SIZE);
+	fs->prealloc_pct = (int)const_attr(c, v, given, E_PREALLOC, "prealloc", 0);
+	fs->paralloc = flag_attr(v, given, E_PARALLOC);
+	fs->reuse = flag_attr(v, given, E_REUSE);
+	fs->trusttree = flag_attr(v, given, E_TRUSTTREE);
+	fs->readonly = flag_attr(v, given, E_READONLY);
+	fs->writeonly = flag_attr(v, given, E_WRITEONLY);
+	fs->dirwidth_rv = -1;
+	fs->dirdepth_rv = -1;
+	if (is_file) {
+		fs->entries = 1;
+		fs->dirwidth = 10;
+		fs->dirgamma = 0;
+	} else {
+		fs->entries = (uint64_t)const_attr(c, v, given, E_ENTRIES, "entries", 0);
+		fs->leafdirs = (uint64_t)const_attr(c, v, given, E_LEAFDIRS, "leafdirs", 0);
+		fs->dirgamma = const_attr(c, v, given, E_DIRGAMMA, "dirgamma", 1500);
+		fs->dirwidth_rv = random_attr(v, given, E_DIRWIDTH);
+		if (given & (1ull << E_DIRWIDTH) && fs->dirwidth_rv < 0)
+			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;
+		if (given & (1ull << E_DIRDEPTHRV)) {
+			fs->dirdepth_rv = random_attr(v, given, E_DIRDEPTHRV);
+			if (fs->dirdepth_rv < 0)
+				diag_error(c->d, v[E_DIRDEPTHRV].loc,
+					   "fileset '%s': dirdepthrv must name a random variable",
+					   pd->name);
+		}
+		if (fs->entries == 0 && fs->leafdirs == 0)
+			diag_warning(c->d, pd->st->loc,
+				     "fileset '%s' has no entries and no leafdirs",
+				     pd->name);
+		if (!(given & (1ull << E_DIRWIDTH)) &&
+		    (fs->entries > 1 || fs->leafdirs > 1))
+			diag_error(c->d, pd->st->loc,
+				   "fileset '%s' needs a directory width (dirwidth=...)",
+				   pd->name);
+		else if (fs->dirwidth_rv < 0 && (given & (1ull << E_DIRWIDTH)) &&
+			 fs->dirwidth < 1)
+			diag_error(c->d, v[E_DIRWIDTH].loc,
+				   "fileset '%s': dirwidth must be at least 1",
+				   pd->name);
+	}
+	if (!fs->path[0])
+		diag_error(c->d, v[E_PATH].loc, "%s '%s': path is empty", what,
+			   pd->name);
+	if (strchr(fs->name, '/') || strcmp(fs->name, ".") == 0 ||
+	    strcmp(fs->name, "..") == 0 || !fs->name[0])
+		diag_error(c->d, pd->st->loc,
+			   "%s name '%s' must be a single path component", what,
+			   fs->name);
+}
+
+static int find_fileset(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->p->nfilesets; i++)
+		if (strcmp(c->p->filesets[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* A file whose definition had errors: do not report it missing too. */
+static bool defined_but_broken(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* ---- flowops and composites ----------------------------------------- */
+
+static struct composite *find_composite(struct compiler *c, const char *name)
+{
+	for (int i = 0; i < c->ncomposites; i++)
+		if (strcmp(c->composites[i].name, name) == 0)
+			return &c->composites[i];
+	return NULL;
+}
+
+/*
+ * `define flowop name=N [, iters=V] [, $local[=value]]... { flowop ... }`:
+ * remembered by name; every invocation expands it (build_composite).
+ */
+void composite_define(struct compiler *c, const struct ast_stmt *st)
+{
+	const struct ast_entity *e = st->entity;
+	const char *name = attrs_name(c, e->attrs, e->loc, "composite flowop");
+	struct composite *cp;
+
+	if (!name)
+		return;
+	if (flowop_lookup(name) || flowop_is_known_unimplemented(name)) {
+		diag_error(c->d, e->loc,
+			   "a composite flowop cannot be named '%s': that is a built-in flowop",
+			   name);
+		return;
+	}
+	if (find_composite(c, name)) {
+		diag_error(c->d, e->loc, "composite flowop '%s' is defined twice", name);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const struct ast_attr *a = pass ? e->trailing_attrs : e->attrs;
+
+		for (; a; a = a->next) {
+			if (a->is_local || strcmp(a->name, "name") == 0 ||
+			    strcmp(a->name, "iters") == 0)
+				continue;
+			diag_error(c->d, a->loc,
+				   "'define flowop' takes name, iters and local variables ($name=value), not '%s'",
+				   a->name);
+		}
+	}
+	cp = PUSH(c->composites, c->ncomposites, c->capcomposites);
+	cp->name = name;
+	cp->e = e;
+	cp->expanding = false;
+}
+
+static void build_composite(struct compiler *c, const struct ast_entity *e,
+			    struct composite *cp, int thread, const char *prefix,
+			    int depth);
+
+/* A flowop name is unique in the whole plan: it labels its statistics. */
+static bool name_is_new(struct compiler *c, const char *name, struct src_loc loc)
+{
+	for (int i = 0; i < c->p->nflowops; i++) {
+		if (strcmp(c->p->flowops[i].name, name) == 0) {
+			diag_error(c->d, loc,
+				   "flowop name '%s' is used twice (each flowop needs its own name: it labels its statistics)",
+				   name);
+			diag_note(c->d, c->p->flowops[i].loc, "first used here");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * One flowop statement of a thread (prefix NULL, depth 0) or of a
+ * composite being expanded (prefix = the invocation's name: the copy is
+ * named "<prefix>.<name>").
+ */
+static void build_flowop(struct compiler *c, const struct ast_entity *e,
+			 int thread, const char *prefix, int depth)
+{
+	const struct flowop_ops *ops = flowop_lookup(e->type);
+	struct plan_value v[FA_COUNT + 1] = { 0 };
+	uint64_t given;
+	struct plan_flowop *f;
+	struct composite *cp;
+	const char *name;
+	char what[96];
+	char hint[160];
+
+	if (!ops && (cp = find_composite(c, e->type))) {
+		build_composite(c, e, cp, thread, prefix, depth);
+		return;
+	}
+	if (!ops) {
+		if (flowop_is_known_unimplemented(e->type))
+			diag_error(c->d, e->type_loc,
+				   "flowop '%s' is not implemented yet in flowbench",
+				   e->type);
+		else
+			diag_error(c->d, e->type_loc, "unknown flowop '%s'%s",
+				   e->type,
+				   diag_did_you_mean(hint, sizeof(hint), e->type,
+						     flowop_names()));
+		return;
+	}
+	snprintf(what, sizeof(what), "flowop %s", ops->name);
+	if (attrs_eval(c, FOR_FLOWOP, e->attrs, what, v, &given) ||
+	    attrs_check_flowop(c, ops, e->attrs) < 0)
+		return;
+	if (!(given & (1ull << FA_COUNT))) {
+		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)",
+			   ops->name);
+		return;
+	}
+	name = prefix ? arena_printf(&c->p->arena, "%s.%s", prefix,
+				     v[FA_COUNT].u.s) : v[FA_COUNT].u.s;
+	if (!name_is_new(c, name, v[FA_COUNT].loc))
+		return;
+
+	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
+	memset(f, 0, sizeof(*f));
+	f->ops = ops;
+	f->name = name;
+	f->depth = depth;
+	f->loc = e->loc;
+	f->thread = thread;
+	f->fileset = -1;
+	for (int a = 0; a < FA_COUNT; a++) {
+		f->attr[a] = v[a];
+		if (given & (1ull << a))
+			f->given |= FA_BIT(a);
+	}
+	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].kind == PV_INT &&
+	    f->attr[FA_ITERS].u.i < 1)
+		diag_error(c->d, f->attr[FA_ITERS].loc,
+			   "flowop %s: iters must be at least 1", f->name);
+	if (plan_attr_given(f, FA_FILENAME)) {
+		const char *fname = f->attr[FA_FILENAME].u.s;
+
+		f->fileset = find_fileset(c, fname);
+		if (f->fileset < 0 && defined_but_broken(c, fname))
+			return;         /* its definition's error was reported */
+		if (f->fileset < 0) {
+			const char **names = calloc((size_t)c->p->nfilesets + 1,
+						    sizeof(*names));
+
+			for (int i = 0; names && i < c->p->nfilesets; i++)
+				names[i] = c->p->filesets[i].name;
+			diag_error(c->d, f->attr[FA_FILENAME].loc,
+				   "flowop %s: no file or fileset named '%s'%s",
+				   f->name, fname,
+				   names ? diag_did_you_mean(hint, sizeof(hint),
+							     fname, names) : "");
+			free(names);
+		}
+	}
+}
+
+/*
+ * An invocation `flowop <composite> name=inv, iters=N, $local=value...`:
+ * a plan entry for the composite, then a copy of each inner flowop named
+ * "inv.<inner>", evaluated with the composite's local variables bound
+ * (invocation values over definition defaults, both read in the scope
+ * around the invocation).
+ */
+static void build_composite(struct compiler *c, const struct ast_entity *e,
+			    struct composite *cp, int thread, const char *prefix,
+			    int depth)
+{
+	const struct ast_entity *def = cp->e;
+	struct plan_value iters = { 0 };
+	const char *name = NULL;
+	struct scope sc = { .composite = cp->name, .up = c->scope };
+	int nlocals = 0, index;
+	struct plan_flowop *f;
+
+	if (cp->expanding) {
+		diag_error(c->d, e->type_loc, "composite '%s' invokes itself", cp->name);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next)
+			nlocals += a->is_local;
+	for (const struct ast_attr *a = e->attrs; a; a = a->next)
+		nlocals += a->is_local;
+	sc.vars = calloc((size_t)nlocals + 1, sizeof(*sc.vars));
+	if (!sc.vars)
+		abort();
+	/* definition defaults, then the invocation's values */
+	for (int pass = 0; pass < 2; pass++) {
+		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next) {
+			struct value v;
+
+			if (a->is_local)
+				scope_bind(c, &sc, a, true);
+			else if (strcmp(a->name, "iters") == 0 && a->value &&
+				 eval_expr(c, a->value, &v) == 0)
+				attr_convert(c, a, T_SIZE, &v, &iters);
+		}
+	}
+	for (const struct ast_attr *a = e->attrs; a; a = a->next) {
+		struct value v;
+
+		if (a->is_local) {
+			scope_bind(c, &sc, a, false);
+		} else if (strcmp(a->name, "name") == 0 && a->value) {
+			if (eval_expr(c, a->value, &v) == 0)
+				name = value_text(c, &v);
+		} else if (strcmp(a->name, "iters") == 0 && a->value) {
+			if (eval_expr(c, a->value, &v) == 0)
+				attr_convert(c, a, T_SIZE, &v, &iters);
+		} else {
+			diag_error(c->d, a->loc,
+				   "composite flowop '%s' takes name, iters and its local variables, not '%s'",
+				   cp->name, a->name);
+		}
+	}
+	if (!name) {
+		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)", cp->name);
+		free(sc.vars);
+		return;
+	}
+	if (prefix)
+		name = arena_printf(&c->p->arena, "%s.%s", prefix, name);
+	if (!name_is_new(c, name, e->loc)) {
+		free(sc.vars);
+		return;
+	}
+	index = c->p->nflowops;
+	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
+	memset(f, 0, sizeof(*f));
+	f->ops = flowop_composite();
+	f->name = name;
+	f->loc = e->loc;
+	f->thread = thread;
+	f->fileset = -1;
+	f->depth = depth;
+	if (iters.kind != PV_UNSET) {
+		f->attr[FA_ITERS] = iters;
+		f->given |= FA_BIT(FA_ITERS);
+	}
+
+	cp->expanding = true;
+	c->scope = &sc;
+	for (const struct ast_entity *inner = def->body; inner; inner = inner->next)
+		build_flowop(c, inner, thread, name, depth + 1);
+	c->scope = sc.up;
+	cp->expanding = false;
+	c->p->flowops[index].ndesc = c->p->nflowops - index - 1;
+	free(sc.vars);
+}
+
+/* ---- threads and processes ------------------------------------------ */
+
+/* A thread of process `proc`, then its flowops in order. */
+static void build_thread(struct compiler *c, const struct ast_entity *e,
+			 int proc)
+{
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_thread *t;
+	int index = c->p->nthreads;
+
+	/* attributes in error keep their defaults: the flowops are checked too */
+	attrs_eval(c, FOR_THREAD, e->attrs, "thread", v, &given);
+	if (!(given & (1ull << E_NAME))) {
+		diag_error(c->d, e->loc, "thread needs a name (name=...)");
+		v[E_NAME].u.s = "?";
+	}
+	if (given & (1ull << E_USEISM))
+		diag_warning(c->d, v[E_USEISM].loc,
+			     "'useism' has no effect in flowbench: thread memory is always private");
+
+	t = PUSH(c->p->threads, c->p->nthreads, c->caps_threads);
+	memset(t, 0, sizeof(*t));
+	t->name = v[E_NAME].u.s;
+	t->loc = e->loc;
+	t->proc = proc;
+	t->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
+	t->memsize = (given & (1ull << E_MEMSIZE)) ? (uint64_t)v[E_MEMSIZE].u.i : 0;
+	t->ioprio = (given & (1ull << E_IOPRIO)) ? (int)v[E_IOPRIO].u.i : 8;
+	if (t->instances == 0)
+		diag_error(c->d, v[E_INSTANCES].loc,
+			   "thread '%s': instances must be at least 1", t->name);
+	if (t->ioprio > 8)
+		diag_error(c->d, v[E_IOPRIO].loc,
+			   "thread '%s': ioprio is 0..7 (or 8 to leave it unchanged), not %d",
+			   t->name, t->ioprio);
+	t->first_flowop = c->p->nflowops;
+	for (const struct ast_entity *fo = e->body; fo; fo = fo->next)
+		build_flowop(c, fo, index, NULL, 0);
+	/* `t` may have moved if the threads array grew: index again */
+	c->p->threads[index].nflowops = c->p->nflowops -
+					c->p->threads[index].first_flowop;
+}
+
+/* A `define process`, then its threads in order. */
+void build_process(struct compiler *c, const struct pending *pd)
+{
+	const struct ast_entity *e = pd->st->entity;
+	struct plan_value v[E_COUNT] = { 0 };
+	uint64_t given;
+	struct plan_proc *pr;
+	int index = c->p->nprocs;
+
+	/* attributes in error keep their defaults: the threads are checked too */
+	attrs_eval(c, FOR_PROCESS, e->attrs, "process", v, &given);
+	pr = PUSH(c->p->procs, c->p->nprocs, c->caps_procs);
+	memset(pr, 0, sizeof(*pr));
+	pr->name = pd->name;
+	pr->loc = e->loc;
+	pr->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
+	pr->nice = (given & (1ull << E_NICE)) ? (int)v[E_NICE].u.i : 0;
+	if (pr->instances == 0)
+		diag_error(c->d, v[E_INSTANCES].loc,
+			   "process '%s': instances must be at least 1", pr->name);
+	pr->first_thread = c->p->nthreads;
+	for (const struct ast_entity *t = e->body; t; t = t->next)
+		build_thread(c, t, index);
+	c->p->procs[index].nthreads = c->p->nthreads -
+				      c->p->procs[index].first_thread;
+}

@@ -150,8 +150,11 @@ static int flowbench(const struct cli_args *args)
 		memset(&plan, 0, sizeof(plan));
 
 	if (d.errors) {
-		fprintf(stderr, "%s: %d error%s\n", args->file, d.errors,
+		fprintf(stderr, "%s: %d error%s", args->file, d.errors,
 			d.errors == 1 ? "" : "s");
+		if (d.errors > d.max_errors)
+			fprintf(stderr, " (the first %d shown)", d.max_errors);
+		fputc('\n', stderr);
 	} else if (!plan.has_run && !ends_with_quit(&plan)) {
 		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
 			"(add 'run SECONDS' or pass --runtime SECONDS)\n",

@@ -16,11 +16,6 @@
 #include "lang/compiler.h"
 #include "lang/diag.h"
 
-enum attr_status {
-	BUILT,      /* flowbench implements it */
-	NOT_YET,    /* part of WML, not implemented yet */
-};
-
 /* Where a file attribute may be written (see misplaced()). */
 enum attr_place {
 	ANYWHERE,
@@ -31,7 +26,6 @@ struct attr_spec {
 	const char *name;
 	int id;
 	enum attr_type type;
-	enum attr_status status;
 	enum attr_place place;
 };
 
@@ -40,62 +34,62 @@ struct attr_spec {
  * of one entry, so only the attributes that shape a tree are left out.
  */
 static const struct attr_spec fileset_attrs[] = {
-	{ "name", E_NAME, T_STRING, BUILT, ANYWHERE },
-	{ "path", E_PATH, T_STRING, BUILT, ANYWHERE },
-	{ "entries", E_ENTRIES, T_SIZE, BUILT, FILESET_ONLY },
-	{ "size", E_SIZE, T_SIZE, BUILT, ANYWHERE },
-	{ "filesize", E_SIZE, T_SIZE, BUILT, ANYWHERE },
-	{ "dirwidth", E_DIRWIDTH, T_SIZE, BUILT, FILESET_ONLY },
-	{ "dirgamma", E_DIRGAMMA, T_SIZE, BUILT, FILESET_ONLY },
-	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, BUILT, FILESET_ONLY },
-	{ "leafdirs", E_LEAFDIRS, T_SIZE, BUILT, FILESET_ONLY },
-	{ "prealloc", E_PREALLOC, T_PCT, BUILT, ANYWHERE },
-	{ "paralloc", E_PARALLOC, T_BOOL, BUILT, ANYWHERE },
-	{ "reuse", E_REUSE, T_BOOL, BUILT, ANYWHERE },
-	{ "trusttree", E_TRUSTTREE, T_BOOL, BUILT, ANYWHERE },
-	{ "readonly", E_READONLY, T_BOOL, BUILT, ANYWHERE },
-	{ "writeonly", E_WRITEONLY, T_BOOL, BUILT, ANYWHERE },
-	{ "cached", E_CACHED, T_BOOL, BUILT, ANYWHERE },
-	{ NULL, 0, 0, BUILT, ANYWHERE }
+	{ "name", E_NAME, T_STRING, ANYWHERE },
+	{ "path", E_PATH, T_STRING, ANYWHERE },
+	{ "entries", E_ENTRIES, T_SIZE, FILESET_ONLY },
+	{ "size", E_SIZE, T_SIZE_RV, ANYWHERE },
+	{ "filesize", E_SIZE, T_SIZE_RV, ANYWHERE },
+	{ "dirwidth", E_DIRWIDTH, T_SIZE_RV, FILESET_ONLY },
+	{ "dirgamma", E_DIRGAMMA, T_SIZE, FILESET_ONLY },
+	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, FILESET_ONLY },
+	{ "leafdirs", E_LEAFDIRS, T_SIZE, FILESET_ONLY },
+	{ "prealloc", E_PREALLOC, T_PCT, ANYWHERE },
+	{ "paralloc", E_PARALLOC, T_BOOL, ANYWHERE },
+	{ "reuse", E_REUSE, T_BOOL, ANYWHERE },
+	{ "trusttree", E_TRUSTTREE, T_BOOL, ANYWHERE },
+	{ "readonly", E_READONLY, T_BOOL, ANYWHERE },
+	{ "writeonly", E_WRITEONLY, T_BOOL, ANYWHERE },
+	{ "cached", E_CACHED, T_BOOL, ANYWHERE },
+	{ NULL, 0, 0, ANYWHERE }
 };
 
 static const struct attr_spec process_attrs[] = {
-	{ "name", E_NAME, T_STRING, BUILT, ANYWHERE },
-	{ "instances", E_INSTANCES, T_SIZE, BUILT, ANYWHERE },
-	{ "nice", E_NICE, T_INT, BUILT, ANYWHERE },
-	{ NULL, 0, 0, BUILT, ANYWHERE }
+	{ "name", E_NAME, T_STRING, ANYWHERE },
+	{ "instances", E_INSTANCES, T_SIZE, ANYWHERE },
+	{ "nice", E_NICE, T_INT, ANYWHERE },
+	{ NULL, 0, 0, ANYWHERE }
 };
 
 static const struct attr_spec thread_attrs[] = {
-	{ "name", E_NAME, T_STRING, BUILT, ANYWHERE },
-	{ "instances", E_INSTANCES, T_SIZE, BUILT, ANYWHERE },
-	{ "memsize", E_MEMSIZE, T_SIZE, BUILT, ANYWHERE },
-	{ "useism", E_USEISM, T_BOOL, BUILT, ANYWHERE },
-	{ "ioprio", E_IOPRIO, T_SIZE, BUILT, ANYWHERE },
-	{ NULL, 0, 0, BUILT, ANYWHERE }
+	{ "name", E_NAME, T_STRING, ANYWHERE },
+	{ "instances", E_INSTANCES, T_SIZE, ANYWHERE },
+	{ "memsize", E_MEMSIZE, T_SIZE, ANYWHERE },
+	{ "useism", E_USEISM, T_BOOL, ANYWHERE },
+	{ "ioprio", E_IOPRIO, T_SIZE, ANYWHERE },
+	{ NULL, 0, 0, ANYWHERE }
 };
 
 /* Flowop attributes; FA_COUNT marks `name`, which every flowop takes. */
 static const struct attr_spec flowop_attrs[] = {
-	{ "name", FA_COUNT, T_STRING, BUILT, ANYWHERE },
-	{ "filename", FA_FILENAME, T_STRING, BUILT, ANYWHERE },
-	{ "filesetname", FA_FILENAME, T_STRING, BUILT, ANYWHERE },
-	{ "iosize", FA_IOSIZE, T_SIZE, BUILT, ANYWHERE },
-	{ "workingset", FA_WORKINGSET, T_SIZE, BUILT, ANYWHERE },
-	{ "random", FA_RANDOM, T_BOOL, BUILT, ANYWHERE },
-	{ "dsync", FA_DSYNC, T_BOOL, BUILT, ANYWHERE },
-	{ "directio", FA_DIRECTIO, T_BOOL, BUILT, ANYWHERE },
-	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, BUILT, ANYWHERE },
-	{ "fd", FA_FD, T_SIZE, BUILT, ANYWHERE },
-	{ "srcfd", FA_SRCFD, T_SIZE, BUILT, ANYWHERE },
-	{ "opennext", FA_OPENNEXT, T_BOOL, BUILT, ANYWHERE },
-	{ "iters", FA_ITERS, T_SIZE, BUILT, ANYWHERE },
-	{ "value", FA_VALUE, T_ANY, BUILT, ANYWHERE },
-	{ "target", FA_TARGET, T_STRING, BUILT, ANYWHERE },
-	{ "blocking", FA_BLOCKING, T_BOOL, BUILT, ANYWHERE },
-	{ "highwater", FA_HIGHWATER, T_SIZE, BUILT, ANYWHERE },
-	{ "indexed", FA_INDEXED, T_SIZE, BUILT, ANYWHERE },
-	{ NULL, 0, 0, BUILT, ANYWHERE }
+	{ "name", FA_COUNT, T_STRING, ANYWHERE },
+	{ "filename", FA_FILENAME, T_STRING, ANYWHERE },
+	{ "filesetname", FA_FILENAME, T_STRING, ANYWHERE },
+	{ "iosize", FA_IOSIZE, T_SIZE_RV, ANYWHERE },
+	{ "workingset", FA_WORKINGSET, T_SIZE, ANYWHERE },
+	{ "random", FA_RANDOM, T_BOOL, ANYWHERE },
+	{ "dsync", FA_DSYNC, T_BOOL, ANYWHERE },
+	{ "directio", FA_DIRECTIO, T_BOOL, ANYWHERE },
+	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, ANYWHERE },
+	{ "fd", FA_FD, T_SIZE, ANYWHERE },
+	{ "srcfd", FA_SRCFD, T_SIZE, ANYWHERE },
+	{ "opennext", FA_OPENNEXT, T_BOOL, ANYWHERE },
+	{ "iters", FA_ITERS, T_SIZE_RV, ANYWHERE },
+	{ "value", FA_VALUE, T_ANY, ANYWHERE },
+	{ "target", FA_TARGET, T_STRING, ANYWHERE },
+	{ "blocking", FA_BLOCKING, T_BOOL, ANYWHERE },
+	{ "highwater", FA_HIGHWATER, T_SIZE, ANYWHERE },
+	{ "indexed", FA_INDEXED, T_SIZE_RV, ANYWHERE },
+	{ NULL, 0, 0, ANYWHERE }
 };
 
 static const struct attr_spec *const owner_specs[] = {
@@ -150,13 +144,14 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 {
 	out->loc = a->value ? a->value->loc : a->loc;
 	if (v->kind == V_RANDVAR) {
-		if (t == T_SIZE || t == T_INT || t == T_ANY) {
+		if (t == T_SIZE_RV || t == T_ANY) {
 			out->kind = PV_RANDOM;
 			out->u.rv = v->rv;
 			return 0;
 		}
 		diag_error(c->d, out->loc,
-			   "attribute '%s' cannot be a random variable", a->name);
+			   "attribute '%s' cannot be a random variable: it is read once, not per use",
+			   a->name);
 		return -1;
 	}
 	switch (t) {
@@ -202,6 +197,7 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 		/* a percentage is a whole number */
 		__attribute__((fallthrough));
 	case T_SIZE:
+	case T_SIZE_RV:
 	case T_INT:
 		if (v->kind == V_STRING || v->kind == V_BOOL) {
 			diag_error(c->d, out->loc,
@@ -276,13 +272,6 @@ int attrs_eval(struct compiler *c, enum attr_owner owner,
 			diag_error(c->d, a->loc,
 				   "attribute '%s' belongs to 'define fileset', not 'define file'",
 				   a->name);
-			errors++;
-			continue;
-		}
-		if (s->status == NOT_YET) {
-			diag_error(c->d, a->loc,
-				   "attribute '%s' of %s is not implemented yet in flowbench",
-				   a->name, what);
 			errors++;
 			continue;
 		}

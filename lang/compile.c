@@ -195,7 +195,9 @@ static void stmt_enable(struct compiler *c, const struct ast_stmt *st)
 	const char *w = st->words ? st->words->text : "";
 	char hint[160];
 
-	if (strcmp(w, "lathist") == 0 && !st->attrs)
+	if (strcmp(w, "lathist") == 0 && st->attrs)
+		diag_error(c->d, st->attrs->loc, "'enable lathist' takes no attributes");
+	else if (strcmp(w, "lathist") == 0)
 		c->p->lathist = true;
 	else if (strcmp(w, "multi") == 0)
 		diag_error(c->d, st->loc,

@@ -139,10 +139,11 @@ void random_define(struct compiler *c, const struct ast_stmt *st);
 enum attr_type {
 	T_STRING,   /* text; numbers are accepted as their decimal text */
 	T_SIZE,     /* a non-negative whole number (bytes, counts) */
+	T_SIZE_RV,  /* the same, or a random variable sampled at each use */
 	T_INT,      /* a whole number, may be negative */
 	T_BOOL,     /* true/false, bare, or a number (non-zero = true) */
 	T_PCT,      /* a boolean (true = 100) or a percentage 0..100 */
-	T_ANY,      /* kept as written (flowop `value`) */
+	T_ANY,      /* kept as written, random variables too (`value`) */
 };
 
 /* The entity an attribute list belongs to: selects its table. */

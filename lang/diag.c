@@ -73,7 +73,8 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	report(d, loc, "", true, fmt, ap);
 	va_end(ap);
 	if (d->errors == d->max_errors)
-		fprintf(d->out, "%s: too many errors, stopping\n", d->filename);
+		fprintf(d->out, "%s: too many errors; the rest are counted, not shown\n",
+			d->filename);
 }
 
 void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)

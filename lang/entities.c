@@ -24,18 +24,11 @@ static bool flag_attr(const struct plan_value *v, uint64_t given, int id)
 	return (given & (1ull << id)) && v[id].u.b;
 }
 
-/* A constant attribute, or its default; a random variable is an error. */
-static int64_t const_attr(struct compiler *c, const struct plan_value *v,
-			  uint64_t given, int id, const char *name, int64_t dflt)
+/* A constant attribute (attrs.c refused random variables), or its default. */
+static int64_t const_attr(const struct plan_value *v, uint64_t given, int id,
+			  int64_t dflt)
 {
-	if (!(given & (1ull << id)))
-		return dflt;
-	if (v[id].kind == PV_RANDOM) {
-		diag_error(c->d, v[id].loc,
-			   "attribute '%s' cannot be a random variable", name);
-		return dflt;
-	}
-	return v[id].u.i;
+	return (given & (1ull << id)) ? v[id].u.i : dflt;
 }
 
 /* A random-variable attribute: its index, -1 when not given or constant. */
@@ -85,7 +78,7 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	       v[E_SIZE].u.i : 1024;
 	fs->size = (uint64_t)size;
 	fs->size_rv = random_attr(v, given, E_SIZE);
-	fs->prealloc_pct = (int)const_attr(c, v, given, E_PREALLOC, "prealloc", 0);
+	fs->prealloc_pct = (int)const_attr(v, given, E_PREALLOC, 0);
 	fs->paralloc = flag_attr(v, given, E_PARALLOC);
 	fs->reuse = flag_attr(v, given, E_REUSE);
 	fs->trusttree = flag_attr(v, given, E_TRUSTTREE);
@@ -98,9 +91,9 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 		fs->dirwidth = 10;
 		fs->dirgamma = 0;
 	} else {
-		fs->entries = (uint64_t)const_attr(c, v, given, E_ENTRIES, "entries", 0);
-		fs->leafdirs = (uint64_t)const_attr(c, v, given, E_LEAFDIRS, "leafdirs", 0);
-		fs->dirgamma = const_attr(c, v, given, E_DIRGAMMA, "dirgamma", 1500);
+		fs->entries = (uint64_t)const_attr(v, given, E_ENTRIES, 0);
+		fs->leafdirs = (uint64_t)const_attr(v, given, E_LEAFDIRS, 0);
+		fs->dirgamma = const_attr(v, given, E_DIRGAMMA, 1500);
 		fs->dirwidth_rv = random_attr(v, given, E_DIRWIDTH);
 		if (given & (1ull << E_DIRWIDTH) && fs->dirwidth_rv < 0)
 			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;
@@ -428,9 +421,9 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	t->name = v[E_NAME].u.s;
 	t->loc = e->loc;
 	t->proc = proc;
-	t->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
-	t->memsize = (given & (1ull << E_MEMSIZE)) ? (uint64_t)v[E_MEMSIZE].u.i : 0;
-	t->ioprio = (given & (1ull << E_IOPRIO)) ? (int)v[E_IOPRIO].u.i : 8;
+	t->instances = (uint64_t)const_attr(v, given, E_INSTANCES, 1);
+	t->memsize = (uint64_t)const_attr(v, given, E_MEMSIZE, 0);
+	t->ioprio = (int)const_attr(v, given, E_IOPRIO, 8);
 	if (t->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "thread '%s': instances must be at least 1", t->name);
@@ -461,8 +454,8 @@ void build_process(struct compiler *c, const struct pending *pd)
 	memset(pr, 0, sizeof(*pr));
 	pr->name = pd->name;
 	pr->loc = e->loc;
-	pr->instances = (given & (1ull << E_INSTANCES)) ? (uint64_t)v[E_INSTANCES].u.i : 1;
-	pr->nice = (given & (1ull << E_NICE)) ? (int)v[E_NICE].u.i : 0;
+	pr->instances = (uint64_t)const_attr(v, given, E_INSTANCES, 1);
+	pr->nice = (int)const_attr(v, given, E_NICE, 0);
 	if (pr->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "process '%s': instances must be at least 1", pr->name);

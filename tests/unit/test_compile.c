@@ -368,13 +368,15 @@ START_TEST(test_unsupported_and_quit)
 		    "enable lathst\n"
 		    "list flowops\n"
 		    "eventgen rte=5\n"
+		    "enable lathist rate=3\n"
 		    "psrun 0\n", NULL);
+	HAS(&r, "t.f:6:16: 'enable lathist' takes no attributes");
 	HAS(&r, "t.f:1:1: 'enable multi' (filebench's multi-client synchronisation) is not supported by flowbench");
 	HAS(&r, "t.f:2:1: 'domultisync' (filebench's multi-client synchronisation) is not supported");
 	HAS(&r, "t.f:3:1: unknown 'enable lathst' (did you mean 'lathist'?)");
 	HAS(&r, "t.f:4:1: unknown 'list flowops' (did you mean 'flowop'?)");
 	HAS(&r, "t.f:5:10: unknown attribute 'rte' for eventgen (did you mean 'rate'?)");
-	HAS(&r, "t.f:6:7: psrun: the period must not be 0");
+	HAS(&r, "t.f:7:7: psrun: the period must not be 0");
 	release(&r);
 
 	compile_src(&r, "echo \"a\"\nquit\nrun 3\n", NULL);
@@ -579,8 +581,17 @@ START_TEST(test_random_variables)
 	compile_src(&r,
 		    "set $a = randvar(type=gamma, mean=10, gamma=1500)\n"
 		    "set $b = $a + 1\n"
-		    "define file name=f,path=$a\n", NULL);
+		    "define file name=f,path=$a\n"
+		    "define process name=p,instances=$a { thread name=t,memsize=$a {\n"
+		    "  flowop read name=r,filename=f,iosize=$a,fd=$a,workingset=$a\n"
+		    "} }\n", NULL);
 	HAS(&r, "t.f:2:13: '+' needs numbers, not a random variable");
+	HAS(&r, "t.f:3:25: attribute 'path' cannot be a random variable: it is read once, not per use");
+	HAS(&r, "t.f:4:33: attribute 'instances' cannot be a random variable");
+	HAS(&r, "t.f:4:60: attribute 'memsize' cannot be a random variable");
+	HAS(&r, "t.f:5:46: attribute 'fd' cannot be a random variable");
+	HAS(&r, "t.f:5:60: attribute 'workingset' cannot be a random variable");
+	ck_assert_int_eq(r.errors, 6);   /* iosize=$a is fine */
 	release(&r);
 }
 END_TEST

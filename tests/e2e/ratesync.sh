@@ -105,8 +105,9 @@ W
 run_wml sync
 b=$(breakdown_field "$tmp/sync.out" blk ops)
 w=$(breakdown_field "$tmp/sync.out" wk ops)
-within $((w - 1)) "$w" "$b" || fail "block $b ops for $w wakeups"
-within 80 100 "$w" || fail "wakeup every 20 ms for 2 s gave $w"
+# one of each may straddle the deadline: the other side is then not counted
+within $((w - 1)) $((w + 1)) "$b" || fail "block $b ops for $w wakeups"
+within 70 100 "$w" || fail "wakeup every 20 ms for 2 s gave $w"
 sb=$(breakdown_field "$tmp/sync.out" sem ops)
 sp=$(breakdown_field "$tmp/sync.out" post ops)
 # posters run ahead by at most highwater (5) units, plus the one in flight

@@ -107,7 +107,8 @@ b=$(breakdown_field "$tmp/sync.out" blk ops)
 w=$(breakdown_field "$tmp/sync.out" wk ops)
 # one of each may straddle the deadline: the other side is then not counted
 within $((w - 1)) $((w + 1)) "$b" || fail "block $b ops for $w wakeups"
-within 70 100 "$w" || fail "wakeup every 20 ms for 2 s gave $w"
+# (a loaded or sanitized build stretches the 20 ms cycle: no exact count)
+within 20 100 "$w" || fail "wakeup every 20 ms for 2 s gave $w"
 sb=$(breakdown_field "$tmp/sync.out" sem ops)
 sp=$(breakdown_field "$tmp/sync.out" post ops)
 # posters run ahead by at most highwater (5) units, plus the one in flight
@@ -129,7 +130,8 @@ run 10
 W
 run_wml misc
 [ "$(breakdown_field "$tmp/misc.out" d ops)" = 3 ] || fail "delay: d != 3 ops"
-within 49 60 "$(breakdown_field "$tmp/misc.out" d msop)" ||
+# a sleep never returns early; a busy machine may wake it late
+within 49 90 "$(breakdown_field "$tmp/misc.out" d msop)" ||
 	fail "delay 0.05 s: $(breakdown_field "$tmp/misc.out" d msop) ms/op"
 [ "$(grep -c 'Message from process (p1,0), thread (t1,0): hello there$' "$tmp/misc.out")" = 3 ] ||
 	fail "print: expected 3 messages: $(grep Message "$tmp/misc.out")"

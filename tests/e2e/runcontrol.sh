@@ -100,11 +100,12 @@ run_wml ps
 c=$(grep -c 'Per-Operation Breakdown' "$tmp/ps.out")
 [ "$c" = 3 ] || fail "psrun -1 3 printed $c breakdowns, expected 3"
 [ "$(grep -c 'IO Summary' "$tmp/ps.out")" = 3 ] || fail "psrun: an IO Summary per breakdown"
-# interval snapshots: tick (10 per second) shows about 10 per interval,
-# and the final report covers the whole run (about 30)
+# interval snapshots: tick (10 per second) shows about 10 per interval
+# (fewer when a loaded machine stretches its sleeps), and the final
+# report covers the whole run (at least the two intervals together)
 awk '$1 == "tick" { gsub(/ops/, "", $2); v[++k] = $2 + 0 }
-     END { exit !(k == 3 && v[1] >= 8 && v[1] <= 11 && v[2] >= 8 && v[2] <= 11 &&
-		  v[3] >= 27 && v[3] <= 31) }' "$tmp/ps.out" ||
+     END { exit !(k == 3 && v[1] >= 5 && v[1] <= 11 && v[2] >= 5 && v[2] <= 11 &&
+		  v[3] >= 15 && v[3] <= 31 && v[3] >= v[1] + v[2]) }' "$tmp/ps.out" ||
 	fail "psrun interval counts: $(grep '^tick ' "$tmp/ps.out" | tr '\n' '|')"
 p=$(breakdown_field "$tmp/plain.out" r1 opss)
 q=$(grep '^r1 ' "$tmp/ps.out" | tail -1 | awk '{ gsub(/ops\/s/, "", $3); print $3 }')

@@ -91,3 +91,23 @@ void fo_stats_diff(struct fo_stats *out, const struct fo_stats *cur,
 	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
 		out->hist[i] = sub0(cur->hist[i], prev->hist[i]);
 }
+
+double fo_stats_percentile(const struct fo_stats *s, double q)
+{
+	uint64_t n = s->op.count, seen = 0, rank;
+
+	if (n == 0)
+		return 0;
+	rank = (uint64_t)((q / 100.0) * (double)n + 0.5);
+	if (rank < 1)
+		rank = 1;
+	for (unsigned b = 0; b < STATS_HIST_BUCKETS; b++) {
+		seen += s->hist[b];
+		if (seen >= rank) {
+			double hi = b == 0 ? 0 : (double)(1ull << (b < 63 ? b : 63));
+
+			return hi < (double)s->op.lat_max_ns ? hi : (double)s->op.lat_max_ns;
+		}
+	}
+	return (double)s->op.lat_max_ns;
+}

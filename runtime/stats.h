@@ -84,6 +84,14 @@ static inline void fo_stats_record(struct fo_stats *fs, uint64_t lat_ns,
 void stats_merge(struct op_stats *dst, const struct op_stats *src);
 void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src);
 
+/*
+ * The q-th percentile (0 < q < 100) of the op latencies of merged stats,
+ * in ns; 0 when there is no op.  For now the upper bound of the power of
+ * two holding it, clamped to the true maximum (a log-linear histogram
+ * will make it exact to 1 %).
+ */
+double fo_stats_percentile(const struct fo_stats *s, double q);
+
 /* *dst = a copy of `src` read word by word while its owner may write it. */
 void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src);
 

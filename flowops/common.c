@@ -14,8 +14,20 @@ void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
 {
 	sel->fixed = slot_index(pf);
 	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FA_OPENNEXT, false);
+	sel->may_own = sel->fixed == 0 && !sel->opennext && pf->fileset >= 0 &&
+		       pf->ops && pf->ops->rw != FO_RW_NONE;
+	sel->own = 0;
+	sel->fileset = pf->fileset;
 	sel->rotor = FB_FD_SLOTS - 1;
 	sel->file_rotor = 0;
+}
+
+struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel)
+{
+	if (t->nown >= FB_OWN_SLOTS)
+		return &t->slots[0];   /* slot_acquire() reports the conflict */
+	sel->own = FB_FD_SLOTS + t->nown++;
+	return &t->slots[sel->own];
 }
 
 enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,

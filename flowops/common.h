@@ -17,15 +17,27 @@
  * Which slot a flowop works on: `fd` if > 0; else with `opennext` a
  * rotor private to the flowop statement in this thread (127, 126, ...,
  * 0, 127, ...), which also keeps its own file rotor; else slot 0.
+ *
+ * A flowop that reads or writes a file it names itself, without `fd`,
+ * may own a private slot instead of slot 0 (runtime/slot.h): it takes one
+ * the first time it finds slot 0 holding a file of another fileset, and
+ * keeps it.  filebench would read or write slot 0's file, whatever the
+ * flowop names; without this, the second such flowop would fail.
  */
 struct fo_slotsel {
 	int fixed;
 	bool opennext;
+	bool may_own;          /* reads/writes its own file, no fd, no opennext */
+	int own;               /* its private slot (>= FB_FD_SLOTS), 0: none yet */
+	int fileset;           /* the flowop's fileset */
 	int rotor;
 	uint64_t file_rotor;
 };
 
 void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf);
+
+/* Slot 0 holds another fileset's file: take a private slot if one is left. */
+struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel);
 
 static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *sel)
 {
@@ -34,6 +46,12 @@ static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *se
 	if (sel->opennext) {
 		i = sel->rotor;
 		sel->rotor = i ? i - 1 : FB_FD_SLOTS - 1;
+	} else if (sel->may_own) {
+		if (sel->own)
+			return &t->slots[sel->own];
+		if (__builtin_expect(t->slots[0].fd >= 0 &&
+				     t->slots[0].fileset != sel->fileset, 0))
+			return fo_slot_own(t, sel);
 	}
 	return &t->slots[i];
 }

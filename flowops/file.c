@@ -321,7 +321,7 @@ static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 /* fsync every open slot holding a file of the flowop's fileset: one op each. */
 static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	for (int i = 0; i < FB_FD_SLOTS; i++) {
+	for (int i = 0; i < FB_ALL_SLOTS; i++) {
 		struct fb_slot *s = &t->slots[i];
 		uint64_t t0, t1;
 		int rc;

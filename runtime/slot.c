@@ -19,7 +19,7 @@
 
 void slot_init_all(struct fb_slot *slots)
 {
-	for (int i = 0; i < FB_FD_SLOTS; i++) {
+	for (int i = 0; i < FB_ALL_SLOTS; i++) {
 		memset(&slots[i], 0, sizeof(slots[i]));
 		slots[i].fd = -1;
 		slots[i].fileset = -1;
@@ -28,7 +28,7 @@ void slot_init_all(struct fb_slot *slots)
 
 void slot_close_all(struct fb_slot *slots)
 {
-	for (int i = 0; i < FB_FD_SLOTS; i++) {
+	for (int i = 0; i < FB_ALL_SLOTS; i++) {
 		if (slots[i].fd >= 0)
 			slot_detach(&slots[i]);
 	}
@@ -117,9 +117,11 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	if (s->fd >= 0) {
 		if (s->fileset == pf->fileset)
 			return FO_OK;
-		thread_fail(t, "flowop %s: fd slot %d holds a file of '%s', not of '%s'",
+		thread_fail(t, "flowop %s: fd slot %d holds a file of '%s', not of '%s'%s",
 			    pf->name, (int)(s - t->slots),
-			    t->filesets[s->fileset].pf->name, fs->pf->name);
+			    t->filesets[s->fileset].pf->name, fs->pf->name,
+			    s == &t->slots[0] ? " (too many flowops of this thread read or "
+			    "write files of their own without fd=N: give them fd=N)" : "");
 		return FO_ERROR;
 	}
 	r = slot_pick(t, pf, files, PICK_EXISTING, 0, own, &e);

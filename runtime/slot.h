@@ -7,6 +7,13 @@
  * explicit) open until the thread ends or a closefile closes it.  It
  * remembers which file (fileset and entry) it held even after closefile:
  * deletefile fd=, writewholefile srcfd= and fsyncset use that reference.
+ *
+ * Behind the FB_FD_SLOTS slots a script can name, a thread has
+ * FB_OWN_SLOTS more: a flowop that reads or writes a file of its own
+ * (filename=) without `fd` normally shares slot 0, but when slot 0 holds
+ * a file of another fileset it takes one of these for good, so that
+ * several such flowops in one thread (tpcso.f reads 30 files) each work
+ * on their own file (flowops/common.h, fo_slot()).
  */
 #ifndef FLOWBENCH_SLOT_H
 #define FLOWBENCH_SLOT_H
@@ -18,6 +25,8 @@
 #include "runtime/pick.h"
 
 #define FB_FD_SLOTS 128
+#define FB_OWN_SLOTS 64
+#define FB_ALL_SLOTS (FB_FD_SLOTS + FB_OWN_SLOTS)
 
 struct op_stats;
 
@@ -43,6 +52,7 @@ static inline bool slot_has_ref(const struct fb_slot *s)
 	return s->fileset >= 0;
 }
 
+/* `slots` has FB_ALL_SLOTS entries (a thread's `slots` array). */
 void slot_init_all(struct fb_slot *slots);
 /* Close every open slot (end of the thread), keeping open counts right. */
 void slot_close_all(struct fb_slot *slots);

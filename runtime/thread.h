@@ -58,7 +58,8 @@ struct fb_thread {
 	const struct flowop_inst *norsc_fi;   /* the flowop that returned it */
 	bool finish_reached;               /* a finish* limit, not a missing file */
 
-	struct fb_slot slots[FB_FD_SLOTS];
+	struct fb_slot slots[FB_ALL_SLOTS];   /* fd slots, then private ones */
+	int nown;                          /* private slots handed out */
 	void *aio;                         /* flowops/aio.c: the io_uring, or NULL */
 
 	pthread_t tid;

@@ -77,3 +77,47 @@ fi
 grep -q "flowop del2: fd slot 1 holds no file to delete" "$tmp/err3" ||
 	{ cat "$tmp/err3"; fail "no clear error for a used-up slot reference"; }
 ok "deletefile fd=N with no file in the slot is a clear error"
+
+# Several flowops of one thread read and write files of their own without
+# fd= (tpcso.f reads 30 files in one thread): each works on its own file,
+# opened once, instead of failing on slot 0 holding another file.
+cat >"$tmp/own.f" <<'WML'
+set $dir=/tmp
+define file name=small,path=$dir,size=8k,prealloc
+define file name=large,path=$dir,size=64k,prealloc
+define process name=p { thread name=t {
+  flowop read name=rsmall,filename=small,iosize=4k
+  flowop read name=rlarge,filename=large,iosize=4k
+  flowop write name=wlarge,filename=large,iosize=4k,random
+} }
+run 1
+WML
+"$FLOWBENCH" run "$tmp/own.f" -D dir="$tmp" --cache warm >"$tmp/out4" 2>"$tmp/err4" ||
+	{ cat "$tmp/err4"; fail "flowops reading files of their own without fd= failed"; }
+grep -q "Implicit opens: 3 " "$tmp/out4" ||
+	{ cat "$tmp/out4"; fail "each flowop should open its file once"; }
+# Sequential 4k reads wrap at EOF with one 0-byte read: 8k gives 2/3 of
+# the bytes per op that 64k gives; equal rates would mean the same file.
+s=$(breakdown_field "$tmp/out4" rsmall mbs)
+l=$(breakdown_field "$tmp/out4" rlarge mbs)
+awk -v s="$s" -v l="$l" 'BEGIN { exit !(s > 0 && l > 1.25 * s) }' ||
+	fail "rlarge did not read its own file ($s vs $l mb/s)"
+ok "flowops without fd= read and write the files they name, each in its own slot"
+
+# Private slots are limited: past them the conflict is a clear error.
+{
+	echo 'set $dir=/tmp'
+	i=0
+	while [ $i -lt 70 ]; do echo "define file name=f$i,path=\$dir,size=4k,prealloc"; i=$((i + 1)); done
+	echo 'define process name=p { thread name=t {'
+	i=0
+	while [ $i -lt 70 ]; do echo "  flowop read name=r$i,filename=f$i,iosize=4k"; i=$((i + 1)); done
+	echo '} }'
+	echo 'run 1'
+} >"$tmp/many.f"
+if "$FLOWBENCH" run "$tmp/many.f" -D dir="$tmp" --cache warm >"$tmp/out5" 2>"$tmp/err5"; then
+	fail "70 flowops with files of their own in one thread should run out of slots"
+fi
+grep -q "fd slot 0 holds a file of 'f0'.*give them fd=N" "$tmp/err5" ||
+	{ cat "$tmp/err5"; fail "no clear error when private slots run out"; }
+ok "running out of private slots is a clear error"

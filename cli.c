@@ -34,6 +34,9 @@ void cli_usage(FILE *out)
 "                           variables); without it a seed is chosen and\n"
 "                           printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
+"  --percentiles LIST       latency percentiles to print per flowop, e.g.\n"
+"                           50,99,99.9 (each between 0 and 100; default\n"
+"                           50,90,95,99,99.9,99.99)\n"
 "\n"
 "environment:\n"
 "  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
@@ -98,6 +101,38 @@ static int parse_runtime(const char *text, struct cli_args *args, FILE *err)
 	}
 	args->runtime_given = true;
 	args->runtime_s = s;
+	return 0;
+}
+
+/* "50,99,99.9": up to CLI_MAX_PERCENTILES numbers, each in (0, 100). */
+static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
+{
+	const char *s = text;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		double q;
+
+		errno = 0;
+		q = strtod(s, &end);
+		if (errno || end == s || (*end != ',' && *end != '\0') ||
+		    !(q > 0 && q < 100)) {
+			fprintf(err, "flowbench: --percentiles needs numbers above 0 and below 100, separated by commas (like 50,99,99.9), not '%s'\n",
+				text);
+			return -1;
+		}
+		if (n == CLI_MAX_PERCENTILES) {
+			fprintf(err, "flowbench: --percentiles takes at most %d values\n",
+				CLI_MAX_PERCENTILES);
+			return -1;
+		}
+		args->percentiles[n++] = q;
+		if (*end == '\0')
+			break;
+		s = end + 1;
+	}
+	args->npercentiles = n;
 	return 0;
 }
 
@@ -198,6 +233,10 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			args->seed_given = true;
 		} else if (strcmp(a, "--allow-system") == 0) {
 			args->allow_system = true;
+		} else if (is_option(a, "--percentiles")) {
+			if (!(v = option_value(argc, argv, &i, "--percentiles", err)) ||
+			    parse_percentiles(v, args, err) < 0)
+				return -1;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			args->cmd = CLI_HELP;
 			return 0;

@@ -2,7 +2,7 @@
  * cli.h - the command line of flowbench: what the user asked for.
  *
  *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
- *                      [--seed N] [--allow-system]
+ *                      [--seed N] [--allow-system] [--percentiles LIST]
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
  *   flowbench list                          (the workload catalogue)
@@ -23,6 +23,9 @@ enum cli_command {
 	CLI_VERSION,
 };
 
+/* --percentiles: how many values at most. */
+#define CLI_MAX_PERCENTILES 16
+
 struct cli_define {
 	const char *name;         /* points into argv or a copy */
 	const char *value;
@@ -39,6 +42,8 @@ struct cli_args {
 	bool seed_given;
 	unsigned long long seed;
 	bool allow_system;
+	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
+	int npercentiles;                          /* 0: the defaults */
 };
 
 /*

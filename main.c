@@ -164,6 +164,8 @@ static int flowbench(const struct cli_args *args)
 		status = 0;
 	} else {
 		struct run_options ropts = {
+			.percentiles = args->percentiles,
+			.npercentiles = args->npercentiles,
 			.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
 		};
 

@@ -53,7 +53,38 @@ void clock_scale_begin(struct clock_scale *cs)
 	read_pair(cs, &cs->tick0, &cs->ns0);
 }
 
-void clock_scale_finish(struct clock_scale *cs)
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The median interval between two back-to-back reads: what one read
+ * adds to a measured latency.  The median ignores the pairs an
+ * interrupt or a migration stretched.
+ */
+static double read_cost_ns(const struct clock_scale *cs)
+{
+	uint64_t d[CLOCK_READ_PAIRS];
+
+	for (int i = 0; i < CLOCK_READ_PAIRS; i++) {
+		uint64_t a = clock_ticks(cs);
+		uint64_t b = clock_ticks(cs);
+
+		d[i] = b > a ? b - a : 0;
+	}
+	qsort(d, CLOCK_READ_PAIRS, sizeof(d[0]), cmp_u64);
+	return (double)d[CLOCK_READ_PAIRS / 2] * (double)cs->mult / 4294967296.0;
+}
+
+const char *clock_name(const struct clock_scale *cs)
+{
+	return cs->tsc ? "tsc" : "monotonic";
+}
+
+static void calibrate(struct clock_scale *cs)
 {
 	uint64_t ticks, ns;
 
@@ -79,6 +110,12 @@ void clock_scale_finish(struct clock_scale *cs)
 			      (ticks - cs->tick0));
 	cs->tick0 = ticks;
 	cs->ns0 = ns;
+}
+
+void clock_scale_finish(struct clock_scale *cs)
+{
+	calibrate(cs);
+	cs->read_ns = read_cost_ns(cs);
 }
 
 uint64_t clock_ns_to_ticks(const struct clock_scale *cs, uint64_t ns)

@@ -52,6 +52,9 @@ struct clock_scale {
 	uint64_t mult;       /* ns = ticks * mult >> 32 */
 	uint64_t tick0;      /* a tick reading taken at ... */
 	uint64_t ns0;        /* ... this CLOCK_MONOTONIC time */
+	double read_ns;      /* cost of one clock_ticks() read, measured at
+				clock_scale_finish(): every op latency
+				includes about one such read */
 };
 
 /* Hot path: the current time in ticks. */
@@ -76,8 +79,15 @@ static inline uint64_t clock_ticks_to_ns(const struct clock_scale *cs,
 
 /* Start calibrating: choose the tick source and take the first reading. */
 void clock_scale_begin(struct clock_scale *cs);
-/* Finish calibrating (sleeps until 20 ms after begin if needed). */
+/*
+ * Finish calibrating (sleeps until 20 ms after begin if needed), then
+ * measure the read cost: the median of CLOCK_READ_PAIRS intervals
+ * between two back-to-back clock_ticks(), in ns (cs->read_ns).
+ */
 void clock_scale_finish(struct clock_scale *cs);
+#define CLOCK_READ_PAIRS 1000
+/* "tsc" or "monotonic": what a tick is. */
+const char *clock_name(const struct clock_scale *cs);
 /* The tick reading that corresponds to CLOCK_MONOTONIC time `ns`. */
 uint64_t clock_ns_to_ticks(const struct clock_scale *cs, uint64_t ns);
 

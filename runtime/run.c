@@ -69,6 +69,8 @@ struct master {
 	char why[512];            /* first worker failure seen by waitpid */
 	struct clock_scale clk;   /* op clock, calibrated from start-up to release */
 	struct eventgen gen;
+	const double *pct;        /* percentiles to print (NULL: defaults) */
+	int npct;
 };
 
 /* psrun: periodic snapshots of the live statistics. */
@@ -271,11 +273,12 @@ static void snapshot(struct master *m, struct snapshots *ps, uint64_t now)
 	if (ps->interval) {
 		for (int i = 0; i < p->nflowops; i++)
 			fo_stats_diff(&ps->out[i], &ps->cur[i], &ps->prev[i]);
-		text_report(stdout, p, ps->out, (double)(now - ps->prev_ns) / 1e9);
+		text_report(stdout, p, ps->out, (double)(now - ps->prev_ns) / 1e9,
+			    m->pct, m->npct);
 		memcpy(ps->prev, ps->cur, (size_t)p->nflowops * sizeof(*ps->cur));
 	} else {
 		text_report(stdout, p, ps->cur,
-			    (double)(now - m->sh.ctl->start_ns) / 1e9);
+			    (double)(now - m->sh.ctl->start_ns) / 1e9, m->pct, m->npct);
 	}
 	ps->prev_ns = now;
 }
@@ -376,7 +379,7 @@ static int report(struct master *m, double elapsed_s)
 		for (int k = 0; k < pt->nflowops; k++)
 			fo_stats_merge(&sum[pt->first_flowop + k], &ss->stats[k]);
 	}
-	text_report(stdout, p, sum, elapsed_s);
+	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
 	free(sum);
 	return 0;
 }
@@ -459,6 +462,7 @@ static int run_workers(struct master *m)
 		goto out;
 	}
 	clock_scale_finish(&m->clk);
+	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
 	start = clock_now_ns();
 	c->start_ns = start;
@@ -506,7 +510,9 @@ out:
 
 int run_plan(const struct plan *p, const struct run_options *opt)
 {
-	struct master m = { .plan = p };
+	struct master m = { .plan = p,
+			    .pct = opt ? opt->percentiles : NULL,
+			    .npct = opt ? opt->npercentiles : 0 };
 	uint64_t nproc = 0;
 	int rc = 1;
 

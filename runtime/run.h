@@ -8,6 +8,9 @@
 
 struct run_options {
 	enum { CACHE_COLD, CACHE_WARM } cache;
+	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
+	const double *percentiles;
+	int npercentiles;
 };
 
 /*

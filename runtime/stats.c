@@ -37,8 +37,8 @@ void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src)
 	stats_merge(&dst->op, &src->op);
 	stats_merge(&dst->open, &src->open);
 	dst->discarded += src->discarded;
-	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
-		dst->hist[i] += src->hist[i];
+	if (src->op.count)      /* most blocks of a big run never ran an op */
+		hist_merge(&dst->lat, &src->lat);
 }
 
 static void op_stats_load(struct op_stats *dst, const struct op_stats *src)
@@ -55,8 +55,7 @@ void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src)
 	op_stats_load(&dst->op, &src->op);
 	op_stats_load(&dst->open, &src->open);
 	dst->discarded = STATS_GET(src->discarded);
-	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
-		dst->hist[i] = STATS_GET(src->hist[i]);
+	hist_load(&dst->lat, &src->lat);
 }
 
 /* Counters never decrease, but a torn cut may make one look like it did. */
@@ -88,26 +87,31 @@ void fo_stats_diff(struct fo_stats *out, const struct fo_stats *cur,
 	op_stats_diff(&out->op, &cur->op, &prev->op);
 	op_stats_diff(&out->open, &cur->open, &prev->open);
 	out->discarded = sub0(cur->discarded, prev->discarded);
-	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
-		out->hist[i] = sub0(cur->hist[i], prev->hist[i]);
+	hist_diff(&out->lat, &cur->lat, &prev->lat);
 }
+
+const double stats_default_percentiles[STATS_DEFAULT_NPERCENTILES] = {
+	50, 90, 95, 99, 99.9, 99.99,
+};
 
 double fo_stats_percentile(const struct fo_stats *s, double q)
 {
-	uint64_t n = s->op.count, seen = 0, rank;
-
-	if (n == 0)
+	if (s->op.count == 0)
 		return 0;
-	rank = (uint64_t)((q / 100.0) * (double)n + 0.5);
-	if (rank < 1)
-		rank = 1;
-	for (unsigned b = 0; b < STATS_HIST_BUCKETS; b++) {
-		seen += s->hist[b];
-		if (seen >= rank) {
-			double hi = b == 0 ? 0 : (double)(1ull << (b < 63 ? b : 63));
+	return hist_percentile(&s->lat, q, s->op.lat_min_ns, s->op.lat_max_ns);
+}
 
-			return hi < (double)s->op.lat_max_ns ? hi : (double)s->op.lat_max_ns;
-		}
-	}
-	return (double)s->op.lat_max_ns;
+double fo_stats_mean(const struct fo_stats *s)
+{
+	return s->op.count ? (double)s->op.lat_sum_ns / (double)s->op.count : 0;
+}
+
+double fo_stats_stdev(const struct fo_stats *s)
+{
+	return hist_stdev(&s->lat, s->op.count, s->op.lat_sum_ns);
+}
+
+void fo_stats_lathist(const struct fo_stats *s, uint64_t out[STATS_HIST_BUCKETS])
+{
+	hist_to_pow2(&s->lat, out);
 }

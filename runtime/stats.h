@@ -1,6 +1,9 @@
 /*
  * stats.h - per-flowop operation counters and latency histograms.
  *
+ * (The histogram itself, log-linear with a 1/256 error bound, is in
+ * hist.h; a struct fo_stats is about 36 KiB, nearly all of it that.)
+ *
  * Each thread instance owns one struct fo_stats per flowop of its thread
  * definition, in its own cache-line-aligned block of the shared region.
  * Only that thread writes it.  The master reads it at the end of the run
@@ -19,8 +22,10 @@
 
 #include <stdint.h>
 
-/* Latency histogram: bucket i holds ops with 2^(i-1) <= ns < 2^i. */
-#define STATS_HIST_BUCKETS 64
+#include "runtime/hist.h"
+
+/* filebench's `enable lathist`: bucket i holds 2^(i-1) <= ns < 2^i. */
+#define STATS_HIST_BUCKETS HIST_POW2_BUCKETS
 
 struct op_stats {
 	uint64_t count;
@@ -34,7 +39,7 @@ struct fo_stats {
 	struct op_stats op;     /* the flowop's own operations */
 	struct op_stats open;   /* implicit opens inside read/write: own ops */
 	uint64_t discarded;     /* ops that ended after the deadline: done, not counted */
-	uint64_t hist[STATS_HIST_BUCKETS];   /* latencies of `op` (enable lathist) */
+	struct hist lat;        /* latencies of `op` (implicit opens have none) */
 };
 
 /* Owner-side store that a concurrent snapshot may read (see top). */
@@ -44,18 +49,6 @@ struct fo_stats {
 
 void stats_init(struct op_stats *s);
 void fo_stats_init(struct fo_stats *s);
-
-/*
- * The histogram bucket of a latency: 0 for 0 ns, else floor(log2(ns)) + 1
- * (2^(i-1) <= ns < 2^i), at most 63.  Branch-free.
- */
-static inline unsigned stats_hist_bucket(uint64_t ns)
-{
-	unsigned b = 64u - (unsigned)__builtin_clzll(ns | 1);   /* 1..64 */
-
-	b -= (ns == 0);
-	return b > STATS_HIST_BUCKETS - 1 ? STATS_HIST_BUCKETS - 1 : b;
-}
 
 /* Add one op of `lat_ns` moving `bytes`.  Hot path: keep it tiny. */
 static inline void stats_record(struct op_stats *s, uint64_t lat_ns,
@@ -70,14 +63,12 @@ static inline void stats_record(struct op_stats *s, uint64_t lat_ns,
 		STATS_SET(s->lat_max_ns, lat_ns);
 }
 
-/* One op of the flowop itself: counters plus its histogram bucket. */
+/* One op of the flowop itself: counters plus its histogram. */
 static inline void fo_stats_record(struct fo_stats *fs, uint64_t lat_ns,
 				   uint64_t bytes)
 {
-	unsigned b = stats_hist_bucket(lat_ns);
-
 	stats_record(&fs->op, lat_ns, bytes);
-	STATS_SET(fs->hist[b], fs->hist[b] + 1);
+	hist_record(&fs->lat, lat_ns);
 }
 
 /* dst += src, keeping true extremes; an empty src changes nothing. */
@@ -85,12 +76,22 @@ void stats_merge(struct op_stats *dst, const struct op_stats *src);
 void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src);
 
 /*
- * The q-th percentile (0 < q < 100) of the op latencies of merged stats,
- * in ns; 0 when there is no op.  For now the upper bound of the power of
- * two holding it, clamped to the true maximum (a log-linear histogram
- * will make it exact to 1 %).
+ * The q-th percentile (0 < q <= 100) of the op latencies of merged
+ * stats, in ns; 0 when there is no op.  Nearest rank, within 1/256 of
+ * the exact value (hist_percentile).
  */
 double fo_stats_percentile(const struct fo_stats *s, double q);
+
+/* Mean and sample standard deviation of the op latencies, in ns. */
+double fo_stats_mean(const struct fo_stats *s);
+double fo_stats_stdev(const struct fo_stats *s);
+
+/* filebench's 64 power-of-two buckets of the op latencies (lathist). */
+void fo_stats_lathist(const struct fo_stats *s, uint64_t out[STATS_HIST_BUCKETS]);
+
+/* The percentiles printed when none are asked for: 50 90 95 99 99.9 99.99. */
+extern const double stats_default_percentiles[];
+#define STATS_DEFAULT_NPERCENTILES 6
 
 /* *dst = a copy of `src` read word by word while its owner may write it. */
 void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src);

@@ -7,9 +7,13 @@
  * opens kept out of the read/write numbers.  Every plan flowop has a
  * line, composite invocations (no ops of their own) and their inner
  * flowops (`invocation.inner`) included; with `enable lathist` each line
- * ends with a TAB and the 64 histogram buckets.
+ * ends with a TAB and the 64 histogram buckets.  After filebench's lines
+ * come flowbench's own: implicit opens, ops not counted, and the latency
+ * percentiles of every flowop that ran an op (docs/metrics.md).
  */
 #include "runtime/report/text.h"
+
+#include <stdbool.h>
 
 #include "flowops/flowop.h"
 #include "runtime/log.h"
@@ -47,10 +51,13 @@ void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
 void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s,
 			   double elapsed_s)
 {
+	uint64_t b[STATS_HIST_BUCKETS];
+
+	fo_stats_lathist(s, b);
 	flowop_fields(out, name, &s->op, elapsed_s);
 	fputs("\t[ ", out);
 	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
-		fprintf(out, "%llu ", (unsigned long long)s->hist[i]);
+		fprintf(out, "%llu ", (unsigned long long)b[i]);
 	fputs("]\n", out);
 }
 
@@ -111,8 +118,42 @@ void text_discarded(FILE *out, const struct plan *p,
 	fputs(")\n", out);
 }
 
+void text_percentiles(FILE *out, const struct plan *p,
+		      const struct fo_stats *per_flowop, const double *pct, int npct)
+{
+	bool header = false;
+	char label[32];
+
+	if (!pct || npct <= 0) {
+		pct = stats_default_percentiles;
+		npct = STATS_DEFAULT_NPERCENTILES;
+	}
+	for (int i = p->nflowops - 1; i >= 0; i--) {
+		const struct fo_stats *s = &per_flowop[i];
+
+		if (!s->op.count)
+			continue;
+		if (!header) {
+			log_stamp(out);
+			fputs("Latency percentiles (ms)", out);
+			for (int k = 0; k < npct; k++) {
+				snprintf(label, sizeof(label), "p%.10g", pct[k]);
+				fprintf(out, " %12s", label);
+			}
+			fputc('\n', out);
+			header = true;
+		}
+		log_stamp(out);
+		fprintf(out, "%-24s", p->flowops[i].name);
+		for (int k = 0; k < npct; k++)
+			fprintf(out, " %12.6f", fo_stats_percentile(s, pct[k]) / 1e6);
+		fputc('\n', out);
+	}
+}
+
 void text_report(FILE *out, const struct plan *p,
-		 const struct fo_stats *per_flowop, double elapsed_s)
+		 const struct fo_stats *per_flowop, double elapsed_s,
+		 const double *pct, int npct)
 {
 	struct io_totals t;
 
@@ -135,5 +176,6 @@ void text_report(FILE *out, const struct plan *p,
 			(unsigned long long)t.opens);
 	}
 	text_discarded(out, p, per_flowop);
+	text_percentiles(out, p, per_flowop, pct, npct);
 	fflush(out);
 }

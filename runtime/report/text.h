@@ -51,11 +51,25 @@ void text_discarded(FILE *out, const struct plan *p,
 		    const struct fo_stats *per_flowop);
 
 /*
+ * flowbench's latency percentiles, timestamped: a header naming them
+ * ("Latency percentiles (ms)  p50  p90 ..."), then, for every flowop
+ * with ops (breakdown order), its name padded to 24 columns and each
+ * percentile in ms with 6 decimals (ns resolution).  The lines never
+ * start with a flowop name, so filebench-style parsers that look for
+ * "^name " still find only the breakdown line.  pct NULL or npct 0:
+ * stats_default_percentiles.
+ */
+void text_percentiles(FILE *out, const struct plan *p,
+		      const struct fo_stats *per_flowop, const double *pct, int npct);
+
+/*
  * The whole block: timestamped "Per-Operation Breakdown", one line per
  * flowop (most recently defined first), the timestamped IO Summary and
- * flowbench's extra lines.  per_flowop is indexed like plan.flowops.
+ * flowbench's extra lines, the percentiles last (`pct`, `npct` as for
+ * text_percentiles).  per_flowop is indexed like plan.flowops.
  */
 void text_report(FILE *out, const struct plan *p,
-		 const struct fo_stats *per_flowop, double elapsed_s);
+		 const struct fo_stats *per_flowop, double elapsed_s,
+		 const double *pct, int npct);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * test_report.c - the text report, byte for byte: breakdown lines (normal,
  * zero-op, long name, 64-bit count), the IO Summary with rd/wr rates and
- * the totals it is computed from.
+ * the totals it is computed from, and flowbench's percentile block.
  */
 #include <check.h>
 #include <stdint.h>
@@ -143,6 +143,72 @@ START_TEST(test_totals)
 }
 END_TEST
 
+/* Remove the "<seconds>: " stamps so the lines can be compared. */
+static void unstamp(char *buf)
+{
+	char *r = buf, *w = buf;
+
+	while (*r) {
+		char *colon = strstr(r, ": ");
+
+		ck_assert_ptr_nonnull(colon);
+		for (char *c = r; c < colon; c++)
+			ck_assert((*c >= '0' && *c <= '9') || *c == '.');
+		r = colon + 2;
+		while (*r && *r != '\n')
+			*w++ = *r++;
+		if (*r)
+			*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+START_TEST(test_percentile_block)
+{
+	struct plan_flowop fo[3];
+	struct fo_stats *st = malloc(3 * sizeof(*st));
+	struct plan p = { .flowops = fo, .nflowops = 3 };
+	static const double pct[] = { 50, 99.9 };
+	char *buf = NULL;
+
+	memset(fo, 0, sizeof(fo));
+	fo[0].name = "r1";
+	fo[1].name = "idle";
+	fo[2].name = "w1";
+	for (int i = 0; i < 3; i++)
+		fo_stats_init(&st[i]);
+	fo_stats_record(&st[0], 1500000, 0);
+	fo_stats_record(&st[2], 100, 0);
+	fo_stats_record(&st[2], 200, 0);
+	CAPTURE(buf, text_percentiles(out, &p, st, pct, 2));
+	unstamp(buf);
+	/* newest first like the breakdown; no line for a flowop without ops */
+	ck_assert_str_eq(buf,
+		"Latency percentiles (ms)          p50        p99.9\n"
+		"w1                           0.000100     0.000200\n"
+		"r1                           1.500000     1.500000\n");
+	free(buf);
+	/* the defaults */
+	CAPTURE(buf, text_percentiles(out, &p, st, NULL, 0));
+	unstamp(buf);
+	ck_assert_str_eq(buf,
+		"Latency percentiles (ms)          p50          p90          p95"
+		"          p99        p99.9       p99.99\n"
+		"w1                           0.000100     0.000200     0.000200"
+		"     0.000200     0.000200     0.000200\n"
+		"r1                           1.500000     1.500000     1.500000"
+		"     1.500000     1.500000     1.500000\n");
+	free(buf);
+	/* nothing ran: no block at all */
+	fo_stats_init(&st[0]);
+	fo_stats_init(&st[2]);
+	CAPTURE(buf, text_percentiles(out, &p, st, pct, 2));
+	ck_assert_str_eq(buf, "");
+	free(buf);
+	free(st);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -155,6 +221,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_empty);
 	tcase_add_test(tc, test_totals);
+	tcase_add_test(tc, test_percentile_block);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,18 +24,18 @@
 START_TEST(test_bucket_edges)
 {
 	/* bucket i: 2^(i-1) <= ns < 2^i; bucket 0: 0 ns */
-	ck_assert_uint_eq(stats_hist_bucket(0), 0);
-	ck_assert_uint_eq(stats_hist_bucket(1), 1);
-	ck_assert_uint_eq(stats_hist_bucket(2), 2);
-	ck_assert_uint_eq(stats_hist_bucket(3), 2);
-	ck_assert_uint_eq(stats_hist_bucket(4), 3);
-	ck_assert_uint_eq(stats_hist_bucket(1023), 10);
-	ck_assert_uint_eq(stats_hist_bucket(1024), 11);
-	ck_assert_uint_eq(stats_hist_bucket(1ull << 62), 63);
-	ck_assert_uint_eq(stats_hist_bucket((1ull << 62) - 1), 62);
+	ck_assert_uint_eq(hist_pow2_bucket(0), 0);
+	ck_assert_uint_eq(hist_pow2_bucket(1), 1);
+	ck_assert_uint_eq(hist_pow2_bucket(2), 2);
+	ck_assert_uint_eq(hist_pow2_bucket(3), 2);
+	ck_assert_uint_eq(hist_pow2_bucket(4), 3);
+	ck_assert_uint_eq(hist_pow2_bucket(1023), 10);
+	ck_assert_uint_eq(hist_pow2_bucket(1024), 11);
+	ck_assert_uint_eq(hist_pow2_bucket(1ull << 62), 63);
+	ck_assert_uint_eq(hist_pow2_bucket((1ull << 62) - 1), 62);
 	/* beyond the last bucket: clamped, never out of the array */
-	ck_assert_uint_eq(stats_hist_bucket(1ull << 63), 63);
-	ck_assert_uint_eq(stats_hist_bucket(UINT64_MAX), 63);
+	ck_assert_uint_eq(hist_pow2_bucket(1ull << 63), 63);
+	ck_assert_uint_eq(hist_pow2_bucket(UINT64_MAX), 63);
 }
 END_TEST
 
@@ -44,8 +44,8 @@ START_TEST(test_bucket_every_power)
 	for (unsigned i = 1; i < 63; i++) {
 		uint64_t lo = 1ull << (i - 1), hi = (1ull << i) - 1;
 
-		ck_assert_uint_eq(stats_hist_bucket(lo), i);
-		ck_assert_uint_eq(stats_hist_bucket(hi), i);
+		ck_assert_uint_eq(hist_pow2_bucket(lo), i);
+		ck_assert_uint_eq(hist_pow2_bucket(hi), i);
 	}
 }
 END_TEST
@@ -53,18 +53,20 @@ END_TEST
 START_TEST(test_record_fills_histogram)
 {
 	struct fo_stats s;
-	uint64_t total = 0;
+	uint64_t total = 0, b[STATS_HIST_BUCKETS];
 
 	fo_stats_init(&s);
 	fo_stats_record(&s, 1500, 10);    /* bucket 11 */
 	fo_stats_record(&s, 1500, 10);
 	fo_stats_record(&s, 100000, 0);   /* bucket 17 */
 	ck_assert_uint_eq(s.op.count, 3);
-	ck_assert_uint_eq(s.hist[11], 2);
-	ck_assert_uint_eq(s.hist[17], 1);
+	fo_stats_lathist(&s, b);
+	ck_assert_uint_eq(b[11], 2);
+	ck_assert_uint_eq(b[17], 1);
 	for (int i = 0; i < STATS_HIST_BUCKETS; i++)
-		total += s.hist[i];
+		total += b[i];
 	ck_assert_uint_eq(total, s.op.count);
+	ck_assert_uint_eq(hist_count(&s.lat), 3);
 }
 END_TEST
 
@@ -122,8 +124,9 @@ START_TEST(test_interval_difference)
 	ck_assert_uint_eq(d.op.bytes, 1500);
 	ck_assert_uint_eq(d.op.lat_sum_ns, 4050);
 	ck_assert_uint_eq(d.discarded, 1);
-	ck_assert_uint_eq(d.hist[stats_hist_bucket(2000)], 2);
-	ck_assert_uint_eq(d.hist[stats_hist_bucket(300)], 0);
+	ck_assert_uint_eq(d.lat.b[hist_index(2000)], 2);
+	ck_assert_uint_eq(d.lat.b[hist_index(300)], 0);
+	ck_assert_uint_eq(hist_count(&d.lat), 3);
 	/* extremes are those of the run so far */
 	ck_assert_uint_eq(d.op.lat_min_ns, 50);
 	ck_assert_uint_eq(d.op.lat_max_ns, 2000);

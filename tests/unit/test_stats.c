@@ -1,8 +1,10 @@
 /*
  * test_stats.c - recording and merging operation counters: the arithmetic,
- * true minimum and maximum, empty sources, and 64-bit counts.
+ * true minimum and maximum, empty sources, 64-bit counts, and the merged
+ * histogram's percentiles, mean and standard deviation.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -126,6 +128,34 @@ START_TEST(test_fo_merge)
 }
 END_TEST
 
+/* Two threads' latencies 1..100 us: merged, the percentiles of all. */
+START_TEST(test_fo_percentiles)
+{
+	struct fo_stats a, b, sum;
+
+	fo_stats_init(&a);
+	fo_stats_init(&b);
+	fo_stats_init(&sum);
+	ck_assert(fo_stats_percentile(&sum, 50) == 0.0);
+	ck_assert(fo_stats_stdev(&sum) == 0.0);
+	for (uint64_t v = 1; v <= 100; v++)
+		fo_stats_record(v % 2 ? &a : &b, v * 1000, 0);
+	stats_record(&a.open, 5, 0);     /* implicit opens: no histogram */
+	fo_stats_merge(&sum, &a);
+	fo_stats_merge(&sum, &b);
+	ck_assert_uint_eq(hist_count(&sum.lat), 100);
+	ck_assert_double_eq_tol(fo_stats_percentile(&sum, 50), 50000, 50000 / 256.0);
+	ck_assert_double_eq_tol(fo_stats_percentile(&sum, 90), 90000, 90000 / 256.0);
+	ck_assert_double_eq_tol(fo_stats_percentile(&sum, 99), 99000, 99000 / 256.0);
+	ck_assert(fo_stats_percentile(&sum, 100) == 100000.0);
+	ck_assert(fo_stats_percentile(&sum, 1) == 1000.0);
+	ck_assert(fo_stats_percentile(&sum, 50) < fo_stats_percentile(&sum, 51));
+	ck_assert_double_eq_tol(fo_stats_mean(&sum), 50500, 1e-9);
+	/* sample stdev of 1000 * (1..100): 1000 * sqrt(100 * 101 / 12) */
+	ck_assert_double_eq_tol(fo_stats_stdev(&sum), 1000 * sqrt(10100.0 / 12), 1e-6);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -137,6 +167,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_merge_ignores_empty);
 	tcase_add_test(tc, test_64bit_counts);
 	tcase_add_test(tc, test_fo_merge);
+	tcase_add_test(tc, test_fo_percentiles);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,6 +18,11 @@ void cli_usage(FILE *out)
 "       flowbench check FILE [-D ...]    parse and validate, touch nothing\n"
 "       flowbench list                   the catalogue of workloads; FILE may\n"
 "                                        be a name from it (run fileserver)\n"
+"       flowbench compare A.json B.json... [--format text|markdown|csv]\n"
+"                                        results files side by side: mean ±\n"
+"                                        stdev, %diff against A, Welch's t-test\n"
+"       flowbench report A.json... -o FILE.html\n"
+"                                        one self-contained HTML page of charts\n"
 "       flowbench --help | --version\n"
 "\n"
 "options:\n"
@@ -143,6 +148,56 @@ static bool is_option(const char *arg, const char *opt)
 	return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/*
+ * `compare FILE FILE... [--format F]` and `report FILE... -o OUT`: results
+ * files and the options of those two commands, in any order.
+ */
+static int parse_results_command(int argc, char **argv, struct cli_args *args,
+				 FILE *err)
+{
+	const char *name = argv[1];
+	bool compare = args->cmd == CLI_COMPARE;
+
+	args->format = "text";
+	args->inputs = calloc((size_t)argc, sizeof(*args->inputs));
+	if (!args->inputs) {
+		fprintf(err, "flowbench: out of memory\n");
+		return -1;
+	}
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			args->cmd = CLI_HELP;
+			return 0;
+		} else if (compare && is_option(a, "--format")) {
+			if (!(args->format = option_value(argc, argv, &i, "--format", err)))
+				return -1;
+		} else if (!compare && (strcmp(a, "-o") == 0 || is_option(a, "--output"))) {
+			if (!(args->report_out = option_value(argc, argv, &i,
+							      a[1] == 'o' ? "-o" : "--output", err)))
+				return -1;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(err, "flowbench: %s: unknown option '%s' (try 'flowbench --help')\n",
+				name, a);
+			return -1;
+		} else {
+			args->inputs[args->ninputs++] = argv[i];
+		}
+	}
+	if (args->ninputs < (compare ? 2 : 1)) {
+		fprintf(err, compare ?
+			"flowbench: compare needs two results files or more (flowbench compare base.json new.json)\n" :
+			"flowbench: report needs a results file (flowbench report results.json -o report.html)\n");
+		return -1;
+	}
+	if (!compare && !args->report_out) {
+		fprintf(err, "flowbench: report needs -o FILE.html (where to write the page)\n");
+		return -1;
+	}
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 {
 	int i = 1;
@@ -176,6 +231,9 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			return -1;
 		}
 		return 0;
+	} else if (strcmp(argv[1], "compare") == 0 || strcmp(argv[1], "report") == 0) {
+		args->cmd = argv[1][0] == 'c' ? CLI_COMPARE : CLI_REPORT;
+		return parse_results_command(argc, argv, args, err);
 	} else if (argv[1][0] == '-') {
 		args->cmd = CLI_RUN;        /* flowbench -f FILE ... */
 	} else {
@@ -262,6 +320,9 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 
 void cli_args_free(struct cli_args *args)
 {
+	free(args->inputs);
+	args->inputs = NULL;
+	args->ninputs = 0;
 	for (int i = 0; i < args->ndefines; i++)
 		free((char *)args->defines[i].name);
 	free(args->defines);

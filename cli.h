@@ -6,6 +6,8 @@
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
  *   flowbench list                          (the workload catalogue)
+ *   flowbench compare A.json B.json... [--format text|markdown|csv]
+ *   flowbench report A.json... -o report.html
  *   flowbench --help | --version
  * FILE may also be the bare name of a catalogue workload (catalog.h).
  */
@@ -19,6 +21,8 @@ enum cli_command {
 	CLI_RUN,
 	CLI_CHECK,
 	CLI_LIST,
+	CLI_COMPARE,
+	CLI_REPORT,
 	CLI_HELP,
 	CLI_VERSION,
 };
@@ -34,6 +38,10 @@ struct cli_define {
 struct cli_args {
 	enum cli_command cmd;
 	const char *file;
+	char **inputs;            /* compare, report: results files (malloc'ed) */
+	int ninputs;
+	const char *format;       /* compare --format: "text" unless given */
+	const char *report_out;   /* report -o FILE */
 	struct cli_define *defines;
 	int ndefines;
 	bool runtime_given;

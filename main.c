@@ -19,6 +19,7 @@
 #include "lang/ast.h"
 #include "lang/compile.h"
 #include "lang/diag.h"
+#include "runtime/report/commands.h"
 #include "runtime/log.h"
 #include "runtime/run.h"
 
@@ -202,6 +203,14 @@ int main(int argc, char **argv)
 		break;
 	case CLI_LIST:
 		status = catalog_list(stdout, stderr);
+		break;
+	case CLI_COMPARE:
+		status = cmd_compare(args.inputs, args.ninputs, args.format,
+				     stdout, stderr);
+		break;
+	case CLI_REPORT:
+		status = cmd_report(args.inputs, args.ninputs, args.report_out,
+				    stderr);
 		break;
 	default: {
 		/* `run fileserver`: a bare name may come from the catalogue */

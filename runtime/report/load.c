@@ -1,0 +1,249 @@
+/*
+ * load.c - reading a results file back: parse with jansson, refuse a
+ * `format` this flowbench does not know, and pull out per run and per
+ * flowop the numbers compare and report need.  Keys the schema does not
+ * name are ignored; a number that is absent reads as NaN (shown as "-").
+ */
+#include "runtime/report/load.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static int by_pct(const void *a, const void *b)
+{
+	const struct rf_point *x = a, *y = b;
+
+	return (x->pct > y->pct) - (x->pct < y->pct);
+}
+
+/* latency_ns.percentiles: {"50": ns, "99.9": ns, ...}, sorted. */
+static int load_percentiles(const json_t *pcts, struct rf_flowop *fo)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(pcts))
+		return 0;
+	fo->pcts = calloc(json_object_size(pcts) + 1, sizeof(*fo->pcts));
+	if (!fo->pcts)
+		return -1;
+	json_object_foreach((json_t *)pcts, key, v) {
+		char *end;
+		double p = strtod(key, &end);
+
+		if (end == key || *end || !json_is_number(v) || !(p > 0 && p < 100))
+			continue;       /* not a percentile: ignore */
+		fo->pcts[fo->npcts].pct = p;
+		fo->pcts[fo->npcts].ns = json_number_value(v);
+		fo->npcts++;
+	}
+	qsort(fo->pcts, (size_t)fo->npcts, sizeof(*fo->pcts), by_pct);
+	return 0;
+}
+
+static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(ivs) || json_array_size(ivs) == 0)
+		return 0;
+	fo->iv = calloc(json_array_size(ivs), sizeof(*fo->iv));
+	if (!fo->iv)
+		return -1;
+	json_array_foreach((json_t *)ivs, i, v) {
+		if (!json_is_object(v))
+			continue;
+		fo->iv[fo->niv].t_s = num(v, "t_s");
+		fo->iv[fo->niv].ops_per_s = num(v, "ops_per_s");
+		fo->iv[fo->niv].mb_per_s = num(v, "mb_per_s");
+		fo->niv++;
+	}
+	return 0;
+}
+
+static int load_flowop(const json_t *j, struct rf_run *run,
+		       struct rf_flowop *fo, const char **why)
+{
+	const json_t *lat = json_object_get(j, "latency_ns");
+
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "name"))) {
+		*why = "a flowop without a \"name\"";
+		return -1;
+	}
+	fo->name = str(j, "name");
+	for (int k = 0; k < run->nflowops; k++)
+		if (strcmp(run->flowops[k].name, fo->name) == 0)
+			fo->occurrence++;
+	fo->ops = num(j, "ops");
+	fo->ops_per_s = num(j, "ops_per_s");
+	fo->mb_per_s = num(j, "mb_per_s");
+	fo->ms_per_op = num(lat, "mean") / 1e6;
+	*why = "out of memory";
+	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
+	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_run(const json_t *j, struct rf_run *run, const char **why)
+{
+	const json_t *fos = json_object_get(j, "flowops");
+	const json_t *sum = json_object_get(j, "summary");
+	size_t i;
+	json_t *v;
+
+	if (!json_is_object(j) || !json_is_array(fos)) {
+		*why = "a run without a \"flowops\" array";
+		return -1;
+	}
+	run->index = (int)json_integer_value(json_object_get(j, "index"));
+	run->started = str(j, "started");
+	run->elapsed_s = num(j, "elapsed_s");
+	run->summary.ops_per_s = num(sum, "ops_per_s");
+	run->summary.mb_per_s = num(sum, "mb_per_s");
+	run->summary.ms_per_op = num(sum, "ms_per_op");
+	run->flowops = calloc(json_array_size(fos) + 1, sizeof(*run->flowops));
+	if (!run->flowops) {
+		*why = "out of memory";
+		return -1;
+	}
+	json_array_foreach((json_t *)fos, i, v) {
+		if (load_flowop(v, run, &run->flowops[run->nflowops], why) < 0)
+			return -1;
+		run->nflowops++;
+	}
+	return 0;
+}
+
+int rf_load(const char *path, struct rf_doc *doc, FILE *err)
+{
+	json_error_t jerr;
+	const json_t *fmt, *runs;
+	const char *why = NULL;
+	size_t i;
+	json_t *v;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	doc->root = json_load_file(path, 0, &jerr);
+	if (!doc->root) {
+		if (jerr.line > 0)
+			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",
+				path, jerr.line, jerr.column, jerr.text);
+		else
+			fprintf(err, "flowbench: %s: %s\n", path, jerr.text);
+		return -1;
+	}
+	fmt = json_object_get(doc->root, "format");
+	if (!json_is_string(fmt)) {
+		fprintf(err, "flowbench: %s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json')\n",
+			path);
+		goto fail;
+	}
+	if (strcmp(json_string_value(fmt), RF_FORMAT) != 0) {
+		fprintf(err, "flowbench: %s: unknown results format '%s' (this flowbench reads '%s' only; was it written by another version?)\n",
+			path, json_string_value(fmt), RF_FORMAT);
+		goto fail;
+	}
+	doc->workload = str(json_object_get(doc->root, "workload"), "file");
+	doc->status = str(doc->root, "status");
+	runs = json_object_get(doc->root, "runs");
+	if (!json_is_array(runs) || json_array_size(runs) == 0) {
+		const char *e = str(doc->root, "error");
+
+		fprintf(err, "flowbench: %s: no run in it (status '%s'%s%s)\n",
+			path, doc->status, *e ? ": " : "", e);
+		goto fail;
+	}
+	doc->runs = calloc(json_array_size(runs), sizeof(*doc->runs));
+	if (!doc->runs) {
+		why = "out of memory";
+		goto bad;
+	}
+	json_array_foreach((json_t *)runs, i, v) {
+		if (load_run(v, &doc->runs[doc->nruns++], &why) < 0)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(err, "flowbench: %s: %s\n", path, why);
+fail:
+	rf_free(doc);
+	return -1;
+}
+
+void rf_free(struct rf_doc *doc)
+{
+	for (int r = 0; r < doc->nruns; r++) {
+		struct rf_run *run = &doc->runs[r];
+
+		for (int k = 0; k <= run->nflowops && run->flowops; k++) {
+			free(run->flowops[k].pcts);
+			free(run->flowops[k].iv);
+		}
+		free(run->flowops);
+	}
+	free(doc->runs);
+	json_decref(doc->root);
+	memset(doc, 0, sizeof(*doc));
+}
+
+const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
+				int occurrence)
+{
+	for (int k = 0; k < run->nflowops; k++)
+		if (run->flowops[k].occurrence == occurrence &&
+		    strcmp(run->flowops[k].name, name) == 0)
+			return &run->flowops[k];
+	return NULL;
+}
+
+struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys)
+{
+	int cap = 0, n = 0;
+	struct rf_key *keys;
+
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++)
+			cap += docs[d].runs[r].nflowops;
+	keys = calloc((size_t)cap + 1, sizeof(*keys));
+	if (!keys)
+		return NULL;
+	for (int d = 0; d < ndocs; d++) {
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_run *run = &docs[d].runs[r];
+
+			for (int k = 0; k < run->nflowops; k++) {
+				const struct rf_flowop *fo = &run->flowops[k];
+				int i = 0;
+
+				while (i < n && (keys[i].occurrence != fo->occurrence ||
+						 strcmp(keys[i].name, fo->name) != 0))
+					i++;
+				if (i == n) {
+					keys[n].name = fo->name;
+					keys[n].occurrence = fo->occurrence;
+					n++;
+				}
+			}
+		}
+	}
+	*nkeys = n;
+	return keys;
+}

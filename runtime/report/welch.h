@@ -1,0 +1,42 @@
+/*
+ * welch.h - the statistics behind `flowbench compare`: sample mean and
+ * standard deviation, Student's t distribution and Welch's unequal
+ * variances t-test.  Pure functions of their arguments, no state.
+ */
+#ifndef FLOWBENCH_REPORT_WELCH_H
+#define FLOWBENCH_REPORT_WELCH_H
+
+#include <stdbool.h>
+
+/* Mean, sample standard deviation (n - 1) and count of some values. */
+struct sample {
+	int n;
+	double mean;
+	double stdev;          /* 0 when n < 2 */
+};
+
+struct sample sample_of(const double *v, int n);
+
+/*
+ * The regularized incomplete beta function I_x(a, b), a, b > 0,
+ * 0 <= x <= 1; NaN outside that domain.
+ */
+double incbeta(double a, double b, double x);
+
+/* P(T <= t) for Student's t with df > 0 degrees of freedom. */
+double t_cdf(double t, double df);
+
+struct welch {
+	bool valid;            /* false when a side has fewer than 2 values */
+	double t;              /* (mean_a - mean_b) / standard error */
+	double df;             /* Welch-Satterthwaite degrees of freedom */
+	double p;              /* two-sided p-value */
+};
+
+/*
+ * Welch's t-test of "a and b have the same mean".  Two samples without
+ * any spread compare exactly: p = 1 if their means are equal, else 0.
+ */
+struct welch welch_test(const struct sample *a, const struct sample *b);
+
+#endif

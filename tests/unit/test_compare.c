@@ -1,0 +1,217 @@
+/*
+ * test_compare.c - `flowbench compare` byte for byte on the fixtures
+ * tests/data/base.json and new.json (three runs each; reads 10 % faster
+ * and significant, writes 1 % faster and not, a flowop on each side
+ * only), in the three formats; and the loader's refusals.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/report/compare.h"
+#include "runtime/report/load.h"
+
+#include "tests/unit/check_main.h"
+
+static char *fixture(const char *name)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char *path = NULL;
+
+	ck_assert_int_ge(asprintf(&path, "%s/tests/data/%s", top ? top : ".", name), 0);
+	return path;
+}
+
+/* Load the fixtures as base.json and new.json, compare, return the text. */
+static char *compared(enum cmp_format fmt)
+{
+	struct rf_doc docs[2];
+	char *paths[2] = { fixture("base.json"), fixture("new.json") };
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(rf_load(paths[i], &docs[i], stderr), 0);
+	docs[0].path = "base.json";     /* as if given relative */
+	docs[1].path = "new.json";
+	ck_assert_int_eq(compare_print(out, docs, 2, fmt), 0);
+	fclose(out);
+	for (int i = 0; i < 2; i++) {
+		rf_free(&docs[i]);
+		free(paths[i]);
+	}
+	return buf;
+}
+
+START_TEST(test_text)
+{
+	char *buf = compared(CMP_TEXT);
+
+	ck_assert_str_eq(buf,
+"baseline: base.json (workloads/randomrw.f, 3 runs)\n"
+"compared: new.json (workloads/randomrw.f, 3 runs)\n"
+"values: mean ± stdev over a file's runs; %diff against the baseline; significant: Welch's t-test, p < 0.05\n"
+"\n"
+"ops/s           base.json      new.json   %diff      significant\n"
+"rand-read1    1000 ± 10.0   1100 ± 10.0  +10.0%  yes (p=0.00026)\n"
+"rand-write1  500.0 ± 20.0  505.0 ± 20.0   +1.0%      no (p=0.77)\n"
+"delete1          10.0 ± 0             -       -              n/a\n"
+"stat1                   -      50.0 ± 0       -              n/a\n"
+"IO Summary    1510 ± 30.0   1655 ± 30.0   +9.6%   yes (p=0.0041)\n"
+"\n"
+"MB/s             base.json       new.json   %diff      significant\n"
+"rand-read1   7.81 ± 0.0781  8.59 ± 0.0781  +10.0%  yes (p=0.00026)\n"
+"rand-write1   3.91 ± 0.156   3.95 ± 0.156   +1.0%      no (p=0.77)\n"
+"delete1              0 ± 0              -       -              n/a\n"
+"stat1                    -          0 ± 0       -              n/a\n"
+"IO Summary    11.7 ± 0.234   12.5 ± 0.234   +7.0%    yes (p=0.013)\n"
+"\n"
+"ms/op              base.json             new.json  %diff      significant\n"
+"rand-read1     0.001 ± 1e-05  0.000909 ± 8.27e-06  -9.1%  yes (p=0.00032)\n"
+"rand-write1  0.004 ± 0.00016   0.00396 ± 0.000157  -1.0%      no (p=0.77)\n"
+"delete1            0.005 ± 0                    -      -              n/a\n"
+"stat1                      -            0.002 ± 0      -              n/a\n"
+"IO Summary    0.662 ± 0.0132        0.604 ± 0.011  -8.8%   yes (p=0.0046)\n");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_markdown)
+{
+	char *buf = compared(CMP_MARKDOWN);
+	const char *ops =
+"| ops/s | base.json | new.json | %diff | significant |\n"
+"| :--- | ---: | ---: | ---: | ---: |\n"
+"| rand-read1 | 1000 ± 10.0 | 1100 ± 10.0 | +10.0% | yes (p=0.00026) |\n"
+"| rand-write1 | 500.0 ± 20.0 | 505.0 ± 20.0 | +1.0% | no (p=0.77) |\n"
+"| delete1 | 10.0 ± 0 | - | - | n/a |\n"
+"| stat1 | - | 50.0 ± 0 | - | n/a |\n"
+"| IO Summary | 1510 ± 30.0 | 1655 ± 30.0 | +9.6% | yes (p=0.0041) |\n"
+"\n"
+"| MB/s |";
+
+	ck_assert_msg(strncmp(buf, "- baseline: base.json (workloads/randomrw.f, 3 runs)\n"
+			      "- compared: new.json (workloads/randomrw.f, 3 runs)\n- values: ", 100) == 0,
+		      "legend: %s", buf);
+	ck_assert_msg(strstr(buf, ops), "ops/s table not found in:\n%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf,
+"| IO Summary | 0.662 ± 0.0132 | 0.604 ± 0.011 | -8.8% | yes (p=0.0046) |\n"));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	char *buf = compared(CMP_CSV);
+	const char *want =
+"metric,flowop,base.json mean,base.json stdev,base.json runs,new.json mean,new.json stdev,new.json runs,new.json %diff,new.json p,new.json significant\r\n"
+"ops_per_s,rand-read1,1000,10,3,1100,10,3,10.0000,0.000255217,yes\r\n"
+"ops_per_s,rand-write1,500,20,3,505,20,3,1.0000,0.774738,no\r\n"
+"ops_per_s,delete1,10,0,3,-,-,0,-,-,n/a\r\n"
+"ops_per_s,stat1,-,-,0,50,0,3,-,-,n/a\r\n"
+"ops_per_s,IO Summary,1510,30,3,1655,30,3,9.6026,0.00407911,yes\r\n"
+"mb_per_s,rand-read1,7.8125,0.078125,3,8.59375,0.078125,3,10.0000,0.000255217,yes\r\n"
+"mb_per_s,rand-write1,3.90625,0.15625,3,3.9453125,0.15625,3,1.0000,0.774738,no\r\n"
+"mb_per_s,delete1,0,0,3,-,-,0,-,-,n/a\r\n"
+"mb_per_s,stat1,-,-,0,0,0,3,-,-,n/a\r\n"
+"mb_per_s,IO Summary,11.71875,0.234375,3,12.5390625,0.234375,3,7.0000,0.0127805,yes\r\n";
+
+	ck_assert_msg(strncmp(buf, want, strlen(want)) == 0, "%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "\r\nms_per_op,IO Summary,"));
+	free(buf);
+}
+END_TEST
+
+/* RFC 4180 quoting and Markdown escaping of names from the files. */
+START_TEST(test_quoting)
+{
+	struct rf_doc docs[2];
+	char *paths[2] = { fixture("base.json"), fixture("new.json") };
+	const char *quoted = "metric,flowop,\"a,\"\"b\"\".json mean\",";
+	char *buf = NULL;
+	size_t len;
+	FILE *out;
+
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(rf_load(paths[i], &docs[i], stderr), 0);
+	docs[0].path = "a,\"b\".json";
+	docs[1].path = "c|d.json";
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print(out, docs, 2, CMP_CSV), 0);
+	fclose(out);
+	ck_assert_msg(strncmp(buf, quoted, strlen(quoted)) == 0, "%s", buf);
+	free(buf);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print(out, docs, 2, CMP_MARKDOWN), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "| ops/s | a,\"b\".json | c\\|d.json |"));
+	free(buf);
+	for (int i = 0; i < 2; i++) {
+		rf_free(&docs[i]);
+		free(paths[i]);
+	}
+}
+END_TEST
+
+static char *load_error(const char *name)
+{
+	struct rf_doc doc;
+	char *path = fixture(name), *buf = NULL;
+	size_t len;
+	FILE *err = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(rf_load(path, &doc, err), -1);
+	fclose(err);
+	rf_free(&doc);
+	free(path);
+	return buf;
+}
+
+START_TEST(test_refusals)
+{
+	char *msg = load_error("future-format.json");
+
+	ck_assert_msg(strstr(msg, "unknown results format 'flowbench-results/2'") &&
+		      strstr(msg, "reads 'flowbench-results/1'"), "%s", msg);
+	free(msg);
+	msg = load_error("no-such-file.json");
+	ck_assert_msg(strstr(msg, "no-such-file.json"), "%s", msg);
+	free(msg);
+	/* a JSON file that is not a results file */
+	msg = load_error("../../docs/flowbench.1");
+	ck_assert_msg(strstr(msg, "not valid JSON"), "%s", msg);
+	free(msg);
+}
+END_TEST
+
+START_TEST(test_format_names)
+{
+	enum cmp_format f;
+
+	ck_assert_int_eq(cmp_format_parse("md", &f), 0);
+	ck_assert_int_eq(f, CMP_MARKDOWN);
+	ck_assert_int_eq(cmp_format_parse("csv", &f), 0);
+	ck_assert_int_eq(f, CMP_CSV);
+	ck_assert_int_eq(cmp_format_parse("html", &f), -1);
+}
+END_TEST
+
+static Suite *compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_text);
+	tcase_add_test(tc, test_markdown);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_quoting);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_format_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(compare_suite)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,17 +50,27 @@ static int drop_file(const char *path)
 	return rc;
 }
 
-int cache_prepare(const struct fs_state *fs, int nfs, bool warm)
+/* Log the decision and hand it to the caller. */
+static void decided(char *what, size_t len, const char *text)
+{
+	log_info("Cache: %s", text);
+	if (what && len)
+		snprintf(what, len, "%s", text);
+}
+
+int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+		  char *what, size_t len)
 {
 	unsigned long long n = 0;
+	char text[128];
 
 	if (warm) {
-		log_info("Cache: warm (not flushed)");
+		decided(what, len, "warm (not flushed)");
 		return 0;
 	}
 	sync();
 	if (drop_caches()) {
-		log_info("Cache: dropped (drop_caches)");
+		decided(what, len, "dropped (drop_caches)");
 		return 0;
 	}
 	for (int i = 0; i < nfs; i++) {
@@ -74,6 +85,8 @@ int cache_prepare(const struct fs_state *fs, int nfs, bool warm)
 			n++;
 		}
 	}
-	log_info("Cache: cold via fdatasync+fadvise(DONTNEED) on %llu files", n);
+	snprintf(text, sizeof(text),
+		 "cold via fdatasync+fadvise(DONTNEED) on %llu files", n);
+	decided(what, len, text);
 	return 0;
 }

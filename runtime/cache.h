@@ -8,11 +8,15 @@
 
 #include "runtime/fileset.h"
 
+#include <stddef.h>
+
 /*
  * Cold: sync() and drop_caches if permitted, else fdatasync and
  * POSIX_FADV_DONTNEED on every existing file.  Warm: nothing, logged.
- * Returns 0, or -1 after logging an error.
+ * The decision, as logged after "Cache: ", goes to what[len] (what may
+ * be NULL).  Returns 0, or -1 after logging an error.
  */
-int cache_prepare(const struct fs_state *fs, int nfs, bool warm);
+int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+		  char *what, size_t len);
 
 #endif

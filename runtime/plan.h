@@ -183,6 +183,14 @@ struct plan {
 	struct plan_value eventgen_rate;  /* events/s; PV_UNSET = no eventgen */
 	uint64_t seed;            /* --seed: every generator derives from it */
 	bool allow_system;        /* --allow-system: `system` may run */
+
+	/*
+	 * The script's variables as resolved at `run` (-D ones included),
+	 * for the results file; both arrays from `arena`, nvars entries.
+	 */
+	const char **var_names;   /* without the '$' */
+	struct plan_value *var_values;
+	int nvars;
 };
 
 /* Helpers for flowops reading their attributes, with defaults. */

@@ -69,6 +69,7 @@ struct master {
 	char why[512];            /* first worker failure seen by waitpid */
 	struct clock_scale clk;   /* op clock, calibrated from start-up to release */
 	struct eventgen gen;
+	struct run_outcome *out;  /* may be NULL */
 	const double *pct;        /* percentiles to print (NULL: defaults) */
 	int npct;
 };
@@ -380,7 +381,12 @@ static int report(struct master *m, double elapsed_s)
 			fo_stats_merge(&sum[pt->first_flowop + k], &ss->stats[k]);
 	}
 	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
-	free(sum);
+	if (m->out) {
+		m->out->stats = sum;
+		m->out->elapsed_s = elapsed_s;
+	} else {
+		free(sum);
+	}
 	return 0;
 }
 
@@ -492,6 +498,12 @@ out:
 	if (rc != 0) {
 		const char *err = shared_error(c);
 
+		if (m->out) {
+			m->out->interrupted = sig_caught;
+			snprintf(m->out->error, sizeof(m->out->error), "%s",
+				 sig_caught ? "interrupted" : err ? err :
+				 m->why[0] ? m->why : "the run failed without results");
+		}
 		if (sig_caught) {
 			fflush(stdout);
 			fputs("flowbench: interrupted\n", stderr);
@@ -508,14 +520,38 @@ out:
 	return rc;
 }
 
-int run_plan(const struct plan *p, const struct run_options *opt)
+void run_outcome_free(struct run_outcome *o)
 {
-	struct master m = { .plan = p,
+	free(o->stats);
+	memset(o, 0, sizeof(*o));
+}
+
+/* A stop asked for by the caller's signal handler (run_options.stop). */
+static bool stop_asked(const struct run_options *opt, struct run_outcome *out)
+{
+	if (!opt || !opt->stop || !*opt->stop)
+		return false;
+	fputs("flowbench: interrupted\n", stderr);
+	if (out) {
+		out->interrupted = true;
+		snprintf(out->error, sizeof(out->error), "interrupted");
+	}
+	return true;
+}
+
+int run_plan(const struct plan *p, const struct run_options *opt,
+	     struct run_outcome *out)
+{
+	struct master m = { .plan = p, .out = out,
 			    .pct = opt ? opt->percentiles : NULL,
 			    .npct = opt ? opt->npercentiles : 0 };
 	uint64_t nproc = 0;
 	int rc = 1;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (stop_asked(opt, out))
+		return 1;
 	clock_scale_begin(&m.clk);
 	rc = actions_run(p);
 	if (rc != 0)
@@ -532,7 +568,10 @@ int run_plan(const struct plan *p, const struct run_options *opt)
 	raise_nofile();
 	if (fileset_prepare_all(p, &m.fs) < 0)
 		return 1;
-	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM) < 0)
+	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
+			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0)
+		goto out;
+	if (stop_asked(opt, out))
 		goto out;
 	if (shared_create(&m.sh, p) < 0)
 		goto out;
@@ -546,6 +585,8 @@ int run_plan(const struct plan *p, const struct run_options *opt)
 		goto out;
 	}
 	rc = run_workers(&m);
+	if (out)
+		out->tsc = m.clk.tsc;
 out:
 	free(m.w);
 	shared_destroy(&m.sh);

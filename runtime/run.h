@@ -4,21 +4,43 @@
 #ifndef FLOWBENCH_RUN_H
 #define FLOWBENCH_RUN_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 #include "runtime/plan.h"
+#include "runtime/stats.h"
 
 struct run_options {
 	enum { CACHE_COLD, CACHE_WARM } cache;
+	/*
+	 * Set by the caller's signal handler between runs or while files
+	 * are prepared (NULL: none): the run stops before its timed phase.
+	 */
+	volatile sig_atomic_t *stop;
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;
+};
+
+/* What a run leaves for the results file (runtime/results.h). */
+struct run_outcome {
+	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
+	double elapsed_s;         /* what the rates divide by */
+	bool interrupted;         /* SIGINT/SIGTERM ended it */
+	bool tsc;                 /* the op clock counted TSC cycles */
+	char cache[160];          /* the "Cache: ..." decision */
+	char error[512];          /* why it failed, when run.c knows */
 };
 
 /*
  * Run the plan's actions, prepare its files, start its processes and
  * threads, run the timed phase and print the report.  Returns the
  * process exit status: 0 on success, 1 when the run failed or ended
- * without results.
+ * without results.  `out` (may be NULL) receives the merged statistics
+ * and the facts of the run; release with run_outcome_free().
  */
-int run_plan(const struct plan *p, const struct run_options *opt);
+int run_plan(const struct plan *p, const struct run_options *opt,
+	     struct run_outcome *out);
+void run_outcome_free(struct run_outcome *o);
 
 #endif

@@ -1,0 +1,61 @@
+/*
+ * doc.h - the results file as a tree of maps, lists and scalars.
+ *
+ * results_emit() walks struct run_results once, in the order of
+ * docs/results-format.md, and calls a sink for every node; json.c and
+ * yaml.c are two sinks.  One walk for both formats is what keeps the
+ * JSON and the YAML files the same tree.
+ */
+#ifndef FLOWBENCH_REPORT_DOC_H
+#define FLOWBENCH_REPORT_DOC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runtime/results.h"
+
+/* Every callback returns 0, or -1 to stop the walk (the sink's error). */
+struct doc_sink {
+	int (*map_begin)(void *ctx);
+	int (*map_end)(void *ctx);
+	int (*list_begin)(void *ctx);
+	int (*list_end)(void *ctx);
+	int (*key)(void *ctx, const char *key);
+	int (*string)(void *ctx, const char *s);   /* NULL: null */
+	int (*integer)(void *ctx, uint64_t v);
+	int (*real)(void *ctx, double v);           /* non-finite: null */
+	int (*boolean)(void *ctx, int v);
+	void *ctx;
+};
+
+/* Walk `r` into `sink`.  0, or -1 as soon as a callback fails. */
+int results_emit(const struct run_results *r, const struct doc_sink *sink);
+
+/*
+ * Reals are written with this many significant digits in both formats,
+ * so that both files hold the same decimal text for a number.
+ */
+#define DOC_REAL_DIGITS 15
+
+/* The two formats, writing one whole document to `f`.  0 or -1. */
+int results_write_json(FILE *f, const struct run_results *r);
+int results_write_yaml(FILE *f, const struct run_results *r);
+
+enum results_format { RESULTS_JSON, RESULTS_YAML };
+
+/* The format a file name asks for (.json, .yaml, .yml), or -1. */
+int results_format_of(const char *path);
+
+/*
+ * Write `path` atomically: `fn` writes into a temporary file in the same
+ * directory, which is flushed, fsync'ed and renamed over `path` (and the
+ * directory fsync'ed).  On any failure the temporary file is removed,
+ * `path` is left as it was, a message goes to stderr and -1 is returned.
+ */
+int atomic_write_file(const char *path, int (*fn)(FILE *f, const void *arg),
+		      const void *arg);
+
+/* The results in the format of path's extension, atomically.  0 or -1. */
+int results_write_file(const char *path, const struct run_results *r);
+
+#endif

@@ -1,0 +1,427 @@
+/*
+ * test_results.c - the results files: statistics over runs (mean, stdev,
+ * Student's t interval) against hand-computed values, a run's numbers
+ * from merged stats, the JSON and YAML documents read back (same tree),
+ * atomic writing (a failed write leaves the old file and no temporary),
+ * file-name formats and SHA-256.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flowops/flowop.h"
+#include "runtime/report/doc.h"
+#include "runtime/results.h"
+
+#include "tests/unit/check_main.h"
+#include "tests/unit/yamljson.h"
+
+START_TEST(test_stat_three)
+{
+	const double v[] = { 10, 12, 14 };
+	struct res_stat s;
+	double half = 4.302653 * 2 / sqrt(3);   /* t(0.975, 2) * sd / sqrt(n) */
+
+	results_stat(v, 3, &s);
+	ck_assert_double_eq_tol(s.mean, 12, 1e-12);
+	ck_assert_double_eq_tol(s.stdev, 2, 1e-12);   /* sqrt((4+0+4)/2) */
+	ck_assert_double_eq(s.min, 10);
+	ck_assert_double_eq(s.max, 14);
+	ck_assert_double_eq_tol(s.ci_lo, 12 - half, 1e-9);
+	ck_assert_double_eq_tol(s.ci_hi, 12 + half, 1e-9);
+}
+END_TEST
+
+START_TEST(test_stat_five)
+{
+	/* mean 5, squared deviations 9+1+0+1+9 = 20, sd = sqrt(5) */
+	const double v[] = { 8, 4, 5, 6, 2 };
+	struct res_stat s;
+
+	results_stat(v, 5, &s);
+	ck_assert_double_eq_tol(s.mean, 5, 1e-12);
+	ck_assert_double_eq_tol(s.stdev, sqrt(5.0), 1e-12);
+	ck_assert_double_eq_tol(s.ci_hi - s.mean, 2.776445 * sqrt(5.0) / sqrt(5.0), 1e-9);
+	ck_assert_double_eq(s.min, 2);
+	ck_assert_double_eq(s.max, 8);
+}
+END_TEST
+
+START_TEST(test_stat_one)
+{
+	const double v[] = { 7.5 };
+	struct res_stat s;
+
+	results_stat(v, 1, &s);
+	ck_assert_double_eq(s.mean, 7.5);
+	ck_assert_double_eq(s.stdev, 0);
+	ck_assert_double_eq(s.ci_lo, 7.5);
+	ck_assert_double_eq(s.ci_hi, 7.5);
+}
+END_TEST
+
+START_TEST(test_t_quantile)
+{
+	ck_assert_double_eq_tol(results_t975(1), 12.706205, 1e-6);
+	ck_assert_double_eq_tol(results_t975(2), 4.302653, 1e-6);
+	ck_assert_double_eq_tol(results_t975(30), 2.042272, 1e-6);
+	/* beyond the table: reference values of the t distribution */
+	ck_assert_double_eq_tol(results_t975(31), 2.039513, 1e-5);
+	ck_assert_double_eq_tol(results_t975(40), 2.021075, 1e-5);
+	ck_assert_double_eq_tol(results_t975(100), 1.983972, 1e-5);
+	ck_assert_double_eq_tol(results_t975(100000), 1.959988, 1e-5);
+	ck_assert(isnan(results_t975(0)));
+	/* decreasing towards the normal quantile */
+	for (int d = 1; d < 200; d++)
+		ck_assert(results_t975(d + 1) < results_t975(d));
+}
+END_TEST
+
+START_TEST(test_sha256)
+{
+	char hex[65];
+
+	results_sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	results_sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+END_TEST
+
+START_TEST(test_format_of)
+{
+	ck_assert_int_eq(results_format_of("a.json"), RESULTS_JSON);
+	ck_assert_int_eq(results_format_of("/x/y.yaml"), RESULTS_YAML);
+	ck_assert_int_eq(results_format_of("r.yml"), RESULTS_YAML);
+	ck_assert_int_eq(results_format_of("r.txt"), -1);
+	ck_assert_int_eq(results_format_of("json"), -1);
+	ck_assert_int_eq(results_format_of("dir.json/out"), -1);
+	ck_assert_int_eq(results_format_of(".json"), -1);
+}
+END_TEST
+
+/* A plan of two flowops (read, write) and stats for them. */
+struct fixture {
+	struct plan p;
+	struct plan_flowop fo[2];
+	struct fo_stats st[2];
+	const char *var_names[2];
+	struct plan_value var_values[2];
+};
+
+static void fixture_init(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fo[0].name = "rand-read1";
+	f->fo[0].ops = flowop_lookup("read");
+	f->fo[1].name = "rand-write1";
+	f->fo[1].ops = flowop_lookup("write");
+	ck_assert_ptr_nonnull(f->fo[0].ops);
+	ck_assert_ptr_nonnull(f->fo[1].ops);
+	f->p.flowops = f->fo;
+	f->p.nflowops = 2;
+	f->p.seed = 42;
+}
+
+/* `n` ops of `lat` ns each, 8 KiB, into s (histogram included). */
+static void ops(struct fo_stats *s, int n, uint64_t lat)
+{
+	fo_stats_init(s);
+	for (int i = 0; i < n; i++)
+		fo_stats_record(s, lat + (uint64_t)i, 8192);
+}
+
+/* Three runs: reads 100/200/300 ops in 2 s, writes 50 each, none the third. */
+static void three_runs(struct fixture *f, struct run_results *r)
+{
+	static const int reads[3] = { 100, 200, 300 };
+
+	results_init(r);
+	for (int k = 0; k < 3; k++) {
+		ops(&f->st[0], reads[k], 1000);
+		ops(&f->st[1], k < 2 ? 50 : 0, 4000);
+		ck_assert_int_eq(results_add_run(r, &f->p, f->st, 2.0, 1700000000 + k), 0);
+	}
+	ck_assert_int_eq(results_aggregate(r), 0);
+}
+
+START_TEST(test_add_run_numbers)
+{
+	struct fixture f;
+	struct run_results r;
+	const struct res_flowop *o;
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	ck_assert_int_eq(r.nruns, 3);
+	o = &r.runs[1].flowops[0];
+	ck_assert_str_eq(o->name, "rand-read1");
+	ck_assert_str_eq(o->type, "read");
+	ck_assert_str_eq(o->cls, "io");
+	ck_assert_str_eq(o->rw, "read");
+	ck_assert_uint_eq(o->ops, 200);
+	ck_assert_uint_eq(o->bytes, 200 * 8192);
+	ck_assert_double_eq_tol(o->ops_per_s, 100, 1e-9);
+	ck_assert_double_eq_tol(o->mb_per_s, 200 * 8192 / 1048576.0 / 2, 1e-9);
+	/* latencies 1000..1199 ns: mean 1099.5 ns */
+	ck_assert_double_eq_tol(o->ms_per_op, 1099.5 / 1e6, 1e-12);
+	ck_assert(o->has_latency);
+	/* 1000..1199: sample stdev sqrt(200 * 201 / 12) = 57.88 */
+	ck_assert_double_eq_tol(o->lat.stdev, sqrt(200.0 * 201 / 12), 0.01);
+	ck_assert_double_eq(o->lat.min, 1000);
+	ck_assert_double_eq(o->lat.max, 1199);
+	ck_assert_str_eq(r.runs[1].started, "2023-11-14T22:13:21Z");
+	ck_assert(!r.runs[2].flowops[1].has_latency);
+	/* summary: reads 200 + writes 50 in run 2 */
+	ck_assert_uint_eq(r.runs[1].summary.ops, 250);
+	ck_assert_double_eq_tol(r.runs[1].summary.ops_per_s, 125, 1e-9);
+	ck_assert_double_eq_tol(r.runs[1].summary.rd_per_s, 100, 1e-9);
+	ck_assert_double_eq_tol(r.runs[1].summary.wr_per_s, 25, 1e-9);
+	/* aggregate of read ops/s 50, 100, 150: mean 100, sd 50 */
+	ck_assert(r.has_aggregate);
+	ck_assert_double_eq_tol(r.agg[0].ops_per_s.mean, 100, 1e-9);
+	ck_assert_double_eq_tol(r.agg[0].ops_per_s.stdev, 50, 1e-9);
+	ck_assert_double_eq_tol(r.agg[0].ops_per_s.ci_hi, 100 + 4.302653 * 50 / sqrt(3), 1e-6);
+	ck_assert_double_eq(r.agg[0].ops_per_s.min, 50);
+	ck_assert_double_eq(r.agg[0].ops_per_s.max, 150);
+	/* summary ops/s 75, 125, 150 */
+	ck_assert_double_eq_tol(r.agg_summary.ops_per_s.mean, 350.0 / 3, 1e-9);
+	results_free(&r);
+}
+END_TEST
+
+START_TEST(test_aggregate_needs_two)
+{
+	struct fixture f;
+	struct run_results r;
+
+	fixture_init(&f);
+	results_init(&r);
+	ops(&f.st[0], 10, 100);
+	ops(&f.st[1], 10, 100);
+	ck_assert_int_eq(results_add_run(&r, &f.p, f.st, 1.0, 0), 0);
+	ck_assert_int_eq(results_aggregate(&r), 0);
+	ck_assert(!r.has_aggregate);
+	results_free(&r);
+}
+END_TEST
+
+/* A document written by `fn` into memory, parsed back by `parse`. */
+static json_t *roundtrip_json(const struct run_results *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_error_t err;
+	json_t *root;
+
+	ck_assert_int_eq(results_write_json(f, r), 0);
+	fclose(f);
+	root = json_loadb(buf, len, 0, &err);
+	if (!root)
+		ck_abort_msg("JSON does not parse: %s (line %d)", err.text, err.line);
+	free(buf);
+	return root;
+}
+
+static json_t *roundtrip_yaml(const struct run_results *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *root;
+
+	ck_assert_int_eq(results_write_yaml(f, r), 0);
+	fclose(f);
+	f = fmemopen(buf, len, "r");
+	root = yaml_to_json(f);
+	fclose(f);
+	if (!root)
+		ck_abort_msg("YAML does not parse:\n%s", buf);
+	free(buf);
+	return root;
+}
+
+static void describe(struct run_results *r, struct fixture *f)
+{
+	static char *const argv[] = { "flowbench", "run", "w.f", "-D", "n=\"true\"" };
+	static const struct res_define defs[] = { { "n", "true" }, { "size", "64m" } };
+	static struct res_var vars[3];
+
+	vars[0] = (struct res_var){ "dir", { .kind = PV_STRING, .u.s = "/tmp/x" } };
+	vars[1] = (struct res_var){ "filesize", { .kind = PV_INT, .u.i = 67108864 } };
+	vars[2] = (struct res_var){ "on", { .kind = PV_BOOL, .u.b = true } };
+	r->argv = argv;
+	r->argc = 5;
+	r->workload = "w.f";
+	results_sha256_hex("x", 1, r->sha256);
+	r->vars = vars;
+	r->nvars = 3;
+	r->defines = defs;
+	r->ndefines = 2;
+	r->seed = f->p.seed;
+	results_capture_env(r, &f->p, "warm (not flushed)", false);
+}
+
+START_TEST(test_json_document)
+{
+	struct fixture f;
+	struct run_results r;
+	json_t *root, *runs, *fo, *agg;
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	describe(&r, &f);
+	root = roundtrip_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "format")),
+			 "flowbench-results/1");
+	ck_assert_str_eq(json_string_value(json_object_get(root, "status")), "ok");
+	ck_assert(json_is_null(json_object_get(root, "error")));
+	ck_assert_int_eq(json_integer_value(json_object_get(root, "seed")), 42);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(root, "command"), 4)),
+			 "n=\"true\"");
+	ck_assert_int_eq(json_integer_value(json_object_get(
+		json_object_get(json_object_get(root, "workload"), "variables"), "filesize")),
+		67108864);
+	ck_assert(json_is_true(json_object_get(
+		json_object_get(json_object_get(root, "workload"), "variables"), "on")));
+	ck_assert_str_eq(json_string_value(json_object_get(
+		json_object_get(json_object_get(root, "workload"), "defines"), "size")), "64m");
+	ck_assert_str_eq(json_string_value(json_object_get(
+		json_object_get(root, "environment"), "cache")), "warm (not flushed)");
+	runs = json_object_get(root, "runs");
+	ck_assert_int_eq(json_array_size(runs), 3);
+	fo = json_array_get(json_object_get(json_array_get(runs, 2), "flowops"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(fo, "name")), "rand-read1");
+	ck_assert_int_eq(json_integer_value(json_object_get(fo, "ops")), 300);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(fo, "ops_per_s")), 150, 1e-9);
+	/* percentiles are fo_stats_percentile()'s, under "50", "99.9" ... */
+	ops(&f.st[0], 300, 1000);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_object_get(
+		json_object_get(fo, "latency_ns"), "percentiles"), "99.9")),
+		fo_stats_percentile(&f.st[0], 99.9), 1e-6);
+	/* a flowop without ops has no latency block */
+	fo = json_array_get(json_object_get(json_array_get(runs, 2), "flowops"), 1);
+	ck_assert_ptr_null(json_object_get(fo, "latency_ns"));
+	agg = json_object_get(root, "aggregate");
+	ck_assert_int_eq(json_integer_value(json_object_get(agg, "runs")), 3);
+	ck_assert_double_eq_tol(json_real_value(json_array_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 0)),
+		100 - 4.302653 * 50 / sqrt(3), 1e-6);
+	json_decref(root);
+	results_free(&r);
+}
+END_TEST
+
+START_TEST(test_yaml_same_tree)
+{
+	struct fixture f;
+	struct run_results r;
+	json_t *j, *y;
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	describe(&r, &f);
+	results_set_error(&r, RES_INTERRUPTED, "null");  /* a tricky string */
+	j = roundtrip_json(&r);
+	y = roundtrip_yaml(&r);
+	if (!json_equal(j, y)) {
+		char *a = json_dumps(j, JSON_INDENT(1)), *b = json_dumps(y, JSON_INDENT(1));
+
+		ck_abort_msg("JSON and YAML differ:\n%s\n---\n%s", a, b);
+	}
+	ck_assert_str_eq(json_string_value(json_object_get(y, "status")), "interrupted");
+	ck_assert_str_eq(json_string_value(json_object_get(y, "error")), "null");
+	json_decref(j);
+	json_decref(y);
+	results_free(&r);
+}
+END_TEST
+
+static int write_hello(FILE *f, const void *arg)
+{
+	(void)arg;
+	return fputs("new contents\n", f) < 0 ? -1 : 0;
+}
+
+/* Half a document, then a failure: like a writer running out of memory. */
+static int write_half_then_fail(FILE *f, const void *arg)
+{
+	(void)arg;
+	fputs("{ \"format\": ", f);
+	fflush(f);
+	return -1;
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.' || strncmp(e->d_name, ".flowbench", 10) == 0;
+	closedir(d);
+	return n;
+}
+
+START_TEST(test_atomic_write)
+{
+	char dir[] = "/tmp/flowbench-test-results.XXXXXX", path[128], buf[64] = "";
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	f = fopen(path, "w");
+	fputs("old contents\n", f);
+	fclose(f);
+
+	ck_assert_int_eq(atomic_write_file(path, write_half_then_fail, NULL), -1);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "old contents\n");
+	ck_assert_int_eq(count_entries(dir), 1);       /* no temporary left */
+
+	ck_assert_int_eq(atomic_write_file(path, write_hello, NULL), 0);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	ck_assert_str_eq(buf, "new contents\n");
+	ck_assert_int_eq(count_entries(dir), 1);
+
+	/* a directory that does not exist: an error, nothing created */
+	snprintf(path, sizeof(path), "%s/missing/out.json", dir);
+	ck_assert_int_eq(atomic_write_file(path, write_hello, NULL), -1);
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	unlink(path);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+static Suite *results_suite(void)
+{
+	Suite *s = suite_create("results");
+	TCase *tc = tcase_create("results");
+
+	tcase_add_test(tc, test_stat_three);
+	tcase_add_test(tc, test_stat_five);
+	tcase_add_test(tc, test_stat_one);
+	tcase_add_test(tc, test_t_quantile);
+	tcase_add_test(tc, test_sha256);
+	tcase_add_test(tc, test_format_of);
+	tcase_add_test(tc, test_add_run_numbers);
+	tcase_add_test(tc, test_aggregate_needs_two);
+	tcase_add_test(tc, test_json_document);
+	tcase_add_test(tc, test_yaml_same_tree);
+	tcase_add_test(tc, test_atomic_write);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(results_suite)

@@ -5,6 +5,8 @@
  */
 #include "cli.h"
 
+#include "runtime/report/doc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -39,6 +41,12 @@ void cli_usage(FILE *out)
 "                           variables); without it a seed is chosen and\n"
 "                           printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
+"  --repeat N               run the whole workload N times (files prepared\n"
+"                           and cache applied each time), then print mean,\n"
+"                           stdev, range and 95% confidence interval\n"
+"  --output FILE            also write the results to FILE: .json or .yaml/\n"
+"                           .yml by its name (may be given more than once);\n"
+"                           written also when the run fails or is interrupted\n"
 "  --percentiles LIST       latency percentiles to print per flowop, e.g.\n"
 "                           50,99,99.9 (each between 0 and 100; default\n"
 "                           50,90,95,99,99.9,99.99)\n"
@@ -141,6 +149,41 @@ static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
 	return 0;
 }
 
+static int add_output(struct cli_args *args, const char *path, FILE *err)
+{
+	const char **outs;
+
+	if (results_format_of(path) < 0) {
+		fprintf(err, "flowbench: --output %s: the file name must end in .json, .yaml or .yml\n",
+			path);
+		return -1;
+	}
+	outs = realloc(args->outputs, (size_t)(args->noutputs + 1) * sizeof(*outs));
+	if (!outs) {
+		fprintf(err, "flowbench: out of memory\n");
+		return -1;
+	}
+	args->outputs = outs;
+	outs[args->noutputs++] = path;
+	return 0;
+}
+
+static int parse_repeat(const char *text, struct cli_args *args, FILE *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < 1 || n > 100000) {
+		fprintf(err, "flowbench: --repeat needs a whole number of runs from 1, not '%s'\n",
+			text);
+		return -1;
+	}
+	args->repeat = (int)n;
+	return 0;
+}
+
 static bool is_option(const char *arg, const char *opt)
 {
 	size_t n = strlen(opt);
@@ -204,6 +247,9 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 	const char *v;
 
 	memset(args, 0, sizeof(*args));
+	args->repeat = 1;
+	args->argv = argv;
+	args->argc = argc;
 	if (argc < 2) {
 		cli_usage(err);
 		return -1;
@@ -291,6 +337,14 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			args->seed_given = true;
 		} else if (strcmp(a, "--allow-system") == 0) {
 			args->allow_system = true;
+		} else if (is_option(a, "--repeat")) {
+			if (!(v = option_value(argc, argv, &i, "--repeat", err)) ||
+			    parse_repeat(v, args, err) < 0)
+				return -1;
+		} else if (is_option(a, "--output")) {
+			if (!(v = option_value(argc, argv, &i, "--output", err)) ||
+			    add_output(args, v, err) < 0)
+				return -1;
 		} else if (is_option(a, "--percentiles")) {
 			if (!(v = option_value(argc, argv, &i, "--percentiles", err)) ||
 			    parse_percentiles(v, args, err) < 0)
@@ -328,4 +382,7 @@ void cli_args_free(struct cli_args *args)
 	free(args->defines);
 	args->defines = NULL;
 	args->ndefines = 0;
+	free(args->outputs);
+	args->outputs = NULL;
+	args->noutputs = 0;
 }

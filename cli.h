@@ -2,7 +2,8 @@
  * cli.h - the command line of flowbench: what the user asked for.
  *
  *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
- *                      [--seed N] [--allow-system] [--percentiles LIST]
+ *                      [--seed N] [--allow-system] [--percentiles LIST] [--repeat N]
+ *                      [--output FILE.json|FILE.yaml]...
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
  *   flowbench list                          (the workload catalogue)
@@ -52,6 +53,11 @@ struct cli_args {
 	bool allow_system;
 	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
 	int npercentiles;                          /* 0: the defaults */
+	int repeat;               /* --repeat N: 1 unless given */
+	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
+	int noutputs;
+	char *const *argv;        /* the whole command line, for results files */
+	int argc;
 };
 
 /*

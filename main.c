@@ -21,7 +21,7 @@
 #include "lang/diag.h"
 #include "runtime/report/commands.h"
 #include "runtime/log.h"
-#include "runtime/run.h"
+#include "runtime/session.h"
 
 /* Read a whole file into a NUL-terminated malloc'ed buffer. */
 static char *read_file(const char *path, size_t *len)
@@ -105,6 +105,34 @@ static void print_summary(const struct plan *p)
 	       p->nflowops, p->nflowops == 1 ? "" : "s", run);
 }
 
+/* Run the compiled plan --repeat times and write the results files. */
+static int run_session(const struct cli_args *args, const struct plan *plan,
+		       const char *source, size_t len)
+{
+	struct res_define *defs = calloc((size_t)args->ndefines + 1, sizeof(*defs));
+	struct session_options so = {
+		.run.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
+		.run.percentiles = args->percentiles,
+		.run.npercentiles = args->npercentiles,
+		.repeat = args->repeat,
+		.outputs = args->outputs, .noutputs = args->noutputs,
+		.argv = args->argv, .argc = args->argc,
+		.workload = args->file, .source = source, .source_len = len,
+		.defines = defs, .ndefines = args->ndefines,
+	};
+	int status;
+
+	if (!defs)
+		abort();
+	for (int i = 0; i < args->ndefines; i++) {
+		defs[i].name = args->defines[i].name;
+		defs[i].value = args->defines[i].value;
+	}
+	status = session_run(plan, &so);
+	free(defs);
+	return status;
+}
+
 /* Parse, compile and (for `run`) execute the workload. */
 static int flowbench(const struct cli_args *args)
 {
@@ -164,16 +192,10 @@ static int flowbench(const struct cli_args *args)
 		print_summary(&plan);
 		status = 0;
 	} else {
-		struct run_options ropts = {
-			.percentiles = args->percentiles,
-			.npercentiles = args->npercentiles,
-			.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
-		};
-
 		log_info("Seed: %llu (repeat this run's random choices with --seed %llu)",
 			 (unsigned long long)plan.seed,
 			 (unsigned long long)plan.seed);
-		status = run_plan(&plan, &ropts);
+		status = run_session(args, &plan, source, len);
 	}
 	plan_free(&plan);
 	free(copts.defines);

@@ -27,7 +27,7 @@ int yylex_destroy(yyscan_t scanner);
 const char *const ast_command_names[] = {
 	"create", "define", "debug", "domultisync", "echo", "enable",
 	"eventgen", "list", "psrun", "quit", "run", "set", "sleep", "system",
-	"version", NULL,
+	"usage", "version", NULL,
 };
 
 const char *const ast_entity_names[] = {

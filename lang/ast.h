@@ -112,6 +112,7 @@ enum ast_stmt_kind {
 	ST_SLEEP,            /* sleep expr */
 	ST_ECHO,             /* echo "..." "..."                (strings) */
 	ST_SYSTEM,           /* system "..."                    (strings) */
+	ST_USAGE,            /* usage "..." (1.4 help text)     (strings) */
 	ST_EVENTGEN,         /* eventgen [attrs] */
 	ST_ENABLE,           /* enable lathist | enable multi attrs (words, attrs) */
 	ST_DOMULTISYNC,      /* domultisync attrs */

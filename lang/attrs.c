@@ -43,6 +43,7 @@ static const struct attr_spec fileset_attrs[] = {
 	{ "dirgamma", E_DIRGAMMA, T_SIZE, FILESET_ONLY },
 	{ "dirdepthrv", E_DIRDEPTHRV, T_ANY, FILESET_ONLY },
 	{ "leafdirs", E_LEAFDIRS, T_SIZE, FILESET_ONLY },
+	{ "filesizegamma", E_FILESIZEGAMMA, T_SIZE, FILESET_ONLY },
 	{ "prealloc", E_PREALLOC, T_PCT, ANYWHERE },
 	{ "paralloc", E_PARALLOC, T_BOOL, ANYWHERE },
 	{ "reuse", E_REUSE, T_BOOL, ANYWHERE },

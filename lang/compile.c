@@ -318,6 +318,9 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 		case ST_SYSTEM:
 			stmt_system(c, st);
 			break;
+		case ST_USAGE:
+			/* help text of 1.4 personalities: documentation, not run */
+			break;
 		case ST_EVENTGEN:
 			stmt_eventgen(c, st);
 			break;
@@ -352,6 +355,48 @@ static const struct ast_stmt *walk_script(struct compiler *c)
  * timeout mode, "until the workload ends" in the other modes), then every
  * definition evaluated with the variables as they stand now.
  */
+/*
+ * The variables as they stand at `run` (-D ones included), for the
+ * results file: names and values in the plan's arena.
+ */
+static void export_variables(struct compiler *c)
+{
+	struct plan *p = c->p;
+
+	p->nvars = c->nvars;
+	p->var_names = arena_alloc(&p->arena, sizeof(*p->var_names) * (size_t)(c->nvars + 1));
+	p->var_values = arena_alloc(&p->arena, sizeof(*p->var_values) * (size_t)(c->nvars + 1));
+	for (int i = 0; i < c->nvars; i++) {
+		const struct value *v = &c->vars[i].v;
+		struct plan_value *pv = &p->var_values[i];
+
+		p->var_names[i] = c->vars[i].name;
+		pv->loc = c->vars[i].loc;
+		switch (v->kind) {
+		case V_INT:
+			pv->kind = PV_INT;
+			pv->u.i = v->i;
+			break;
+		case V_DOUBLE:
+			pv->kind = PV_DOUBLE;
+			pv->u.d = v->d;
+			break;
+		case V_BOOL:
+			pv->kind = PV_BOOL;
+			pv->u.b = v->b;
+			break;
+		case V_STRING:
+			pv->kind = PV_STRING;
+			pv->u.s = v->s;
+			break;
+		case V_RANDVAR:
+			pv->kind = PV_RANDOM;
+			pv->u.rv = v->rv;
+			break;
+		}
+	}
+}
+
 static void build_run(struct compiler *c, const struct ast_stmt *run)
 {
 	struct plan *p = c->p;
@@ -441,6 +486,7 @@ int compile_script(const struct ast_script *script,
 	if (run && run->kind == ST_QUIT)
 		run = NULL;     /* nothing runs; the actions end with PA_QUIT */
 	build_run(&c, run);
+	export_variables(&c);
 	defines_check_used(&c);
 
 	for (int i = 0; i < out->nflowops; i++) {

@@ -132,6 +132,9 @@ void scope_bind(struct compiler *c, struct scope *sc, const struct ast_attr *a,
 int random_eval(struct compiler *c, const char *fn, const struct ast_attr *args,
 		struct src_loc loc, struct value *out);
 void random_define(struct compiler *c, const struct ast_stmt *st);
+/* A gamma-distributed random variable (filesizegamma): its index, or -1. */
+int random_gamma(struct compiler *c, double mean, double gamma1000,
+		 struct src_loc loc);
 
 /* ---- attrs.c ---------------------------------------------------------- */
 
@@ -157,7 +160,7 @@ enum {
 	E_NAME, E_PATH, E_SIZE, E_PREALLOC, E_PARALLOC, E_REUSE, E_TRUSTTREE,
 	E_READONLY, E_WRITEONLY, E_CACHED, E_ENTRIES, E_DIRWIDTH, E_DIRGAMMA,
 	E_DIRDEPTHRV, E_LEAFDIRS, E_INSTANCES, E_NICE, E_MEMSIZE, E_USEISM,
-	E_IOPRIO, E_COUNT
+	E_IOPRIO, E_FILESIZEGAMMA, E_COUNT
 };
 
 int attrs_eval(struct compiler *c, enum attr_owner owner,

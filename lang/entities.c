@@ -94,6 +94,10 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 		fs->entries = (uint64_t)const_attr(v, given, E_ENTRIES, 0);
 		fs->leafdirs = (uint64_t)const_attr(v, given, E_LEAFDIRS, 0);
 		fs->dirgamma = const_attr(v, given, E_DIRGAMMA, 1500);
+		if (const_attr(v, given, E_FILESIZEGAMMA, 0) > 0 && fs->size_rv < 0)
+			fs->size_rv = random_gamma(c, (double)fs->size,
+						   (double)v[E_FILESIZEGAMMA].u.i,
+						   v[E_FILESIZEGAMMA].loc);
 		fs->dirwidth_rv = random_attr(v, given, E_DIRWIDTH);
 		if (given & (1ull << E_DIRWIDTH) && fs->dirwidth_rv < 0)
 			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;

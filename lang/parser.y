@@ -124,7 +124,7 @@ static struct ast_expr *table_expr(struct arena *a, struct src_loc loc,
 %token <w> KW_DOMULTISYNC "domultisync" KW_ECHO "echo" KW_ENABLE "enable"
 %token <w> KW_EVENTGEN "eventgen" KW_LIST "list" KW_PSRUN "psrun"
 %token <w> KW_QUIT "quit" KW_RUN "run" KW_SET "set" KW_SLEEP "sleep"
-%token <w> KW_SYSTEM "system" KW_VERSION "version"
+%token <w> KW_SYSTEM "system" KW_USAGE "usage" KW_VERSION "version"
 %token <w> KW_FILE "file" KW_FILES "files" KW_FILESET "fileset"
 %token <w> KW_FILESETS "filesets" KW_PROCESS "process"
 %token <w> KW_PROCESSES "processes" KW_THREAD "thread" KW_FLOWOP "flowop"
@@ -136,10 +136,10 @@ static struct ast_expr *table_expr(struct arena *a, struct src_loc loc,
 %precedence UMINUS
 
 %type <stmt> stmt set_stmt define_stmt create_stmt run_stmt psrun_stmt
-%type <stmt> sleep_stmt echo_stmt system_stmt eventgen_stmt enable_stmt
+%type <stmt> sleep_stmt echo_stmt system_stmt usage_stmt eventgen_stmt enable_stmt
 %type <stmt> domultisync_stmt list_stmt debug_stmt version_stmt quit_stmt
 %type <w> c_create c_define c_debug c_domultisync c_echo c_enable
-%type <w> c_eventgen c_list c_psrun c_quit c_run c_set c_sleep c_system
+%type <w> c_eventgen c_list c_psrun c_quit c_run c_set c_sleep c_system c_usage
 %type <w> c_version word_or_keyword keyword fileset_kw process_kw
 %type <expr> expr sarg sprim value scalar call table
 %type <attr> attr
@@ -168,7 +168,8 @@ script:
 
 stmt:
 	  set_stmt | define_stmt | create_stmt | run_stmt | psrun_stmt
-	| sleep_stmt | echo_stmt | system_stmt | eventgen_stmt | enable_stmt
+	| sleep_stmt | echo_stmt | system_stmt | usage_stmt | eventgen_stmt
+	| enable_stmt
 	| domultisync_stmt | list_stmt | debug_stmt | version_stmt | quit_stmt
 	| error		{ $$ = NULL; }
 	;
@@ -189,6 +190,7 @@ c_run:		KW_RUN		{ COMMAND($$, $1); } ;
 c_set:		KW_SET		{ COMMAND($$, $1); } ;
 c_sleep:	KW_SLEEP	{ COMMAND($$, $1); } ;
 c_system:	KW_SYSTEM	{ COMMAND($$, $1); } ;
+c_usage:	KW_USAGE	{ COMMAND($$, $1); } ;
 c_version:	KW_VERSION	{ COMMAND($$, $1); } ;
 
 /* ---- statements ---- */
@@ -337,6 +339,15 @@ system_stmt:
 	  c_system echo_args
 		{
 			$$ = ast_stmt_new(A, ST_SYSTEM, LOC(@1));
+			$$->strings = $2.head;
+		}
+	;
+
+/* `usage "..."`: the help lines of old (1.4) personalities */
+usage_stmt:
+	  c_usage echo_args
+		{
+			$$ = ast_stmt_new(A, ST_USAGE, LOC(@1));
 			$$->strings = $2.head;
 		}
 	;
@@ -542,7 +553,7 @@ word_or_keyword:
 keyword:
 	  KW_CREATE | KW_DEFINE | KW_DEBUG | KW_DOMULTISYNC | KW_ECHO
 	| KW_ENABLE | KW_EVENTGEN | KW_LIST | KW_PSRUN | KW_QUIT | KW_RUN
-	| KW_SET | KW_SLEEP | KW_SYSTEM | KW_VERSION
+	| KW_SET | KW_SLEEP | KW_SYSTEM | KW_USAGE | KW_VERSION
 	| KW_FILE | KW_FILES | KW_FILESET | KW_FILESETS | KW_PROCESS
 	| KW_PROCESSES | KW_THREAD | KW_FLOWOP | KW_RANDVAR | KW_CVAR | KW_MODE
 	;

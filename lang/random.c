@@ -146,6 +146,32 @@ static int build_random(struct compiler *c, const char *fn,
 	return errors ? -1 : 0;
 }
 
+/*
+ * The 1.4 fileset attribute `filesizegamma=G`: file sizes drawn from a
+ * gamma distribution of mean `size` and shape G/1000, as a randvar.
+ */
+int random_gamma(struct compiler *c, double mean, double gamma1000,
+		 struct src_loc loc)
+{
+	const struct randvar_arg args[] = {
+		{ .name = "type", .str = "gamma", .loc = loc, .val_loc = loc },
+		{ .name = "mean", .is_num = true, .num = mean, .loc = loc, .val_loc = loc },
+		{ .name = "gamma", .is_num = true, .num = gamma1000, .loc = loc, .val_loc = loc },
+	};
+	struct randvar_spec spec = {
+		.fn = "randvar", .var = "filesizegamma", .loc = loc,
+		.nargs = 3, .args = args,
+	};
+	struct plan_randvar tmp, *rv;
+
+	memset(&tmp, 0, sizeof(tmp));
+	if (randvar_build(&spec, &tmp, &c->p->arena, c->d) != 0)
+		return -1;
+	rv = PUSH(c->p->randvars, c->p->nrandvars, c->caps_randvars);
+	*rv = tmp;
+	return c->p->nrandvars - 1;
+}
+
 /* A randvar(...) or cvar(...) call in an expression. */
 int random_eval(struct compiler *c, const char *fn, const struct ast_attr *args,
 		struct src_loc loc, struct value *out)

@@ -596,6 +596,33 @@ START_TEST(test_random_variables)
 }
 END_TEST
 
+START_TEST(test_legacy_and_variables)
+{
+	struct result r;
+	const struct plan *p;
+
+	compile_src(&r,
+		    "set $dir=/tmp\n"
+		    "set $n=2\n"
+		    "define fileset name=fs,path=$dir,entries=10,dirwidth=5,size=16k,filesizegamma=1500\n"
+		    "define process name=p { thread name=t { flowop openfile name=o,filename=fs } }\n"
+		    "usage \"Usage: set \\$dir=<dir>   defaults to $dir\"\n"
+		    "usage \"       $never_set is fine here\"\n"
+		    "run 1\n", NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	p = &r.plan;
+	ck_assert_int_ge(p->filesets[0].size_rv, 0);   /* gamma sizes, mean 16k */
+	ck_assert_int_eq(p->nrandvars, 1);
+	ck_assert_int_eq(p->nvars, 2);
+	ck_assert_str_eq(p->var_names[0], "dir");
+	ck_assert_int_eq(p->var_values[0].kind, PV_STRING);
+	ck_assert_str_eq(p->var_values[0].u.s, "/tmp");
+	ck_assert_str_eq(p->var_names[1], "n");
+	ck_assert_int_eq(p->var_values[1].u.i, 2);
+	release(&r);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -618,6 +645,7 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_composite);
 	tcase_add_test(tc, test_composite_errors);
 	tcase_add_test(tc, test_random_variables);
+	tcase_add_test(tc, test_legacy_and_variables);
 	tcase_add_test(tc, test_modes_and_file_rules);
 	tcase_add_test(tc, test_quit_mode_typo);
 	tcase_add_test(tc, test_runtime_option);

@@ -204,19 +204,24 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 			    struct composite *cp, int thread, const char *prefix,
 			    int depth);
 
-/* A flowop name is unique in the whole plan: it labels its statistics. */
-static bool name_is_new(struct compiler *c, const char *name, struct src_loc loc)
+/*
+ * The report line of a new flowop called `name`: the index of the first
+ * flowop of that name (whose line its statistics join, as filebench
+ * shows one line per name; said with a warning), else `self`.
+ */
+static int report_line(struct compiler *c, const char *name, struct src_loc loc,
+		       int self)
 {
 	for (int i = 0; i < c->p->nflowops; i++) {
 		if (strcmp(c->p->flowops[i].name, name) == 0) {
-			diag_error(c->d, loc,
-				   "flowop name '%s' is used twice (each flowop needs its own name: it labels its statistics)",
-				   name);
+			diag_warning(c->d, loc,
+				     "flowop name '%s' is used again: its statistics join the first '%s' in one line",
+				     name, name);
 			diag_note(c->d, c->p->flowops[i].loc, "first used here");
-			return false;
+			return c->p->flowops[i].line;
 		}
 	}
-	return true;
+	return self;
 }
 
 /*
@@ -235,6 +240,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	const char *name;
 	char what[96];
 	char hint[160];
+	int line;
 
 	if (!ops && (cp = find_composite(c, e->type))) {
 		build_composite(c, e, cp, thread, prefix, depth);
@@ -263,13 +269,12 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	}
 	name = prefix ? arena_printf(&c->p->arena, "%s.%s", prefix,
 				     v[FA_COUNT].u.s) : v[FA_COUNT].u.s;
-	if (!name_is_new(c, name, v[FA_COUNT].loc))
-		return;
-
+	line = report_line(c, name, v[FA_COUNT].loc, c->p->nflowops);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
 	f->ops = ops;
 	f->name = name;
+	f->line = line;
 	f->depth = depth;
 	f->loc = e->loc;
 	f->thread = thread;
@@ -320,7 +325,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	struct plan_value iters = { 0 };
 	const char *name = NULL;
 	struct scope sc = { .composite = cp->name, .up = c->scope };
-	int nlocals = 0, index;
+	int nlocals = 0, index, line;
 	struct plan_flowop *f;
 
 	if (cp->expanding) {
@@ -371,15 +376,13 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	}
 	if (prefix)
 		name = arena_printf(&c->p->arena, "%s.%s", prefix, name);
-	if (!name_is_new(c, name, e->loc)) {
-		free(sc.vars);
-		return;
-	}
 	index = c->p->nflowops;
+	line = report_line(c, name, e->loc, index);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
 	f->ops = flowop_composite();
 	f->name = name;
+	f->line = line;
 	f->loc = e->loc;
 	f->thread = thread;
 	f->fileset = -1;

@@ -109,6 +109,12 @@ struct plan_flowop {
 	 */
 	int ndesc;
 	int depth;                /* 0 at thread level, 1 inside a composite ... */
+	/*
+	 * The flowop whose report line this one's statistics join: itself,
+	 * or the first flowop of the same name (filebench shows one line per
+	 * name, and scripts such as tpcso repeat names on purpose).
+	 */
+	int line;
 };
 
 struct plan_thread {

@@ -123,10 +123,13 @@ int results_add_run(struct run_results *r, const struct plan *p,
 {
 	struct res_run *runs, *run;
 	struct io_totals t;
+	int nlines = 0;
 	time_t when = (time_t)started;
 	struct tm tm;
 
-	if (r->nruns && r->nflowops != p->nflowops)
+	for (int i = 0; i < p->nflowops; i++)
+		nlines += p->flowops[i].line == i;
+	if (r->nruns && r->nflowops != nlines)
 		return -1;
 	runs = realloc(r->runs, (size_t)(r->nruns + 1) * sizeof(*runs));
 	if (!runs)
@@ -137,14 +140,16 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	run->flowops = calloc((size_t)p->nflowops + 1, sizeof(*run->flowops));
 	if (!run->flowops)
 		return -1;
-	r->nflowops = p->nflowops;
+	r->nflowops = nlines;
 	run->index = r->nruns + 1;
 	run->elapsed_s = elapsed_s;
 	if (gmtime_r(&when, &tm))
 		strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (int i = 0; i < p->nflowops; i++)
-		fill_flowop(&run->flowops[i], r, &p->flowops[i], &per_flowop[i],
-			    elapsed_s);
+	/* one entry per report line: flowops sharing a name share it */
+	for (int i = 0, n = 0; i < p->nflowops; i++)
+		if (p->flowops[i].line == i)
+			fill_flowop(&run->flowops[n++], r, &p->flowops[i],
+				    &per_flowop[i], elapsed_s);
 	text_io_totals(p, per_flowop, &t);
 	run->summary.ops = t.ops;
 	run->summary.ops_per_s = per_s((double)t.ops, elapsed_s);

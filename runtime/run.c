@@ -260,7 +260,7 @@ static void load_live(struct master *m, struct fo_stats *sum)
 
 		for (int k = 0; k < pt->nflowops; k++) {
 			fo_stats_load(&one, &ss->stats[k]);
-			fo_stats_merge(&sum[pt->first_flowop + k], &one);
+			fo_stats_merge(&sum[p->flowops[pt->first_flowop + k].line], &one);
 		}
 	}
 }
@@ -377,8 +377,10 @@ static int report(struct master *m, double elapsed_s)
 		const struct shared_slot *ss = &m->sh.slots[s];
 		const struct plan_thread *pt = &p->threads[ss->thread];
 
+		/* flowops sharing a name share a line (plan_flowop.line) */
 		for (int k = 0; k < pt->nflowops; k++)
-			fo_stats_merge(&sum[pt->first_flowop + k], &ss->stats[k]);
+			fo_stats_merge(&sum[p->flowops[pt->first_flowop + k].line],
+				       &ss->stats[k]);
 	}
 	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
 	if (m->out) {

@@ -160,6 +160,8 @@ void text_report(FILE *out, const struct plan *p,
 	log_stamp(out);
 	fputs("Per-Operation Breakdown\n", out);
 	for (int i = p->nflowops - 1; i >= 0; i--) {
+		if (p->flowops[i].line != i)
+			continue;       /* joined the first flowop of its name */
 		if (p->lathist)
 			text_flowop_hist_line(out, p->flowops[i].name, &per_flowop[i],
 					      elapsed_s);

@@ -124,8 +124,8 @@ int shared_create(struct shared *sh, const struct plan *p)
 
 		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
 		s->sync = (struct fo_sync *)((char *)sh->base + (size_t)s->sync);
-		for (int k = 0; k < n; k++)
-			fo_stats_init(&s->stats[k]);
+		for (int k = 0; k < n; k++)     /* the mapping is zero-filled */
+			fo_stats_init_zeroed(&s->stats[k]);
 	}
 	return 0;
 fail:

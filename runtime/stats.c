@@ -19,6 +19,12 @@ void fo_stats_init(struct fo_stats *s)
 	stats_init(&s->open);
 }
 
+void fo_stats_init_zeroed(struct fo_stats *s)
+{
+	s->op.lat_min_ns = UINT64_MAX;
+	s->open.lat_min_ns = UINT64_MAX;
+}
+
 void stats_merge(struct op_stats *dst, const struct op_stats *src)
 {
 	if (src->count == 0)

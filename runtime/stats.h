@@ -49,6 +49,12 @@ struct fo_stats {
 
 void stats_init(struct op_stats *s);
 void fo_stats_init(struct fo_stats *s);
+/*
+ * The same for memory known to be zero (a fresh anonymous mapping): only
+ * the non-zero fields are written, so the ~36 KiB histogram of a flowop
+ * stays untouched, and costs no memory, until its thread records into it.
+ */
+void fo_stats_init_zeroed(struct fo_stats *s);
 
 /* Add one op of `lat_ns` moving `bytes`.  Hot path: keep it tiny. */
 static inline void stats_record(struct op_stats *s, uint64_t lat_ns,

@@ -59,6 +59,13 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 		shared_set_error(sh->ctl, "process %s: out of memory", pp->name);
 		return PROC_EXIT_REPORTED;
 	}
+	/*
+	 * Instances 0 .. n-2 get pthreads; the last one runs on this
+	 * process's own thread: one thread fewer, and a worker of a single
+	 * thread instance stays single-threaded, so glibc skips the
+	 * cancellation bookkeeping it wraps around every pread/pwrite in a
+	 * multi-threaded process.  `started` counts the pthreads.
+	 */
 	for (uint64_t k = 0; k < n; k++) {
 		struct fb_thread *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
 		int err;
@@ -70,6 +77,8 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 			rc = PROC_EXIT_REPORTED;
 			break;
 		}
+		if (k == n - 1)
+			break;
 		err = pthread_create(&t->tid, NULL, thread_main, t);
 		if (err) {
 			shared_set_error(sh->ctl, "process %s: cannot create thread %s: %s",
@@ -78,6 +87,11 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 			break;
 		}
 		started = k + 1;
+	}
+	if (rc == PROC_EXIT_OK && n > 0) {
+		thread_main(th[n - 1]);
+		if (th[n - 1]->failed)
+			rc = PROC_EXIT_REPORTED;
 	}
 	for (uint64_t k = 0; k < started; k++) {
 		pthread_join(th[k]->tid, NULL);

@@ -6,6 +6,7 @@
 #ifndef FLOWBENCH_FLOWOPS_COMMON_H
 #define FLOWBENCH_FLOWOPS_COMMON_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -63,6 +64,16 @@ static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *se
 static inline int fo_fileset(const struct flowop_inst *fi, const struct fb_slot *s)
 {
 	return fi->pf->fileset >= 0 ? fi->pf->fileset : s ? s->fileset : -1;
+}
+
+/*
+ * The open flags a flowop's attributes ask for: O_DIRECT (directio) and
+ * O_SYNC (dsync: data and metadata reach the disk per write, as filebench).
+ */
+static inline int fo_open_flags(const struct plan_flowop *pf)
+{
+	return (plan_attr_bool(pf, FA_DIRECTIO, false) ? O_DIRECT : 0) |
+	       (plan_attr_bool(pf, FA_DSYNC, false) ? O_SYNC : 0);
 }
 
 /* The opennext file rotor, or NULL for the fileset's shared rotor. */

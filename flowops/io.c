@@ -61,11 +61,7 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 			    p->sel.fixed, FB_FD_SLOTS - 1);
 		return FO_ERROR;
 	}
-	if (plan_attr_bool(pf, FA_DIRECTIO, false))
-		p->oflags |= O_DIRECT;
-	/* O_SYNC, as filebench: data and metadata reach the disk per write */
-	if (plan_attr_bool(pf, FA_DSYNC, false))
-		p->oflags |= O_SYNC;
+	p->oflags = fo_open_flags(pf);
 	if (t->mem) {
 		if (iosize_random)
 			p->bufsize = t->memsize;

@@ -65,10 +65,7 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 	}
 	fi->priv = p;
 	fo_slotsel_init(&p->sel, pf);
-	if (plan_attr_bool(pf, FA_DIRECTIO, false))
-		p->oflags |= O_DIRECT;
-	if (plan_attr_bool(pf, FA_DSYNC, false))
-		p->oflags |= O_SYNC;
+	p->oflags = fo_open_flags(pf);
 	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->srcfd = (int)plan_attr_int(pf, FA_SRCFD, 0);

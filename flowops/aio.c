@@ -441,9 +441,7 @@ static enum fo_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 			return res;
 		t1 = thread_ticks(t);
 	}
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 #define AIOWRITE_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \

@@ -76,9 +76,7 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 	}
 	pick_set_exists(set, e, make);
 	pick_release(set, e);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 static enum fo_result makedir_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -121,9 +119,7 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 	pick_release(set, d);
 	if (!dir || err)
 		return fo_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, bytes);
 }
 
 #define DIR_OP(nm, attrmask, fn)                        \

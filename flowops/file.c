@@ -91,9 +91,7 @@ static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
 	pick_release(&fs->files, e);
 	if (p->noreadahead)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -182,9 +180,7 @@ static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
 	t1 = thread_ticks(t);
 	if (rc < 0)
 		return fo_fail(t, fi, "close", s, NULL, -1, errno);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 /*
@@ -252,9 +248,7 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 	}
 	pick_set_exists(&fs->files, e, false);
 	pick_release(&fs->files, e);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -291,9 +285,7 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		if (rc < 0)
 			return fo_fail(t, fi, "stat", NULL, p->path, -1, errno);
 	}
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -310,9 +302,7 @@ static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 	t1 = thread_ticks(t);
 	if (rc < 0)
 		return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, 0);
 }
 
 /* fsync every open slot holding a file of the flowop's fileset: one op each. */

@@ -151,9 +151,7 @@ static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst 
 	if (n < 0)
 		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 	s->offset = off;
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, off))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, off);
 }
 
 /* pwrite `len` bytes at off in chunks; returns bytes written, sets *err. */
@@ -206,9 +204,7 @@ static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst
 	if (err)
 		return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done), err);
 	s->offset += done;
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, done))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, done);
 }
 
 /*
@@ -253,9 +249,7 @@ static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
 	t1 = thread_ticks(t);
 	if (err)
 		return fo_fail(t, fi, "append to", s, NULL, -1, err);
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, done))
-		return FO_DONE;
-	return FO_OK;
+	return fo_record(t, fi, t0, t1, done);
 }
 
 static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)

@@ -152,11 +152,12 @@ void results_sha256_hex(const void *data, size_t len, char out[65]);
 /*
  * The environment: host, kernel, CPUs, memory, op clock, and for each
  * distinct fileset path its file system (statfs type, mount device and
- * options from /proc/self/mountinfo).  `cache` and `tsc` come from the
- * run.  Never fails: what cannot be read is left empty.
+ * options from /proc/self/mountinfo).  `cache`, `tsc` and the clock's
+ * read cost (measured when the run calibrated it) come from the run.
+ * Never fails: what cannot be read is left empty.
  */
 void results_capture_env(struct run_results *r, const struct plan *p,
-			 const char *cache, bool tsc);
+			 const char *cache, bool tsc, double clock_read_ns);
 
 /* "ok", "failed", "interrupted". */
 const char *results_status_name(enum res_status st);

@@ -17,22 +17,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "runtime/clock.h"
-
-/* The average cost of one op-clock read (two per op), in ns. */
-static double clock_read_cost(bool tsc)
-{
-	struct clock_scale cs = { .tsc = tsc };
-	enum { N = 20000 };
-	volatile uint64_t sink = 0;
-	uint64_t t0 = clock_now_ns(), t1;
-
-	for (int i = 0; i < N; i++)
-		sink += clock_ticks(&cs);
-	t1 = clock_now_ns();
-	(void)sink;
-	return (double)(t1 - t0) / N;
-}
 
 /* The nearest existing directory at or above `path` (fileset may be gone). */
 static char *existing_dir(const char *path)
@@ -149,7 +133,7 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 }
 
 void results_capture_env(struct run_results *r, const struct plan *p,
-			 const char *cache, bool tsc)
+			 const char *cache, bool tsc, double clock_read_ns)
 {
 	struct res_env *env = &r->env;
 	struct utsname u;
@@ -163,7 +147,7 @@ void results_capture_env(struct run_results *r, const struct plan *p,
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	env->memory_bytes = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
 	env->clock_source = tsc ? "tsc" : "monotonic";
-	env->clock_read_ns = clock_read_cost(tsc);
+	env->clock_read_ns = clock_read_ns;
 	snprintf(env->cache, sizeof(env->cache), "%s", cache ? cache : "");
 	if (!env->fs)
 		capture_filesystems(env, p);

@@ -587,8 +587,10 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		goto out;
 	}
 	rc = run_workers(&m);
-	if (out)
+	if (out) {
 		out->tsc = m.clk.tsc;
+		out->clock_read_ns = m.clk.read_ns;
+	}
 out:
 	free(m.w);
 	shared_destroy(&m.sh);

@@ -28,6 +28,7 @@ struct run_outcome {
 	double elapsed_s;         /* what the rates divide by */
 	bool interrupted;         /* SIGINT/SIGTERM ended it */
 	bool tsc;                 /* the op clock counted TSC cycles */
+	double clock_read_ns;     /* its read cost, measured at calibration */
 	char cache[160];          /* the "Cache: ..." decision */
 	char error[512];          /* why it failed, when run.c knows */
 };

@@ -81,6 +81,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct session_options opts = *so;
 	struct res_var *vars = plan_vars(p);
 	char cache[sizeof(o.cache)] = "";
+	double clock_read_ns = 0;
 	bool tsc = false, catch = so->noutputs > 0 || so->repeat > 1;
 	int status = 0;
 
@@ -118,6 +119,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 		if (o.cache[0])
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;
+		clock_read_ns = o.clock_read_ns;
 		if (status != 0 || !o.stats) {
 			run_outcome_free(&o);
 			break;          /* failed, or a script without a run */
@@ -133,7 +135,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 		}
 	}
 	if (so->noutputs > 0)
-		results_capture_env(&res, p, cache, tsc);
+		results_capture_env(&res, p, cache, tsc, clock_read_ns);
 	for (int i = 0; i < so->noutputs; i++) {
 		if (results_write_file(so->outputs[i], &res) < 0)
 			status = 1;

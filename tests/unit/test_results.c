@@ -264,7 +264,7 @@ static void describe(struct run_results *r, struct fixture *f)
 	r->defines = defs;
 	r->ndefines = 2;
 	r->seed = f->p.seed;
-	results_capture_env(r, &f->p, "warm (not flushed)", false);
+	results_capture_env(r, &f->p, "warm (not flushed)", false, 24.5);
 }
 
 START_TEST(test_json_document)
@@ -293,6 +293,9 @@ START_TEST(test_json_document)
 		json_object_get(json_object_get(root, "workload"), "defines"), "size")), "64m");
 	ck_assert_str_eq(json_string_value(json_object_get(
 		json_object_get(root, "environment"), "cache")), "warm (not flushed)");
+	/* the clock's read cost is the run's calibrated figure, not re-measured */
+	ck_assert(json_real_value(json_object_get(json_object_get(
+		json_object_get(root, "environment"), "clock"), "read_cost_ns")) == 24.5);
 	runs = json_object_get(root, "runs");
 	ck_assert_int_eq(json_array_size(runs), 3);
 	fo = json_array_get(json_object_get(json_array_get(runs, 2), "flowops"), 0);

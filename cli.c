@@ -50,6 +50,11 @@ void cli_usage(FILE *out)
 "  --percentiles LIST       latency percentiles to print per flowop, e.g.\n"
 "                           50,99,99.9 (each between 0 and 100; default\n"
 "                           50,90,95,99,99.9,99.99)\n"
+"  --warmup SECONDS         run the workload this long first without\n"
+"                           recording anything (ramp); --runtime follows\n"
+"  --interval SECONDS       record ops/s, MB/s and latency percentiles of\n"
+"                           every flowop every SECONDS (at least 0.01) into\n"
+"                           the results files, and log a line per interval\n"
 "\n"
 "environment:\n"
 "  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
@@ -118,6 +123,25 @@ static int parse_runtime(const char *text, struct cli_args *args, FILE *err)
 }
 
 /* "50,99,99.9": up to CLI_MAX_PERCENTILES numbers, each in (0, 100). */
+/* --warmup, --interval: seconds, at least `min` (and above 0). */
+static int parse_seconds(const char *opt, const char *text, double min,
+			 double *out, FILE *err)
+{
+	char *end;
+	double s;
+
+	errno = 0;
+	s = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(s) || s <= 0 || s < min ||
+	    s > 1e9) {
+		fprintf(err, "flowbench: %s needs a number of seconds from %g, not '%s'\n",
+			opt, min, text);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
 static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
 {
 	const char *s = text;
@@ -344,6 +368,14 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 		} else if (is_option(a, "--output")) {
 			if (!(v = option_value(argc, argv, &i, "--output", err)) ||
 			    add_output(args, v, err) < 0)
+				return -1;
+		} else if (is_option(a, "--warmup")) {
+			if (!(v = option_value(argc, argv, &i, "--warmup", err)) ||
+			    parse_seconds("--warmup", v, 0.001, &args->warmup_s, err) < 0)
+				return -1;
+		} else if (is_option(a, "--interval")) {
+			if (!(v = option_value(argc, argv, &i, "--interval", err)) ||
+			    parse_seconds("--interval", v, 0.01, &args->interval_s, err) < 0)
 				return -1;
 		} else if (is_option(a, "--percentiles")) {
 			if (!(v = option_value(argc, argv, &i, "--percentiles", err)) ||

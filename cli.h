@@ -3,7 +3,7 @@
  *
  *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
  *                      [--seed N] [--allow-system] [--percentiles LIST] [--repeat N]
- *                      [--output FILE.json|FILE.yaml]...
+ *                      [--output FILE.json|FILE.yaml]... [--warmup S] [--interval S]
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
  *   flowbench list                          (the workload catalogue)
@@ -54,6 +54,8 @@ struct cli_args {
 	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
 	int npercentiles;                          /* 0: the defaults */
 	int repeat;               /* --repeat N: 1 unless given */
+	double warmup_s;          /* --warmup: 0 unless given */
+	double interval_s;        /* --interval: 0 unless given */
 	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
 	int noutputs;
 	char *const *argv;        /* the whole command line, for results files */

@@ -30,8 +30,11 @@ void results_init(struct run_results *r)
 
 void results_free(struct run_results *r)
 {
-	for (int i = 0; i < r->nruns; i++)
+	for (int i = 0; i < r->nruns; i++) {
+		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++)
+			free(r->runs[i].flowops[j].iv);
 		free(r->runs[i].flowops);
+	}
 	free(r->runs);
 	free(r->agg);
 	free(r->error);
@@ -158,6 +161,48 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	run->summary.mb_per_s = per_s((double)t.bytes / 1048576.0, elapsed_s);
 	run->summary.ms_per_op = t.ops ? (double)t.lat_sum_ns / (double)t.ops / 1e6 : 0;
 	r->nruns++;
+	return 0;
+}
+
+void results_fill_interval(struct res_interval *iv, const struct fo_stats *s,
+			   double t_s, double dt_s, const double *pct, int npct)
+{
+	const struct op_stats *op = &s->op;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->t_s = t_s;
+	iv->dt_s = dt_s;
+	iv->ops = op->count;
+	iv->bytes = op->bytes;
+	iv->ops_per_s = per_s((double)op->count, dt_s);
+	iv->mb_per_s = per_s((double)op->bytes / 1048576.0, dt_s);
+	iv->has_latency = op->count > 0;
+	if (!iv->has_latency)
+		return;
+	iv->mean_ns = (double)op->lat_sum_ns / (double)op->count;
+	for (int k = 0; k < npct && k < RES_MAX_PCT; k++)
+		iv->pct[k] = fo_stats_percentile(s, pct[k]);
+}
+
+int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+			  int n, int nlines)
+{
+	struct res_run *run;
+
+	if (r->nruns == 0 || nlines != r->nflowops || n <= 0)
+		return n <= 0 ? 0 : -1;
+	run = &r->runs[r->nruns - 1];
+	for (int j = 0; j < nlines; j++) {
+		struct res_interval *iv = calloc((size_t)n, sizeof(*iv));
+
+		if (!iv)
+			return -1;
+		for (int i = 0; i < n; i++)
+			iv[i] = rows[(size_t)i * (size_t)nlines + (size_t)j];
+		free(run->flowops[j].iv);
+		run->flowops[j].iv = iv;
+		run->flowops[j].niv = n;
+	}
 	return 0;
 }
 

@@ -27,6 +27,19 @@ struct res_latency {
 	double pct[RES_MAX_PCT];          /* at results.pct[] */
 };
 
+/*
+ * One --interval of one flowop: the ops that ended in (t_s - dt_s, t_s],
+ * times counted from the start of the timed phase (after any warm-up).
+ */
+struct res_interval {
+	double t_s, dt_s;
+	uint64_t ops, bytes;
+	double ops_per_s, mb_per_s;
+	bool has_latency;                 /* false: no op in it */
+	double mean_ns;
+	double pct[RES_MAX_PCT];          /* at results.pct[] */
+};
+
 struct res_flowop {
 	const char *name;
 	const char *type;                 /* "read", "write", ... */
@@ -36,6 +49,8 @@ struct res_flowop {
 	double ops_per_s, mb_per_s, ms_per_op;
 	bool has_latency;                 /* false: no op, no latency block */
 	struct res_latency lat;
+	struct res_interval *iv;          /* [niv], --interval, else NULL */
+	int niv;
 };
 
 /* The IO Summary line's numbers. */
@@ -102,6 +117,8 @@ struct run_results {
 	const struct res_define *defines; /* caller's */
 	int ndefines;
 	uint64_t seed;
+	double warmup_s;                  /* --warmup (0: none) */
+	double interval_s;                /* --interval (0: no series) */
 	struct res_env env;
 
 	double pct[RES_MAX_PCT];          /* percentiles reported, e.g. 99.9 */
@@ -132,6 +149,21 @@ void results_set_error(struct run_results *r, enum res_status st,
 int results_add_run(struct run_results *r, const struct plan *p,
 		    const struct fo_stats *per_flowop, double elapsed_s,
 		    int64_t started);
+
+/*
+ * Attach an interval series to the run just added: `rows` holds `n`
+ * intervals of `nlines` entries each (interval-major, one per report
+ * line, like res_run.flowops).  Copied.  0, or -1 when out of memory.
+ */
+int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+			  int n, int nlines);
+
+/*
+ * One interval's numbers from its statistics `s` (already the difference
+ * over the interval), ending at t_s and lasting dt_s.
+ */
+void results_fill_interval(struct res_interval *iv, const struct fo_stats *s,
+			   double t_s, double dt_s, const double *pct, int npct);
 
 /* Mean, sample stdev, min, max and CI over `n` values (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -3,8 +3,9 @@
  *
  * Sequence: actions (echo, sleep, system, ...) -> files -> cache ->
  * shared region -> fork one worker per process instance -> start barrier
- * -> timed phase (event generator, psrun snapshots) -> stop -> reap every
- * worker -> report.  Any failure after the fork voids the results: the
+ * -> warm-up, if any -> timed phase (event generator, sampler: psrun
+ * snapshots, --interval series, status line) -> stop -> reap every worker
+ * -> report.  Any failure after the fork voids the results: the
  * first error is printed and the status is 1.
  *
  * The timed phase ends at the deadline, when a thread asks for the end
@@ -14,9 +15,16 @@
  * the master wakes every thread sleeping in a flowop (block, semblock,
  * eventlimit, ...) so that none can hold the run open.
  *
- * psrun snapshots read the statistics blocks while the threads write
- * them, word by word with relaxed atomic loads (stats.h): the workers
- * are never paused or slowed, and a snapshot is not an atomic cut.
+ * A warm-up (--warmup) releases the threads warmup seconds before the
+ * measured phase starts; each thread keeps a baseline of its statistics
+ * at its first op that starts after that (thread_end_warmup), and every
+ * reading subtracts it (shared_sum_stats).  Ops in flight when the
+ * warm-up ends are warm-up ops: the measured window counts exactly the
+ * ops that started and ended inside it.
+ *
+ * The sampler (sampler.h) reads the statistics blocks while the threads
+ * write them, word by word with relaxed atomic loads (stats.h): the
+ * workers are never paused or slowed, and a reading is not an atomic cut.
  *
  * The master polls its workers (waitpid(WNOHANG)) while it waits, both at
  * the barrier and during the timed phase, so a worker that dies is
@@ -45,6 +53,7 @@
 #include "runtime/log.h"
 #include "runtime/proc.h"
 #include "runtime/report/text.h"
+#include "runtime/sampler.h"
 #include "runtime/shared.h"
 
 #define NS_PER_S 1000000000ull
@@ -72,17 +81,9 @@ struct master {
 	struct run_outcome *out;  /* may be NULL */
 	const double *pct;        /* percentiles to print (NULL: defaults) */
 	int npct;
-};
-
-/* psrun: periodic snapshots of the live statistics. */
-struct snapshots {
-	uint64_t period_ns;
-	bool interval;            /* negative period: differences only */
-	uint64_t next_ns;         /* time of the next snapshot */
-	uint64_t prev_ns;         /* time of the previous one (or the start) */
-	struct fo_stats *cur;     /* [nflowops] */
-	struct fo_stats *prev;    /* [nflowops], interval mode */
-	struct fo_stats *out;     /* [nflowops], interval mode */
+	double warmup_s, interval_s;
+	struct sampler smp;
+	bool warming;             /* the warm-up has not yet been seen to end */
 };
 
 /*
@@ -246,44 +247,6 @@ static int wait_ready(struct master *m)
 	}
 }
 
-/* Sum every thread's live statistics per plan flowop into `sum`. */
-static void load_live(struct master *m, struct fo_stats *sum)
-{
-	const struct plan *p = m->plan;
-	struct fo_stats one;
-
-	for (int i = 0; i < p->nflowops; i++)
-		fo_stats_init(&sum[i]);
-	for (uint64_t s = 0; s < m->sh.nslots; s++) {
-		const struct shared_slot *ss = &m->sh.slots[s];
-		const struct plan_thread *pt = &p->threads[ss->thread];
-
-		for (int k = 0; k < pt->nflowops; k++) {
-			fo_stats_load(&one, &ss->stats[k]);
-			fo_stats_merge(&sum[p->flowops[pt->first_flowop + k].line], &one);
-		}
-	}
-}
-
-/* One psrun snapshot at `now`: cumulative, or since the previous one. */
-static void snapshot(struct master *m, struct snapshots *ps, uint64_t now)
-{
-	const struct plan *p = m->plan;
-
-	load_live(m, ps->cur);
-	if (ps->interval) {
-		for (int i = 0; i < p->nflowops; i++)
-			fo_stats_diff(&ps->out[i], &ps->cur[i], &ps->prev[i]);
-		text_report(stdout, p, ps->out, (double)(now - ps->prev_ns) / 1e9,
-			    m->pct, m->npct);
-		memcpy(ps->prev, ps->cur, (size_t)p->nflowops * sizeof(*ps->cur));
-	} else {
-		text_report(stdout, p, ps->cur,
-			    (double)(now - m->sh.ctl->start_ns) / 1e9, m->pct, m->npct);
-	}
-	ps->prev_ns = now;
-}
-
 /* When the run ended, given how the timed phase was left at `now`. */
 static uint64_t end_time(struct master *m, uint64_t now)
 {
@@ -302,11 +265,11 @@ static uint64_t end_time(struct master *m, uint64_t now)
 }
 
 /*
- * Sleep through the timed phase on the halt word, waking at least every
- * POLL_NS to notice dead workers, and for psrun snapshots.  Returns the
- * time the run ended.
+ * Sleep through the warm-up and the timed phase on the halt word, waking
+ * at least every POLL_NS to notice dead workers, at the end of the
+ * warm-up, and for the sampler's jobs.  Returns the time the run ended.
  */
-static uint64_t timed_phase(struct master *m, struct snapshots *ps)
+static uint64_t timed_phase(struct master *m)
 {
 	struct shared_ctl *c = m->sh.ctl;
 
@@ -321,17 +284,23 @@ static uint64_t timed_phase(struct master *m, struct snapshots *ps)
 			return c->deadline_ns;
 		if (reap(m, false))
 			continue;
-		if (ps && now >= ps->next_ns) {
-			snapshot(m, ps, now);
-			ps->next_ns += ps->period_ns;
+		if (m->warming && now >= c->start_ns) {
+			m->warming = false;
+			sampler_quiet(&m->smp);
+			log_info("Warm-up done, measuring...");
+		}
+		if (now >= sampler_next(&m->smp)) {
+			sampler_tick(&m->smp, now);
 			continue;
 		}
 		wake = now + POLL_NS;
 		if (c->deadline_ns < wake)
 			wake = c->deadline_ns;
-		if (ps && ps->next_ns < wake)
-			wake = ps->next_ns;
-		shared_halt_wait(c, h, wake - now);
+		if (m->warming && c->start_ns < wake)
+			wake = c->start_ns;
+		if (sampler_next(&m->smp) < wake)
+			wake = sampler_next(&m->smp);
+		shared_halt_wait(c, h, wake > now ? wake - now : 1);
 	}
 }
 
@@ -360,32 +329,36 @@ static void reap_all(struct master *m)
 	}
 }
 
-/* Merge every thread's stats into one fo_stats per plan flowop, then print. */
-static int report(struct master *m, double elapsed_s)
+/*
+ * Merge every thread's measured stats into one fo_stats per plan flowop
+ * (flowops sharing a name share a line, plan_flowop.line), close the
+ * interval series, then print.
+ */
+static int report(struct master *m, uint64_t end_ns)
 {
 	const struct plan *p = m->plan;
-	struct fo_stats *sum = malloc(((size_t)p->nflowops + 1) * sizeof(*sum));
+	struct fo_stats *sum = malloc(((size_t)p->nflowops + 3) * sizeof(*sum));
+	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
+	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 
 	if (!sum) {
 		log_error("out of memory");
 		return 1;
 	}
 	atomic_thread_fence(memory_order_acquire);
-	for (int i = 0; i < p->nflowops; i++)
-		fo_stats_init(&sum[i]);
-	for (uint64_t s = 0; s < m->sh.nslots; s++) {
-		const struct shared_slot *ss = &m->sh.slots[s];
-		const struct plan_thread *pt = &p->threads[ss->thread];
-
-		/* flowops sharing a name share a line (plan_flowop.line) */
-		for (int k = 0; k < pt->nflowops; k++)
-			fo_stats_merge(&sum[p->flowops[pt->first_flowop + k].line],
-				       &ss->stats[k]);
-	}
+	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
+	sampler_end(&m->smp, sum, end_ns);
+	if (m->warmup_s > 0)
+		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
+			 (unsigned long long)warm_ops);
 	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
 	if (m->out) {
 		m->out->stats = sum;
 		m->out->elapsed_s = elapsed_s;
+		m->out->warmup_ops = warm_ops;
+		m->out->iv = m->smp.rows;
+		m->out->niv = m->smp.nrows;
+		m->smp.rows = NULL;     /* moved */
 	} else {
 		free(sum);
 	}
@@ -407,37 +380,6 @@ static void log_run_took(double s)
 		log_info("Run took %.3f seconds...", s);
 }
 
-static void snapshots_free(struct snapshots *ps)
-{
-	free(ps->cur);
-	free(ps->prev);
-	free(ps->out);
-}
-
-/* psrun's buffers, allocated before the run.  0 or -1 (logged). */
-static int snapshots_init(struct snapshots *ps, const struct plan *p)
-{
-	size_t n = (size_t)p->nflowops + 1;
-	double period = p->psrun_period < 0 ? -p->psrun_period : p->psrun_period;
-
-	memset(ps, 0, sizeof(*ps));
-	ps->interval = p->psrun_period < 0;
-	ps->period_ns = (uint64_t)(period * 1e9);
-	if (ps->period_ns < 1000000)
-		ps->period_ns = 1000000;
-	ps->cur = malloc(n * sizeof(*ps->cur));
-	ps->prev = malloc(n * sizeof(*ps->prev));
-	ps->out = malloc(n * sizeof(*ps->out));
-	if (!ps->cur || !ps->prev || !ps->out) {
-		snapshots_free(ps);
-		log_error("out of memory");
-		return -1;
-	}
-	for (int i = 0; i < p->nflowops; i++)
-		fo_stats_init(&ps->prev[i]);
-	return 0;
-}
-
 /* The end of the timed phase: halt, wake every sleeper, stop the generator. */
 static void stop_run(struct master *m)
 {
@@ -452,12 +394,15 @@ static int run_workers(struct master *m)
 	struct shared_ctl *c = m->sh.ctl;
 	struct sigaction old_int, old_term;
 	double runtime_s = runtime_seconds(m->plan);
-	struct snapshots ps = { 0 };
-	bool psrun = m->plan->psrun_period != 0;
-	uint64_t start, end;
+	struct sampler_options so = {
+		.psrun_period = m->plan->psrun_period, .interval_s = m->interval_s,
+		.warmup_s = m->warmup_s, .runtime_s = runtime_s,
+		.pct = m->pct, .npct = m->npct,
+	};
+	uint64_t release, start, end;
 	int rc = 1;
 
-	if (psrun && snapshots_init(&ps, m->plan) < 0)
+	if (sampler_init(&m->smp, m->plan, &m->sh, &so) < 0)
 		return 1;
 
 	sig_ctl = c;
@@ -472,28 +417,36 @@ static int run_workers(struct master *m)
 	clock_scale_finish(&m->clk);
 	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
-	start = clock_now_ns();
+	release = clock_now_ns();
+	start = release + (uint64_t)(m->warmup_s * 1e9);
 	c->start_ns = start;
 	c->deadline_ns = runtime_s > 0 ? start + (uint64_t)(runtime_s * 1e9) : UINT64_MAX;
+	m->warming = m->warmup_s > 0;
+	sampler_begin(&m->smp, release, start);
 	shared_release(c);
-	log_info("Running...");
+	if (m->warming)
+		log_info("Warming up for %g seconds...", m->warmup_s);
+	else
+		log_info("Running...");
 	if (eventgen_start(&m->gen, c, eventgen_rate(m->plan)) < 0) {
 		shared_set_error(c, "the run needs its event generator");
 		end = start;
 	} else {
-		ps.next_ns = start + ps.period_ns;
-		ps.prev_ns = start;
-		end = timed_phase(m, psrun ? &ps : NULL);
+		end = timed_phase(m);
 	}
+	sampler_quiet(&m->smp);
 	stop_run(m);
+	if (!(shared_halted(c) & HALT_ABORT) && end <= start && m->warmup_s > 0)
+		shared_set_error(c, "the run ended during the warm-up (%g s): nothing was measured",
+				 m->warmup_s);
 	if (!(shared_halted(c) & HALT_ABORT))
 		log_run_took((double)(end - start) / 1e9);
 	reap_all(m);
 	if (!(shared_halted(c) & HALT_ABORT))
-		rc = report(m, (double)(end - start) / 1e9);
+		rc = report(m, end);
 out:
 	stop_run(m);
-	snapshots_free(&ps);
+	sampler_free(&m->smp);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sig_ctl = NULL;
@@ -525,6 +478,7 @@ out:
 void run_outcome_free(struct run_outcome *o)
 {
 	free(o->stats);
+	free(o->iv);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -546,7 +500,9 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 {
 	struct master m = { .plan = p, .out = out,
 			    .pct = opt ? opt->percentiles : NULL,
-			    .npct = opt ? opt->npercentiles : 0 };
+			    .npct = opt ? opt->npercentiles : 0,
+			    .warmup_s = opt ? opt->warmup_s : 0,
+			    .interval_s = opt ? opt->interval_s : 0 };
 	uint64_t nproc = 0;
 	int rc = 1;
 
@@ -575,7 +531,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		goto out;
 	if (stop_asked(opt, out))
 		goto out;
-	if (shared_create(&m.sh, p) < 0)
+	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
 		goto out;
 	if (m.sh.nslots == 0) {
 		log_error("nothing to run: no thread instances are defined");

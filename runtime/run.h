@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "runtime/plan.h"
+#include "runtime/results.h"
 #include "runtime/stats.h"
 
 struct run_options {
@@ -20,12 +21,19 @@ struct run_options {
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;
+	/* --warmup: run this long first without recording (0: none). */
+	double warmup_s;
+	/* --interval: record a series of this period (0: none). */
+	double interval_s;
 };
 
 /* What a run leaves for the results file (runtime/results.h). */
 struct run_outcome {
 	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
 	double elapsed_s;         /* what the rates divide by */
+	struct res_interval *iv;  /* --interval: [niv * results lines], or NULL */
+	int niv;
+	uint64_t warmup_ops;      /* ops done during the warm-up, not recorded */
 	bool interrupted;         /* SIGINT/SIGTERM ended it */
 	bool tsc;                 /* the op clock counted TSC cycles */
 	double clock_read_ns;     /* its read cost, measured at calibration */

@@ -64,8 +64,9 @@ static int one_run(const struct plan *p, const struct session_options *so,
 				  "the run failed (see the messages before)");
 		return 1;
 	}
-	if (o->stats && results_add_run(res, p, o->stats, o->elapsed_s,
-					(int64_t)started) < 0) {
+	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
+					 (int64_t)started) < 0 ||
+			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0)) {
 		log_error("out of memory");
 		results_set_error(res, RES_FAILED, "out of memory");
 		return 1;
@@ -97,6 +98,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 	res.defines = so->defines;
 	res.ndefines = so->ndefines;
 	res.seed = p->seed;
+	res.warmup_s = so->run.warmup_s;
+	res.interval_s = so->run.interval_s;
 	if (so->run.percentiles && so->run.npercentiles > 0) {
 		res.npct = so->run.npercentiles < RES_MAX_PCT ?
 			   so->run.npercentiles : RES_MAX_PCT;

@@ -80,6 +80,13 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 					s->sync = (struct fo_sync *)off;
 					off += align_up(nfo * sizeof(struct fo_sync),
 							SHARED_CACHELINE);
+					if (sh->warmup) {
+						s->base = (struct fo_stats *)off;
+						off += align_up(nfo * sizeof(struct fo_stats),
+								SHARED_CACHELINE);
+						s->base_taken = (_Atomic uint32_t *)off;
+						off += SHARED_CACHELINE;
+					}
 				}
 			}
 		}
@@ -92,12 +99,13 @@ too_many:
 	return -1;
 }
 
-int shared_create(struct shared *sh, const struct plan *p)
+int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 {
 	size_t bytes = 0;
 
 	memset(sh, 0, sizeof(*sh));
 	sh->plan = p;
+	sh->warmup = warmup;
 	sh->proc_first_slot = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
 	sh->proc_inst_slots = calloc((size_t)p->nprocs + 1, sizeof(uint64_t));
 	if (!sh->proc_first_slot || !sh->proc_inst_slots) {
@@ -118,12 +126,18 @@ int shared_create(struct shared *sh, const struct plan *p)
 	sh->size = bytes;
 	sh->ctl = sh->base;
 	sh->ctl->deadline_ns = UINT64_MAX;
+	sh->ctl->warmup = warmup;
 	for (uint64_t i = 0; i < sh->nslots; i++) {
 		struct shared_slot *s = &sh->slots[i];
 		int n = p->threads[s->thread].nflowops;
 
 		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
 		s->sync = (struct fo_sync *)((char *)sh->base + (size_t)s->sync);
+		if (sh->warmup) {
+			s->base = (struct fo_stats *)((char *)sh->base + (size_t)s->base);
+			s->base_taken = (_Atomic uint32_t *)((char *)sh->base +
+							     (size_t)s->base_taken);
+		}
 		for (int k = 0; k < n; k++)     /* the mapping is zero-filled */
 			fo_stats_init_zeroed(&s->stats[k]);
 	}
@@ -246,6 +260,67 @@ const char *shared_error(struct shared_ctl *c)
 	if (!atomic_load_explicit(&c->err_ready, memory_order_acquire))
 		return NULL;
 	return c->err;
+}
+
+void shared_sum_stats(const struct shared *sh, struct fo_stats *sum,
+		      struct fo_stats *one, struct fo_stats *base)
+{
+	const struct plan *p = sh->plan;
+
+	for (int i = 0; i < p->nflowops; i++)
+		fo_stats_init(&sum[i]);
+	for (uint64_t s = 0; s < sh->nslots; s++) {
+		const struct shared_slot *ss = &sh->slots[s];
+		const struct plan_thread *pt = &p->threads[ss->thread];
+		bool warm = ss->base != NULL;
+
+		if (warm && !atomic_load_explicit(ss->base_taken, memory_order_acquire))
+			continue;       /* still warming up: nothing measured yet */
+		for (int k = 0; k < pt->nflowops; k++) {
+			struct fo_stats *dst = &sum[p->flowops[pt->first_flowop + k].line];
+
+			fo_stats_load(one, &ss->stats[k]);
+			if (warm) {
+				/* the baseline is immutable once taken */
+				memcpy(base, &ss->base[k], sizeof(*base));
+				fo_stats_diff(base, one, base);
+				fo_stats_merge(dst, base);
+			} else {
+				fo_stats_merge(dst, one);
+			}
+		}
+	}
+}
+
+uint64_t shared_warmup_ops(const struct shared *sh)
+{
+	uint64_t n = 0;
+
+	for (uint64_t s = 0; sh->warmup && s < sh->nslots; s++) {
+		const struct shared_slot *ss = &sh->slots[s];
+		const struct fo_stats *src = ss->stats;
+		int nfo = sh->plan->threads[ss->thread].nflowops;
+
+		if (atomic_load_explicit(ss->base_taken, memory_order_acquire))
+			src = ss->base;
+		for (int k = 0; k < nfo; k++)
+			n += STATS_GET(src[k].op.count);
+	}
+	return n;
+}
+
+uint64_t shared_total_ops(const struct shared *sh)
+{
+	uint64_t n = 0;
+
+	for (uint64_t s = 0; s < sh->nslots; s++) {
+		const struct shared_slot *ss = &sh->slots[s];
+		int nfo = sh->plan->threads[ss->thread].nflowops;
+
+		for (int k = 0; k < nfo; k++)
+			n += STATS_GET(ss->stats[k].op.count);
+	}
+	return n;
 }
 
 void shared_arrive_and_wait(struct shared_ctl *c)

@@ -7,7 +7,10 @@
  * control words of a run and the statistics blocks, one cache-line-aligned
  * block per thread instance with one struct fo_stats per flowop of that
  * thread's definition, followed by one struct fo_sync per flowop (the
- * futex-based objects of block/wakeup and semblock/sempost).
+ * futex-based objects of block/wakeup and semblock/sempost).  With a
+ * warm-up, each block also has a baseline: a copy of the thread's
+ * statistics taken by the thread itself at its first op of the measured
+ * phase, which the master subtracts (shared_sum_stats).
  *
  * Waiting across processes (the start barrier, eventlimit, block,
  * semblock, delay, the master's own sleep) uses futexes on words of this
@@ -76,7 +79,9 @@ struct shared_ctl {
 	 * the end: stays shared in every core's cache during the run.
 	 */
 	alignas(SHARED_CACHELINE) _Atomic uint32_t halt;
-	uint64_t start_ns;          /* set before go, read-only afterwards */
+	uint64_t start_ns;          /* measured phase start (after any warm-up);
+				       set before go, read-only afterwards */
+	bool warmup;                /* ops starting before start_ns are warm-up */
 	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
 	struct clock_scale clk;     /* op clock calibration, set before go */
 
@@ -101,6 +106,13 @@ struct shared_slot {
 	uint64_t thread_inst;       /* 0-based */
 	struct fo_stats *stats;     /* [plan.threads[thread].nflowops] */
 	struct fo_sync *sync;       /* [plan.threads[thread].nflowops] */
+	/*
+	 * Warm-up only (else NULL): the thread's statistics as they were
+	 * when its measured phase began, valid once *base_taken is 1
+	 * (release store by the thread, acquire load by the master).
+	 */
+	struct fo_stats *base;      /* [plan.threads[thread].nflowops] */
+	_Atomic uint32_t *base_taken;
 };
 
 struct shared {
@@ -109,13 +121,17 @@ struct shared {
 	void *base;
 	size_t size;
 	uint64_t nslots;
+	bool warmup;                /* slots carry warm-up baselines */
 	struct shared_slot *slots;
 	uint64_t *proc_first_slot;  /* per process definition */
 	uint64_t *proc_inst_slots;  /* slots per instance of that process */
 };
 
-/* Map the region for `p` and initialise every counter.  0 or -1 (logged). */
-int shared_create(struct shared *sh, const struct plan *p);
+/*
+ * Map the region for `p` and initialise every counter, with room for
+ * warm-up baselines if `warmup`.  0 or -1 (logged).
+ */
+int shared_create(struct shared *sh, const struct plan *p, bool warmup);
 void shared_destroy(struct shared *sh);
 
 /* Slot of thread definition-relative position `k` of proc `proc` instance `inst`. */
@@ -177,6 +193,24 @@ void shared_waitq_wake(struct shared_waitq *q, int n);
  * object or on the event generator, so that it sees the halt word.
  */
 void shared_wake_all(struct shared *sh);
+
+/*
+ * The measured statistics of every thread summed per plan flowop into
+ * sum[p->nflowops] (flowops sharing a report line add into the line's
+ * index, plan_flowop.line): each thread's statistics minus its warm-up
+ * baseline, or nothing for a thread that has not begun its measured
+ * phase.  Reads word by word (fo_stats_load), so it may run while the
+ * threads write; exact once they have stopped.  `one` and `base` are
+ * scratch blocks (the histogram makes fo_stats too big for the stack).
+ */
+void shared_sum_stats(const struct shared *sh, struct fo_stats *sum,
+		      struct fo_stats *one, struct fo_stats *base);
+
+/* Ops of every flowop (implicit opens aside) done during the warm-up. */
+uint64_t shared_warmup_ops(const struct shared *sh);
+
+/* Cheap total of recorded op counts, warm-up included (status line). */
+uint64_t shared_total_ops(const struct shared *sh);
 
 /* Worker side of the start barrier: count in, sleep until released. */
 void shared_arrive_and_wait(struct shared_ctl *c);

@@ -51,6 +51,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->filesets = fs;
 	t->sh = sh;
 	t->ctl = sh->ctl;
+	t->slot = ss;
 	t->stats = ss->stats;
 	t->sync = ss->sync;
 	t->proc = proc;
@@ -58,6 +59,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->thread = ss->thread;
 	t->thread_inst = ss->thread_inst;
 	t->deadline_ticks = UINT64_MAX;
+	t->warm_end_ticks = UINT64_MAX;
 	rng_seed_thread(&t->rng, p->seed, (uint64_t)proc, t->proc_inst,
 			(uint64_t)t->thread, t->thread_inst);
 	slot_init_all(t->slots);
@@ -307,6 +309,24 @@ enum fo_result thread_run_entry(struct fb_thread *t, int k)
 	}
 }
 
+void thread_end_warmup(struct fb_thread *t)
+{
+	const struct shared_slot *ss = t->slot;
+	int n = t->pt->nflowops;
+
+	t->warm_end_ticks = UINT64_MAX;
+	if (!ss || !ss->base)
+		return;                 /* no warm-up in this region */
+	memcpy(ss->base, t->stats, (size_t)n * sizeof(*t->stats));
+	atomic_store_explicit(ss->base_taken, 1, memory_order_release);
+	for (int k = 0; k < n; k++) {
+		STATS_SET(t->stats[k].op.lat_min_ns, UINT64_MAX);
+		STATS_SET(t->stats[k].op.lat_max_ns, 0);
+		STATS_SET(t->stats[k].open.lat_min_ns, UINT64_MAX);
+		STATS_SET(t->stats[k].open.lat_max_ns, 0);
+	}
+}
+
 /* The timed loop: top-level flowops in order, each `iters` times, until halted. */
 static void thread_loop(struct fb_thread *t)
 {
@@ -341,6 +361,8 @@ void *thread_main(void *arg)
 	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
 		t->clk = t->ctl->clk;
 		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
+		if (t->ctl->warmup)
+			t->warm_end_ticks = clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
 		thread_loop(t);
 		shared_thread_done(t->ctl, clock_now_ns());
 	}

@@ -29,7 +29,8 @@ struct fb_thread {
 	const struct fs_state *filesets;   /* [plan->nfilesets] */
 	const struct shared *sh;           /* the slot table (targets of sync flowops) */
 	struct shared_ctl *ctl;
-	struct fo_stats *stats;            /* this instance's block */
+	const struct shared_slot *slot;    /* this instance's slot */
+	struct fo_stats *stats;            /* this instance's block (slot->stats) */
 	struct fo_sync *sync;              /* this instance's flowop objects */
 
 	int proc;                          /* plan indices and 0-based instances */
@@ -39,6 +40,7 @@ struct fb_thread {
 
 	struct clock_scale clk;            /* copied from ctl at release */
 	uint64_t deadline_ticks;           /* the deadline on that clock */
+	uint64_t warm_end_ticks;           /* warm-up end; UINT64_MAX: none, or passed */
 	struct rng rng;
 	struct rng *rv_rng;                /* [plan->nrandvars]: one stream each */
 
@@ -89,17 +91,27 @@ static inline uint64_t thread_ticks(const struct fb_thread *t)
 }
 
 /*
+ * The first op that started after the warm-up: keep the statistics so
+ * far as the thread's baseline (shared_slot.base) and restart the
+ * extremes.  Once per thread, so not inline.
+ */
+void thread_end_warmup(struct fb_thread *t);
+
+/*
  * Hot path: count one op of flowop statistics `fs` that ran from tick t0
  * to tick t1 into `s` (fs->op, or fs->open for an implicit open).  An op
  * that ended after the deadline is not counted but tallied as discarded,
- * and false tells the flowop to stop the thread (FO_DONE).
+ * and false tells the flowop to stop the thread (FO_DONE).  With a
+ * warm-up, the first op starting after it first takes the baseline.
  */
-static inline bool thread_record(const struct fb_thread *t, struct fo_stats *fs,
+static inline bool thread_record(struct fb_thread *t, struct fo_stats *fs,
 				 struct op_stats *s, uint64_t t0, uint64_t t1,
 				 uint64_t bytes)
 {
 	uint64_t ns;
 
+	if (__builtin_expect(t0 >= t->warm_end_ticks, 0))
+		thread_end_warmup(t);
 	if (t1 > t->deadline_ticks) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return false;

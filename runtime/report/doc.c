@@ -169,6 +169,33 @@ static void latency(struct walk *w, const struct run_results *r,
 	map_end(w);
 }
 
+/* One --interval entry: its counts, rates and latency (mean, percentiles). */
+static void interval(struct walk *w, const struct run_results *r,
+		     const struct res_interval *iv)
+{
+	map_begin(w);
+	real(w, "t_s", iv->t_s);
+	real(w, "dt_s", iv->dt_s);
+	uint(w, "ops", iv->ops);
+	uint(w, "bytes", iv->bytes);
+	real(w, "ops_per_s", iv->ops_per_s);
+	real(w, "mb_per_s", iv->mb_per_s);
+	if (iv->has_latency) {
+		key(w, "latency_ns");
+		map_begin(w);
+		real(w, "mean", iv->mean_ns);
+		key(w, "percentiles");
+		map_begin(w);
+		for (int k = 0; k < r->npct; k++) {
+			pct_key(w, r->pct[k]);
+			real_item(w, iv->pct[k]);
+		}
+		map_end(w);
+		map_end(w);
+	}
+	map_end(w);
+}
+
 static void flowop(struct walk *w, const struct run_results *r,
 		   const struct res_flowop *o)
 {
@@ -188,6 +215,8 @@ static void flowop(struct walk *w, const struct run_results *r,
 		latency(w, r, &o->lat);
 	key(w, "intervals");
 	list_begin(w);
+	for (int i = 0; i < o->niv; i++)
+		interval(w, r, &o->iv[i]);
 	list_end(w);
 	map_end(w);
 }
@@ -281,6 +310,8 @@ int results_emit(const struct run_results *r, const struct doc_sink *sink)
 	str(&w, "error", r->error);
 	workload(&w, r);
 	uint(&w, "seed", r->seed);
+	real(&w, "warmup_s", r->warmup_s);
+	real(&w, "interval_s", r->interval_s);
 	environment(&w, &r->env);
 	key(&w, "percentiles");
 	list_begin(&w);

@@ -60,6 +60,7 @@ static void rig_init(struct rig *g, int fd)
 	g->t.clk.tsc = false;            /* ticks are nanoseconds */
 	g->t.clk.mult = 1ull << 32;
 	g->t.deadline_ticks = UINT64_MAX;
+	g->t.warm_end_ticks = UINT64_MAX;     /* no warm-up */
 	g->t.nfo = 2;
 	g->t.fo = g->fi;
 	slot_init_all(g->t.slots);

@@ -219,7 +219,7 @@ static void show_progress(struct prealloc_run *r, uint64_t want_files,
 	double left = want_bytes && b ? s * (double)(want_bytes - b) / (double)b :
 		      rate > 0 ? (double)(want_files - f) / rate : 0;
 
-	fprintf(stderr, "\r%s: %llu/%llu files, %.1f/%.1f MB, %.0f files/s, ETA %.0fs \033[K",
+	fprintf(stderr, "\rpreallocating %s: %llu/%llu files, %.1f/%.1f MB, %.0f files/s, ETA %.0fs \033[K",
 		r->job->fs->pf->name, (unsigned long long)f,
 		(unsigned long long)want_files, (double)b / 1048576.0,
 		(double)want_bytes / 1048576.0, rate, left > 0 ? left : 0);

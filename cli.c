@@ -25,6 +25,8 @@ void cli_usage(FILE *out)
 "                                        stdev, %diff against A, Welch's t-test\n"
 "       flowbench report A.json... -o FILE.html\n"
 "                                        one self-contained HTML page of charts\n"
+"       flowbench import-fio JOB.fio      print a commented WML workload doing\n"
+"                                        what the fio job file does\n"
 "       flowbench --help | --version\n"
 "\n"
 "options:\n"
@@ -304,6 +306,14 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 	} else if (strcmp(argv[1], "compare") == 0 || strcmp(argv[1], "report") == 0) {
 		args->cmd = argv[1][0] == 'c' ? CLI_COMPARE : CLI_REPORT;
 		return parse_results_command(argc, argv, args, err);
+	} else if (strcmp(argv[1], "import-fio") == 0) {
+		args->cmd = CLI_IMPORT_FIO;
+		if (argc != 3 || argv[2][0] == '-') {
+			fprintf(err, "flowbench: import-fio takes one fio job file (flowbench import-fio job.fio > job.f)\n");
+			return -1;
+		}
+		args->file = argv[2];
+		return 0;
 	} else if (argv[1][0] == '-') {
 		args->cmd = CLI_RUN;        /* flowbench -f FILE ... */
 	} else {

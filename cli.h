@@ -9,6 +9,7 @@
  *   flowbench list                          (the workload catalogue)
  *   flowbench compare A.json B.json... [--format text|markdown|csv]
  *   flowbench report A.json... -o report.html
+ *   flowbench import-fio JOB.fio            (WML for an fio job file, on stdout)
  *   flowbench --help | --version
  * FILE may also be the bare name of a catalogue workload (catalog.h).
  */
@@ -24,6 +25,7 @@ enum cli_command {
 	CLI_LIST,
 	CLI_COMPARE,
 	CLI_REPORT,
+	CLI_IMPORT_FIO,
 	CLI_HELP,
 	CLI_VERSION,
 };

@@ -19,6 +19,7 @@
 #include "lang/ast.h"
 #include "lang/compile.h"
 #include "lang/diag.h"
+#include "lang/fio_import.h"
 #include "runtime/report/commands.h"
 #include "runtime/log.h"
 #include "runtime/session.h"
@@ -63,6 +64,23 @@ static char *read_file(const char *path, size_t *len)
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+/* `import-fio JOB.fio`: the WML translation on stdout. */
+static int import_fio(const char *path)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+	int status;
+
+	if (!text) {
+		fprintf(stderr, "flowbench: cannot read '%s': %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	status = fio_import(path, text, len, stdout, stderr);
+	free(text);
+	return status;
 }
 
 /* A seed for a run without --seed: different every time, and printed. */
@@ -235,6 +253,9 @@ int main(int argc, char **argv)
 	case CLI_REPORT:
 		status = cmd_report(args.inputs, args.ninputs, args.report_out,
 				    stderr);
+		break;
+	case CLI_IMPORT_FIO:
+		status = import_fio(args.file);
 		break;
 	default: {
 		/* `run fileserver`: a bare name may come from the catalogue */

@@ -1,0 +1,588 @@
+/*
+ * fio_import.c - writing the WML workload for a parsed fio job file
+ * (`flowbench import-fio`).
+ *
+ * Each fio job becomes a process definition (numjobs process instances,
+ * or with `thread` numjobs thread instances) whose one thread loops over
+ * read/write flowops on the job's file: a `define file` for `filename`
+ * (shared by the jobs that name the same path), or a fileset of
+ * numjobs x nrfiles files in `directory`, as fio's per-clone files.  The
+ * sizes and counts become variables ($filesize, $iosize, $nthreads,
+ * $iodepth, $dir, $runtime) so that -D can scale the workload.  Whatever
+ * does not behave exactly as in fio is said in a comment next to it; the
+ * mapping table is docs/import-fio.md.
+ */
+#include "lang/fio_import.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the emitter decided for one job. */
+struct job_plan {
+	const struct fio_section *s;
+	const char *name;         /* WML name of the process, thread and prefix */
+	char sfx[16];             /* variable suffix: "" or "_2" */
+	int dir;                  /* index of its $dir variable */
+	int file;                 /* index into files[] */
+	uint64_t filesize;        /* fio's size, rounded down to whole blocks */
+	bool aio;                 /* iodepth > 1 with an asynchronous engine */
+	bool random;
+	long long reads, writes, fsyncs;    /* flowop iterations per pass */
+	bool wrap;                /* sequential writes closed after each pass */
+};
+
+struct out_file {
+	const char *name;         /* WML name */
+	const char *path;         /* full path (filename) or directory */
+	int dir;
+	bool fileset;             /* directory mode: per-clone files */
+	int job;                  /* the job that defines it */
+};
+
+struct emit {
+	struct arena a;
+	struct diag *d;
+	FILE *out;
+	const char **names;       /* every WML name given so far */
+	int nnames;
+	const char **dirs;        /* distinct directories, $dir, $dir2, ... */
+	int ndirs;
+	bool dir_default;         /* /tmp used where fio would use the cwd */
+	struct out_file *files;
+	int nfiles;
+	struct job_plan *jobs;
+	int njobs;
+};
+
+static void *grow(void *p, int n, size_t size)
+{
+	void *np = realloc(p, (size_t)(n + 1) * size);
+
+	if (!np)
+		abort();
+	return np;
+}
+
+/* A WML word made of `raw`: other characters become '_', and a name
+ * starting with something else than a letter or '_' gets `prefix`. */
+static const char *unique_name(struct emit *e, const char *raw, const char *prefix)
+{
+	char base[80], cand[96];
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)raw[0]) && raw[0] != '_')
+		n = (size_t)snprintf(base, sizeof(base), "%s", prefix);
+	for (const char *p = raw; *p && n < sizeof(base) - 1; p++)
+		base[n++] = isalnum((unsigned char)*p) || strchr("_.-", *p) ? *p : '_';
+	base[n] = '\0';
+	snprintf(cand, sizeof(cand), "%s", base);
+	for (int k = 2;; k++) {
+		bool taken = false;
+
+		for (int i = 0; i < e->nnames && !taken; i++)
+			taken = strcmp(e->names[i], cand) == 0;
+		if (!taken)
+			break;
+		snprintf(cand, sizeof(cand), "%s-%d", base, k);
+	}
+	e->names = grow(e->names, e->nnames, sizeof(*e->names));
+	e->names[e->nnames] = arena_strdup(&e->a, cand);
+	return e->names[e->nnames++];
+}
+
+/* The index of directory `dir`'s variable, adding it if new. */
+static int dir_index(struct emit *e, const char *dir)
+{
+	for (int i = 0; i < e->ndirs; i++)
+		if (strcmp(e->dirs[i], dir) == 0)
+			return i;
+	e->dirs = grow(e->dirs, e->ndirs, sizeof(*e->dirs));
+	e->dirs[e->ndirs] = arena_strdup(&e->a, dir);
+	return e->ndirs++;
+}
+
+/* "$dir" for the first directory, then "$dir2", "$dir3", ... */
+static void print_dir_var(const struct emit *e, int i)
+{
+	if (i == 0)
+		fprintf(e->out, "$dir");
+	else
+		fprintf(e->out, "$dir%d", i + 1);
+}
+
+/* A size as WML writes it: 20g, 4k, 1536. */
+static const char *wml_size(char *buf, size_t n, uint64_t v)
+{
+	static const char sfx[] = "tgmk";
+
+	for (int i = 0; i < 4; i++) {
+		int shift = 10 * (4 - i);
+
+		if (v && v % ((uint64_t)1 << shift) == 0) {
+			snprintf(buf, n, "%llu%c", (unsigned long long)(v >> shift), sfx[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, n, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/* A WML quoted string: \, " and $ escaped. */
+static void print_quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"' || *s == '$')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static long long gcd(long long a, long long b)
+{
+	while (b) {
+		long long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static bool is_write(int rw)
+{
+	return rw == FIO_WRITE || rw == FIO_RANDWRITE;
+}
+
+static bool is_mixed(int rw)
+{
+	return rw == FIO_RW || rw == FIO_RANDRW;
+}
+
+/* Where the job's data lives: a file shared by path, or its own fileset. */
+static int plan_file(struct emit *e, struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	struct src_loc loc = { jp->s->line, 1 };
+	const char *base = o->directory ? o->directory : "/tmp";
+	char *full, *slash;
+	struct out_file f = { .job = index };
+
+	if (!o->directory && (!o->filename || o->filename[0] != '/'))
+		e->dir_default = true;
+	if (!o->filename) {
+		f.fileset = true;
+		f.path = base;
+		f.dir = dir_index(e, base);
+		f.name = unique_name(e, arena_printf(&e->a, "%s-files",
+						     jp->s->name), "j");
+		goto add;
+	}
+	if (o->nrfiles > 1) {
+		diag_error(e->d, loc, "job '%s': nrfiles=%lld with filename: one "
+			   "named file cannot be several (drop filename to get "
+			   "per-job files in directory)", jp->s->name, o->nrfiles);
+		return -1;
+	}
+	full = o->filename[0] == '/' ? arena_strdup(&e->a, o->filename) :
+		arena_printf(&e->a, "%s/%s", base, o->filename);
+	if (strncmp(full, "/dev/", 5) == 0) {
+		diag_error(e->d, loc, "job '%s': filename=%s: devices are not "
+			   "supported (flowbench works on files it creates)",
+			   jp->s->name, o->filename);
+		return -1;
+	}
+	for (int i = 0; i < e->nfiles; i++) {
+		if (!e->files[i].fileset && strcmp(e->files[i].path, full) == 0) {
+			jp->file = i;
+			jp->dir = e->files[i].dir;
+			return 0;
+		}
+	}
+	f.path = full;
+	slash = strrchr(full, '/');
+	if (!slash[1]) {
+		diag_error(e->d, loc, "job '%s': filename=%s names a directory",
+			   jp->s->name, o->filename);
+		return -1;
+	}
+	f.name = unique_name(e, slash + 1, "f");
+	f.dir = dir_index(e, slash == full ? "/" :
+			  arena_strndup(&e->a, full, (size_t)(slash - full)));
+add:
+	e->files = grow(e->files, e->nfiles, sizeof(*e->files));
+	e->files[e->nfiles] = f;
+	jp->file = e->nfiles++;
+	jp->dir = f.dir;
+	return 0;
+}
+
+/* Decide everything about one job; errors for what cannot be expressed. */
+static int plan_job(struct emit *e, struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	struct src_loc loc = { jp->s->line, 1 };
+	uint64_t block;
+	int errs = e->d->errors;
+
+	jp->name = unique_name(e, jp->s->name, "j");
+	if (e->njobs > 1)
+		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
+	if (!(o->given & FIO_BIT(FO_SIZE)))
+		diag_error(e->d, loc, "job '%s': no size: give size= (flowbench "
+			   "creates the file, so it must know how large)", jp->s->name);
+	if (o->time_based && o->runtime <= 0)
+		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
+	if (o->fsync && o->nrfiles > 1)
+		diag_error(e->d, loc, "job '%s': fsync with nrfiles > 1 is not "
+			   "supported", jp->s->name);
+	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
+		return -1;
+	/* fio lays out whole blocks: each file's size rounded down */
+	block = o->bs * (uint64_t)o->nrfiles;
+	jp->filesize = o->size / block * block;
+	if (jp->filesize == 0) {
+		diag_error(e->d, loc, "job '%s': size=%llu is smaller than bs x nrfiles",
+			   jp->s->name, (unsigned long long)o->size);
+		return -1;
+	}
+	jp->aio = o->iodepth > 1 && o->engine != FIO_SYNC && o->engine != FIO_PSYNC;
+	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
+		     o->rw == FIO_RANDRW;
+	if (is_mixed(o->rw)) {
+		fio_mix(o->rwmixread, &jp->reads, &jp->writes);
+	} else {
+		jp->reads = !is_write(o->rw);
+		jp->writes = is_write(o->rw);
+	}
+	if (o->fsync && jp->writes) {
+		/* a pass of whole fsync intervals: N / gcd(writes, N) times more */
+		long long k = o->fsync / gcd(jp->writes, o->fsync);
+
+		jp->reads *= k;
+		jp->writes *= k;
+		jp->fsyncs = jp->writes / o->fsync;
+	}
+	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
+		   !jp->fsyncs && !jp->aio;
+	return 0;
+}
+
+static void comment_section(struct emit *e, const struct fio_section *s)
+{
+	fprintf(e->out, "# [%s]  (line %d)\n", s->name, s->line);
+	for (int i = 0; i < s->nlines; i++)
+		fprintf(e->out, "#   %s\n", s->lines[i].text);
+}
+
+static const char *const engine_text[] = {
+	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
+	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
+};
+
+/* The comments that say what of fio each flowop keeps and what not. */
+static void job_notes(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+	const char *eng = engine_text[o->engine];
+
+	if (jp->aio)
+		fprintf(out, "# ioengine=%s, iodepth=%lld: asynchronous flowops keep up to "
+			"$iodepth%s I/Os in flight (flowbench submits them with io_uring%s)\n",
+			eng, o->iodepth, jp->sfx,
+			o->engine == FIO_POSIXAIO ? "; posixaio is treated like libaio" : "");
+	else if (o->engine == FIO_SYNC || o->engine == FIO_PSYNC)
+		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s\n",
+			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
+			"engine, as in fio)" : "");
+	else
+		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
+			"synchronous pread/pwrite\n", eng);
+	if (is_mixed(o->rw) && jp->reads && jp->writes)
+		fprintf(out, "# rwmixread=%lld: each pass does %lld read%s then %lld write%s, "
+			"in that order: a fixed interleaving, not fio's random choice per op\n",
+			o->rwmixread, jp->reads, jp->reads == 1 ? "" : "s",
+			jp->writes, jp->writes == 1 ? "" : "s");
+	if (o->rw == FIO_RW && jp->reads && jp->writes)
+		fprintf(out, "# rw=rw: reads and writes share one sequential offset (fio "
+			"keeps one per direction); writes at the end of the file extend it\n");
+	if (o->fsync && jp->fsyncs)
+		fprintf(out, "# fsync=%lld: %s\n", o->fsync, jp->fsyncs == 1 ?
+			"one fsync after each pass's writes" :
+			"the pass's fsyncs come together after its writes");
+	else if (o->fsync)
+		fprintf(out, "# fsync=%lld: no effect, the job does not write\n", o->fsync);
+	if (o->direct)
+		fprintf(out, "# direct=1: files opened with O_DIRECT (directio)\n");
+	if (o->nrfiles > 1)
+		fprintf(out, "# nrfiles=%lld: each op goes to the next fd slot (opennext), "
+			"whose file is picked round robin among all the job's files: the "
+			"clones share the files\n", o->nrfiles);
+	if (!o->filename && o->numjobs > 1 && o->nrfiles == 1)
+		fprintf(out, "# directory mode: $nthreads%s files, one per clone (each "
+			"thread opens the next one, round robin)\n", jp->sfx);
+	if (o->thread)
+		fprintf(out, "# thread: the clones are threads of one process\n");
+	if (jp->filesize != o->size)
+		fprintf(out, "# size=%llu rounded down to whole blocks, as fio lays it out\n",
+			(unsigned long long)o->size);
+	if (o->time_based)
+		fprintf(out, "# time_based: the job loops until the run time is over\n");
+	else
+		fprintf(out, "# no time_based: as fio, each clone stops after $filesize%s "
+			"bytes (finishonbytes; it checks once per pass, so it may do one "
+			"pass more than fio)\n", jp->sfx);
+	if (jp->wrap)
+		fprintf(out, "# sequential writes start again at offset 0 after each "
+			"$filesize%s bytes (closefile; the next write reopens the file)\n",
+			jp->sfx);
+	else if (o->time_based && is_write(o->rw) && !jp->random)
+		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
+			"grows for as long as the job runs\n", jp->sfx);
+	if (o->ramp_time > 0)
+		fprintf(out, "# fio ramp_time=%g: run with --warmup %g\n",
+			o->ramp_time, o->ramp_time);
+	if (o->group_reporting)
+		fprintf(out, "# group_reporting: flowbench reports each flowop over all "
+			"its threads anyway\n");
+}
+
+/* One read or write flowop line. */
+static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
+		      long long iters, bool wrap)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	const char *type = jp->aio ? (write ? "aiowrite" : "aioread") :
+			   (write ? "write" : "read");
+
+	fprintf(e->out, "    flowop %s name=%s-%s,filename=%s,iosize=$iosize%s",
+		type, jp->name, write ? "write" : "read", e->files[jp->file].name,
+		jp->sfx);
+	if (jp->random)
+		fputs(",random", e->out);
+	if (o->direct)
+		fputs(",directio", e->out);
+	if (o->nrfiles > 1)
+		fputs(",opennext", e->out);
+	if (jp->aio)
+		fprintf(e->out, ",iodepth=$iodepth%s", jp->sfx);
+	if (wrap)
+		fprintf(e->out, ",iters=$filesize%s / $iosize%s", jp->sfx, jp->sfx);
+	else if (iters > 1)
+		fprintf(e->out, ",iters=%lld", iters);
+	fputc('\n', e->out);
+}
+
+static void emit_file(struct emit *e, const struct out_file *f,
+		      const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!f->fileset) {
+		fprintf(e->out, "define file name=%s,path=", f->name);
+		print_dir_var(e, f->dir);
+		fprintf(e->out, ",size=$filesize%s,prealloc,reuse\n", jp->sfx);
+		return;
+	}
+	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",
+		jp->s->name, f->name);
+	fprintf(e->out, "define fileset name=%s,path=", f->name);
+	print_dir_var(e, f->dir);
+	if (o->nrfiles > 1)
+		fprintf(e->out, ",entries=$nthreads%s * %lld,dirwidth=$nthreads%s * %lld,"
+			"size=$filesize%s / %lld", jp->sfx, o->nrfiles, jp->sfx,
+			o->nrfiles, jp->sfx, o->nrfiles);
+	else
+		fprintf(e->out, ",entries=$nthreads%s,dirwidth=$nthreads%s,size=$filesize%s",
+			jp->sfx, jp->sfx, jp->sfx);
+	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
+}
+
+static void emit_job(struct emit *e, const struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+	char b[32];
+
+	fprintf(out, "\n# ---- job %d of %d: fio job '%s' ----\n", index + 1,
+		e->njobs, jp->s->name);
+	comment_section(e, jp->s);
+	job_notes(e, jp);
+	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
+	fprintf(out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
+	fprintf(out, "set $nthreads%s=%lld\n", jp->sfx, o->numjobs);
+	if (jp->aio)
+		fprintf(out, "set $iodepth%s=%lld\n", jp->sfx, o->iodepth);
+	fputc('\n', out);
+	if (e->files[jp->file].job == index)
+		emit_file(e, &e->files[jp->file], jp);
+	else
+		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
+			e->files[jp->file].name,
+			e->jobs[e->files[jp->file].job].s->name);
+	fprintf(out, "define process name=%s,instances=%s%s\n{\n", jp->name,
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
+	fprintf(out, "  thread name=%s,instances=%s%s\n  {\n", jp->name,
+		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
+	if (jp->reads)
+		io_flowop(e, jp, false, jp->reads, false);
+	if (jp->writes)
+		io_flowop(e, jp, true, jp->writes, jp->wrap);
+	if (jp->wrap)
+		fprintf(out, "    flowop closefile name=%s-close,filename=%s\n",
+			jp->name, e->files[jp->file].name);
+	if (jp->fsyncs)
+		fprintf(out, "    flowop fsync name=%s-fsync,filename=%s%s\n", jp->name,
+			e->files[jp->file].name, jp->fsyncs > 1 ?
+			arena_printf(&e->a, ",iters=%lld", jp->fsyncs) : "");
+	if (!o->time_based)
+		fprintf(out, "    flowop finishonbytes name=%s-done,value=$filesize%s\n",
+			jp->name, jp->sfx);
+	fprintf(out, "  }\n}\n");
+}
+
+/* One run time for the whole workload: every job must agree. */
+static int run_time(struct emit *e, double *runtime, bool *alldone)
+{
+	*runtime = 0;
+	*alldone = false;
+	for (int i = 0; i < e->njobs; i++) {
+		const struct fio_section *s = e->jobs[i].s;
+
+		*alldone |= !s->opts.time_based;
+		if (i && s->opts.runtime != *runtime) {
+			diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': runtime "
+				   "%g s differs from job '%s''s %g s: flowbench has one run "
+				   "time for all jobs", s->name, s->opts.runtime,
+				   e->jobs[0].s->name, *runtime);
+			return -1;
+		}
+		*runtime = s->opts.runtime;
+	}
+	return 0;
+}
+
+static void emit_header(struct emit *e, const struct fio_jobfile *jf,
+			const char *source_name)
+{
+	FILE *out = e->out;
+
+	fprintf(out, "#\n# Generated by flowbench import-fio from %s.\n", source_name);
+	fprintf(out,
+		"#\n# Each fio job below is a process definition; its options are\n"
+		"# repeated as comments, with what each became and where flowbench\n"
+		"# differs from fio (docs/import-fio.md has the whole mapping).\n"
+		"# Scale it without editing, e.g.\n"
+		"#   flowbench run THIS.f -D dir=/mnt/test -D runtime=30\n#\n");
+	for (int i = 0; i < jf->nsections; i++) {
+		if (jf->sections[i].global) {
+			comment_section(e, &jf->sections[i]);
+			fprintf(out, "#\n");
+		}
+	}
+	for (int i = 0; i < e->ndirs; i++) {
+		fprintf(out, "set ");
+		print_dir_var(e, i);
+		fputc('=', out);
+		print_quoted(out, e->dirs[i]);
+		fputc('\n', out);
+	}
+	if (e->dir_default)
+		fprintf(out, "# fio would use the current directory where the job file "
+			"gives none; here it is /tmp\n");
+}
+
+static int emit_all(struct emit *e, const struct fio_jobfile *jf,
+		    const char *source_name)
+{
+	double runtime;
+	bool alldone;
+	char b[32];
+	int j = 0;
+
+	e->njobs = jf->njobs;
+	e->jobs = calloc((size_t)jf->njobs, sizeof(*e->jobs));
+	if (!e->jobs)
+		abort();
+	for (int i = 0; i < jf->nsections; i++) {
+		if (jf->sections[i].global)
+			continue;
+		e->jobs[j].s = &jf->sections[i];
+		plan_job(e, &e->jobs[j], j);
+		j++;
+	}
+	if (e->d->errors || run_time(e, &runtime, &alldone) < 0)
+		return -1;
+	emit_header(e, jf, source_name);
+	if (alldone)
+		fprintf(e->out, "# jobs without time_based end by themselves: the run "
+			"ends when every thread is done\nset mode quit alldone\n");
+	for (int i = 0; i < e->njobs; i++)
+		emit_job(e, &e->jobs[i], i);
+	fputc('\n', e->out);
+	for (int i = 0; i < e->njobs; i++) {
+		if (e->jobs[i].s->opts.ramp_time > 0) {
+			fprintf(e->out, "# fio ramp_time=%g: run with --warmup %g\n",
+				e->jobs[i].s->opts.ramp_time, e->jobs[i].s->opts.ramp_time);
+			break;
+		}
+	}
+	if (runtime > 0) {
+		snprintf(b, sizeof(b), "%.6g", runtime);
+		fprintf(e->out, "# fio runtime=%s s%s\nset $runtime=%s\n", b,
+			alldone ? ": the longest the run lasts" : "", b);
+	} else {
+		fprintf(e->out, "# no runtime: 0 runs until every job has done its bytes\n"
+			"set $runtime=0\n");
+	}
+	fprintf(e->out, "run $runtime\n");
+	return 0;
+}
+
+int fio_emit(const struct fio_jobfile *jf, const char *source_name,
+	     struct diag *d, FILE *out)
+{
+	struct emit e = { .d = d, .out = out };
+	int errs = d->errors;
+
+	arena_init(&e.a);
+	emit_all(&e, jf, source_name);
+	free(e.jobs);
+	free(e.files);
+	free(e.dirs);
+	free(e.names);
+	arena_free(&e.a);
+	return d->errors - errs;
+}
+
+int fio_import(const char *source_name, const char *text, size_t len,
+	       FILE *out, FILE *err)
+{
+	struct fio_jobfile jf;
+	struct diag d;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem;
+	int status = 1;
+
+	diag_init(&d, source_name, text, len, err);
+	/* into memory first: nothing is printed unless all of it is right */
+	mem = open_memstream(&buf, &n);
+	if (!mem)
+		abort();
+	if (fio_parse(text, len, &d, &jf) == 0 &&
+	    fio_emit(&jf, source_name, &d, mem) == 0)
+		status = 0;
+	fclose(mem);
+	if (status == 0)
+		fwrite(buf, 1, n, out);
+	else
+		fprintf(err, "%s: %d error%s\n", source_name, d.errors,
+			d.errors == 1 ? "" : "s");
+	free(buf);
+	fio_jobfile_free(&jf);
+	return status;
+}

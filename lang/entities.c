@@ -15,6 +15,7 @@
 #include "flowops/flowop.h"
 #include "lang/compiler.h"
 #include "lang/diag.h"
+#include "runtime/preflight.h"
 
 /* ---- evaluated attribute values ------------------------------------- */
 
@@ -38,6 +39,16 @@ static int random_attr(const struct plan_value *v, uint64_t given, int id)
 }
 
 /* ---- files and filesets --------------------------------------------- */
+
+/* runtime/tree.c numbers a fileset's files and directories in 32 bits. */
+static void count_limit(struct compiler *c, const struct plan_value *v,
+			uint64_t given, int id, const char *attr, const char *name)
+{
+	if (const_attr(v, given, id, 0) >= (int64_t)UINT32_MAX)
+		diag_error(c->d, v[id].loc,
+			   "fileset '%s': %s=%lld is more than flowbench's limit of %u",
+			   name, attr, (long long)v[id].u.i, UINT32_MAX - 1);
+}
 
 /*
  * `define file` and `define fileset`: a file is a fileset of one entry
@@ -109,9 +120,12 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 					   pd->name);
 		}
 		if (fs->entries == 0 && fs->leafdirs == 0)
-			diag_warning(c->d, pd->st->loc,
-				     "fileset '%s' has no entries and no leafdirs",
-				     pd->name);
+			diag_error(c->d, (given & (1ull << E_ENTRIES)) ?
+				   v[E_ENTRIES].loc : pd->st->loc,
+				   "fileset '%s' has no entries and no leafdirs: it would be empty, and no flowop could use it",
+				   pd->name);
+		count_limit(c, v, given, E_ENTRIES, "entries", pd->name);
+		count_limit(c, v, given, E_LEAFDIRS, "leafdirs", pd->name);
 		if (!(given & (1ull << E_DIRWIDTH)) &&
 		    (fs->entries > 1 || fs->leafdirs > 1))
 			diag_error(c->d, pd->st->loc,
@@ -434,6 +448,11 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	if (t->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "thread '%s': instances must be at least 1", t->name);
+	else if (t->instances > FB_MAX_THREAD_INSTANCES)
+		diag_error(c->d, v[E_INSTANCES].loc,
+			   "instances=%llu for thread '%s': more than flowbench's limit of %u thread instances in one run",
+			   (unsigned long long)t->instances, t->name,
+			   FB_MAX_THREAD_INSTANCES);
 	if (t->ioprio > 8)
 		diag_error(c->d, v[E_IOPRIO].loc,
 			   "thread '%s': ioprio is 0..7 (or 8 to leave it unchanged), not %d",
@@ -444,6 +463,46 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	/* `t` may have moved if the threads array grew: index again */
 	c->p->threads[index].nflowops = c->p->nflowops -
 					c->p->threads[index].first_flowop;
+}
+
+/*
+ * The run's thread instances, once process `index` is built, against
+ * flowbench's limit (the shared region's slot table).  A thread over the
+ * limit by itself was reported by build_thread(); here the process's
+ * instances (at `loc`) or the processes together go over it.
+ */
+static void check_thread_total(struct compiler *c, int index, struct src_loc loc)
+{
+	const struct plan_proc *pr = &c->p->procs[index];
+	uint64_t per = 0, before = 0, total;
+
+	for (int t = pr->first_thread; t < pr->first_thread + pr->nthreads; t++) {
+		if (c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES)
+			return;
+		per = preflight_add(per, c->p->threads[t].instances);
+	}
+	for (int i = 0; i < index; i++) {
+		const struct plan_proc *o = &c->p->procs[i];
+		uint64_t n = 0;
+
+		for (int t = o->first_thread; t < o->first_thread + o->nthreads; t++)
+			n = preflight_add(n, c->p->threads[t].instances);
+		before = preflight_add(before, preflight_mul(o->instances, n));
+	}
+	total = preflight_add(before, preflight_mul(pr->instances, per));
+	if (total <= FB_MAX_THREAD_INSTANCES || before > FB_MAX_THREAD_INSTANCES)
+		return;
+	if (pr->instances > 1)
+		diag_error(c->d, loc,
+			   "instances=%llu for process '%s' (%llu thread instance%s each): more than flowbench's limit of %u thread instances in one run",
+			   (unsigned long long)pr->instances, pr->name,
+			   (unsigned long long)per, per == 1 ? "" : "s",
+			   FB_MAX_THREAD_INSTANCES);
+	else
+		diag_error(c->d, pr->loc,
+			   "process '%s' brings the run to %llu thread instances: more than flowbench's limit of %u",
+			   pr->name, (unsigned long long)total,
+			   FB_MAX_THREAD_INSTANCES);
 }
 
 /* A `define process`, then its threads in order. */
@@ -471,4 +530,6 @@ void build_process(struct compiler *c, const struct pending *pd)
 		build_thread(c, t, index);
 	c->p->procs[index].nthreads = c->p->nthreads -
 				      c->p->procs[index].first_thread;
+	check_thread_total(c, index, (given & (1ull << E_INSTANCES)) ?
+			   v[E_INSTANCES].loc : e->loc);
 }

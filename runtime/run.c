@@ -51,6 +51,7 @@
 #include "runtime/eventgen.h"
 #include "runtime/fileset.h"
 #include "runtime/log.h"
+#include "runtime/preflight.h"
 #include "runtime/proc.h"
 #include "runtime/report/text.h"
 #include "runtime/sampler.h"
@@ -524,6 +525,8 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		return 1;
 	}
 	raise_nofile();
+	if (preflight_check(p) < 0)
+		return 1;
 	if (fileset_prepare_all(p, &m.fs) < 0)
 		return 1;
 	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,

@@ -406,8 +406,8 @@ START_TEST(test_fileset)
 	HAS(&r, "t.f:4:1: fileset 'bad' needs a directory width (dirwidth=...)");
 	HAS(&r, "t.f:5:69: fileset 'bad2': dirdepthrv must name a random variable");
 	HAS(&r, "t.f:5:56: fileset 'bad2': dirwidth must be at least 1");
-	HAS(&r, "t.f:6:1: warning: fileset 'empty' has no entries and no leafdirs");
-	ck_assert_int_eq(r.errors, 3);
+	HAS(&r, "t.f:6:1: fileset 'empty' has no entries and no leafdirs: it would be empty");
+	ck_assert_int_eq(r.errors, 4);
 	fs = &r.plan.filesets[0];
 	ck_assert(!fs->is_file);
 	ck_assert_uint_eq(fs->entries, 1000);

@@ -1,0 +1,143 @@
+#!/bin/sh
+# absurd.sh - absurd values are refused with a clear error before anything
+# runs: no fileset is populated or created, no worker is forked.  Script
+# mistakes are caught by `check` (file:line:col), what the machine cannot
+# give (memory, descriptors, disk, a usable path) by `run` before it starts.
+. "$(dirname "$0")/lib.sh"
+
+d=$tmp/d
+mkdir "$d"
+
+# wl NAME FILESET-ATTRS PROC-ATTRS THREAD-ATTRS FLOWOP: a one-flowop workload
+wl() {
+	cat >"$tmp/$1.f" <<EOF
+set \$dir=$d
+define fileset name=fs,path=\$dir,size=64k,entries=4,dirwidth=4,prealloc$2
+define process name=p$3 {
+  thread name=t$4 {
+    flowop $5
+  }
+}
+run 1
+EOF
+}
+READ="read name=r,filesetname=fs,iosize=4k"
+
+# nothing NAME: the last run created nothing and forked nothing
+nothing() {
+	[ -z "$(ls -A "$d")" ] || fail "$1: files were created in $d: $(ls -A "$d")"
+	! grep -q "Populating\|Starting" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "$1: the run went ahead before failing"; }
+}
+
+# refused CMD NAME PATTERN [ARGS...]: `flowbench CMD NAME.f` exits 1 and
+# its stderr matches PATTERN (grep -E); nothing was created
+refused() {
+	cmd=$1 name=$2 pattern=$3
+	shift 3
+	st=0
+	"$FLOWBENCH" "$cmd" "$tmp/$name.f" --cache warm "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+	[ "$st" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: $cmd exited $st, not 1"; }
+	grep -qE "$pattern" "$tmp/err" ||
+		{ cat "$tmp/err"; fail "$name: $cmd: no message matching '$pattern'"; }
+	nothing "$name"
+	ok "$name: $cmd refuses it: $(grep -E "$pattern" "$tmp/err" | head -1 | cut -c1-110)"
+}
+
+# accepted NAME [ARGS...]: `flowbench check` accepts it
+accepted() {
+	name=$1
+	shift
+	"$FLOWBENCH" check "$tmp/$name.f" "$@" >"$tmp/out" 2>&1 ||
+		{ cat "$tmp/out"; fail "$name: check refused a valid variant"; }
+}
+
+# ---- compile time: `check` and `run` both refuse, pointing at the attribute
+wl pinst "" ",instances=100000000" "" "$READ"
+for cmd in check run; do
+	refused $cmd pinst "pinst\.f:3:33: instances=100000000 for process 'p' .*limit of 1048576 thread instances"
+done
+wl tinst "" "" ",instances=100000000" "$READ"
+refused run tinst "tinst\.f:4:27: instances=100000000 for thread 't': more than flowbench's limit"
+# the processes together: 3 x 400000 thread instances
+cat >"$tmp/sum.f" <<EOF
+define fileset name=fs,path=$d,size=64k,entries=4,dirwidth=4,prealloc
+define process name=a,instances=2 { thread name=t,instances=400000 { flowop $READ } }
+define process name=b { thread name=t,instances=400000 { flowop read name=r2,filesetname=fs,iosize=4k } }
+run 1
+EOF
+refused check sum "sum\.f:3:8: process 'b' brings the run to 1200000 thread instances"
+
+wl ent0 "" "" "" "$READ"
+sed -i 's/entries=4/entries=$n/' "$tmp/ent0.f"
+refused check ent0 "ent0\.f:2:51: fileset 'fs' has no entries and no leafdirs" -D n=0
+accepted ent0 -D n=4
+ok "entries=0 given with -D is checked once resolved; entries=4 passes"
+
+# iosize larger than files that never grow: sequential reads only
+wl short "" "" "" 'read name=r,filesetname=fs,iosize=$io'
+refused check short "short\.f:5:46: flowop r: iosize 1048576 is larger than the 65536-byte files of fileset 'fs', and no flowop writes to them" -D io=1m
+accepted short -D io=64k
+wl grows "" "" "" 'read name=r,filesetname=fs,iosize=1m'
+sed -i 's|^    flowop read.*|&\n    flowop appendfile name=w,filesetname=fs,iosize=1m|' "$tmp/grows.f"
+accepted grows
+wl whole "" "" "" 'readwholefile name=r,filesetname=fs,iosize=1m'
+accepted whole
+ok "a fileset that a flowop writes to, and readwholefile's chunk, are not refused"
+
+for bad in 'a/b' '..' '.'; do
+	wl name "" "" "" "$READ"
+	sed -i "s|name=fs|name=$bad|g" "$tmp/name.f"
+	refused check name "name\.f:2:1: fileset name '$(echo "$bad" | sed 's/\./\\./g')' must be a single path component"
+done
+
+# ---- run time: what the machine cannot give, before anything exists
+wl mem "" "" ",memsize=1t,instances=16" "$READ"
+accepted mem
+refused run mem "mem\.f:4:3: thread 't' of process 'p': memsize=1 TiB x 16 thread instances needs 16 TiB of memory.*this machine has .* available"
+
+wl nopath "" "" "" "$READ"
+# a valid fileset first: it must not be created either
+sed -i "s|^define fileset.*|&\ndefine fileset name=other,path=\$dir,size=4k,entries=2,dirwidth=2,prealloc|; s|path=\\\$dir,size=64k|path=$tmp/nonexistent,size=64k|" "$tmp/nopath.f"
+refused run nopath "nopath\.f:2:1: fileset 'fs': path $tmp/nonexistent does not exist"
+
+: >"$tmp/plainfile"
+wl notdir "" "" "" "$READ"
+sed -i "s|path=\\\$dir|path=$tmp/plainfile|" "$tmp/notdir.f"
+refused run notdir "notdir\.f:2:1: fileset 'fs': path $tmp/plainfile is not a directory"
+
+wl disk "" "" "" "$READ"
+sed -i 's/size=64k,entries=4/size=1t,entries=100000/' "$tmp/disk.f"
+refused run disk "disk\.f:2:1: fileset 'fs': 100000 files x 1 TiB, 100 % preallocated, need 97.7 PiB of disk; the file system of $d has .* free"
+
+wl fds "" "" ",instances=200" "$READ"
+(
+	ulimit -n 256 || exit 77
+	refused run fds "fds\.f:3:8: process 'p': its 200 thread instances may hold up to [0-9]+ open files, more than this process may open \(256"
+) || { st=$?; [ "$st" -eq 77 ] && echo "SKIP: cannot lower ulimit -n" || exit "$st"; }
+
+# not writable: as a user without write permission (root may write anywhere)
+ro=$tmp/ro
+mkdir "$ro"
+wl notw "" "" "" "$READ"
+sed -i "s|path=\\\$dir|path=$ro|" "$tmp/notw.f"
+if [ "$(id -u)" -ne 0 ]; then
+	chmod 555 "$ro"
+	refused run notw "notw\.f:2:1: fileset 'fs': path $ro is not writable by this user"
+	chmod 755 "$ro"
+elif command -v setpriv >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	chmod 755 "$tmp"
+	chmod a+r "$tmp/notw.f"
+	st=0
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$FLOWBENCH" run "$tmp/notw.f" --cache warm >"$tmp/out" 2>"$tmp/err" || st=$?
+	[ "$st" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "notw: run exited $st, not 1"; }
+	grep -q "notw\.f:2:1: fileset 'fs': path $ro is not writable by this user" "$tmp/err" ||
+		{ cat "$tmp/err"; fail "notw: no 'not writable' message"; }
+	[ -z "$(ls -A "$ro")" ] || fail "notw: files were created in $ro"
+	ok "notw: run refuses a path this user cannot write to (as uid 65534)"
+else
+	echo "SKIP: not writable: running as root without setpriv"
+fi

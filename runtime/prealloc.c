@@ -35,6 +35,7 @@
 
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
+#include "runtime/interrupt.h"
 #include "runtime/log.h"
 
 #define CHUNK 64                    /* files claimed at a time */
@@ -65,16 +66,25 @@ static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int 
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
 			msg_path(r->job, e, path);
-		log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
-			  what, strerror(err));
+		if (err == ECANCELED)
+			log_info("Preallocation interrupted while writing %s",
+				 path ? path : "a file");
+		else
+			log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
+				  what, strerror(err));
 	}
 	free(path);
 }
 
-/* Write pattern bytes to [from, to) of fd.  0 or an errno. */
+/*
+ * Write pattern bytes to [from, to) of fd.  0 or an errno; ECANCELED
+ * when SIGINT/SIGTERM came (a big file must not hold an interrupt up).
+ */
 static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to)
 {
 	while (from < to) {
+		if (interrupt_signal())
+			return ECANCELED;
 		size_t n = to - from < PREALLOC_BLOCK ? (size_t)(to - from) : PREALLOC_BLOCK;
 		ssize_t w = pwrite(fd, r->job->pattern, n, (off_t)from);
 
@@ -197,6 +207,12 @@ static void *worker(void *arg)
 
 	while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
 		uint64_t first = atomic_fetch_add(&r->next, CHUNK);
+
+		if (interrupt_signal()) {
+			atomic_store(&r->failed, 1);
+			log_info("Preallocation of %s interrupted", r->job->fs->pf->name);
+			break;
+		}
 
 		if (first >= r->nfiles)
 			break;

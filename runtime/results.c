@@ -265,12 +265,20 @@ static double sum_ops(const struct res_run *run, int fo) { (void)fo; return run-
 static double sum_mb(const struct res_run *run, int fo) { (void)fo; return run->summary.mb_per_s; }
 static double sum_ms(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
 
+/* Runs that completed: a partial run can only be the last one. */
+static int complete_runs(const struct run_results *r)
+{
+	return r->nruns - (r->nruns > 0 && r->runs[r->nruns - 1].partial);
+}
+
 static void stat_over_runs(const struct run_results *r, double *buf,
 			   run_value_fn fn, int fo, struct res_stat *out)
 {
-	for (int i = 0; i < r->nruns; i++)
+	int n = complete_runs(r);
+
+	for (int i = 0; i < n; i++)
 		buf[i] = fn(&r->runs[i], fo);
-	results_stat(buf, r->nruns, out);
+	results_stat(buf, n, out);
 }
 
 int results_aggregate(struct run_results *r)
@@ -278,7 +286,7 @@ int results_aggregate(struct run_results *r)
 	double *buf;
 
 	r->has_aggregate = false;
-	if (r->nruns < 2)
+	if (complete_runs(r) < 2)
 		return 0;
 	buf = malloc((size_t)r->nruns * sizeof(*buf));
 	free(r->agg);
@@ -297,6 +305,7 @@ int results_aggregate(struct run_results *r)
 	stat_over_runs(r, buf, sum_ms, 0, &r->agg_summary.ms_per_op);
 	free(buf);
 	r->has_aggregate = true;
+	r->agg_runs = complete_runs(r);
 	return 0;
 }
 

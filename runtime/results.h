@@ -63,6 +63,8 @@ struct res_run {
 	int index;                        /* 1-based */
 	char started[32];                 /* UTC, ISO 8601 */
 	double elapsed_s;
+	bool partial;                     /* the run failed or was interrupted:
+					     results until it stopped */
 	struct res_flowop *flowops;       /* [results.nflowops], plan order */
 	struct res_summary summary;
 };
@@ -129,6 +131,7 @@ struct run_results {
 	int nruns;
 
 	bool has_aggregate;               /* results_aggregate() with >= 2 runs */
+	int agg_runs;                     /* how many: the complete runs */
 	struct res_agg *agg;              /* [nflowops] */
 	struct res_agg agg_summary;
 };
@@ -175,7 +178,10 @@ void results_stat(const double *v, int n, struct res_stat *out);
  */
 double results_t975(int dof);
 
-/* Fill agg/agg_summary over the runs (needs nruns >= 2).  0 or -1 (memory). */
+/*
+ * Fill agg/agg_summary over the complete runs (a partial last run is left
+ * out; needs two complete runs).  0 or -1 (memory).
+ */
 int results_aggregate(struct run_results *r);
 
 /* SHA-256 (hex) of `len` bytes into out[65]. */

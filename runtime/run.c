@@ -50,6 +50,7 @@
 #include "runtime/clock.h"
 #include "runtime/eventgen.h"
 #include "runtime/fileset.h"
+#include "runtime/interrupt.h"
 #include "runtime/log.h"
 #include "runtime/preflight.h"
 #include "runtime/proc.h"
@@ -86,32 +87,6 @@ struct master {
 	struct sampler smp;
 	bool warming;             /* the warm-up has not yet been seen to end */
 };
-
-/*
- * Process globals (documented exception): the signal handler needs the
- * control words to set the abort flag, and a flag to tell the master.
- */
-static struct shared_ctl *sig_ctl;
-static volatile sig_atomic_t sig_caught;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	sig_caught = 1;
-	if (sig_ctl)
-		shared_halt(sig_ctl, HALT_ABORT);   /* lock-free atomic: signal safe */
-}
-
-static void install_signals(struct sigaction *old_int, struct sigaction *old_term)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, old_int);
-	sigaction(SIGTERM, &sa, old_term);
-}
 
 /* Many threads, each with many slots: ask for the hard limit. */
 static void raise_nofile(void)
@@ -333,9 +308,10 @@ static void reap_all(struct master *m)
 /*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
- * interval series, then print.
+ * interval series, then print.  `partial`: the run was aborted (error,
+ * interrupt, dead worker) and these are the results until it stopped.
  */
-static int report(struct master *m, uint64_t end_ns)
+static int report(struct master *m, uint64_t end_ns, bool partial)
 {
 	const struct plan *p = m->plan;
 	struct fo_stats *sum = malloc(((size_t)p->nflowops + 3) * sizeof(*sum));
@@ -357,6 +333,7 @@ static int report(struct master *m, uint64_t end_ns)
 		m->out->stats = sum;
 		m->out->elapsed_s = elapsed_s;
 		m->out->warmup_ops = warm_ops;
+		m->out->partial = partial;
 		m->out->iv = m->smp.rows;
 		m->out->niv = m->smp.nrows;
 		m->smp.rows = NULL;     /* moved */
@@ -389,11 +366,38 @@ static void stop_run(struct master *m)
 	eventgen_stop(&m->gen);
 }
 
+/*
+ * Why the run failed, for the log and the results file: the interrupt,
+ * the first error recorded, or the worker failure seen by waitpid.
+ */
+static void report_failure(struct master *m)
+{
+	const char *err = shared_error(m->sh.ctl);
+	int sig = interrupt_signal();
+
+	if (m->out) {
+		m->out->interrupted = sig != 0;
+		snprintf(m->out->error, sizeof(m->out->error), "%s",
+			 sig ? "interrupted" : err ? err :
+			 m->why[0] ? m->why : "the run failed without results");
+	}
+	fflush(stdout);
+	if (sig) {
+		fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(sig));
+		return;
+	}
+	if (err)
+		log_error("%s", err);
+	if (m->why[0])
+		log_error("%s", m->why);
+	if (!err && !m->why[0])
+		log_error("the run failed without results");
+}
+
 /* Everything after the files are ready.  Returns the exit status. */
 static int run_workers(struct master *m)
 {
 	struct shared_ctl *c = m->sh.ctl;
-	struct sigaction old_int, old_term;
 	double runtime_s = runtime_seconds(m->plan);
 	struct sampler_options so = {
 		.psrun_period = m->plan->psrun_period, .interval_s = m->interval_s,
@@ -401,14 +405,14 @@ static int run_workers(struct master *m)
 		.pct = m->pct, .npct = m->npct,
 	};
 	uint64_t release, start, end;
+	bool aborted;
 	int rc = 1;
 
 	if (sampler_init(&m->smp, m->plan, &m->sh, &so) < 0)
 		return 1;
 
-	sig_ctl = c;
-	sig_caught = 0;
-	install_signals(&old_int, &old_term);
+	interrupt_install();
+	interrupt_attach(c);
 	if (start_workers(m) < 0 || wait_ready(m) < 0) {
 		shared_halt(c, HALT_ABORT);
 		shared_release(c);      /* wake the waiters so they can exit */
@@ -443,36 +447,20 @@ static int run_workers(struct master *m)
 	if (!(shared_halted(c) & HALT_ABORT))
 		log_run_took((double)(end - start) / 1e9);
 	reap_all(m);
-	if (!(shared_halted(c) & HALT_ABORT))
-		rc = report(m, end);
+	aborted = shared_halted(c) & HALT_ABORT;
+	if (!aborted) {
+		rc = report(m, end, false);
+	} else if (end > start) {
+		/* the results so far: every thread's ops until it stopped */
+		log_info("Run stopped after %.3f seconds: partial results", (double)(end - start) / 1e9);
+		report(m, end, true);
+	}
 out:
+	interrupt_detach();
 	stop_run(m);
 	sampler_free(&m->smp);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sig_ctl = NULL;
-	if (rc != 0) {
-		const char *err = shared_error(c);
-
-		if (m->out) {
-			m->out->interrupted = sig_caught;
-			snprintf(m->out->error, sizeof(m->out->error), "%s",
-				 sig_caught ? "interrupted" : err ? err :
-				 m->why[0] ? m->why : "the run failed without results");
-		}
-		if (sig_caught) {
-			fflush(stdout);
-			fputs("flowbench: interrupted\n", stderr);
-		} else if (err) {
-			log_error("%s", err);
-		} else if (m->why[0]) {
-			log_error("%s", m->why);
-		} else {
-			log_error("the run failed without results");
-		}
-		if (err && m->why[0] && !sig_caught)
-			log_error("%s", m->why);
-	}
+	if (rc != 0)
+		report_failure(m);
 	return rc;
 }
 
@@ -483,12 +471,13 @@ void run_outcome_free(struct run_outcome *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* A stop asked for by the caller's signal handler (run_options.stop). */
+/* An interrupt came before the timed phase (interrupt.h). */
 static bool stop_asked(const struct run_options *opt, struct run_outcome *out)
 {
-	if (!opt || !opt->stop || !*opt->stop)
+	(void)opt;
+	if (!interrupt_signal())
 		return false;
-	fputs("flowbench: interrupted\n", stderr);
+	fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(interrupt_signal()));
 	if (out) {
 		out->interrupted = true;
 		snprintf(out->error, sizeof(out->error), "interrupted");

@@ -13,11 +13,6 @@
 
 struct run_options {
 	enum { CACHE_COLD, CACHE_WARM } cache;
-	/*
-	 * Set by the caller's signal handler between runs or while files
-	 * are prepared (NULL: none): the run stops before its timed phase.
-	 */
-	volatile sig_atomic_t *stop;
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;
@@ -35,6 +30,7 @@ struct run_outcome {
 	int niv;
 	uint64_t warmup_ops;      /* ops done during the warm-up, not recorded */
 	bool interrupted;         /* SIGINT/SIGTERM ended it */
+	bool partial;             /* stats are the results until an abort */
 	bool tsc;                 /* the op clock counted TSC cycles */
 	double clock_read_ns;     /* its read cost, measured at calibration */
 	char cache[160];          /* the "Cache: ..." decision */
@@ -45,7 +41,9 @@ struct run_outcome {
  * Run the plan's actions, prepare its files, start its processes and
  * threads, run the timed phase and print the report.  Returns the
  * process exit status: 0 on success, 1 when the run failed or ended
- * without results.  `out` (may be NULL) receives the merged statistics
+ * without results (then `out->stats` may still hold the partial results
+ * until it stopped, out->partial set).  SIGINT/SIGTERM are caught from
+ * the timed phase on (interrupt.h; callers may install it earlier).  `out` (may be NULL) receives the merged statistics
  * and the facts of the run; release with run_outcome_free().
  */
 int run_plan(const struct plan *p, const struct run_options *opt,

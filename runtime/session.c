@@ -8,10 +8,13 @@
  * happened: status "ok", "failed" or "interrupted", the first error, and
  * the runs completed until then.
  *
- * With results files to write, SIGINT and SIGTERM are caught for the
- * whole session (run.c catches them itself during the timed phase): an
+ * SIGINT and SIGTERM are caught for the whole session (interrupt.h): an
  * interrupt while files are prepared stops the session once that step
- * ends, instead of killing flowbench before it could write the file.
+ * ends, one during the timed phase stops the run at once; either way the
+ * results so far are printed and written, and the status is 128 + the
+ * signal.  A run that failed or was interrupted after its timed phase
+ * began is kept in the results, marked partial, and left out of the
+ * aggregate.
  */
 #include "runtime/session.h"
 
@@ -22,20 +25,9 @@
 #include <time.h>
 
 #include "config.h"
+#include "runtime/interrupt.h"
 #include "runtime/log.h"
 #include "runtime/report/doc.h"
-
-/*
- * Process global (documented exception): a signal handler can only set
- * a flag it can reach without arguments.
- */
-static volatile sig_atomic_t session_stop;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	session_stop = 1;
-}
 
 /* The plan's variables, as the results file lists them. */
 static struct res_var *plan_vars(const struct plan *p)
@@ -56,19 +48,21 @@ static int one_run(const struct plan *p, const struct session_options *so,
 	time_t started = time(NULL);
 	int rc = run_plan(p, &so->run, o);
 
-	if (rc != 0) {
-		bool intr = o->interrupted || session_stop;
-
-		results_set_error(res, intr ? RES_INTERRUPTED : RES_FAILED,
-				  intr ? "interrupted" : o->error[0] ? o->error :
-				  "the run failed (see the messages before)");
-		return 1;
-	}
 	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
 					 (int64_t)started) < 0 ||
 			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0)) {
 		log_error("out of memory");
 		results_set_error(res, RES_FAILED, "out of memory");
+		return 1;
+	}
+	if (rc != 0) {
+		bool intr = o->interrupted || interrupt_signal();
+
+		if (o->stats)
+			res->runs[res->nruns - 1].partial = true;
+		results_set_error(res, intr ? RES_INTERRUPTED : RES_FAILED,
+				  intr ? "interrupted" : o->error[0] ? o->error :
+				  "the run failed (see the messages before)");
 		return 1;
 	}
 	return 0;
@@ -78,12 +72,11 @@ int session_run(const struct plan *p, const struct session_options *so)
 {
 	struct run_results res;
 	struct run_outcome o;
-	struct sigaction sa, old_int, old_term;
 	struct session_options opts = *so;
 	struct res_var *vars = plan_vars(p);
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0;
-	bool tsc = false, catch = so->noutputs > 0 || so->repeat > 1;
+	bool tsc = false;
 	int status = 0;
 
 	results_init(&res);
@@ -106,15 +99,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 		memcpy(res.pct, so->run.percentiles, (size_t)res.npct * sizeof(*res.pct));
 	}
 
-	session_stop = 0;
-	if (catch) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_stop_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-		opts.run.stop = &session_stop;
-	}
+	interrupt_install();
 	for (int i = 0; i < so->repeat; i++) {
 		if (so->repeat > 1)
 			log_info("Run %d of %d", i + 1, so->repeat);
@@ -129,7 +114,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 		}
 		run_outcome_free(&o);
 	}
-	if (res.nruns >= 2) {
+	if (res.nruns - (res.nruns && res.runs[res.nruns - 1].partial) >= 2) {
 		if (results_aggregate(&res) < 0) {
 			log_error("out of memory");
 			status = 1;
@@ -145,10 +130,9 @@ int session_run(const struct plan *p, const struct session_options *so)
 		else
 			log_info("Results written to %s", so->outputs[i]);
 	}
-	if (catch) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-	}
+	if (interrupt_signal())
+		status = interrupt_status();
+	interrupt_restore();
 	results_free(&res);
 	free(vars);
 	return status;

@@ -202,8 +202,10 @@ static int thread_setup(struct fb_thread *t)
 {
 	char name[16];
 
+	/* the worker's own thread keeps the process's name (ps, pgrep) */
 	snprintf(name, sizeof(name), "%s", t->pt->name);
-	pthread_setname_np(pthread_self(), name);
+	if (syscall(SYS_gettid) != getpid())
+		pthread_setname_np(pthread_self(), name);
 	set_ioprio(t);
 	if (t->pt->memsize) {
 		t->memsize = t->pt->memsize;

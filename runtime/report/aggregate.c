@@ -26,11 +26,11 @@ static void block(FILE *out, const char *name, const struct res_agg *a)
 
 void text_aggregate(FILE *out, const struct run_results *r)
 {
-	if (!r->has_aggregate || r->nruns < 2)
+	if (!r->has_aggregate || r->agg_runs < 2)
 		return;
 	log_stamp(out);
 	fprintf(out, "Aggregate over %d runs (mean, standard deviation, 95%% confidence interval of the mean, range)\n",
-		r->nruns);
+		r->agg_runs);
 	for (int j = r->nflowops - 1; j >= 0; j--)
 		block(out, r->runs[0].flowops[j].name, &r->agg[j]);
 	block(out, "IO Summary", &r->agg_summary);

@@ -45,6 +45,13 @@ static void real(struct walk *w, const char *k, double v)
 }
 
 /* A list item or a value after key(). */
+static void boolean(struct walk *w, const char *k, bool v)
+{
+	key(w, k);
+	if (!w->err)
+		w->err = w->s->boolean(w->s->ctx, v);
+}
+
 static void real_item(struct walk *w, double v)
 {
 	if (!w->err)
@@ -230,6 +237,7 @@ static void run(struct walk *w, const struct run_results *r,
 	uint(w, "index", (uint64_t)run->index);
 	str(w, "started", run->started);
 	real(w, "elapsed_s", run->elapsed_s);
+	boolean(w, "partial", run->partial);
 	key(w, "flowops");
 	list_begin(w);
 	for (int j = 0; j < r->nflowops; j++)
@@ -274,7 +282,7 @@ static void aggregate(struct walk *w, const struct run_results *r)
 {
 	key(w, "aggregate");
 	map_begin(w);
-	uint(w, "runs", (uint64_t)r->nruns);
+	uint(w, "runs", (uint64_t)r->agg_runs);
 	key(w, "flowops");
 	list_begin(w);
 	for (int j = 0; j < r->nflowops; j++) {
@@ -323,7 +331,7 @@ int results_emit(const struct run_results *r, const struct doc_sink *sink)
 	for (int i = 0; i < r->nruns; i++)
 		run(&w, r, &r->runs[i]);
 	list_end(&w);
-	if (r->has_aggregate && r->nruns >= 2)
+	if (r->has_aggregate && r->agg_runs >= 2)
 		aggregate(&w, r);
 	map_end(&w);
 	return w.err ? -1 : 0;

@@ -141,7 +141,7 @@ t0=$(date +%s%N)
 rc=0
 wait $pid || rc=$?
 dt=$((($(date +%s%N) - t0) / 1000000))
-[ $rc = 1 ] || { cat "$tmp/intr.out"; fail "interrupted run exited $rc, expected 1"; }
+[ $rc = 130 ] || { cat "$tmp/intr.out"; fail "interrupted run exited $rc, expected 130"; }
 [ $dt -lt 2000 ] || fail "interrupted run took $dt ms to exit"
 grep -q interrupted "$tmp/intr.out" || fail "no 'interrupted' message"
-ok "SIGINT during aiowrite/aiowait: exit 1 in $dt ms"
+ok "SIGINT during aiowrite/aiowait: exit 130 in $dt ms"

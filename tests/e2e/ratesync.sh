@@ -198,7 +198,7 @@ t0=$(date +%s%N)
 rc=0
 wait $pid || rc=$?
 dt=$((($(date +%s%N) - t0) / 1000000))
-[ $rc = 1 ] || fail "interrupted run exited $rc, expected 1"
+[ $rc = 130 ] || fail "interrupted run exited $rc, expected 130"
 [ $dt -lt 2000 ] || fail "interrupted run took $dt ms to exit"
 grep -q interrupted "$tmp/stuck.err" || fail "no 'interrupted' message"
-ok "SIGINT with threads in block/eventlimit/semblock/delay/hog: exit 1 in $dt ms"
+ok "SIGINT with threads in block/eventlimit/semblock/delay/hog: exit 130 in $dt ms"

@@ -80,16 +80,17 @@ sleep 0.3
 kill -INT $pid
 rc=0
 wait $pid || rc=$?
-[ $rc -eq 1 ] || fail "interrupted session exited $rc, not 1: $(cat "$tmp/iout")"
+[ $rc -eq 130 ] || fail "interrupted session exited $rc, not 130: $(cat "$tmp/iout")"
 python3 - "$tmp/i.json" <<'PY' || fail "interrupted session: bad results file: $(cat "$tmp/i.json")"
 import json, sys
 a = json.load(open(sys.argv[1]))
 assert a["status"] == "interrupted", a["status"]
 assert a["error"] == "interrupted", a["error"]
-assert len(a["runs"]) == 1, len(a["runs"])
-assert "aggregate" not in a
+assert len(a["runs"]) == 2, len(a["runs"])
+assert a["runs"][0]["partial"] is False and a["runs"][1]["partial"] is True
+assert "aggregate" not in a   # one complete run only
 PY
-ok "SIGINT during the second run: valid file, status interrupted, 1 run"
+ok "SIGINT during the second run: valid file, status interrupted, 1 run + 1 partial"
 
 # a failed run: status "failed" with the error, no run
 : >"$tmp/notadir"

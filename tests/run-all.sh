@@ -6,9 +6,10 @@
 # (build-asan/), runs
 # `make check` in both (Check unit tests and end-to-end tests), then
 # `make distcheck` (the release tarball builds and passes without flex or
-# bison).  Ends with one line "N passed, N failed".
+# bison), then 60 s of libFuzzer on the WML front end (tests/fuzz/run.sh,
+# build-fuzz/; counted as one test).  Ends with one line "N passed, N failed".
 #
-# Options: --quick skips the sanitizer build and distcheck.
+# Options: --quick skips the sanitizer build, distcheck and fuzzing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=no
@@ -56,6 +57,16 @@ if [ $quick = no ]; then
 		status=1
 	}
 	[ $status -ne 0 ] || echo "distcheck: ok"
+	# 60 s of libFuzzer on the front end (build-fuzz/): one test
+	echo "== fuzz (tests/fuzz/run.sh 60)"
+	if sh "$top/tests/fuzz/run.sh" 60 >"$top/build/fuzz.log" 2>&1; then
+		tail -3 "$top/build/fuzz.log"
+		echo "# PASS: 1" >>"$summary"
+	else
+		tail -60 "$top/build/fuzz.log"
+		echo "# FAIL: 1" >>"$summary"
+		status=1
+	fi
 fi
 
 passed=$(awk '/^# PASS:/ {n += $3} END {print n + 0}' "$summary")

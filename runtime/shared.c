@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include "runtime/log.h"
+#include "runtime/preflight.h"
 
-/* Thread slots allowed in one run (memory for the tables stays modest). */
-#define SHARED_MAX_SLOTS (1u << 20)
+/* Thread slots allowed in one run: the limit the compiler checks (preflight.h). */
+#define SHARED_MAX_SLOTS FB_MAX_THREAD_INSTANCES
 
 static size_t align_up(size_t n, size_t a)
 {

@@ -43,6 +43,11 @@ void cli_usage(FILE *out)
 "                           variables); without it a seed is chosen and\n"
 "                           printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
+"  --force                  adopt an existing fileset directory that flowbench\n"
+"                           did not create (no .flowbench marker) and use\n"
+"                           it even if it holds other files: only entries\n"
+"                           with flowbench's 8-digit names are ever removed;\n"
+"                           /, home and system directories stay refused\n"
 "  --repeat N               run the whole workload N times (files prepared\n"
 "                           and cache applied each time), then print mean,\n"
 "                           stdev, range and 95% confidence interval\n"
@@ -371,6 +376,8 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			args->seed_given = true;
 		} else if (strcmp(a, "--allow-system") == 0) {
 			args->allow_system = true;
+		} else if (strcmp(a, "--force") == 0) {
+			args->force = true;
 		} else if (is_option(a, "--repeat")) {
 			if (!(v = option_value(argc, argv, &i, "--repeat", err)) ||
 			    parse_repeat(v, args, err) < 0)

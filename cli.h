@@ -53,6 +53,7 @@ struct cli_args {
 	bool seed_given;
 	unsigned long long seed;
 	bool allow_system;
+	bool force;               /* --force: adopt unmarked fileset directories */
 	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
 	int npercentiles;                          /* 0: the defaults */
 	int repeat;               /* --repeat N: 1 unless given */

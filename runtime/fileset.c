@@ -9,13 +9,18 @@
  * Ownership: flowbench only ever deletes inside a directory it created
  * itself.  When it creates <path>/<name> it writes the marker file
  * <path>/<name>/.flowbench.  An existing <path>/<name> without the marker
- * is refused, never touched.  Cleaning a marked tree removes only entries
- * with flowbench's own names (8 decimal digits, directories or regular
- * files); the whole tree is checked for foreign entries before anything
- * is removed (and before a tree is reused), and a foreign entry stops the
- * run naming it.  Every step works relative to directory descriptors
- * opened with O_NOFOLLOW and uses lstat semantics, so a symbolic link
- * planted in the tree is never followed.  No shell is ever run.
+ * is refused, never touched, unless --force adopts it (writes the marker
+ * first).  Cleaning a marked tree removes only entries with flowbench's
+ * own names (8 decimal digits, directories or regular files); the whole
+ * tree is checked for foreign entries before anything is removed (and
+ * before a tree is reused): without --force a foreign entry stops the run
+ * naming it, with --force it is left in place (and so is the numbered
+ * directory holding it).  A numbered entry that is neither a directory
+ * nor a regular file (a symbolic link) stops the run even with --force.
+ * Every step works relative to directory descriptors opened with
+ * O_NOFOLLOW and uses lstat semantics, so a symbolic link planted in the
+ * tree is never followed.  Some directories are never a fileset's, even
+ * with --force (runtime/fsguard.h).  No shell is ever run.
  *
  * Which files and leaf directories exist before the run is decided here
  * with a generator seeded from the fileset's name (not --seed), like the
@@ -37,6 +42,7 @@
 
 #include <sys/mman.h>
 
+#include "runtime/fsguard.h"
 #include "runtime/log.h"
 #include "runtime/prealloc.h"
 #include "runtime/randvar.h"
@@ -45,6 +51,8 @@
 #define FS_MARKER ".flowbench"
 #define FS_MARKER_LINE "This directory was created by flowbench; it owns and may delete its contents.\n"
 #define FS_MARKER_TAG "This directory was created by flowbench"
+#define FS_ADOPTED_LINE "This directory was adopted by flowbench (--force); it may delete the entries with its own 8-digit names, never other files.\n"
+#define FS_ADOPTED_TAG "This directory was adopted by flowbench"
 #define FS_MAX_DEPTH 64
 
 static bool is_serial_name(const char *n)
@@ -71,28 +79,32 @@ static char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* Does directory `dfd` carry our marker? */
+/* Does directory `dfd` carry our marker (written at creation or adoption)? */
 static bool has_marker(int dfd)
 {
-	char buf[sizeof(FS_MARKER_TAG)];
+	char buf[sizeof(FS_MARKER_TAG) + sizeof(FS_ADOPTED_TAG)];
+	size_t want = sizeof(FS_MARKER_TAG) - 1;
 	ssize_t n;
 	int fd = openat(dfd, FS_MARKER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
-	n = read(fd, buf, sizeof(FS_MARKER_TAG) - 1);
+	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	return n == (ssize_t)sizeof(FS_MARKER_TAG) - 1 &&
-	       memcmp(buf, FS_MARKER_TAG, sizeof(FS_MARKER_TAG) - 1) == 0;
+	if (n < 0)
+		return false;
+	return ((size_t)n >= want && memcmp(buf, FS_MARKER_TAG, want) == 0) ||
+	       ((size_t)n >= sizeof(FS_ADOPTED_TAG) - 1 &&
+		memcmp(buf, FS_ADOPTED_TAG, sizeof(FS_ADOPTED_TAG) - 1) == 0);
 }
 
-static int write_marker(int dfd, const char *root)
+static int write_marker(int dfd, const char *root, const char *line)
 {
 	int fd = openat(dfd, FS_MARKER, O_WRONLY | O_CREAT | O_EXCL |
 			O_NOFOLLOW | O_CLOEXEC, 0644);
-	size_t len = strlen(FS_MARKER_LINE);
+	size_t len = strlen(line);
 
-	if (fd < 0 || write(fd, FS_MARKER_LINE, len) != (ssize_t)len) {
+	if (fd < 0 || write(fd, line, len) != (ssize_t)len) {
 		log_error("cannot write %s/%s: %s", root, FS_MARKER, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -102,12 +114,24 @@ static int write_marker(int dfd, const char *root)
 	return 0;
 }
 
+/* One walk over a tree: what it does and what it found. */
+struct walk {
+	bool remove;            /* false: only check that every entry is ours */
+	bool force;             /* leave foreign entries instead of refusing */
+	unsigned long kept;     /* foreign entries left in place */
+};
+
+/* How many kept foreign entries are named in the log, one line each. */
+#define FS_KEPT_LOGGED 10
+
 /*
- * Walk the directory `dfd` (path `dpath`, for messages): with `remove`
- * false only check that every entry is ours; with `remove` true delete
- * our entries depth first.  The marker at the top is left alone.
+ * Walk the directory `dfd` (path `dpath`, for messages): check that every
+ * entry is ours, or (w->remove) delete our entries depth first.  With
+ * w->force a foreign entry is left in place (and the directory holding
+ * it is kept) instead of stopping the walk.  The marker at the top is
+ * left alone.
  */
-static int walk_tree(int dfd, const char *dpath, int depth, bool top, bool remove)
+static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct walk *w)
 {
 	DIR *d;
 	struct dirent *e;
@@ -135,12 +159,28 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, bool remov
 			rc = -1;
 			break;
 		}
-		if (!is_serial_name(n) || !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
-			log_error("refusing to clean %s: %s/%s was not created by flowbench "
-				  "(left untouched; remove it or use another path)",
+		if (is_serial_name(n) && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			/* the tree may need this name: never follow nor remove it */
+			log_error("refusing to use %s: %s/%s has a flowbench name but is "
+				  "not a directory or regular file (left untouched, even "
+				  "with --force; remove it or use another path)",
 				  dpath, dpath, n);
 			rc = -1;
 			break;
+		}
+		if (!is_serial_name(n)) {
+			if (!w->force) {
+				log_error("refusing to clean or reuse %s: %s/%s was not created "
+					  "by flowbench (left untouched); remove it, use another "
+					  "path, or run with --force to keep it and use the tree "
+					  "around it", dpath, dpath, n);
+				rc = -1;
+				break;
+			}
+			if (!w->remove && ++w->kept <= FS_KEPT_LOGGED)
+				log_info("--force: leaving %s/%s in place (not flowbench's)",
+					 dpath, n);
+			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
 			char *sub = xasprintf("%s/%s", dpath, n);
@@ -151,16 +191,17 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, bool remov
 					  depth >= FS_MAX_DEPTH ? "tree too deep" : strerror(errno));
 				rc = -1;
 			} else {
-				rc = walk_tree(sfd, sub, depth + 1, false, remove);
+				rc = walk_tree(sfd, sub, depth + 1, false, w);
 			}
 			if (sfd >= 0)
 				close(sfd);
 			free(sub);
-			if (rc == 0 && remove && unlinkat(dfd, n, AT_REMOVEDIR) < 0) {
+			if (rc == 0 && w->remove && unlinkat(dfd, n, AT_REMOVEDIR) < 0 &&
+			    !(w->force && (errno == ENOTEMPTY || errno == EEXIST))) {
 				log_error("cannot remove %s/%s: %s", dpath, n, strerror(errno));
 				rc = -1;
 			}
-		} else if (remove && unlinkat(dfd, n, 0) < 0) {
+		} else if (w->remove && unlinkat(dfd, n, 0) < 0) {
 			log_error("cannot remove %s/%s: %s", dpath, n, strerror(errno));
 			rc = -1;
 		}
@@ -173,14 +214,69 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, bool remov
 	return rc;
 }
 
+/* Check the tree at rootfd, then (remove) empty it of our entries. */
+static int clean_tree(int rootfd, const char *root, bool force, bool remove)
+{
+	struct walk w = { .force = force };
+
+	if (walk_tree(rootfd, root, 0, true, &w) < 0)
+		return -1;
+	if (w.kept > FS_KEPT_LOGGED)
+		log_info("--force: left %lu entries in %s that are not flowbench's",
+			 w.kept, root);
+	if (!remove)
+		return 0;
+	w.remove = true;
+	return walk_tree(rootfd, root, 0, true, &w);
+}
+
+/*
+ * The resolved path of <path>/<name> (its parent without symbolic
+ * links), checked against the directories never used (fsguard.h).
+ * NULL after logging the refusal.
+ */
+static char *guarded_root(const struct fs_state *fs)
+{
+	const struct plan_fileset *pf = fs->pf;
+	struct fsguard_homes homes;
+	const char *why;
+	char *parent = realpath(pf->path, NULL);
+	char *real;
+
+	if (!parent) {
+		log_error("cannot resolve path '%s' of %s '%s': %s", pf->path,
+			  pf->is_file ? "file" : "fileset", pf->name, strerror(errno));
+		return NULL;
+	}
+	real = xasprintf("%s%s%s", parent, strcmp(parent, "/") ? "/" : "", pf->name);
+	free(parent);
+	if (!real) {
+		log_error("out of memory");
+		return NULL;
+	}
+	fsguard_homes_get(&homes);
+	why = fsguard_refusal(real, &homes);
+	fsguard_homes_free(&homes);
+	if (why) {
+		log_error("refusing to use %s as the directory of %s '%s': %s; "
+			  "flowbench never creates, cleans or adopts it, even with --force",
+			  real, pf->is_file ? "file" : "fileset", pf->name, why);
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
 /*
  * Open <path>/<name> as our root: create it (with the marker) if missing,
- * refuse it if it is not ours.  Returns a directory fd or -1.
+ * adopt it (mark it) with `force`, refuse it if it is not ours.  Returns
+ * a directory fd or -1.
  */
-static int open_root(const struct fs_state *fs, bool *created)
+static int open_root(const struct fs_state *fs, bool force, bool *created)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct stat st;
+	char *real;
 	int fd;
 
 	*created = false;
@@ -202,36 +298,55 @@ static int open_root(const struct fs_state *fs, bool *created)
 			  errno == ENOENT ? "does not exist" : strerror(errno));
 		return -1;
 	}
-	if (lstat(fs->root, &st) < 0) {
-		if (errno != ENOENT || mkdir(fs->root, 0755) < 0) {
+	if (!(real = guarded_root(fs)))
+		return -1;
+	if (lstat(real, &st) < 0) {
+		if (errno != ENOENT || mkdir(real, 0755) < 0) {
 			log_error("cannot create %s: %s", fs->root, strerror(errno));
-			return -1;
+			goto fail_path;
 		}
 		*created = true;
 	} else if (!S_ISDIR(st.st_mode)) {
-		log_error("refusing to use %s: it exists and was not created by flowbench",
-			  fs->root);
-		return -1;
+		log_error("refusing to use %s: it exists and is not a directory "
+			  "(left untouched, even with --force)", fs->root);
+		goto fail_path;
 	}
-	fd = open(fs->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		log_error("cannot open %s: %s", fs->root, strerror(errno));
-		return -1;
+		goto fail_path;
 	}
+	free(real);
 	if (*created) {
-		if (write_marker(fd, fs->root) < 0)
+		if (write_marker(fd, fs->root, FS_MARKER_LINE) < 0)
 			goto fail;
 	} else if (!has_marker(fd)) {
-		log_error("refusing to use %s: it exists and was not created by flowbench",
-			  fs->root);
-		goto fail;
+		if (!force) {
+			log_error("refusing to use %s: it exists and was not created by "
+				  "flowbench (no %s marker); remove it, use another path, or "
+				  "run with --force to adopt it (flowbench then removes only "
+				  "entries with its own 8-digit names in it, never other files)",
+				  fs->root, FS_MARKER);
+			goto fail;
+		}
+		if (faccessat(fd, FS_MARKER, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+			log_error("refusing to adopt %s: its %s is not flowbench's "
+				  "marker (left untouched)", fs->root, FS_MARKER);
+			goto fail;
+		}
+		if (write_marker(fd, fs->root, FS_ADOPTED_LINE) < 0)
+			goto fail;
+		log_info("--force: adopted %s (marked as flowbench's; only entries "
+			 "with its 8-digit names will be removed)", fs->root);
 	}
 	return fd;
 fail:
 	close(fd);
 	return -1;
+fail_path:
+	free(real);
+	return -1;
 }
-
 
 /* ---- population ------------------------------------------------------ */
 
@@ -311,6 +426,7 @@ static int populate(struct fs_state *fs, const struct plan *p, int idx, struct r
 		.ctx = &ctx,
 	};
 	char err[256];
+	size_t len;
 
 	memset(fs, 0, sizeof(*fs));
 	fs->pf = pf;
@@ -320,7 +436,9 @@ static int populate(struct fs_state *fs, const struct plan *p, int idx, struct r
 			  pf->is_file ? "file" : "fileset", pf->name);
 		return -1;
 	}
-	fs->root = xasprintf("%s/%s", pf->path, pf->name);
+	len = strlen(pf->path);
+	fs->root = xasprintf("%s%s%s", pf->path,
+			     len && pf->path[len - 1] == '/' ? "" : "/", pf->name);
 	if (!fs->root) {
 		log_error("out of memory");
 		return -1;
@@ -429,13 +547,13 @@ static int make_leafdirs(const struct fs_state *fs, int rootfd, bool fresh)
 }
 
 /* Make one file or fileset exist on disk as populated. */
-static int create_one(struct fs_state *fs, const char *pattern)
+static int create_one(struct fs_state *fs, const char *pattern, bool force)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct prealloc_job job = { .fs = fs, .pattern = pattern,
 				    .log_each = pf->is_file };
 	bool created, trusted = false;
-	int rootfd = open_root(fs, &created);
+	int rootfd = open_root(fs, force, &created);
 	int rc = -1;
 
 	if (rootfd < 0)
@@ -449,12 +567,11 @@ static int create_one(struct fs_state *fs, const char *pattern)
 		trusted = true;
 	} else if (pf->reuse) {
 		log_info("Reusing existing %s tree", pf->name);
-		if (walk_tree(rootfd, fs->root, 0, true, false) < 0)
+		if (clean_tree(rootfd, fs->root, force, false) < 0)
 			goto out;
 	} else {
 		log_info("Removing %s tree (if exists)", pf->name);
-		if (walk_tree(rootfd, fs->root, 0, true, false) < 0 ||
-		    walk_tree(rootfd, fs->root, 0, true, true) < 0)
+		if (clean_tree(rootfd, fs->root, force, true) < 0)
 			goto out;
 		job.fresh = true;
 	}
@@ -472,7 +589,7 @@ out:
 	return rc;
 }
 
-int fileset_prepare_all(const struct plan *p, struct fs_state **out)
+int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
 {
 	struct fs_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
 	char *pattern = malloc(PREALLOC_BLOCK);
@@ -499,7 +616,7 @@ int fileset_prepare_all(const struct plan *p, struct fs_state **out)
 			goto out;
 		choose_existing(&fs[i].files, p->filesets[i].prealloc_pct, &r);
 		choose_existing(&fs[i].leafdirs, p->filesets[i].prealloc_pct, &r);
-		if (create_one(&fs[i], pattern) < 0)
+		if (create_one(&fs[i], pattern, force) < 0)
 			goto out;
 	}
 	if (p->nfilesets) {

@@ -35,9 +35,11 @@ struct fs_state {
 /*
  * Populate, create and preallocate every fileset of `p`; *out receives
  * p->nfilesets states.  Returns 0, or -1 after logging the error (nothing
- * foreign is ever touched).
+ * foreign is ever touched).  `force` (--force) adopts an existing
+ * unmarked directory and leaves foreign entries in place instead of
+ * refusing; it never removes them, nor uses a directory fsguard.h refuses.
  */
-int fileset_prepare_all(const struct plan *p, struct fs_state **out);
+int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out);
 void fileset_free_all(struct fs_state *fs, int n);
 
 /*

@@ -516,7 +516,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	raise_nofile();
 	if (preflight_check(p) < 0)
 		return 1;
-	if (fileset_prepare_all(p, &m.fs) < 0)
+	if (fileset_prepare_all(p, opt && opt->force, &m.fs) < 0)
 		return 1;
 	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
 			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0)

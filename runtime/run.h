@@ -20,6 +20,8 @@ struct run_options {
 	double warmup_s;
 	/* --interval: record a series of this period (0: none). */
 	double interval_s;
+	/* --force: adopt unmarked fileset directories (runtime/fileset.h). */
+	bool force;
 };
 
 /* What a run leaves for the results file (runtime/results.h). */

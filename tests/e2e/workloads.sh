@@ -18,6 +18,7 @@ compflow-demo | nfiles=20 filesize=16k iosize=64k meanappendsize=1k | file-small
 copyfiles | nfiles=20 filesize=16k iosize=64k |
 createdelete-swing | nfiles=20 filesize=4k iosize=64k | fill fill-pace
 createfiles | nfiles=50 filesize=4k nthreads=2 |
+dio-randrw | filesize=16m nthreads=2 |
 filemicro_create | iosize=64k count=64 |
 filemicro_createfiles | nfiles=40 count=10 filesize=4k |
 filemicro_createrand | iosize=16k totalbytes=1m |
@@ -35,6 +36,7 @@ filemicro_statfile | nfiles=20 filesize=4k nthreads=2 |
 filemicro_writefsync | iosize=4k count=50 |
 fileserver | nfiles=20 filesize=16k nthreads=2 iosize=64k meanappendsize=4k |
 fivestreamread | filesize=4m iosize=64k |
+fsmark-reader | nfiles=100000 readsize=16m |
 fivestreamreaddirect | filesize=4m iosize=64k |
 fivestreamwrite | filesize=1m iosize=64k |
 fivestreamwritedirect | filesize=1m iosize=64k |

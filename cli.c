@@ -43,6 +43,9 @@ void cli_usage(FILE *out)
 "                           variables); without it a seed is chosen and\n"
 "                           printed, so any run can be repeated\n"
 "  --allow-system           let the script's 'system \"...\"' commands run\n"
+"  --keep-going             count failed I/O (ENOSPC, EIO, EROFS, ...) per\n"
+"                           flowop and go on, instead of ending the run at\n"
+"                           the first one\n"
 "  --force                  adopt an existing fileset directory that flowbench\n"
 "                           did not create (no .flowbench marker) and use\n"
 "                           it even if it holds other files: only entries\n"
@@ -376,6 +379,8 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 			args->seed_given = true;
 		} else if (strcmp(a, "--allow-system") == 0) {
 			args->allow_system = true;
+		} else if (strcmp(a, "--keep-going") == 0) {
+			args->keep_going = true;
 		} else if (strcmp(a, "--force") == 0) {
 			args->force = true;
 		} else if (is_option(a, "--repeat")) {

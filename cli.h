@@ -2,7 +2,8 @@
  * cli.h - the command line of flowbench: what the user asked for.
  *
  *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
- *                      [--seed N] [--allow-system] [--percentiles LIST] [--repeat N]
+ *                      [--seed N] [--allow-system] [--keep-going]
+ *                      [--percentiles LIST] [--repeat N]
  *                      [--output FILE.json|FILE.yaml]... [--warmup S] [--interval S]
  *   flowbench -f FILE [same options]        (filebench habit: same as run)
  *   flowbench check FILE [-D name=value]...
@@ -53,6 +54,7 @@ struct cli_args {
 	bool seed_given;
 	unsigned long long seed;
 	bool allow_system;
+	bool keep_going;          /* --keep-going: count op failures, go on */
 	bool force;               /* --force: adopt unmarked fileset directories */
 	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
 	int npercentiles;                          /* 0: the defaults */

@@ -30,21 +30,64 @@ struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel)
 	return &t->slots[sel->own];
 }
 
+/* "WHAT PATH[ at offset N]" into buf (see fo_fail()). */
+static void fail_where(struct fb_thread *t, const char *what, const struct fb_slot *s,
+		       const char *path, int64_t off, char *buf, size_t len)
+{
+	char file[PATH_MAX];
+	char at[48] = "";
+
+	if (s && s->fileset >= 0) {
+		fileset_file_path(&t->filesets[s->fileset], s->entry, file);
+		path = file;
+	}
+	if (off >= 0)
+		snprintf(at, sizeof(at), " at offset %lld", (long long)off);
+	snprintf(buf, len, "%s %s%s", what, path ? path : "(no file)", at);
+}
+
+enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+			    enum fo_err_kind kind, const char *what,
+			    const struct fb_slot *s, const char *path, int64_t off,
+			    int err)
+{
+	char where[PATH_MAX + 160];
+
+	fail_where(t, what, s, path, off, where, sizeof(where));
+	if (!err)
+		return thread_op_failed(t, fi, kind, "flowop %s: %s", fi->pf->name,
+					where);
+	return thread_op_failed(t, fi, kind, "flowop %s: %s: %s", fi->pf->name,
+				where, strerror(err));
+}
+
 enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
 		       const char *what, const struct fb_slot *s, const char *path,
 		       int64_t off, int err)
 {
-	char buf[PATH_MAX];
-	char at[48] = "";
+	return fo_fail_kind(t, fi, fo_err_kind_of(err), what, s, path, off, err);
+}
 
-	if (s && s->fileset >= 0) {
-		fileset_file_path(&t->filesets[s->fileset], s->entry, buf);
-		path = buf;
-	}
-	if (off >= 0)
-		snprintf(at, sizeof(at), " at offset %lld", (long long)off);
-	thread_fail(t, "flowop %s: %s %s%s: %s", fi->pf->name, what,
-		    path ? path : "(no file)", at, strerror(err));
+enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const struct fb_slot *s,
+			     const char *path, int64_t off, int err)
+{
+	char where[PATH_MAX + 160];
+
+	fail_where(t, what, s, path, off, where, sizeof(where));
+	thread_fail(t, "flowop %s: %s: %s", fi->pf->name, where, strerror(err));
+	return FO_ERROR;
+}
+
+enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
+				const struct fb_slot *s)
+{
+	int slot = s ? (int)(s - t->slots) : 0;
+
+	if (t->op_failures && t->ctl->keep_going)
+		return thread_op_failed(t, fi, FE_EBADF, "flowop %s: fd slot %d "
+					"is not open", fi->pf->name, slot);
+	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name, slot);
 	return FO_ERROR;
 }
 

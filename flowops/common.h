@@ -1,7 +1,8 @@
 /*
  * common.h - what the file-based flowop families share: choosing the fd
  * slot (`fd`, `opennext`), failing with a message that names the flowop,
- * the path and the reason, and the compile-time checks of `fd`/`srcfd`.
+ * the path and the reason (and counting the failure: --keep-going), and
+ * the compile-time checks of `fd`/`srcfd`.
  */
 #ifndef FLOWBENCH_FLOWOPS_COMMON_H
 #define FLOWBENCH_FLOWOPS_COMMON_H
@@ -91,13 +92,41 @@ static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
 }
 
 /*
- * Fail the run: "flowop NAME: WHAT PATH: strerror(err)", PATH being the
- * slot's file (s != NULL) or `path`; `off` >= 0 adds " at offset N".
- * Returns FO_ERROR.
+ * An op failed (a system call's error, a short transfer): count it in
+ * the flowop's statistics (kind of errno `err`) and, without
+ * --keep-going, fail the run with "flowop NAME: WHAT PATH: strerror(err)",
+ * PATH being the slot's file (s != NULL) or `path`; `off` >= 0 adds
+ * " at offset N".  Returns FO_FAILED (--keep-going) or FO_ERROR: return
+ * it from run().  thread_op_failed() (runtime/thread.h) says more.
  */
 enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
 		       const char *what, const struct fb_slot *s, const char *path,
 		       int64_t off, int err) __attribute__((cold));
+/*
+ * The same, counted as `kind` (FE_SHORT: a short transfer); `err` 0
+ * leaves out ": strerror".
+ */
+enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+			    enum fo_err_kind kind, const char *what,
+			    const struct fb_slot *s, const char *path, int64_t off,
+			    int err) __attribute__((cold));
+/*
+ * The same message for what no op can get past (the workload does not
+ * fit the files: an iosize larger than the file): fails the run even
+ * with --keep-going, counts nothing.  Returns FO_ERROR.
+ */
+enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const struct fb_slot *s,
+			     const char *path, int64_t off, int err)
+	__attribute__((cold));
+/*
+ * A flowop that needs an open slot found it closed.  After an op failure
+ * of this thread with --keep-going (an open that failed left it closed)
+ * it is one more failure, counted as EBADF; otherwise the workload is
+ * wrong and the run fails.  FO_FAILED or FO_ERROR.
+ */
+enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
+				const struct fb_slot *s) __attribute__((cold));
 
 /* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */
 int fo_validate_file(const struct plan *p, const struct plan_flowop *f,

@@ -75,9 +75,7 @@ static enum fo_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
 static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
 				  const struct fb_slot *s)
 {
-	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name,
-		    s ? (int)(s - t->slots) : 0);
-	return FO_ERROR;
+	return fo_slot_not_open(t, fi, s);
 }
 
 /* After a successful open of file e into s: attach, release, advise, record. */
@@ -116,6 +114,9 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		int err = errno;
 
 		pick_release(&fs->files, e);
+		if (err == EINVAL && (p->oflags & O_DIRECT))
+			return fo_fail_fatal(t, fi, "O_DIRECT refused: open", NULL,
+					     p->path, -1, err);
 		return fo_fail(t, fi, "open", NULL, p->path, -1, err);
 	}
 	return opened(t, fi, p, s, e, fd, t0, t1);
@@ -160,6 +161,9 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 		int err = errno;
 
 		pick_release(&fs->files, e);
+		if (err == EINVAL && (p->oflags & O_DIRECT))
+			return fo_fail_fatal(t, fi, "O_DIRECT refused: create", NULL,
+					     p->path, -1, err);
 		return fo_fail(t, fi, "create", NULL, p->path, -1, err);
 	}
 	pick_set_exists(&fs->files, e, true);

@@ -39,6 +39,7 @@ enum fo_result {
 	FO_ERROR,         /* the run fails; the thread has set the error text */
 	FO_NORSC,         /* no resource (no file to pick, limit reached) */
 	FO_DONE,          /* stop this thread normally (time is up) */
+	FO_FAILED,        /* --keep-going: the op failed, was counted; go on */
 };
 
 /* One flowop statement as instantiated in one thread instance. */

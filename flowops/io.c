@@ -11,7 +11,10 @@
  * and its size when the slot opened it (filebench uses only the former,
  * so files that grew or were created empty needed an explicit workingset).  Sequential reads wrap to offset 0 at EOF (the 0-byte read
  * still counts, as in filebench); sequential writes append at the slot's
- * offset.  A failed or short write fails the run.
+ * offset.  A failed or short write, a failed read, and a short random
+ * read inside the size the file had when opened are op failures
+ * (common.h, fo_fail()): the run fails, or with --keep-going they are
+ * counted and the op is not.
  *
  * Hot path per op: two vDSO clock reads around one pread/pwrite; the
  * buffer and all settings are resolved in init().  aio.c shares the
@@ -182,12 +185,16 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 {
 	uint64_t wss = p->workingset;
 
+	p->file_bytes = 0;
 	if (!wss) {
 		struct stat st;
 
 		wss = fileset_file_size(&t->filesets[s->fileset], s->entry);
-		if (fstat(s->fd, &st) == 0 && (uint64_t)st.st_size > wss)
-			wss = (uint64_t)st.st_size;
+		if (fstat(s->fd, &st) == 0) {
+			p->file_bytes = (uint64_t)st.st_size;
+			if (p->file_bytes > wss)
+				wss = p->file_bytes;
+		}
 	}
 	if (wss / p->iosize == 0) {
 		char what[96];
@@ -195,7 +202,7 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
 			 "working set of", (unsigned long long)p->iosize,
 			 (unsigned long long)wss);
-		return fo_fail(t, fi, what, s, NULL, -1, EINVAL);
+		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	p->nblocks = wss / p->iosize;
 	p->wss_bytes = wss;
@@ -244,6 +251,25 @@ enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
 	return io_prepare(t, fi, p, s, off);
 }
 
+/*
+ * A random read inside the size the file had when the slot opened it
+ * came back short: the file shrank under the run (no flowop truncates;
+ * a file deleted and created again is another file on another slot
+ * open).  Reads past the end are normal: sequential reads wrap there,
+ * and a working set larger than the file asks for them.
+ */
+static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
+				    const struct io_priv *p, const struct fb_slot *s,
+				    uint64_t off, size_t done)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "short pread (%zu of %llu bytes, the file had "
+		 "%llu bytes when opened) of", done, (unsigned long long)p->iosize,
+		 (unsigned long long)p->file_bytes);
+	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
+}
+
 static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
@@ -257,8 +283,12 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 	t0 = thread_ticks(t);
 	n = pread(s->fd, p->buf, p->iosize, (off_t)off);
 	t1 = thread_ticks(t);
-	if (n < 0)
-		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
+		if (n < 0)
+			return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+		if (p->random && off + p->iosize <= p->file_bytes)
+			return io_short_read(t, fi, p, s, off, (size_t)n);
+	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
 	if (!p->random)
@@ -268,12 +298,12 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 
 /*
  * A short write: the file system ran out of something.  Writing the rest
- * once tells the reason (usually ENOSPC) for the message; the run fails
- * either way.
+ * once tells the reason (usually ENOSPC), which the failure is counted
+ * under; if that write goes through, it is counted as a short one.
  */
-static void io_short_write(struct fb_thread *t, struct flowop_inst *fi,
-			   struct io_priv *p, struct fb_slot *s, uint64_t off,
-			   size_t done)
+static enum fo_result io_short_write(struct fb_thread *t, struct flowop_inst *fi,
+				     struct io_priv *p, struct fb_slot *s, uint64_t off,
+				     size_t done)
 {
 	ssize_t n = pwrite(s->fd, p->buf + done, p->iosize - done,
 			   (off_t)(off + done));
@@ -281,7 +311,9 @@ static void io_short_write(struct fb_thread *t, struct flowop_inst *fi,
 
 	snprintf(what, sizeof(what), "short pwrite (%zu of %llu bytes) of", done,
 		 (unsigned long long)p->iosize);
-	fo_fail(t, fi, what, s, NULL, (int64_t)off, n < 0 ? errno : ENOSPC);
+	if (n < 0)      /* counted under its reason */
+		return fo_fail(t, fi, what, s, NULL, (int64_t)off, errno);
+	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
 }
 
 static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
@@ -297,12 +329,10 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 	t0 = thread_ticks(t);
 	n = pwrite(s->fd, p->buf, p->iosize, (off_t)off);
 	t1 = thread_ticks(t);
-	if (n != (ssize_t)p->iosize) {
+	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)
-			fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
-		else
-			io_short_write(t, fi, p, s, off, (size_t)n);
-		return FO_ERROR;
+			return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
+		return io_short_write(t, fi, p, s, off, (size_t)n);
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;

@@ -27,6 +27,7 @@ struct io_priv {
 	uint64_t iosize;       /* this op's size */
 	bool iosize_random;    /* a random variable: sampled at every op */
 	uint64_t wss_bytes;    /* the working set of the open file */
+	uint64_t file_bytes;   /* its size when opened (fstat), 0: unknown */
 	uint64_t workingset;   /* 0: the file's size at population */
 	bool random;
 	bool noreadahead;

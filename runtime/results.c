@@ -106,6 +106,8 @@ static void fill_flowop(struct res_flowop *o, const struct run_results *r,
 	o->bytes = op->bytes;
 	o->implicit_opens = s->open.count;
 	o->not_counted = s->discarded;
+	o->errors = fo_stats_errors(s);
+	memcpy(o->err, s->err, sizeof(o->err));
 	o->ops_per_s = per_s((double)op->count, elapsed_s);
 	o->mb_per_s = per_s((double)op->bytes / 1048576.0, elapsed_s);
 	o->ms_per_op = op->count ? (double)op->lat_sum_ns / (double)op->count / 1e6 : 0;

@@ -46,6 +46,8 @@ struct res_flowop {
 	const char *cls;                  /* "io", "aio", "sync", "composite", "other" */
 	const char *rw;                   /* "read", "write", "readwrite", "none" */
 	uint64_t ops, bytes, implicit_opens, not_counted;
+	uint64_t errors;                  /* failed ops (fo_stats.err summed) */
+	uint64_t err[FE_NKINDS];          /* by kind (runtime/stats.h) */
 	double ops_per_s, mb_per_s, ms_per_op;
 	bool has_latency;                 /* false: no op, no latency block */
 	struct res_latency lat;

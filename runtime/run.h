@@ -20,6 +20,8 @@ struct run_options {
 	double warmup_s;
 	/* --interval: record a series of this period (0: none). */
 	double interval_s;
+	/* --keep-going: count failed ops per flowop and go on. */
+	bool keep_going;
 	/* --force: adopt unmarked fileset directories (runtime/fileset.h). */
 	bool force;
 };

@@ -84,6 +84,7 @@ struct shared_ctl {
 	bool warmup;                /* ops starting before start_ns are warm-up */
 	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
 	struct clock_scale clk;     /* op clock calibration, set before go */
+	bool keep_going;            /* --keep-going: count op failures, go on */
 
 	/* How the run ended early (normal ends only; 0 = not yet). */
 	alignas(SHARED_CACHELINE) _Atomic uint64_t stop_ns;  /* first stop request by a thread */

@@ -107,6 +107,11 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 		/* fd only: the file an earlier openfile/createfile left there */
 		if (s->fd >= 0)
 			return FO_OK;
+		/* left closed by an open that failed (--keep-going) */
+		if (t->op_failures && t->ctl->keep_going)
+			return thread_op_failed(t, fi, FE_EBADF, "flowop %s: fd slot "
+						"%d is not open", pf->name,
+						(int)(s - t->slots));
 		thread_fail(t, "flowop %s: fd slot %d holds no open file and the "
 			    "flowop names no file (filename=...)", pf->name,
 			    (int)(s - t->slots));
@@ -135,13 +140,15 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 		int err = errno;
 
 		pick_release(files, e);
-		if (err == EINVAL && (flags & O_DIRECT))
+		if (err == EINVAL && (flags & O_DIRECT)) {
 			thread_fail(t, "flowop %s: file system refuses O_DIRECT for %s",
 				    pf->name, path);
-		else
-			thread_fail(t, "flowop %s: open %s: %s", pf->name, path,
-				    strerror(err));
-		return FO_ERROR;
+			return FO_ERROR;
+		}
+		/* an op failure of the flowop that opens (--keep-going) */
+		return thread_op_failed(t, fi, fo_err_kind_of(err),
+					"flowop %s: open %s: %s", pf->name, path,
+					strerror(err));
 	}
 	slot_attach(s, fd, pf->fileset, files, e);
 	pick_release(files, e);

@@ -83,7 +83,8 @@ enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
  * flowop's fileset and open it with the fileset's access mode plus
  * `flags`, timing the open into `rec` (its own op, never a read or a
  * write).  A slot holding a file of another fileset is an error.
- * Returns FO_OK, FO_ERROR (error text set), FO_NORSC (no file) or FO_DONE
+ * Returns FO_OK, FO_ERROR (error text set), FO_FAILED (the open failed
+ * and was counted: --keep-going), FO_NORSC (no file) or FO_DONE
  * (the open ended after the deadline: not counted, the thread stops).
  * *opened tells whether an open happened.  `own` is an opennext rotor or
  * NULL.

@@ -4,6 +4,7 @@
  */
 #include "runtime/stats.h"
 
+#include <errno.h>
 #include <string.h>
 
 void stats_init(struct op_stats *s)
@@ -43,6 +44,8 @@ void fo_stats_merge(struct fo_stats *dst, const struct fo_stats *src)
 	stats_merge(&dst->op, &src->op);
 	stats_merge(&dst->open, &src->open);
 	dst->discarded += src->discarded;
+	for (int k = 0; k < FE_NKINDS; k++)
+		dst->err[k] += src->err[k];
 	if (src->op.count)      /* most blocks of a big run never ran an op */
 		hist_merge(&dst->lat, &src->lat);
 }
@@ -61,6 +64,8 @@ void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src)
 	op_stats_load(&dst->op, &src->op);
 	op_stats_load(&dst->open, &src->open);
 	dst->discarded = STATS_GET(src->discarded);
+	for (int k = 0; k < FE_NKINDS; k++)
+		dst->err[k] = STATS_GET(src->err[k]);
 	hist_load(&dst->lat, &src->lat);
 }
 
@@ -93,7 +98,43 @@ void fo_stats_diff(struct fo_stats *out, const struct fo_stats *cur,
 	op_stats_diff(&out->op, &cur->op, &prev->op);
 	op_stats_diff(&out->open, &cur->open, &prev->open);
 	out->discarded = sub0(cur->discarded, prev->discarded);
+	for (int k = 0; k < FE_NKINDS; k++)
+		out->err[k] = sub0(cur->err[k], prev->err[k]);
 	hist_diff(&out->lat, &cur->lat, &prev->lat);
+}
+
+enum fo_err_kind fo_err_kind_of(int e)
+{
+	switch (e) {
+	case ENOSPC: return FE_ENOSPC;
+	case EDQUOT: return FE_EDQUOT;
+	case EIO: return FE_EIO;
+	case EROFS: return FE_EROFS;
+	case EACCES: return FE_EACCES;
+	case ENOENT: return FE_ENOENT;
+	case EBADF: return FE_EBADF;
+	default: return FE_OTHER;
+	}
+}
+
+const char *fo_err_kind_name(enum fo_err_kind k)
+{
+	static const char *const names[FE_NKINDS] = {
+		[FE_ENOSPC] = "ENOSPC", [FE_EDQUOT] = "EDQUOT", [FE_EIO] = "EIO",
+		[FE_EROFS] = "EROFS", [FE_EACCES] = "EACCES", [FE_ENOENT] = "ENOENT",
+		[FE_EBADF] = "EBADF", [FE_SHORT] = "short", [FE_OTHER] = "other",
+	};
+
+	return (unsigned)k < FE_NKINDS ? names[k] : "other";
+}
+
+uint64_t fo_stats_errors(const struct fo_stats *s)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < FE_NKINDS; k++)
+		n += s->err[k];
+	return n;
 }
 
 const double stats_default_percentiles[STATS_DEFAULT_NPERCENTILES] = {

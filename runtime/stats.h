@@ -35,12 +35,41 @@ struct op_stats {
 	uint64_t lat_max_ns;
 };
 
+/*
+ * Why an op failed (--keep-going counts them; without it the first one
+ * ends the run, and is counted too).  The errnos a full, failing,
+ * read-only or changed file system gives, a short transfer, and the rest.
+ */
+enum fo_err_kind {
+	FE_ENOSPC,
+	FE_EDQUOT,
+	FE_EIO,
+	FE_EROFS,
+	FE_EACCES,
+	FE_ENOENT,
+	FE_EBADF,
+	FE_SHORT,       /* a write, or a read inside the file, moved fewer bytes */
+	FE_OTHER,       /* any other errno */
+	FE_NKINDS
+};
+
 struct fo_stats {
 	struct op_stats op;     /* the flowop's own operations */
 	struct op_stats open;   /* implicit opens inside read/write: own ops */
 	uint64_t discarded;     /* ops that ended after the deadline: done, not counted */
+	uint64_t err[FE_NKINDS];   /* failed ops by kind: never counted in op */
 	struct hist lat;        /* latencies of `op` (implicit opens have none) */
 };
+
+/* The kind of a failure with errno `e` (0 or negative: FE_OTHER). */
+enum fo_err_kind fo_err_kind_of(int e);
+/* "ENOSPC", ..., "short", "other". */
+const char *fo_err_kind_name(enum fo_err_kind k);
+/* Every failed op of `s`, all kinds. */
+uint64_t fo_stats_errors(const struct fo_stats *s);
+
+/* Owner side: one more failed op of kind `k` (cold path). */
+#define STATS_COUNT_ERROR(fs, k) STATS_SET((fs)->err[(k)], (fs)->err[(k)] + 1)
 
 /* Owner-side store that a concurrent snapshot may read (see top). */
 #define STATS_SET(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
@@ -104,7 +133,8 @@ void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src);
 
 /*
  * Interval statistics (psrun with a negative period): *out = cur - prev
- * for counts, bytes, latency sums, discarded ops and histogram buckets.
+ * for counts, bytes, latency sums, discarded and failed ops and histogram
+ * buckets.
  * Extremes cannot be subtracted: the interval shows the extremes since
  * the start of the run (prev's only matter through cur, which includes
  * them).  An interval without ops shows none.

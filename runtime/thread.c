@@ -15,6 +15,10 @@
  *    ABORT (an error or an interrupt) both end the loop.
  *  - The loop walks the thread's top-level flowop entries; a composite
  *    entry runs its own children through thread_run_entry().
+ *  - FO_FAILED (--keep-going: an op failed and was counted in its
+ *    flowop's statistics, thread_op_failed()) goes on as if it
+ *    succeeded, without counting an op; without --keep-going the first
+ *    failure fails the run (FO_ERROR).
  *  - FO_NORSC ends the thread; what it means for the run depends on why
  *    (a finish* limit or a missing file) and the quit mode:
  *    thread_norsc().
@@ -184,6 +188,26 @@ void thread_fail(struct fb_thread *t, const char *fmt, ...)
 	t->failed = true;
 }
 
+enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* a thread whose ops all fail must still leave its warm-up */
+	if (__builtin_expect(t->warm_end_ticks != UINT64_MAX, 0) &&
+	    thread_ticks(t) >= t->warm_end_ticks)
+		thread_end_warmup(t);
+	STATS_COUNT_ERROR(fi->stats, kind);
+	t->op_failures++;
+	if (t->ctl->keep_going)
+		return FO_FAILED;
+	va_start(ap, fmt);
+	shared_set_verror(t->ctl, fmt, ap);
+	va_end(ap);
+	t->failed = true;
+	return FO_ERROR;
+}
+
 /* Linux best-effort I/O priority for the calling thread (ioprio <= 7). */
 static void set_ioprio(struct fb_thread *t)
 {
@@ -304,6 +328,8 @@ enum fo_result thread_run_entry(struct fb_thread *t, int k)
 			return FO_OK;
 		r = run(t, fi);
 		if (__builtin_expect(r != FO_OK, 0)) {
+			if (r == FO_FAILED)
+				continue;       /* counted (--keep-going) */
 			if (r == FO_NORSC && !t->norsc_fi)
 				t->norsc_fi = fi;
 			return r;

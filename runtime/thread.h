@@ -66,6 +66,7 @@ struct fb_thread {
 
 	pthread_t tid;
 	bool failed;                       /* this thread recorded an error */
+	uint64_t op_failures;              /* ops of this thread that failed */
 };
 
 /*
@@ -83,6 +84,18 @@ void *thread_main(void *arg);
 /* Record the run's error (if first) and abort the run. */
 void thread_fail(struct fb_thread *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * An op of flowop `fi` failed with errno `err` (`kind` FE_SHORT for a
+ * short transfer): count it in fi's statistics.  With --keep-going
+ * return FO_FAILED (the thread goes on; the op is not counted as one);
+ * else fail the run with the message (`fmt`) and return FO_ERROR.
+ * Failures of the configuration (a zero iosize, a slot never opened)
+ * are not op failures: thread_fail() them.
+ */
+enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5), cold));
 
 /* Hot path: now, on the op clock (see clock.h). */
 static inline uint64_t thread_ticks(const struct fb_thread *t)

@@ -218,6 +218,13 @@ static void flowop(struct walk *w, const struct run_results *r,
 	real(w, "ms_per_op", o->ms_per_op);
 	uint(w, "implicit_opens", o->implicit_opens);
 	uint(w, "not_counted", o->not_counted);
+	uint(w, "errors", o->errors);
+	key(w, "error_kinds");
+	map_begin(w);
+	for (int k = 0; k < FE_NKINDS; k++)
+		if (o->err[k])
+			uint(w, fo_err_kind_name((enum fo_err_kind)k), o->err[k]);
+	map_end(w);
 	if (o->has_latency)
 		latency(w, r, &o->lat);
 	key(w, "intervals");

@@ -8,7 +8,8 @@
  * line, composite invocations (no ops of their own) and their inner
  * flowops (`invocation.inner`) included; with `enable lathist` each line
  * ends with a TAB and the 64 histogram buckets.  After filebench's lines
- * come flowbench's own: implicit opens, ops not counted, and the latency
+ * come flowbench's own: implicit opens, ops not counted, failed ops
+ * (--keep-going; a flowop without errors changes nothing), and the latency
  * percentiles of every flowop that ran an op (docs/metrics.md).
  */
 #include "runtime/report/text.h"
@@ -118,6 +119,38 @@ void text_discarded(FILE *out, const struct plan *p,
 	fputs(")\n", out);
 }
 
+void text_errors(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop)
+{
+	uint64_t total = 0;
+	const char *sep = " (";
+
+	for (int i = 0; i < p->nflowops; i++)
+		total += fo_stats_errors(&per_flowop[i]);
+	if (!total)
+		return;
+	log_stamp(out);
+	fprintf(out, "Errors: %llu", (unsigned long long)total);
+	for (int i = p->nflowops - 1; i >= 0; i--) {
+		const struct fo_stats *s = &per_flowop[i];
+		uint64_t n = fo_stats_errors(s);
+		const char *ksep = ": ";
+
+		if (!n)
+			continue;
+		fprintf(out, "%s%s %llu", sep, p->flowops[i].name, (unsigned long long)n);
+		for (int k = 0; k < FE_NKINDS; k++) {
+			if (!s->err[k])
+				continue;
+			fprintf(out, "%s%s %llu", ksep, fo_err_kind_name((enum fo_err_kind)k),
+				(unsigned long long)s->err[k]);
+			ksep = ", ";
+		}
+		sep = "; ";
+	}
+	fputs(")\n", out);
+}
+
 void text_percentiles(FILE *out, const struct plan *p,
 		      const struct fo_stats *per_flowop, const double *pct, int npct)
 {
@@ -178,6 +211,7 @@ void text_report(FILE *out, const struct plan *p,
 			(unsigned long long)t.opens);
 	}
 	text_discarded(out, p, per_flowop);
+	text_errors(out, p, per_flowop);
 	text_percentiles(out, p, per_flowop, pct, npct);
 	fflush(out);
 }

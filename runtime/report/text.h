@@ -51,6 +51,16 @@ void text_discarded(FILE *out, const struct plan *p,
 		    const struct fo_stats *per_flowop);
 
 /*
+ * "Errors: N (name n: ENOSPC a, short b; name2 ...)", timestamped, only
+ * if some op failed (counted with --keep-going; without it, the one
+ * failure that ended the run): every failed op, by flowop in breakdown
+ * order and by kind (fo_err_kind_name()).  Failed ops are in no other
+ * number.
+ */
+void text_errors(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop);
+
+/*
  * flowbench's latency percentiles, timestamped: a header naming them
  * ("Latency percentiles (ms)  p50  p90 ..."), then, for every flowop
  * with ops (breakdown order), its name padded to 24 columns and each

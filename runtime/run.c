@@ -525,6 +525,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		goto out;
 	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
 		goto out;
+	m.sh.ctl->keep_going = opt && opt->keep_going;
 	if (m.sh.nslots == 0) {
 		log_error("nothing to run: no thread instances are defined");
 		goto out;

@@ -1,6 +1,7 @@
 /*
- * aio.c - asynchronous writes: the aiowrite and aiowait flowops (WML
- * reference 4.3, 4.4), on io_uring.
+ * aio.c - asynchronous I/O on io_uring: the aiowrite and aiowait flowops
+ * (WML reference 4.3, 4.4) and flowbench's own aioread, with the
+ * `iodepth` attribute that keeps a queue of requests in flight.
  *
  * filebench's aiowrite records its op when it submits a POSIX aio_write,
  * and its aiowait only unlinks requests that happen to be done (and leaks
@@ -16,30 +17,52 @@
  *    submission), submits one write of `iosize` from its pattern buffer
  *    and returns without waiting.  Its op is recorded when the write is
  *    reaped: latency from submission to the reap, bytes written.  A
- *    failed or short write fails the run.  (filebench refuses sequential
+ *    failed or short write fails the run (--keep-going: is counted
+ *    against its aiowrite, whichever flowop reaped it).  (filebench refuses sequential
  *    aiowrite; here it appends like write.)  A random `iosize` sample
  *    larger than the buffer replaces it only after the writes in flight
  *    completed.
- *  - Back-pressure: with AIO_DEPTH writes in flight, aiowrite first
- *    waits for one completion, so a thread without aiowait still runs.
- *  - aiowait waits until at least max(1, in flight / 2) writes completed
- *    (filebench's target), reaping every completion it sees, and records
- *    one op of 0 bytes whose latency is the wait; with nothing in flight
- *    that op takes 0 ns.
- *  - Completions are reaped only by aiowait and by back-pressure, so a
- *    write's latency includes any time its completion waited to be seen.
+ *  - aioread is the same for reads (`noreadahead` too): the bytes read
+ *    are recorded; a short read is not an error (the end of the file);
+ *    sequential reads wrap to offset 0 at submission once the offset
+ *    reaches the file's size (its size at population or when the slot
+ *    opened it, the larger), so no read is issued past the end.
+ *  - Back-pressure: with AIO_DEPTH requests in flight, aiowrite and
+ *    aioread first wait for one completion, so a thread without aiowait
+ *    still runs.
+ *  - aiowait waits until at least max(1, in flight / 2) requests
+ *    completed (filebench's target), reaping every completion it sees,
+ *    and records one op of 0 bytes whose latency is the wait; with
+ *    nothing in flight that op takes 0 ns.
+ *  - `iodepth=N` (aioread, aiowrite) makes the flowop reap its own
+ *    completions: one execution prepares requests until N of its own are
+ *    in flight, submits them with one io_uring_enter, then waits until
+ *    at least one request of the thread completed and reaps all it sees.
+ *    A loop of it so runs at a steady queue depth of N, like fio's
+ *    libaio and io_uring engines.  Each request is still its own op,
+ *    recorded at its reap (latency from its own submission); the
+ *    execution itself records nothing.  Each read in flight has its own
+ *    IO_ALIGN-aligned buffer (N of them per flowop, allocated at init),
+ *    so directio works; writes in flight share the pattern buffer, which
+ *    they only read.
+ *  - Completions are reaped only by aiowait, back-pressure and iodepth
+ *    flowops, so a request's latency includes any time its completion
+ *    waited to be seen.
  *  - The deadline rule holds for every op: a completion reaped after the
  *    deadline is not counted (tallied as discarded) and stops the thread.
  *    Waits run in AIO_SLICE_NS slices and give up when the run halts.
- *  - At thread end, fini waits for every write still in flight, so none
+ *  - At thread end, fini waits for every request still in flight, so none
  *    is pending when the process exits; those are tallied as discarded.
  *    An aborted run (an error, Ctrl-C) cancels them instead of waiting.
  *  - io_uring must be available: if the ring cannot be created, init
  *    fails the run saying why (kernel.io_uring_disabled, seccomp, ...).
  *
- * Hot path: no allocation, no lock; one io_uring_submit() per aiowrite.
- * A request remembers its aiowrite and submission tick in a fixed table
- * indexed by the completion's user_data.
+ * Hot path: no allocation, no lock; one io_uring_submit() per execution
+ * (however many requests it submits), plus one io_uring_enter to wait
+ * when no completion is there yet.  A request remembers its flowop and
+ * submission tick in a fixed table indexed by the completion's user_data;
+ * requests prepared but not yet submitted are listed in `pend` and are
+ * always submitted before any wait.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -47,33 +70,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flowops/common.h"
 #include "flowops/flowop.h"
 #include "flowops/io.h"
+#include "lang/diag.h"
+#include "runtime/fileset.h"
+#include "runtime/log.h"
 #include "runtime/stats.h"
 #include "runtime/thread.h"
 
 /*
- * Writes in flight per thread.  filebench has no limit; 256 covers the
+ * Requests in flight per thread.  filebench has no limit; 256 covers the
  * shipped workloads (oltp.f's database writers submit 10 between waits)
  * and keeps the ring small (256 SQEs, 512 CQEs: about 24 KiB).  The CQ
- * ring is twice that, so it can never overflow.
+ * ring is twice that, so it can never overflow.  It is also the largest
+ * `iodepth`.
  */
 #define AIO_DEPTH 256
 /* Waits are cut in slices this long to notice a halting run. */
 #define AIO_SLICE_NS 50000000
-/* Linux's largest single write (MAX_RW_COUNT on 4 KiB pages). */
+/* Linux's largest single read or write (MAX_RW_COUNT on 4 KiB pages). */
 #define AIO_MAX_LEN 0x7ffff000u
 /* user_data of the cancellation an aborted run's drain submits */
 #define AIO_CANCEL_TAG ((uint64_t)AIO_DEPTH)
 /* After that cancellation, the drain waits at most this many slices. */
 #define AIO_ABORT_SLICES 20
 
-/* One write in flight. */
+/* One request in flight. */
 struct aio_req {
-	struct flowop_inst *fi;   /* the aiowrite that submitted it */
+	struct flowop_inst *fi;   /* the aiowrite/aioread that submitted it */
 	uint64_t t0;              /* submission tick */
 	uint64_t off;
 	uint32_t len;
@@ -81,20 +109,36 @@ struct aio_req {
 	int slot;                 /* index in t->slots */
 	int fileset;              /* the file, for error messages */
 	uint64_t entry;
+	int buf;                  /* its read buffer (aio_priv.bufs), -1: none */
 };
 
 /* A thread's ring (t->aio) and its request table. */
 struct aio_ring {
 	struct io_uring ring;
 	unsigned refs;            /* aio flowops initialised in this thread */
-	unsigned inflight;
+	unsigned inflight;        /* requests taken: submitted or prepared */
+	unsigned npend;           /* of those, prepared but not submitted yet */
 	unsigned nfree;
 	uint16_t free[AIO_DEPTH]; /* stack of free request indices */
+	uint16_t pend[AIO_DEPTH]; /* the prepared requests */
 	struct aio_req req[AIO_DEPTH];
 };
 
 struct aio_priv {
-	struct io_priv io;        /* shared with write: buffer, slot, offsets */
+	struct io_priv io;        /* shared with read/write: buffer, slot, offsets */
+	bool read;
+	unsigned depth;           /* iodepth; 0: one request per execution */
+	unsigned inflight;        /* this flowop's requests taken */
+	unsigned max_inflight;    /* the most it had submitted at once */
+	/* iodepth reads: `depth` buffers of `bufsz` bytes, a stack of free ones */
+	char *bufs;
+	uint64_t bufsz;
+	unsigned nbfree;
+	uint16_t *bfree;
+	/* sequential aioread: the size at which the offset wraps to 0 */
+	const struct fb_slot *eof_slot;
+	uint32_t eof_gen;
+	uint64_t eof;
 };
 
 /* How aio_reap() records and waits. */
@@ -168,24 +212,46 @@ static void aio_ring_put(struct fb_thread *t)
 }
 
 /*
- * Request `q` completed with `res` other than its length: fail the run
- * naming the flowop, the file and the offset.  For a short write, write
- * the rest once synchronously (if the slot still holds the file) to learn
- * the reason, as write does.
+ * Request `q` of flowop `fi` is no longer in flight: give its read
+ * buffer back and count it out of the flowop (whose priv is gone if an
+ * aborted drain gave up and the flowop's fini ran since).
+ */
+static void aio_req_done(struct aio_ring *r, struct aio_req *q,
+			 struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+
+	q->fi = NULL;
+	r->inflight--;
+	if (!p)
+		return;
+	p->inflight--;
+	if (q->buf >= 0)
+		p->bfree[p->nbfree++] = (uint16_t)q->buf;
+}
+
+/*
+ * Request `q` failed with `res` (a write: anything but its length; a
+ * read: an error): an op failure of its flowop (fo_fail()), naming the
+ * flowop, the file and the offset.  For a short write, write the rest
+ * once synchronously (if the slot still holds the file) to learn the
+ * reason, as write does, and count the failure under it (else as short).
  */
 static enum fo_result aio_failed(struct fb_thread *t, const struct flowop_inst *fi,
 				 const struct aio_req *q, int res)
 {
 	struct fb_slot where = { .fd = -1, .fileset = q->fileset, .entry = q->entry };
 	const struct fb_slot *s = &t->slots[q->slot];
-	const struct io_priv *p = &((const struct aio_priv *)fi->priv)->io;
+	const struct aio_priv *ap = fi->priv;
+	const struct io_priv *p = ap ? &ap->io : NULL;
 	char what[96];
-	int err = ENOSPC;
+	int err = 0;
 
 	if (res < 0)
-		return fo_fail(t, fi, "asynchronous write of", &where, NULL,
+		return fo_fail(t, fi, ap && ap->read ? "asynchronous read of" :
+			       "asynchronous write of", &where, NULL,
 			       (int64_t)q->off, -res);
-	if (s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
+	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
 		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
 
@@ -194,13 +260,17 @@ static enum fo_result aio_failed(struct fb_thread *t, const struct flowop_inst *
 	}
 	snprintf(what, sizeof(what), "short asynchronous write (%d of %u bytes) of",
 		 res, q->len);
-	return fo_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
+	if (err)        /* counted under its reason */
+		return fo_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
+	return fo_fail_kind(t, fi, FE_SHORT, what, &where, NULL, (int64_t)q->off,
+			    ENOSPC);
 }
 
 /*
  * One completion, reaped at tick `now`: free its request and record the
- * write against its aiowrite (REAP_COUNT; else tally it as discarded).
- * FO_OK, FO_DONE (reaped after the deadline: not counted) or FO_ERROR.
+ * read or write against its flowop (REAP_COUNT; else tally it as
+ * discarded).  FO_OK, FO_DONE (reaped after the deadline: not counted),
+ * FO_FAILED or FO_ERROR.
  */
 static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 				   const struct io_uring_cqe *cqe, uint64_t now,
@@ -208,15 +278,18 @@ static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 {
 	struct aio_req *q = &r->req[cqe->user_data];
 	struct flowop_inst *fi = q->fi;
+	const struct aio_priv *p;
 	struct fo_stats *fs;
+	bool ok;
 
 	if (__builtin_expect(!fi, 0))   /* its submission failed: not in flight */
 		return FO_OK;
+	p = fi->priv;
 	fs = fi->stats;
-	q->fi = NULL;
+	aio_req_done(r, q, fi);
 	r->free[r->nfree++] = (uint16_t)cqe->user_data;
-	r->inflight--;
-	if (__builtin_expect(cqe->res != (int)q->len, 0)) {
+	ok = p && p->read ? cqe->res >= 0 : cqe->res == (int)q->len;
+	if (__builtin_expect(!ok, 0)) {
 		/* drained while the run aborts: cancelled, the run's error is told */
 		if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
 			return FO_OK;
@@ -226,14 +299,53 @@ static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return FO_OK;
 	}
-	return thread_record(t, fs, &fs->op, q->t0, now, q->len) ? FO_OK : FO_DONE;
+	return thread_record(t, fs, &fs->op, q->t0, now, (uint64_t)cqe->res) ?
+	       FO_OK : FO_DONE;
+}
+
+/*
+ * Submit the requests prepared since the last submission, all with the
+ * same submission tick.  FO_OK, or FO_ERROR if the kernel did not take
+ * them all (the run fails; those it did not take are counted out of
+ * flight, their table entries never reused, so that a late completion of
+ * one cannot be mistaken for another request).
+ */
+static enum fo_result aio_submit(struct fb_thread *t, struct aio_ring *r)
+{
+	unsigned n = r->npend;
+	uint64_t now;
+	int rc;
+
+	if (!n)
+		return FO_OK;
+	now = thread_ticks(t);
+	for (unsigned i = 0; i < n; i++)
+		r->req[r->pend[i]].t0 = now;
+	rc = io_uring_submit(&r->ring);
+	r->npend = 0;
+	if (__builtin_expect(rc == (int)n, 1))
+		return FO_OK;
+	{
+		unsigned done = rc > 0 ? (unsigned)rc : 0;
+		struct aio_req *q = &r->req[r->pend[done]];
+		struct flowop_inst *fi = q->fi;
+		const struct aio_priv *p = fi->priv;
+		struct fb_slot where = { .fd = -1, .fileset = q->fileset, .entry = q->entry };
+
+		for (unsigned i = done; i < n; i++)
+			aio_req_done(r, &r->req[r->pend[i]], r->req[r->pend[i]].fi);
+		fo_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
+			      "io_uring_submit of a write to", &where, NULL,
+			      (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
+		return FO_ERROR;
+	}
 }
 
 /*
  * An aborted run (an error, an interrupt) must not wait at its end for
- * writes that may never complete (a stuck device): cancel them all.  Best
- * effort (IORING_ASYNC_CANCEL_ANY needs Linux 5.19; older kernels refuse
- * it and the drain waits AIO_ABORT_SLICES, then gives up).
+ * requests that may never complete (a stuck device): cancel them all.
+ * Best effort (IORING_ASYNC_CANCEL_ANY needs Linux 5.19; older kernels
+ * refuse it and the drain waits AIO_ABORT_SLICES, then gives up).
  */
 static void aio_cancel_all(struct aio_ring *r)
 {
@@ -247,19 +359,22 @@ static void aio_cancel_all(struct aio_ring *r)
 }
 
 /*
- * Wait until `want` writes completed (or none is in flight), recording
- * every completion seen.  Returns FO_OK; FO_DONE if one was reaped after
- * the deadline or (REAP_HALT) the run halted; FO_ERROR if a write failed.
- * Without REAP_HALT (the drain at thread end) it waits for all `want`
- * even after an error, so no write is left reading a buffer about to be
- * freed; only an aborted run cancels them and stops waiting soon.
+ * Wait until `want` requests completed (or none is in flight), recording
+ * every completion seen; requests still only prepared are submitted
+ * first.  Returns FO_OK; FO_DONE if one was reaped after the deadline or
+ * (REAP_HALT) the run halted; FO_ERROR if a request failed.  Without
+ * REAP_HALT (the drain at thread end) it waits for all `want` even after
+ * an error, so no request is left using a buffer about to be freed; only
+ * an aborted run cancels them and stops waiting soon.
  */
 static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
 			       struct aio_ring *r, unsigned want, unsigned how)
 {
-	enum fo_result res = FO_OK;
+	enum fo_result res = aio_submit(t, r);
 	int abort_slices = -1;   /* counting down once the abort cancelled */
 
+	if (res != FO_OK && (how & REAP_HALT))
+		return res;
 	while (want > 0 && r->inflight > 0) {
 		struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = AIO_SLICE_NS };
 		struct io_uring_cqe *cqe;
@@ -280,7 +395,7 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 					want < r->inflight ? want : r->inflight,
 					&ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR) {
-			thread_fail(t, "flowop %s: waiting for asynchronous writes: %s",
+			thread_fail(t, "flowop %s: waiting for asynchronous I/O: %s",
 				    fi->pf->name, strerror(-rc));
 			return FO_ERROR;
 		}
@@ -296,6 +411,8 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 			c = aio_complete(t, r, cqe, now, how);
 			if (want)
 				want--;
+			if (c == FO_FAILED)
+				c = FO_OK;      /* counted against its flowop */
 			if (c != FO_OK && res != FO_ERROR)
 				res = c;
 		}
@@ -306,7 +423,7 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 	return res;
 }
 
-/* Wait for every write in flight; they are done but not counted. */
+/* Wait for every request in flight; they are done but not counted. */
 static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi)
 {
 	struct aio_ring *r = t->aio;
@@ -315,7 +432,7 @@ static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi)
 		aio_reap(t, fi, r, r->inflight, 0);
 }
 
-/* io.c's hook: a random iosize outgrew the buffer the writes in flight read. */
+/* io.c's hook: a random iosize outgrew the buffer the requests in flight use. */
 static enum fo_result aio_before_regrow(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_ring *r = t->aio;
@@ -323,71 +440,120 @@ static enum fo_result aio_before_regrow(struct fb_thread *t, struct flowop_inst 
 	return aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
 }
 
-static int aiowrite_init(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * (Re)allocate an iodepth read flowop's buffers: `depth` of `size`
+ * bytes each, rounded up to IO_ALIGN, touched now so that no page fault
+ * lands in a timed request.  None may be in flight.  0 or FO_ERROR.
+ */
+static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
+			  struct aio_priv *p, uint64_t size)
 {
-	struct aio_priv *p = calloc(1, sizeof(*p));
+	uint64_t bufsz = (size + IO_ALIGN - 1) / IO_ALIGN * IO_ALIGN;
+	void *b;
 
-	if (!p) {
-		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+	free(p->bufs);
+	p->bufs = NULL;
+	if (bufsz > UINT64_MAX / p->depth ||
+	    posix_memalign(&b, IO_ALIGN, bufsz * p->depth) != 0) {
+		thread_fail(t, "flowop %s: cannot allocate iodepth %u x %llu bytes "
+			    "of read buffers", fi->pf->name, p->depth,
+			    (unsigned long long)bufsz);
 		return FO_ERROR;
 	}
-	fi->priv = p;
-	p->io.before_regrow = aio_before_regrow;
-	if (aio_ring_get(t, fi) != 0) {
-		free(p);
-		fi->priv = NULL;
-		return FO_ERROR;
-	}
-	if (io_priv_setup(t, fi, &p->io) != 0) {
-		io_priv_teardown(&p->io);
-		free(p);
-		fi->priv = NULL;
-		aio_ring_put(t);
-		return FO_ERROR;
-	}
+	memset(b, 0, bufsz * p->depth);
+	p->bufs = b;
+	p->bufsz = bufsz;
+	for (unsigned i = 0; i < p->depth; i++)
+		p->bfree[i] = (uint16_t)(p->depth - 1 - i);
+	p->nbfree = p->depth;
 	return 0;
 }
 
-static void aiowrite_fini(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * An iodepth read's random iosize sample outgrew the buffers: wait for
+ * every request in flight (this flowop's use them), then allocate larger
+ * ones.  Almost never in a run: only for a sample larger than all before.
+ */
+static enum fo_result aio_bufs_regrow(struct fb_thread *t, struct flowop_inst *fi,
+				      struct aio_priv *p, struct aio_ring *r)
 {
-	struct aio_priv *p = fi->priv;
+	enum fo_result res = aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
 
-	aio_drain(t, fi);
-	aio_ring_put(t);
-	if (p)
-		io_priv_teardown(&p->io);
-	free(p);
-	fi->priv = NULL;
+	if (res != FO_OK)
+		return res;
+	return aio_bufs_alloc(t, fi, p, p->io.iosize) ? FO_ERROR : FO_OK;
 }
 
-static enum fo_result aiowrite_run(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * A sequential read's offset: wrap to 0 once it reached the file's size
+ * (the larger of its size at population and when the slot opened it,
+ * looked up once per open), so that no read is issued past the end.
+ */
+static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
+			      const struct fb_slot *s, uint64_t off)
+{
+	if (__builtin_expect(s != p->eof_slot || s->gen != p->eof_gen, 0)) {
+		struct stat st;
+		uint64_t eof = 0;
+
+		if (s->fileset >= 0 && t->filesets)
+			eof = fileset_file_size(&t->filesets[s->fileset], s->entry);
+		if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size > eof)
+			eof = (uint64_t)st.st_size;
+		p->eof = eof;
+		p->eof_slot = s;
+		p->eof_gen = s->gen;
+	}
+	return off >= p->eof ? 0 : off;
+}
+
+/*
+ * Prepare one request of flowop `fi` (not submitted yet: aio_submit()):
+ * the slot, the offset and the size like read/write, a buffer.  Either
+ * the request is prepared and counted in flight, or nothing is (FO_OK
+ * or why not).
+ */
+static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
+				  struct aio_ring *r)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = t->aio;
 	struct fb_slot *s = fo_slot(t, &p->io.sel);
 	struct io_uring_sqe *sqe;
 	struct aio_req *q;
 	enum fo_result res;
+	char *buf;
+	int b = -1;
 	uint64_t off;
 	unsigned i;
-	int rc;
 
-	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
-		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
-		if (res != FO_OK)
-			return res;
-	}
+	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
 	if (res != FO_OK)
 		return res;
+	buf = p->io.buf;
 	if (__builtin_expect(p->io.iosize > AIO_MAX_LEN, 0)) {
 		thread_fail(t, "flowop %s: iosize %llu is larger than the largest "
-			    "single write (%u bytes)", fi->pf->name,
-			    (unsigned long long)p->io.iosize, AIO_MAX_LEN);
+			    "single %s (%u bytes)", fi->pf->name,
+			    (unsigned long long)p->io.iosize,
+			    p->read ? "read" : "write", AIO_MAX_LEN);
 		return FO_ERROR;
+	}
+	if (p->read && !p->io.random)
+		off = aio_read_wrap(t, p, s, off);
+	if (p->bufs) {
+		if (__builtin_expect(p->io.iosize > p->bufsz, 0)) {
+			res = aio_bufs_regrow(t, fi, p, r);
+			if (res != FO_OK)
+				return res;
+		}
+		b = p->bfree[--p->nbfree];
+		buf = p->bufs + (uint64_t)b * p->bufsz;
 	}
 	sqe = io_uring_get_sqe(&r->ring);
 	if (__builtin_expect(!sqe, 0)) {
+		if (b >= 0)
+			p->nbfree++;
 		thread_fail(t, "flowop %s: the io_uring submission queue is full",
 			    fi->pf->name);
 		return FO_ERROR;
@@ -401,20 +567,161 @@ static enum fo_result aiowrite_run(struct fb_thread *t, struct flowop_inst *fi)
 	q->slot = (int)(s - t->slots);
 	q->fileset = s->fileset;
 	q->entry = s->entry;
-	io_uring_prep_write(sqe, s->fd, p->io.buf, q->len, off);
+	q->buf = b;
+	if (p->read)
+		io_uring_prep_read(sqe, s->fd, buf, q->len, off);
+	else
+		io_uring_prep_write(sqe, s->fd, buf, q->len, off);
 	sqe->user_data = i;
-	q->t0 = thread_ticks(t);
-	rc = io_uring_submit(&r->ring);
-	if (__builtin_expect(rc != 1, 0)) {
-		q->fi = NULL;
-		r->nfree++;
-		return fo_fail(t, fi, "io_uring_submit of a write to", s, NULL,
-			       (int64_t)off, rc < 0 ? -rc : EAGAIN);
-	}
+	r->pend[r->npend++] = (uint16_t)i;
 	r->inflight++;
+	p->inflight++;
 	if (!p->io.random)
 		s->offset = off + q->len;
 	return FO_OK;
+}
+
+/* Without iodepth: submit one request and return; others reap it. */
+static enum fo_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+	struct aio_ring *r = t->aio;
+	enum fo_result res;
+
+	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
+		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+		if (res != FO_OK)
+			return res;
+	}
+	res = aio_prepare(t, fi, r);
+	if (res != FO_OK)
+		return res;
+	res = aio_submit(t, r);
+	if (p->inflight > p->max_inflight)
+		p->max_inflight = p->inflight;
+	return res;
+}
+
+/*
+ * iodepth=N: top this flowop up to N requests in flight (fewer if the
+ * thread's ring is full), submit them at once, then reap at least one
+ * completion of the thread.
+ */
+static enum fo_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+	struct aio_ring *r = t->aio;
+	enum fo_result res = FO_OK, sub;
+
+	while (p->inflight < p->depth && r->inflight < AIO_DEPTH) {
+		res = aio_prepare(t, fi, r);
+		if (res != FO_OK)
+			break;
+	}
+	sub = aio_submit(t, r);
+	if (sub != FO_OK)
+		return sub;
+	if (p->inflight > p->max_inflight)
+		p->max_inflight = p->inflight;
+	if (res != FO_OK)
+		return res;
+	return aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+}
+
+static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
+{
+	struct aio_priv *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return FO_ERROR;
+	}
+	fi->priv = p;
+	p->read = read;
+	p->depth = (unsigned)plan_attr_int(fi->pf, FA_IODEPTH, 0);
+	p->io.before_regrow = aio_before_regrow;
+	if (aio_ring_get(t, fi) != 0) {
+		free(p);
+		fi->priv = NULL;
+		return FO_ERROR;
+	}
+	if (io_priv_setup(t, fi, &p->io) != 0)
+		goto fail;
+	if (p->depth > AIO_DEPTH) {     /* validate() said so already */
+		thread_fail(t, "flowop %s: iodepth %u is more than %u", fi->pf->name,
+			    p->depth, AIO_DEPTH);
+		goto fail;
+	}
+	if (read && p->depth) {
+		p->bfree = calloc(p->depth, sizeof(*p->bfree));
+		if (!p->bfree) {
+			thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+			goto fail;
+		}
+		if (aio_bufs_alloc(t, fi, p, p->io.iosize) != 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	io_priv_teardown(&p->io);
+	free(p->bfree);
+	free(p);
+	fi->priv = NULL;
+	aio_ring_put(t);
+	return FO_ERROR;
+}
+
+static int aiowrite_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_io_init(t, fi, false);
+}
+
+static int aioread_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_io_init(t, fi, true);
+}
+
+static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+
+	aio_drain(t, fi);
+	/* the queue depth reached, once per flowop statement (first instance) */
+	if (p && p->depth && t->proc_inst == 0 && t->thread_inst == 0)
+		log_info("flowop %s: at most %u request%s in flight at once "
+			 "(iodepth=%u)", fi->pf->name, p->max_inflight,
+			 p->max_inflight == 1 ? "" : "s", p->depth);
+	aio_ring_put(t);
+	if (p) {
+		io_priv_teardown(&p->io);
+		free(p->bufs);
+		free(p->bfree);
+	}
+	free(p);
+	fi->priv = NULL;
+}
+
+static enum fo_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct aio_priv *p = fi->priv;
+
+	return p->depth ? aio_run_depth(t, fi) : aio_run_one(t, fi);
+}
+
+/* io_validate()'s checks, and an iodepth of 1..AIO_DEPTH. */
+static int aio_validate(const struct plan *p, const struct plan_flowop *f,
+			struct diag *d)
+{
+	int errs = io_validate(p, f, d);
+	int64_t depth = plan_attr_int(f, FA_IODEPTH, 1);
+
+	if (plan_attr_given(f, FA_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
+		diag_error(d, f->attr[FA_IODEPTH].loc,
+			   "flowop %s: iodepth must be 1 to %d, not %lld", f->name,
+			   AIO_DEPTH, (long long)depth);
+		errs++;
+	}
+	return errs;
 }
 
 static int aiowait_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -444,19 +751,31 @@ static enum fo_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 	return fo_record(t, fi, t0, t1, 0);
 }
 
-#define AIOWRITE_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
-			FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
-			FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT))
+#define AIO_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
+		   FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
+		   FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT) |       \
+		   FA_BIT(FA_IODEPTH))
 
 static const struct flowop_ops fo_aiowrite = {
 	.name = "aiowrite",
 	.cls = FO_CLASS_AIO,
 	.rw = FO_RW_WRITE,
-	.attrs = AIOWRITE_ATTRS,
-	.validate = io_validate,
+	.attrs = AIO_ATTRS,
+	.validate = aio_validate,
 	.init = aiowrite_init,
-	.run = aiowrite_run,
-	.fini = aiowrite_fini,
+	.run = aio_io_run,
+	.fini = aio_io_fini,
+};
+
+static const struct flowop_ops fo_aioread = {
+	.name = "aioread",
+	.cls = FO_CLASS_AIO,
+	.rw = FO_RW_READ,
+	.attrs = AIO_ATTRS | FA_BIT(FA_NOREADAHEAD),
+	.validate = aio_validate,
+	.init = aioread_init,
+	.run = aio_io_run,
+	.fini = aio_io_fini,
 };
 
 static const struct flowop_ops fo_aiowait = {
@@ -469,4 +788,5 @@ static const struct flowop_ops fo_aiowait = {
 	.fini = aiowait_fini,
 };
 
-const struct flowop_ops *const flowops_aio[] = { &fo_aiowrite, &fo_aiowait, NULL };
+const struct flowop_ops *const flowops_aio[] = { &fo_aiowrite, &fo_aioread,
+						 &fo_aiowait, NULL };

@@ -90,6 +90,7 @@ static const struct attr_spec flowop_attrs[] = {
 	{ "blocking", FA_BLOCKING, T_BOOL, ANYWHERE },
 	{ "highwater", FA_HIGHWATER, T_SIZE, ANYWHERE },
 	{ "indexed", FA_INDEXED, T_SIZE_RV, ANYWHERE },
+	{ "iodepth", FA_IODEPTH, T_SIZE, ANYWHERE },
 	{ NULL, 0, 0, ANYWHERE }
 };
 

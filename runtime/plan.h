@@ -61,6 +61,7 @@ enum fo_attr {
 	FA_BLOCKING,
 	FA_HIGHWATER,
 	FA_INDEXED,
+	FA_IODEPTH,      /* aioread/aiowrite: requests kept in flight (flowbench's own) */
 	FA_COUNT
 };
 

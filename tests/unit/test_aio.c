@@ -1,14 +1,18 @@
 /*
- * test_aio.c - aiowrite and aiowait (flowops/aio.c) on a hand-built
- * thread, where a pipe makes a write stay in flight for as long as the
- * test wants: the op is recorded at completion, aiowait really waits and
- * gives up when the run halts, back-pressure at the ring's depth, the
- * deadline rule, the drain at thread end (and its cancellation when the
- * run aborts), and the message when io_uring is not available.
+ * test_aio.c - aiowrite, aioread and aiowait (flowops/aio.c) on a
+ * hand-built thread, where a pipe makes a request stay in flight for as
+ * long as the test wants: the op is recorded at completion, aiowait
+ * really waits and gives up when the run halts, back-pressure at the
+ * ring's depth, the deadline rule, the drain at thread end (and its
+ * cancellation when the run aborts), the message when io_uring is not
+ * available; and iodepth: N requests really in flight at once, each
+ * execution topping the queue up in one submission, every completion one
+ * op, short reads and the wrap at the end of the file, O_DIRECT buffers.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
@@ -35,7 +39,10 @@
 
 enum { AW, WT };
 
-/* One thread with `flowop aiowrite name=aw,iosize=64k` and `flowop aiowait name=wt`. */
+/*
+ * One thread with `flowop aiowrite name=aw,iosize=64k` and `flowop
+ * aiowait name=wt` (or, rig_setup(), another first flowop).
+ */
 struct rig {
 	struct fb_thread t;
 	struct plan_flowop pf[2];
@@ -45,10 +52,12 @@ struct rig {
 	size_t filled;            /* bytes put in the pipe to make it full */
 };
 
-static void rig_init(struct rig *g, int fd)
+/* The rig with `type` (aiowrite, aioread) of `iosize` and `iodepth` (0: none) first. */
+static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
+		      int64_t depth)
 {
 	static const char *const names[2] = { "aw", "wt" };
-	static const char *const types[2] = { "aiowrite", "aiowait" };
+	const char *const types[2] = { type, "aiowait" };
 	struct shared_ctl *c = aligned_alloc(64, (sizeof(*c) + 63) / 64 * 64);
 
 	ck_assert_ptr_nonnull(c);
@@ -76,10 +85,20 @@ static void rig_init(struct rig *g, int fd)
 	}
 	g->pf[AW].given = FA_BIT(FA_IOSIZE);
 	g->pf[AW].attr[FA_IOSIZE].kind = PV_INT;
-	g->pf[AW].attr[FA_IOSIZE].u.i = IOSIZE;
+	g->pf[AW].attr[FA_IOSIZE].u.i = iosize;
+	if (depth) {
+		g->pf[AW].given |= FA_BIT(FA_IODEPTH);
+		g->pf[AW].attr[FA_IODEPTH].kind = PV_INT;
+		g->pf[AW].attr[FA_IODEPTH].u.i = depth;
+	}
 	for (int k = 0; k < 2; k++)
 		ck_assert_int_eq(g->pf[k].ops->init(&g->t, &g->fi[k]), 0);
 	ck_assert_ptr_nonnull(g->t.aio);
+}
+
+static void rig_init(struct rig *g, int fd)
+{
+	rig_setup(g, fd, "aiowrite", IOSIZE, 0);
 }
 
 /* A rig writing to a pipe that is already full: writes stay in flight. */
@@ -107,12 +126,12 @@ static void rig_fini(struct rig *g)
 	for (int k = 1; k >= 0; k--)
 		g->pf[k].ops->fini(&g->t, &g->fi[k]);
 	ck_assert_ptr_null(g->t.aio);
+	if (g->t.slots[0].fd != g->pipe[0] && g->t.slots[0].fd != g->pipe[1])
+		close(g->t.slots[0].fd);
 	if (g->pipe[0] >= 0)
 		close(g->pipe[0]);
 	if (g->pipe[1] >= 0)
 		close(g->pipe[1]);
-	else
-		close(g->t.slots[0].fd);
 	free(g->t.ctl);
 }
 
@@ -134,10 +153,21 @@ static void drain_pipe(int fd, size_t n)
 	}
 }
 
+/* Write `n` bytes (at most 64 KiB: fits an empty pipe) in one write(). */
+static void fill_pipe(int fd, size_t n)
+{
+	char buf[65536];
+
+	ck_assert_uint_le(n, sizeof(buf));
+	memset(buf, 'r', n);
+	ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+}
+
 struct later {
 	struct rig *g;
 	unsigned delay_ms;
 	size_t read_bytes;        /* read that many from the pipe, ... */
+	size_t write_bytes;       /* ... or write that many into it, ... */
 	uint32_t halt;            /* ... or halt the run with these bits */
 };
 
@@ -149,6 +179,8 @@ static void *later_main(void *arg)
 	nanosleep(&ts, NULL);
 	if (l->read_bytes)
 		drain_pipe(l->g->pipe[0], l->read_bytes);
+	if (l->write_bytes)
+		fill_pipe(l->g->pipe[1], l->write_bytes);
 	if (l->halt)
 		shared_halt(l->g->t.ctl, l->halt);
 	return NULL;
@@ -287,6 +319,189 @@ START_TEST(test_abort_cancels_stuck_writes)
 }
 END_TEST
 
+/* ---- iodepth ---------------------------------------------------------- */
+
+#define RD_IOSIZE 4096
+
+/*
+ * Requests the kernel has taken from the thread's ring so far (its SQ
+ * head; aio.c's ring struct begins with the struct io_uring).
+ */
+static unsigned ring_submitted(const struct rig *g)
+{
+	const struct io_uring *ring = g->t.aio;
+
+	return __atomic_load_n(ring->sq.khead, __ATOMIC_ACQUIRE);
+}
+
+/* A rig whose first flowop reads the empty pipe: reads stay in flight. */
+static void rig_read_pipe(struct rig *g, int64_t depth)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	rig_setup(g, p[0], "aioread", RD_IOSIZE, depth);
+	g->pipe[0] = p[0];
+	g->pipe[1] = p[1];
+}
+
+START_TEST(test_depth_really_in_flight)
+{
+	struct rig g;
+	struct later l = { .g = &g, .delay_ms = 150, .write_bytes = 8 * RD_IOSIZE };
+	struct timespec settle = { .tv_sec = 0, .tv_nsec = 30000000 };
+	pthread_t th;
+	uint64_t n;
+
+	rig_read_pipe(&g, 8);
+	pthread_create(&th, NULL, later_main, &l);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	pthread_join(th, NULL);
+	ck_assert_uint_ge(g.st[AW].op.count, 1);
+	/* the reads the writer woke complete; aiowait reaps them, submits none */
+	nanosleep(&settle, NULL);
+	ck_assert_int_eq(run(&g, WT), FO_OK);
+	/*
+	 * One execution submitted 8 reads before any data existed; all 8
+	 * completed only when the writer came, 150 ms later: 8 were in
+	 * flight in the kernel at once.
+	 */
+	ck_assert_uint_eq(ring_submitted(&g), 8);
+	ck_assert_uint_eq(g.st[AW].op.count, 8);
+	ck_assert_uint_eq(g.st[AW].op.bytes, 8 * RD_IOSIZE);
+	ck_assert_uint_ge(g.st[AW].op.lat_min_ns, 100000000ull);
+	/* the next one tops the queue up to 8 again, and reaps what completes */
+	l.write_bytes = 3 * RD_IOSIZE;
+	l.delay_ms = 50;
+	pthread_create(&th, NULL, later_main, &l);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	pthread_join(th, NULL);
+	ck_assert_uint_eq(ring_submitted(&g), 16);
+	n = g.st[AW].op.count;
+	ck_assert_uint_ge(n, 9);
+	ck_assert_uint_le(n, 11);
+	ck_assert_uint_eq(g.st[AW].op.bytes, n * RD_IOSIZE);
+	/* the end of the pipe completes the 5 left; fini drains all */
+	close(g.pipe[1]);
+	g.pipe[1] = -1;
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count, n);
+	ck_assert_uint_eq(n + g.st[AW].discarded, 16);
+}
+END_TEST
+
+START_TEST(test_depth_tops_up_each_execution)
+{
+	struct rig g;
+
+	/* /dev/zero completes every read inside the submission */
+	rig_setup(&g, open("/dev/zero", O_RDONLY), "aioread", RD_IOSIZE, 4);
+	for (unsigned i = 1; i <= 5; i++) {
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_uint_eq(ring_submitted(&g), 4 * i);
+		ck_assert_uint_eq(g.st[AW].op.count, 4 * i);
+	}
+	ck_assert_uint_eq(g.st[AW].op.bytes, 20 * RD_IOSIZE);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].discarded, 0);
+
+	/* aiowrite with iodepth reaps its own writes the same way */
+	rig_setup(&g, open("/dev/null", O_WRONLY), "aiowrite", IOSIZE, 3);
+	for (unsigned i = 1; i <= 4; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(ring_submitted(&g), 12);
+	ck_assert_uint_eq(g.st[AW].op.count, 12);
+	ck_assert_uint_eq(g.st[AW].op.bytes, 12 * IOSIZE);
+	rig_fini(&g);
+}
+END_TEST
+
+START_TEST(test_depth_deadline)
+{
+	struct rig g;
+	struct later l = { .g = &g, .delay_ms = 50, .write_bytes = 4 * RD_IOSIZE };
+	pthread_t th;
+
+	rig_read_pipe(&g, 4);
+	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
+	pthread_create(&th, NULL, later_main, &l);
+	ck_assert_int_eq(run(&g, AW), FO_DONE);
+	pthread_join(th, NULL);
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	ck_assert_uint_ge(g.st[AW].discarded, 1);
+	close(g.pipe[1]);
+	g.pipe[1] = -1;
+	rig_fini(&g);
+	/* done after the deadline, or drained: never counted */
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	ck_assert_uint_eq(g.st[AW].discarded, 4);
+}
+END_TEST
+
+/* A temporary file of `size` bytes of data, opened with `flags`; -1 if refused. */
+static int temp_file(uint64_t size, int flags)
+{
+	char path[] = "/tmp/flowbench-test-aio-XXXXXX";
+	char buf[4096];
+	int fd = mkstemp(path), dfd;
+
+	ck_assert_int_ge(fd, 0);
+	memset(buf, 'd', sizeof(buf));
+	for (uint64_t done = 0; done < size; ) {
+		size_t n = size - done < sizeof(buf) ? (size_t)(size - done) : sizeof(buf);
+
+		ck_assert_int_eq(write(fd, buf, n), (ssize_t)n);
+		done += n;
+	}
+	dfd = open(path, O_RDONLY | flags);
+	unlink(path);
+	close(fd);
+	return dfd;
+}
+
+START_TEST(test_depth_sequential_wraps_at_eof)
+{
+	struct rig g;
+
+	/* 10000 bytes read 4 KiB at a time, 3 in flight: 4096 + 4096 + 1808 */
+	rig_setup(&g, temp_file(10000, 0), "aioread", RD_IOSIZE, 3);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 3);
+	ck_assert_uint_eq(g.st[AW].op.bytes, 10000);
+	/* the offset reached the end: the next reads start again at 0 */
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 6);
+	ck_assert_uint_eq(g.st[AW].op.bytes, 20000);
+	rig_fini(&g);
+}
+END_TEST
+
+START_TEST(test_depth_direct_io)
+{
+	struct rig g;
+	int fd = temp_file(1 << 20, O_DIRECT);
+	uint64_t n, sub;
+
+	if (fd < 0) {
+		fprintf(stderr, "test_depth_direct_io: O_DIRECT refused in /tmp "
+			"(%s): skipped\n", strerror(errno));
+		return;
+	}
+	/* each read in flight needs its own aligned buffer, or EINVAL */
+	rig_setup(&g, fd, "aioread", RD_IOSIZE, 8);
+	for (int i = 0; i < 20; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	n = g.st[AW].op.count;
+	sub = ring_submitted(&g);
+	ck_assert_uint_ge(n, 20);
+	ck_assert_uint_eq(g.st[AW].op.bytes, n * RD_IOSIZE);
+	rig_fini(&g);
+	/* every read submitted was counted, or drained at the end */
+	ck_assert_uint_eq(n + g.st[AW].discarded, sub);
+	ck_assert_uint_le(g.st[AW].discarded, 8);
+}
+END_TEST
+
 /* In a child: io_uring_setup fails with `err`; the init's message. */
 static void unavailable_message(int err, char *msg, size_t len)
 {
@@ -365,6 +580,11 @@ static Suite *aio_suite(void)
 	tcase_add_test(tc, test_halt_ends_wait_and_fini_drains);
 	tcase_add_test(tc, test_abort_cancels_stuck_writes);
 	tcase_add_test(tc, test_unavailable_says_why);
+	tcase_add_test(tc, test_depth_really_in_flight);
+	tcase_add_test(tc, test_depth_tops_up_each_execution);
+	tcase_add_test(tc, test_depth_deadline);
+	tcase_add_test(tc, test_depth_sequential_wraps_at_eof);
+	tcase_add_test(tc, test_depth_direct_io);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -74,9 +74,8 @@ done
 ok "experiment 1 (psync, direct, randrw, bs 4k and 1m): checked, ran, 1:1 reads and writes"
 
 # Experiment 2: libaio at iodepth 16, O_DIRECT, sequential reads,
-# bs 4k and 1m, numjobs 1 and several.  Queue depth needs aioread and
-# the iodepth attribute; until flowbench has them, check must refuse
-# the import for exactly that reason, and that part is skipped.
+# bs 4k and 1m, numjobs 1 and several: aioread with iodepth=16, which
+# must check, run, and keep 16 requests in flight.
 for nj in 1 3; do
 	for bs in 4k 1m; do
 		n=exp2-$nj-$bs
@@ -99,14 +98,12 @@ EOF
 		grep -q "flowop aioread name=seqread-read,.*iodepth=\$iodepth" "$tmp/$n.f" ||
 			{ cat "$tmp/$n.f"; fail "$n: no aioread with iodepth"; }
 		mkdir -p "$d/$n"
-		if ! "$FLOWBENCH" check "$tmp/$n.f" -D dir="$d/$n" >"$tmp/$n.chk" 2>&1; then
-			grep -q "unknown flowop 'aioread'\|attribute 'iodepth'" "$tmp/$n.chk" ||
-				{ cat "$tmp/$n.chk"; fail "$n: check refused the import"; }
-			echo "skip: $n: flowbench has no aioread/iodepth yet"
-			continue
-		fi
+		"$FLOWBENCH" check "$tmp/$n.f" -D dir="$d/$n" >"$tmp/$n.chk" 2>&1 ||
+			{ cat "$tmp/$n.chk"; fail "$n: check refused the import"; }
 		run "$n"
 		has_ops "$n" seqread-read
+		grep -q "at most 16 requests in flight at once (iodepth=16)" "$tmp/$n.out" ||
+			{ cat "$tmp/$n.out"; fail "$n: not 16 requests in flight"; }
 	done
 done
 # at iodepth 1 the same job is plain synchronous reads, which run today
@@ -116,7 +113,7 @@ grep -q "flowop read name=seqread-read" "$tmp/exp2-qd1.f" || fail "exp2-qd1: not
 run exp2-qd1
 grep -q "Starting 3 seqread instances" "$tmp/exp2-qd1.out" || fail "exp2-qd1: not 3 jobs"
 has_ops exp2-qd1 seqread-read
-ok "experiment 2 (libaio, direct, read): imported; iodepth 1 runs"
+ok "experiment 2 (libaio, direct, read, iodepth 16): imported, checked, ran at queue depth 16; iodepth 1 runs"
 
 # Experiment 3: psync, O_DIRECT, rw=randrw and rw=rw, 1 and 3 jobs,
 # per-job files in a directory, no time_based: each job stops after

@@ -14,6 +14,7 @@
 
 # name | -D values (besides dir) | flowops that may show 0 ops
 table='
+aio-seqread | filesize=16m nthreads=2 |
 compflow-demo | nfiles=20 filesize=16k iosize=64k meanappendsize=1k | file-small file-large file-small.fetch file-large.fetch browse
 copyfiles | nfiles=20 filesize=16k iosize=64k |
 createdelete-swing | nfiles=20 filesize=4k iosize=64k | fill fill-pace

@@ -1,10 +1,11 @@
 #!/bin/sh
 # run-all.sh - the whole test suite, as CI runs it.
 #
-# Builds flowbench out of tree twice, plainly with the default compiler
+# Builds flowbench out of tree three times: plainly with the default compiler
 # (build/) and with clang, AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-asan/), runs
-# `make check` in both (Check unit tests and end-to-end tests), then
+# `make check` in both (Check unit tests and end-to-end tests), the
+# multi-threaded tests with clang's ThreadSanitizer (build-tsan/), then
 # `make distcheck` (the release tarball builds and passes without flex or
 # bison), then 60 s of libFuzzer on the WML front end (tests/fuzz/run.sh,
 # build-fuzz/; counted as one test).  Ends with one line "N passed, N failed".
@@ -29,7 +30,9 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Mak
 fi
 
 # run_check DIR [configure args...]: configure in DIR, build, make check,
-# and add the harness's PASS/FAIL counts to the summary.
+# and add the harness's PASS/FAIL counts to the summary.  With $only_tests
+# set, only the check programs $only_progs and those tests run.
+only_progs= only_tests=
 run_check() {
 	dir=$1
 	shift
@@ -38,7 +41,8 @@ run_check() {
 	cd "$top/$dir"
 	rc=0
 	"$top/configure" -q "$@" && make -s -j"$jobs" || return 1
-	make -s -j"$jobs" check VERBOSE=1 || rc=1
+	make -s -j"$jobs" check VERBOSE=1 ${only_tests:+"check_PROGRAMS=$only_progs" \
+		"TESTS=$only_progs $only_tests"} || rc=1
 	grep -E '^# (PASS|FAIL|ERROR|XPASS):' test-suite.log >>"$summary" || true
 	cd "$top"
 	return $rc
@@ -49,6 +53,20 @@ run_check build || status=1
 if [ $quick = no ]; then
 	# clang here, so the warnings of both compilers are errors in CI
 	CC=clang run_check build-asan --enable-sanitizers || status=1
+	# ThreadSanitizer (build-tsan/) on the multi-threaded tests only: the
+	# unit tests of histograms/psrun snapshots/eventgen, shared picking and
+	# statistics; runs with many threads per process, psrun and intervals,
+	# the event generator, preallocation threads, signals, io_uring.  A
+	# report fails the test (a worker's makes the run fail).
+	tsan_unit="tests/unit/test_runctl tests/unit/test_pick tests/unit/test_stats"
+	tsan_e2e="tests/e2e/format.sh tests/e2e/interval.sh tests/e2e/runcontrol.sh
+		tests/e2e/ratesync.sh tests/e2e/fileset.sh tests/e2e/warmup.sh
+		tests/e2e/signals.sh tests/e2e/flowops-aio.sh"
+	export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+	only_progs=$tsan_unit only_tests=$(echo $tsan_e2e)
+	CC=clang run_check build-tsan --enable-tsan || status=1
+	only_progs= only_tests=
+	unset TSAN_OPTIONS
 	echo "== distcheck"
 	(cd "$top/build" && make -s distcheck >distcheck.log 2>&1) || {
 		tail -40 "$top/build/distcheck.log"

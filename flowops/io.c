@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +32,91 @@
 
 #include "flowops/common.h"
 #include "flowops/attr.h"
+#include "flowops/dio.h"
 #include "flowops/flowop.h"
 #include "flowops/io.h"
 #include "lang/diag.h"
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
+#include "runtime/log.h"
 #include "runtime/rng.h"
 #include "runtime/stats.h"
 #include "runtime/thread.h"
+
+/*
+ * directio: this flowop's iosize, misalign and buffer against the
+ * alignment of the file open as `fd`, or of the directory `path` (fd
+ * < 0: only a device found in sysfs answers; if none does, the first
+ * open decides).  0, or -1 with the run's error set.
+ */
+static int io_dio_check(struct fb_thread *t, const struct flowop_inst *fi,
+			const struct io_priv *p, int fd, const char *path)
+{
+	struct dio_align a;
+	char msg[PATH_MAX + 256];
+
+	dio_probe(fd, path, &a);
+	if (a.src == DIO_NONE)
+		return 0;
+	if (a.src == DIO_ASSUMED && t->proc_inst == 0 && t->thread_inst == 0)
+		log_warn("flowop %s: the direct-I/O alignment of %s is unknown (no "
+			 "STATX_DIOALIGN, no block device in sysfs); assuming 512 bytes",
+			 fi->pf->name, path);
+	if (dio_check(&a, path, p->iosize_random ? 0 : p->iosize, p->misalign,
+		      p->buf, p->memoffset, msg, sizeof(msg)) == 0)
+		return 0;
+	thread_fail(t, "flowop %s: %s", fi->pf->name, msg);
+	return -1;
+}
+
+/* The first file this flowop opened with O_DIRECT: its exact alignment. */
+static int io_dio_open(struct fb_thread *t, const struct flowop_inst *fi,
+		       struct io_priv *p, const struct fb_slot *s)
+{
+	char path[PATH_MAX] = "(no file)";
+
+	p->dio_pending = false;
+	if (s->fileset >= 0)
+		fileset_file_path(&t->filesets[s->fileset], s->entry, path);
+	return io_dio_check(t, fi, p, s->fd, path);
+}
+
+/* The I/O buffer: `memoffset` bytes into thread memory or into its own. */
+static int io_buffer(struct fb_thread *t, const struct plan_flowop *pf,
+		     struct io_priv *p)
+{
+	void *b;
+
+	if (t->mem) {
+		if (t->memsize <= p->memoffset ||
+		    (!p->iosize_random && t->memsize - p->memoffset < p->iosize)) {
+			if (p->memoffset)
+				thread_fail(t, "flowop %s: thread memsize %llu is smaller than "
+					    "memoffset %llu plus iosize %llu", pf->name,
+					    (unsigned long long)t->memsize,
+					    (unsigned long long)p->memoffset,
+					    (unsigned long long)p->iosize);
+			else
+				thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",
+					    pf->name, (unsigned long long)t->memsize,
+					    (unsigned long long)p->iosize);
+			return FO_ERROR;
+		}
+		if (p->iosize_random)
+			p->bufsize = t->memsize - p->memoffset;
+		p->buf = (char *)t->mem + p->memoffset;
+		return 0;
+	}
+	if (posix_memalign(&b, IO_ALIGN, p->memoffset + p->iosize) != 0) {
+		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
+			    pf->name, (unsigned long long)p->iosize);
+		return FO_ERROR;
+	}
+	p->buf_base = b;
+	p->buf = p->buf_base + p->memoffset;
+	p->own_buf = true;
+	return 0;
+}
 
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
@@ -65,30 +143,20 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 		return FO_ERROR;
 	}
 	p->oflags = fo_open_flags(pf);
-	if (t->mem) {
-		if (iosize_random)
-			p->bufsize = t->memsize;
-		else if (t->memsize < p->iosize) {
-			thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",
-				    pf->name, (unsigned long long)t->memsize,
-				    (unsigned long long)p->iosize);
-			return FO_ERROR;
-		}
-		p->buf = t->mem;
-	} else {
-		void *b;
-
-		if (posix_memalign(&b, IO_ALIGN, p->iosize) != 0) {
-			thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
-				    pf->name, (unsigned long long)p->iosize);
-			return FO_ERROR;
-		}
-		p->buf = b;
-		p->own_buf = true;
-	}
+	p->misalign = (uint64_t)plan_attr_int(pf, FA_MISALIGN, 0);
+	p->memoffset = (uint64_t)plan_attr_int(pf, FA_MEMOFFSET, 0);
+	if (io_buffer(t, pf, p) != 0)
+		return FO_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
 	for (uint64_t i = 0; i < p->bufsize; i++)
 		p->buf[i] = (char)(0x5a ^ (i * 131));
+	if (p->oflags & O_DIRECT) {
+		/* the fileset's device now; the first opened file refines it */
+		p->dio_pending = true;
+		if (pf->fileset >= 0 &&
+		    io_dio_check(t, fi, p, -1, t->filesets[pf->fileset].root) != 0)
+			return FO_ERROR;
+	}
 	return 0;
 }
 
@@ -130,15 +198,16 @@ static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi
 		if (r != FO_OK)
 			return r;
 	}
-	if (posix_memalign(&b, IO_ALIGN, p->iosize) != 0) {
+	if (posix_memalign(&b, IO_ALIGN, p->memoffset + p->iosize) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
 			    fi->pf->name, (unsigned long long)p->iosize);
 		return FO_ERROR;
 	}
 	for (uint64_t i = 0; i < p->iosize; i++)
-		((char *)b)[i] = (char)(0x5a ^ (i * 131));
-	free(p->buf);
-	p->buf = b;
+		((char *)b)[p->memoffset + i] = (char)(0x5a ^ (i * 131));
+	free(p->buf_base);
+	p->buf_base = b;
+	p->buf = p->buf_base + p->memoffset;
 	p->bufsize = p->iosize;
 	return FO_OK;
 }
@@ -146,8 +215,9 @@ static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi
 void io_priv_teardown(struct io_priv *p)
 {
 	if (p->own_buf)
-		free(p->buf);
+		free(p->buf_base);
 	p->buf = NULL;
+	p->buf_base = NULL;
 	p->own_buf = false;
 }
 
@@ -172,6 +242,8 @@ static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 
 	if (opened && p->noreadahead)
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
+	if (opened && p->dio_pending && r == FO_OK && io_dio_open(t, fi, p, s) != 0)
+		return FO_ERROR;
 	return r;
 }
 
@@ -196,7 +268,7 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 				wss = p->file_bytes;
 		}
 	}
-	if (wss / p->iosize == 0) {
+	if (wss < p->misalign || (wss - p->misalign) / p->iosize == 0) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
@@ -204,7 +276,7 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 			 (unsigned long long)wss);
 		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
-	p->nblocks = wss / p->iosize;
+	p->nblocks = (wss - p->misalign) / p->iosize;   /* misaligned blocks fit */
 	p->wss_bytes = wss;
 	p->wss_slot = s;
 	p->wss_gen = s->gen;
@@ -227,7 +299,7 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 		if (r != FO_OK)
 			return r;
 		if (p->random && p->wss_slot == s && s->gen == p->wss_gen)
-			p->nblocks = p->wss_bytes / p->iosize;
+			p->nblocks = (p->wss_bytes - p->misalign) / p->iosize;
 	}
 	if (p->random) {
 		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen ||
@@ -237,9 +309,11 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 			if (r != FO_OK)
 				return r;
 		}
-		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize);
+		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
 	} else {
 		*off = s->offset;
+		if (__builtin_expect(*off < p->misalign, 0))
+			*off = p->misalign;     /* a sequential run starts misaligned */
 	}
 	return FO_OK;
 }
@@ -291,8 +365,10 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
+	/* at EOF: wrap; misaligned runs wrap at the partial last block */
 	if (!p->random)
-		s->offset = n ? off + (uint64_t)n : 0;
+		s->offset = (uint64_t)n == p->iosize || (n && !p->misalign) ?
+			    off + (uint64_t)n : 0;
 	return FO_OK;
 }
 
@@ -341,6 +417,25 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
+/* memoffset + iosize must fit in the thread's memory, when it has some. */
+static int io_validate_memoffset(const struct plan *p, const struct plan_flowop *f,
+				 struct diag *d)
+{
+	uint64_t memsize = f->thread >= 0 ? p->threads[f->thread].memsize : 0;
+	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
+	uint64_t memoffset = (uint64_t)plan_attr_int(f, FA_MEMOFFSET, 0);
+
+	if (!memoffset || !memsize || f->attr[FA_IOSIZE].kind == PV_RANDOM ||
+	    iosize <= 0 || memoffset + (uint64_t)iosize <= memsize)
+		return 0;
+	diag_error(d, f->attr[FA_MEMOFFSET].loc,
+		   "flowop %s: memoffset %llu plus iosize %lld does not fit in the "
+		   "thread's memsize (%llu bytes)", f->name,
+		   (unsigned long long)memoffset, (long long)iosize,
+		   (unsigned long long)memsize);
+	return 1;
+}
+
 /* Compile-time checks shared by read, write and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -348,6 +443,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	int errs = 0;
 	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
 	int64_t ws = plan_attr_int(f, FA_WORKINGSET, 0);
+	uint64_t misalign = (uint64_t)plan_attr_int(f, FA_MISALIGN, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
 	if (!plan_attr_given(f, FA_IOSIZE) ||
@@ -365,21 +461,22 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, FA_RANDOM, false)) {
 		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
 
-		if ((uint64_t)iosize > wss) {
+		if ((uint64_t)iosize + misalign > wss) {
 			diag_error(d, f->attr[FA_IOSIZE].loc,
-				   "flowop %s: iosize %lld is larger than the working set "
+				   "flowop %s: iosize %lld%s is larger than the working set "
 				   "(%llu bytes)", f->name, (long long)iosize,
-				   (unsigned long long)wss);
+				   misalign ? " plus misalign" : "", (unsigned long long)wss);
 			errs++;
 		}
 	}
+	errs += io_validate_memoffset(p, f, d);
 	return errs;
 }
 
 #define IO_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
 		  FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
 		  FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT) |       \
-		  FA_BIT(FA_NOREADAHEAD))
+		  FA_BIT(FA_NOREADAHEAD) | FA_BIT(FA_MISALIGN) | FA_BIT(FA_MEMOFFSET))
 
 static const struct flowop_ops fo_read = {
 	.name = "read",

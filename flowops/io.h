@@ -37,6 +37,15 @@ struct io_priv {
 	uint32_t wss_gen;
 	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
 	/*
+	 * misalign: added to every offset (sequential runs start there and
+	 * wrap back to it); memoffset: buf starts that far into thread
+	 * memory, or into buf_base (own_buf).  Both 0 by default.
+	 */
+	uint64_t misalign;
+	uint64_t memoffset;
+	char *buf_base;        /* own_buf: what was allocated (buf - memoffset) */
+	bool dio_pending;      /* directio: check the first opened file's device */
+	/*
 	 * Called before a random iosize's sample replaces the buffer by a
 	 * larger one (aio.c: wait for the writes still reading the old
 	 * one).  NULL for synchronous I/O.  FO_OK or why not.

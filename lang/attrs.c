@@ -67,6 +67,7 @@ static const struct attr_spec thread_attrs[] = {
 	{ "memsize", E_MEMSIZE, T_SIZE, ANYWHERE },
 	{ "useism", E_USEISM, T_BOOL, ANYWHERE },
 	{ "ioprio", E_IOPRIO, T_SIZE, ANYWHERE },
+	{ "memtype", E_MEMTYPE, T_STRING, ANYWHERE },
 	{ NULL, 0, 0, ANYWHERE }
 };
 
@@ -81,6 +82,8 @@ static const struct attr_spec flowop_attrs[] = {
 	{ "dsync", FA_DSYNC, T_BOOL, ANYWHERE },
 	{ "directio", FA_DIRECTIO, T_BOOL, ANYWHERE },
 	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, ANYWHERE },
+	{ "misalign", FA_MISALIGN, T_SIZE, ANYWHERE },
+	{ "memoffset", FA_MEMOFFSET, T_SIZE, ANYWHERE },
 	{ "fd", FA_FD, T_SIZE, ANYWHERE },
 	{ "srcfd", FA_SRCFD, T_SIZE, ANYWHERE },
 	{ "opennext", FA_OPENNEXT, T_BOOL, ANYWHERE },

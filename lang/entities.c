@@ -418,6 +418,25 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 
 /* ---- threads and processes ------------------------------------------ */
 
+/* `memtype=anon|thp|hugetlb` (runtime/threadmem.h); an error keeps anon. */
+static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_value *v,
+					uint64_t given, const char *thread)
+{
+	static const char *const names[] = { "anon", "thp", "hugetlb", NULL };
+	char hint[80];
+
+	if (!(given & (1ull << E_MEMTYPE)))
+		return MEM_ANON;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(v[E_MEMTYPE].u.s, names[i]) == 0)
+			return (enum plan_memtype)i;
+	diag_error(c->d, v[E_MEMTYPE].loc,
+		   "thread '%s': memtype is anon, thp or hugetlb, not '%s'%s", thread,
+		   v[E_MEMTYPE].u.s,
+		   diag_did_you_mean(hint, sizeof(hint), v[E_MEMTYPE].u.s, names));
+	return MEM_ANON;
+}
+
 /* A thread of process `proc`, then its flowops in order. */
 static void build_thread(struct compiler *c, const struct ast_entity *e,
 			 int proc)
@@ -445,6 +464,10 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	t->instances = (uint64_t)const_attr(v, given, E_INSTANCES, 1);
 	t->memsize = (uint64_t)const_attr(v, given, E_MEMSIZE, 0);
 	t->ioprio = (int)const_attr(v, given, E_IOPRIO, 8);
+	t->memtype = thread_memtype(c, v, given, t->name);
+	if (t->memtype != MEM_ANON && !t->memsize)
+		diag_warning(c->d, v[E_MEMTYPE].loc,
+			     "thread '%s': memtype has no effect without memsize", t->name);
 	if (t->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "thread '%s': instances must be at least 1", t->name);

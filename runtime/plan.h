@@ -52,6 +52,8 @@ enum fo_attr {
 	FA_DSYNC,
 	FA_DIRECTIO,
 	FA_NOREADAHEAD,
+	FA_MISALIGN,     /* read/write: bytes added to every offset (flowbench's own) */
+	FA_MEMOFFSET,    /* read/write: the buffer starts this far into thread memory */
 	FA_FD,
 	FA_SRCFD,
 	FA_OPENNEXT,
@@ -118,12 +120,20 @@ struct plan_flowop {
 	int line;
 };
 
+/* A thread's memory (`memtype`, runtime/threadmem.h). */
+enum plan_memtype {
+	MEM_ANON,                 /* base pages (default) */
+	MEM_THP,                  /* transparent huge pages (madvise) */
+	MEM_HUGETLB,              /* hugetlbfs pages (MAP_HUGETLB) */
+};
+
 struct plan_thread {
 	const char *name;
 	struct src_loc loc;
 	int proc;                 /* index into plan.procs */
 	uint64_t instances;
 	uint64_t memsize;
+	enum plan_memtype memtype;
 	int ioprio;               /* 0..7, or 8 = leave unchanged */
 	int first_flowop;         /* flowops[first_flowop .. + nflowops) */
 	int nflowops;

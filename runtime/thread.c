@@ -42,6 +42,7 @@
 #include "runtime/log.h"
 #include "runtime/randvar.h"
 #include "runtime/stats.h"
+#include "runtime/threadmem.h"
 
 int thread_prepare(struct fb_thread *t, const struct plan *p,
 		   const struct fs_state *fs, struct shared *sh, int proc,
@@ -171,11 +172,12 @@ void thread_release_mem(struct fb_thread *t)
 	free(t->fo);
 	free(t->iters);
 	free(t->rv_rng);
-	free(t->mem);
+	thread_mem_free(&(struct thread_mem){ t->mem, t->memsize, t->mem_mapped });
 	t->fo = NULL;
 	t->iters = NULL;
 	t->rv_rng = NULL;
 	t->mem = NULL;
+	t->mem_mapped = 0;
 }
 
 void thread_fail(struct fb_thread *t, const char *fmt, ...)
@@ -232,14 +234,20 @@ static int thread_setup(struct fb_thread *t)
 		pthread_setname_np(pthread_self(), name);
 	set_ioprio(t);
 	if (t->pt->memsize) {
-		t->memsize = t->pt->memsize;
-		if (posix_memalign(&t->mem, 4096, t->memsize) != 0) {
-			t->mem = NULL;
-			thread_fail(t, "thread %s: cannot allocate memsize %llu bytes",
-				    t->pt->name, (unsigned long long)t->memsize);
+		struct thread_mem m;
+		char err[512];
+		uint64_t run_pages = t->pt->memtype != MEM_HUGETLB ? 0 :
+			thread_mem_run_pages(t->plan, thread_mem_hugepage_size());
+
+		/* mapped, and every page faulted in, before the barrier */
+		if (thread_mem_alloc(&m, t->pt->memsize, t->pt->memtype, t->pt->name,
+				     run_pages, err, sizeof(err)) != 0) {
+			thread_fail(t, "%s", err);
 			return -1;
 		}
-		memset(t->mem, 0, t->memsize);
+		t->mem = m.addr;
+		t->memsize = m.size;
+		t->mem_mapped = m.mapped;
 	}
 	for (int k = 0; k < t->nfo; k++) {
 		struct flowop_inst *fi = &t->fo[k];

@@ -46,6 +46,7 @@ struct fb_thread {
 
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
 	uint64_t memsize;
+	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/threadmem.h) */
 
 	/*
 	 * Every flowop entry of the thread, composites' inner flowops

@@ -20,57 +20,16 @@
 #include "lang/compile.h"
 #include "lang/diag.h"
 #include "lang/fio_import.h"
+#include "lang/srcfile.h"
 #include "runtime/report/commands.h"
 #include "runtime/log.h"
 #include "runtime/session.h"
-
-/* Read a whole file into a NUL-terminated malloc'ed buffer. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - n < 4096) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		free(buf);
-		fclose(f);
-		errno = e;
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
 
 /* `import-fio JOB.fio`: the WML translation on stdout. */
 static int import_fio(const char *path)
 {
 	size_t len = 0;
-	char *text = read_file(path, &len);
+	char *text = srcfile_read(path, &len);
 	int status;
 
 	if (!text) {
@@ -163,7 +122,7 @@ static int flowbench(const struct cli_args *args)
 	struct diag d;
 	struct plan plan;
 	size_t len = 0;
-	char *source = read_file(args->file, &len);
+	char *source = srcfile_read(args->file, &len);
 	int status = 1;
 
 	if (!source) {

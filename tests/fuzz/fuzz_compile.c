@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *source, *name = NULL, *value = NULL;
 	FILE *out = open_discard();
 
-	/* as main.c's read_file: the text, NUL-terminated */
+	/* as srcfile_read() gives it: the text, NUL-terminated */
 	source = malloc(size + 1);
 	if (!source)
 		abort();

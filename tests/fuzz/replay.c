@@ -14,43 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/srcfile.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Read a whole file; NULL (errno set) on failure. */
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			uint8_t *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 int main(int argc, char **argv)
 {
@@ -60,7 +26,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		size_t len = 0;
-		uint8_t *buf = slurp(argv[i], &len);
+		uint8_t *buf = (uint8_t *)srcfile_read(argv[i], &len);
 
 		if (!buf) {
 			fprintf(stderr, "replay: cannot read '%s': %s\n", argv[i],

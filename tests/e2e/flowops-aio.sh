@@ -210,9 +210,10 @@ ok "aioread iodepth=1 with directio: p50 $ar ms, pread $sr ms"
 # iodepth=8 with directio: the block device under the file really has
 # several reads in flight (/sys/block/DEV/inflight sampled during the
 # run).  Measured here: >= 4 in 20-50 % of the samples at iodepth=8, in
-# 0-3 % at iodepth=1 (other processes' I/O); the bound is 5 %, since a
-# busy CPU leaves the device idle between refills.  Other I/O on the
-# device can only make it pass.
+# 0-3 % at iodepth=1 (other processes' I/O) on a quiet machine, but only
+# 2-3 % at iodepth=8 with both CPUs busy (the device idles between
+# refills).  So the bound is relative: depth 8 must see 4 in flight more
+# often than depth 1 does, and in at least 1 % of its samples.
 devno=$(stat -c %d "$big")
 inflight=/sys/dev/block/$((devno >> 8 & 4095)):$(((devno & 255) | (devno >> 12 & 1048320)))/inflight
 wl dio '    flowop aioread name=rd,filename=big,iosize=4k,random,directio,iodepth=$depth' 1
@@ -235,8 +236,8 @@ for depth in 1 8; do
 done
 [ "$(breakdown_field "$tmp/dio8.out" rd ops)" -gt 0 ] || fail "directio aioread did no op"
 if [ -r "$inflight" ] && [ "$n8" -ge 100 ]; then
-	[ $((hi8 * 20)) -ge "$n8" ] ||
-		fail "iodepth=8: only $hi8 of $n8 samples saw >= 4 reads in flight on the device"
+	[ $((hi8 * 100)) -ge "$n8" ] && [ $((hi8 * n1)) -gt $((hi1 * n8)) ] ||
+		fail "iodepth=8: only $hi8 of $n8 samples saw >= 4 reads in flight on the device (iodepth=1: $hi1 of $n1)"
 	ok "directio aioread iodepth=8: >= 4 reads in flight on the device in $hi8 of $n8 samples"
 else
 	echo "SKIP (part): no usable $inflight for the file system under $d"

@@ -79,7 +79,7 @@ extern const struct flowop_ops *const flowops_rate[];     /* eventlimit, iops/op
 extern const struct flowop_ops *const flowops_finish[];   /* finishoncount, finishonbytes */
 extern const struct flowop_ops *const flowops_misc[];     /* delay, hog, print, testrandvar */
 extern const struct flowop_ops *const flowops_sync[];     /* block, wakeup, semblock, sempost */
-extern const struct flowop_ops *const flowops_aio[];      /* aiowrite, aiowait */
+extern const struct flowop_ops *const flowops_aio[];      /* aiowrite, aioread, aiowait */
 
 /*
  * The ops of a composite invocation (flowops/composite.c); the compiler

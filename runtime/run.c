@@ -329,6 +329,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
 			 (unsigned long long)warm_ops);
 	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+	if (shared_first_failure(m->sh.ctl))
+		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
 	if (m->out) {
 		m->out->stats = sum;
 		m->out->elapsed_s = elapsed_s;

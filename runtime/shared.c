@@ -324,6 +324,23 @@ uint64_t shared_total_ops(const struct shared *sh)
 	return n;
 }
 
+void shared_note_vfailure(struct shared_ctl *c, const char *fmt, va_list ap)
+{
+	uint32_t expected = 0;
+
+	if (atomic_compare_exchange_strong(&c->fail_claimed, &expected, 1)) {
+		vsnprintf(c->fail, sizeof(c->fail), fmt, ap);
+		atomic_store_explicit(&c->fail_ready, 1, memory_order_release);
+	}
+}
+
+const char *shared_first_failure(struct shared_ctl *c)
+{
+	if (!atomic_load_explicit(&c->fail_ready, memory_order_acquire))
+		return NULL;
+	return c->fail;
+}
+
 void shared_arrive_and_wait(struct shared_ctl *c)
 {
 	atomic_fetch_add_explicit(&c->ready, 1, memory_order_release);

@@ -99,6 +99,11 @@ struct shared_ctl {
 	alignas(SHARED_CACHELINE) _Atomic uint32_t err_claimed;
 	_Atomic uint32_t err_ready;
 	char err[SHARED_ERRLEN];
+
+	/* --keep-going: the first failed op's message (the run goes on). */
+	alignas(SHARED_CACHELINE) _Atomic uint32_t fail_claimed;
+	_Atomic uint32_t fail_ready;
+	char fail[SHARED_ERRLEN];
 };
 
 struct shared_slot {
@@ -164,6 +169,14 @@ void shared_set_verror(struct shared_ctl *c, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* The recorded error text, or NULL if none. */
 const char *shared_error(struct shared_ctl *c);
+
+/*
+ * --keep-going: keep `fmt` as the first failed op's message if it is the
+ * first (the run is not halted), and read it back (NULL: none).
+ */
+void shared_note_vfailure(struct shared_ctl *c, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+const char *shared_first_failure(struct shared_ctl *c);
 
 /*
  * A thread ends the run normally before its deadline (firstdone, a

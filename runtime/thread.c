@@ -201,8 +201,15 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
 		thread_end_warmup(t);
 	STATS_COUNT_ERROR(fi->stats, kind);
 	t->op_failures++;
-	if (t->ctl->keep_going)
+	if (t->ctl->keep_going) {
+		/* the first one's text, for the report (a relaxed load after it) */
+		if (!atomic_load_explicit(&t->ctl->fail_claimed, memory_order_relaxed)) {
+			va_start(ap, fmt);
+			shared_note_vfailure(t->ctl, fmt, ap);
+			va_end(ap);
+		}
 		return FO_FAILED;
+	}
 	va_start(ap, fmt);
 	shared_set_verror(t->ctl, fmt, ap);
 	va_end(ap);

@@ -102,7 +102,10 @@ set -- $(json_errors "$tmp/fill.json" seqwrite1 ENOSPC)
 # the writes that did fit are still counted, and no failed one is
 ops=$(breakdown_field "$tmp/fillkeep.out" seqwrite1 ops)
 [ "$ops" -ge 1 ] && [ "$ops" -le 8 ] || fail "fillkeep: $ops writes of 1 MiB counted on an 8 MiB disk"
-ok "--keep-going: $n ENOSPC counted (Errors line, results file errors=$1), $ops writes, status 0"
+# and the first failure is shown with its flowop, file and errno text
+grep -q "First failed op: .*seqwrite1.*$small.*No space left on device" "$tmp/fillkeep.out" ||
+	{ cat "$tmp/fillkeep.out"; fail "fillkeep: the first failure is not shown with flowop, path and errno"; }
+ok "--keep-going: $n ENOSPC counted (Errors line, results file errors=$1), $ops writes, status 0, first failure shown"
 
 # --- 3. A read-only file system -----------------------------------------
 rw=$tmp/rw

@@ -25,7 +25,7 @@ void cli_usage(FILE *out)
 "                                        stdev, %diff against A, Welch's t-test\n"
 "       flowbench report A.json... -o FILE.html\n"
 "                                        one self-contained HTML page of charts\n"
-"       flowbench import-fio JOB.fio      print a commented WML workload doing\n"
+"       flowbench import-fio JOB.fio     print a commented WML workload doing\n"
 "                                        what the fio job file does\n"
 "       flowbench --help | --version\n"
 "\n"
@@ -70,7 +70,8 @@ void cli_usage(FILE *out)
 "  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
 "                           default: the installed one\n"
 "\n"
-"exit status: 0 success, 1 script error or failed run, 2 usage error\n",
+"exit status: 0 success, 1 script error or failed run, 2 usage error,\n"
+"             130/143 interrupted by SIGINT/SIGTERM (results so far kept)\n",
 	      out);
 }
 

@@ -11,7 +11,9 @@
  *
  * A first line "# -D NAME=VALUE" (a comment to the parser) is also given
  * to the compiler as a command-line define, so the fuzzer reaches the -D
- * value parser and the override path too.
+ * value parser and the override path too.  Every input also goes through
+ * `flowbench import-fio` (fio job parser and WML writer), the other front
+ * end, its output discarded.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +25,7 @@
 #include "lang/ast.h"
 #include "lang/compile.h"
 #include "lang/diag.h"
+#include "lang/fio_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -111,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	ast_script_free(&script);
+	fio_import("fuzz.fio", source, size, out, out);
 	free(name);
 	free(value);
 	free(source);

@@ -6,7 +6,7 @@
 #
 # Builds tests/fuzz/fuzz_compile with clang's libFuzzer, ASan and UBSan in
 # its own out-of-tree directory ($FUZZ_BUILD, default build-fuzz/ beside
-# build/ and build-asan/), seeds a temporary corpus with workloads/*.f and
+# build/ and build-asan/), seeds a temporary corpus with workloads/*.f, tests/fuzz/seeds/* (fio jobs) and
 # tests/fuzz/regressions/*, and runs one fuzzing process on one core.
 # Any crash, sanitizer report, leak or input taking over 5 s (a hang) makes
 # it exit 1 and print the reproducer's path, kept in
@@ -80,7 +80,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/flowbench-fuzz.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 corpus=${FUZZ_CORPUS:-$tmp/corpus}
 mkdir -p "$corpus" "$build/fuzz-artifacts"
-cp "$top"/workloads/*.f "$corpus"/
+cp "$top"/workloads/*.f "$top"/tests/fuzz/seeds/* "$corpus"/
 for f in $(regressions); do
 	cp "$f" "$corpus/regression-$(basename "$f")"
 done

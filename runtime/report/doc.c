@@ -157,6 +157,19 @@ static void environment(struct walk *w, const struct res_env *e)
 	map_end(w);
 }
 
+/* "percentiles": { "50": v[0], ... } at the results' percentiles. */
+static void percentiles(struct walk *w, const struct run_results *r,
+			const double *v)
+{
+	key(w, "percentiles");
+	map_begin(w);
+	for (int k = 0; k < r->npct; k++) {
+		pct_key(w, r->pct[k]);
+		real_item(w, v[k]);
+	}
+	map_end(w);
+}
+
 static void latency(struct walk *w, const struct run_results *r,
 		    const struct res_latency *l)
 {
@@ -166,13 +179,7 @@ static void latency(struct walk *w, const struct run_results *r,
 	real(w, "stdev", l->stdev);
 	real(w, "min", l->min);
 	real(w, "max", l->max);
-	key(w, "percentiles");
-	map_begin(w);
-	for (int k = 0; k < r->npct; k++) {
-		pct_key(w, r->pct[k]);
-		real_item(w, l->pct[k]);
-	}
-	map_end(w);
+	percentiles(w, r, l->pct);
 	map_end(w);
 }
 
@@ -191,13 +198,7 @@ static void interval(struct walk *w, const struct run_results *r,
 		key(w, "latency_ns");
 		map_begin(w);
 		real(w, "mean", iv->mean_ns);
-		key(w, "percentiles");
-		map_begin(w);
-		for (int k = 0; k < r->npct; k++) {
-			pct_key(w, r->pct[k]);
-			real_item(w, iv->pct[k]);
-		}
-		map_end(w);
+		percentiles(w, r, iv->pct);
 		map_end(w);
 	}
 	map_end(w);

@@ -474,9 +474,8 @@ void run_outcome_free(struct run_outcome *o)
 }
 
 /* An interrupt came before the timed phase (interrupt.h). */
-static bool stop_asked(const struct run_options *opt, struct run_outcome *out)
+static bool stop_asked(struct run_outcome *out)
 {
-	(void)opt;
 	if (!interrupt_signal())
 		return false;
 	fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(interrupt_signal()));
@@ -500,7 +499,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 
 	if (out)
 		memset(out, 0, sizeof(*out));
-	if (stop_asked(opt, out))
+	if (stop_asked(out))
 		return 1;
 	clock_scale_begin(&m.clk);
 	rc = actions_run(p);
@@ -523,7 +522,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
 			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0)
 		goto out;
-	if (stop_asked(opt, out))
+	if (stop_asked(out))
 		goto out;
 	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
 		goto out;

@@ -9,8 +9,8 @@
  * interval, never a wrong rate.  The status line sums op counts only;
  * the other jobs read every thread's statistics and histograms, which for
  * N thread instances and F flowops is N * F * ~36 KiB of memory read per
- * reading: about 6 MB for filebench's largest personalities, a few
- * milliseconds of the master's time.
+ * reading (webserver.f's 100 threads x 31 flowops: about 110 MB), so
+ * those buffers exist only when psrun or --interval asks for them.
  */
 #include "runtime/sampler.h"
 
@@ -54,8 +54,8 @@ int sampler_init(struct sampler *s, const struct plan *p,
 	s->series = o->interval_s > 0;
 	for (int i = 0; i < p->nflowops; i++)
 		s->nlines += p->flowops[i].line == i;
-	if (!s->psrun && !s->series && !s->status.on)
-		return 0;
+	if (!s->psrun && !s->series)
+		return 0;           /* the status line needs no buffer */
 	s->cur = stats_array(n);
 	s->scratch = stats_array(2);
 	if (s->psrun) {

@@ -72,7 +72,6 @@ int session_run(const struct plan *p, const struct session_options *so)
 {
 	struct run_results res;
 	struct run_outcome o;
-	struct session_options opts = *so;
 	struct res_var *vars = plan_vars(p);
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0;
@@ -103,7 +102,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	for (int i = 0; i < so->repeat; i++) {
 		if (so->repeat > 1)
 			log_info("Run %d of %d", i + 1, so->repeat);
-		status = one_run(p, &opts, &res, &o);
+		status = one_run(p, so, &res, &o);
 		if (o.cache[0])
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;

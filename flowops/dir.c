@@ -9,7 +9,8 @@
  * reads all its entries as one op; its bytes follow filebench: for every
  * entry returned (. and .. included) the name's length plus
  * sizeof(struct dirent) - 1.  A failed listing releases the directory
- * (filebench leaves it busy for ever).
+ * (filebench leaves it busy for ever).  Every path is reached below the
+ * fileset's held root without following links (runtime/fsaccess.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +22,7 @@
 #include "flowops/common.h"
 #include "flowops/flowop.h"
 #include "runtime/fileset.h"
+#include "runtime/fsaccess.h"
 #include "runtime/thread.h"
 
 struct dir_priv {
@@ -51,12 +53,20 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-/* makedir (make = true) or removedir on a picked leaf directory. */
+/*
+ * makedir (make = true) or removedir on a picked leaf directory, through
+ * its parent reached below the fileset's root (runtime/fsaccess.h); a
+ * directory to remove is checked to be ours first.  The op's time is the
+ * mkdirat/unlinkat alone.
+ */
 static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
 {
 	struct dir_priv *p = fi->priv;
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->leafdirs;
+	const char *what = make ? "mkdir" : "rmdir", *why;
+	struct fsa_entry ent;
+	char reason[160];
 	enum fo_result r;
 	uint64_t e, t0, t1;
 	int rc, err;
@@ -64,15 +74,34 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 	r = slot_pick(t, fi->pf, set, make ? PICK_ABSENT : PICK_EXISTING, 0, NULL, &e);
 	if (r != FO_OK)
 		return r;
-	fileset_leaf_path(fs, e, p->path);
+	if (fsa_reach_leaf(fs, e, &ent) < 0) {
+		err = errno;
+		if (err == ENOENT && !make)
+			pick_set_exists(set, e, false);
+		pick_release(set, e);
+		fileset_leaf_path(fs, e, p->path);
+		if (err == ELOOP)
+			return thread_refuse(t, fi, make ? "create" : "remove", p->path,
+					     THREAD_WHY_LINK);
+		return fo_fail(t, fi, what, NULL, p->path, -1, err);
+	}
+	if (!make && (why = fsa_refusal_at(fs, &ent, reason, sizeof(reason)))) {
+		fsa_leave(fs, &ent);
+		pick_release(set, e);
+		fileset_leaf_path(fs, e, p->path);
+		return thread_refuse(t, fi, "remove", p->path, why);
+	}
 	t0 = thread_ticks(t);
-	rc = make ? mkdir(p->path, 0755) : rmdir(p->path);
+	rc = make ? mkdirat(ent.dirfd, ent.name, 0755) :
+	     unlinkat(ent.dirfd, ent.name, AT_REMOVEDIR);
 	t1 = thread_ticks(t);
 	err = errno;
+	fsa_leave(fs, &ent);
 	/* already as wanted: count it, the state is right now */
 	if (rc < 0 && err != (make ? EEXIST : ENOENT)) {
 		pick_release(set, e);
-		return fo_fail(t, fi, make ? "mkdir" : "rmdir", NULL, p->path, -1, err);
+		fileset_leaf_path(fs, e, p->path);
+		return fo_fail(t, fi, what, NULL, p->path, -1, err);
 	}
 	pick_set_exists(set, e, make);
 	pick_release(set, e);
@@ -98,14 +127,14 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 	enum fo_result r;
 	struct dirent *de;
 	DIR *dir;
-	int err;
+	int fd, err;
 
 	r = slot_pick(t, fi->pf, set, PICK_ANY, 0, NULL, &d);
 	if (r != FO_OK)
 		return r;
-	fileset_dir_path(fs, (uint32_t)d, p->path);
 	t0 = thread_ticks(t);
-	dir = opendir(p->path);
+	fd = fsa_open_dir(fs, (uint32_t)d);
+	dir = fd < 0 ? NULL : fdopendir(fd);
 	if (dir) {
 		errno = 0;
 		while ((de = readdir(dir)))
@@ -114,11 +143,17 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 		closedir(dir);
 	} else {
 		err = errno;
+		if (fd >= 0)
+			close(fd);
 	}
 	t1 = thread_ticks(t);
 	pick_release(set, d);
-	if (!dir || err)
+	if (!dir || err) {
+		fileset_dir_path(fs, (uint32_t)d, p->path);
+		if (err == ELOOP)
+			return thread_refuse(t, fi, "list", p->path, THREAD_WHY_LINK);
 		return fo_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
+	}
 	return fo_record(t, fi, t0, t1, bytes);
 }
 

@@ -24,6 +24,7 @@
 #include "flowops/common.h"
 #include "flowops/flowop.h"
 #include "runtime/fileset.h"
+#include "runtime/fsaccess.h"
 #include "runtime/thread.h"
 
 struct file_priv {
@@ -78,13 +79,46 @@ static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
 	return fo_slot_not_open(t, fi, s);
 }
 
-/* After a successful open of file e into s: attach, release, advise, record. */
+/*
+ * An open or create of file e failed with `err`: release it and report.
+ * A missing file is marked absent (it was removed behind our back, and a
+ * createfile may make it again); a symbolic link on the way stops the run.
+ */
+static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
+				  struct file_priv *p, const struct fs_state *fs,
+				  uint64_t e, const char *what, int err)
+{
+	if (err == ENOENT && !strcmp(what, "open"))
+		pick_set_exists(&fs->files, e, false);
+	pick_release(&fs->files, e);
+	fileset_file_path(fs, e, p->path);
+	if (err == ELOOP)
+		return thread_refuse(t, fi, what, p->path, THREAD_WHY_LINK);
+	if (err == EINVAL && (p->oflags & O_DIRECT))
+		return fo_fail_fatal(t, fi, !strcmp(what, "open") ?
+				     "O_DIRECT refused: open" : "O_DIRECT refused: create",
+				     NULL, p->path, -1, err);
+	return fo_fail(t, fi, what, NULL, p->path, -1, err);
+}
+
+/*
+ * After a successful open of file e into s (with `flags`): check that a
+ * writable file is ours, then attach, release, advise, record.
+ */
 static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
 			     struct file_priv *p, struct fb_slot *s, uint64_t e,
-			     int fd, uint64_t t0, uint64_t t1)
+			     int fd, int flags, uint64_t t0, uint64_t t1)
 {
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	char reason[160];
+	const char *why = fsa_refusal_fd(fs, fd, flags, reason, sizeof(reason));
 
+	if (why) {
+		close(fd);
+		pick_release(&fs->files, e);
+		fileset_file_path(fs, e, p->path);
+		return thread_refuse(t, fi, "write", p->path, why);
+	}
 	slot_attach(s, fd, fi->pf->fileset, &fs->files, e);
 	pick_release(&fs->files, e);
 	if (p->noreadahead)
@@ -99,41 +133,20 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	enum fo_result r;
 	uint64_t e, t0, t1;
-	int fd;
+	int fd, flags;
 
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
+	flags = slot_open_flags(fs->pf, p->oflags);
 	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, fo_rotor(&p->sel), &e);
 	if (r != FO_OK)
 		return r;
-	fileset_file_path(fs, e, p->path);
 	t0 = thread_ticks(t);
-	fd = open(p->path, slot_open_flags(fs->pf, p->oflags));
+	fd = fsa_open_file(fs, e, flags, 0);
 	t1 = thread_ticks(t);
-	if (fd < 0) {
-		int err = errno;
-
-		pick_release(&fs->files, e);
-		if (err == EINVAL && (p->oflags & O_DIRECT))
-			return fo_fail_fatal(t, fi, "O_DIRECT refused: open", NULL,
-					     p->path, -1, err);
-		return fo_fail(t, fi, "open", NULL, p->path, -1, err);
-	}
-	return opened(t, fi, p, s, e, fd, t0, t1);
-}
-
-/* mkdir every missing directory above the file `path` (below the root). */
-static int make_parents(const struct fs_state *fs, char *path)
-{
-	for (char *c = path + fs->rootlen + 1; (c = strchr(c, '/')); c++) {
-		*c = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
-			*c = '/';
-			return -1;
-		}
-		*c = '/';
-	}
-	return 0;
+	if (fd < 0)
+		return open_failed(t, fi, p, fs, e, "open", errno);
+	return opened(t, fi, p, s, e, fd, flags, t0, t1);
 }
 
 static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -141,7 +154,7 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
-	int flags = slot_open_flags(fs->pf, p->oflags) | O_CREAT | O_NOFOLLOW;
+	int flags = slot_open_flags(fs->pf, p->oflags) | O_CREAT;
 	enum fo_result r;
 	uint64_t e, t0, t1;
 	int fd;
@@ -151,23 +164,13 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	r = slot_pick(t, fi->pf, &fs->files, PICK_ABSENT, 0, NULL, &e);
 	if (r != FO_OK)
 		return r;
-	fileset_file_path(fs, e, p->path);
 	t0 = thread_ticks(t);
-	fd = open(p->path, flags, 0666);
-	if (fd < 0 && errno == ENOENT && make_parents(fs, p->path) == 0)
-		fd = open(p->path, flags, 0666);
+	fd = fsa_create_file(fs, e, flags, 0666);
 	t1 = thread_ticks(t);
-	if (fd < 0) {
-		int err = errno;
-
-		pick_release(&fs->files, e);
-		if (err == EINVAL && (p->oflags & O_DIRECT))
-			return fo_fail_fatal(t, fi, "O_DIRECT refused: create", NULL,
-					     p->path, -1, err);
-		return fo_fail(t, fi, "create", NULL, p->path, -1, err);
-	}
+	if (fd < 0)
+		return open_failed(t, fi, p, fs, e, "create", errno);
 	pick_set_exists(&fs->files, e, true);
-	return opened(t, fi, p, s, e, fd, t0, t1);
+	return opened(t, fi, p, s, e, fd, flags, t0, t1);
 }
 
 static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -218,7 +221,10 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
 	int set = fo_fileset(fi, s);
 	const struct fs_state *fs;
-	uint64_t e, t0, t1;
+	struct fsa_entry ent;
+	char reason[160];
+	const char *why;
+	uint64_t e, t0 = 0, t1 = 0;
 	int rc;
 
 	if (set < 0) {
@@ -240,14 +246,28 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		if (r != FO_OK)
 			return r;
 	}
-	fileset_file_path(fs, e, p->path);
-	t0 = thread_ticks(t);
-	rc = unlink(p->path);
-	t1 = thread_ticks(t);
+	if (fsa_reach_file(fs, e, &ent) < 0) {
+		rc = -1;
+	} else if ((why = fsa_refusal_at(fs, &ent, reason, sizeof(reason)))) {
+		fsa_leave(fs, &ent);
+		pick_release(&fs->files, e);
+		fileset_file_path(fs, e, p->path);
+		return thread_refuse(t, fi, "remove", p->path, why);
+	} else {
+		t0 = thread_ticks(t);
+		rc = unlinkat(ent.dirfd, ent.name, 0);
+		t1 = thread_ticks(t);
+		fsa_leave(fs, &ent);
+	}
 	if (rc < 0) {
 		int err = errno;
 
+		if (err == ENOENT)       /* removed behind our back: it is absent */
+			pick_set_exists(&fs->files, e, false);
 		pick_release(&fs->files, e);
+		fileset_file_path(fs, e, p->path);
+		if (err == ELOOP)
+			return thread_refuse(t, fi, "remove", p->path, THREAD_WHY_LINK);
 		return fo_fail(t, fi, "unlink", NULL, p->path, -1, err);
 	}
 	pick_set_exists(&fs->files, e, false);
@@ -281,13 +301,19 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 
 		if (r != FO_OK)
 			return r;
-		fileset_file_path(fs, e, p->path);
 		t0 = thread_ticks(t);
-		rc = stat(p->path, &st);
+		rc = fsa_stat_file(fs, e, &st);
 		t1 = thread_ticks(t);
+		if (rc < 0) {
+			int err = errno;
+
+			if (err == ENOENT)
+				pick_set_exists(&fs->files, e, false);
+			pick_release(&fs->files, e);
+			fileset_file_path(fs, e, p->path);
+			return fo_fail(t, fi, "stat", NULL, p->path, -1, err);
+		}
 		pick_release(&fs->files, e);
-		if (rc < 0)
-			return fo_fail(t, fi, "stat", NULL, p->path, -1, errno);
 	}
 	return fo_record(t, fi, t0, t1, 0);
 }

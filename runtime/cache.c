@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/fsaccess.h"
 #include "runtime/log.h"
 
 static bool drop_caches(void)
@@ -30,9 +31,10 @@ static bool drop_caches(void)
 	return ok;
 }
 
-static int drop_file(const char *path)
+/* Write back and drop file e's pages; opened below the held root (fsaccess.h). */
+static int drop_file(const struct fs_state *fs, uint64_t e, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = fsa_open_file(fs, e, O_RDONLY, 0);
 	int rc = 0;
 
 	if (fd < 0) {
@@ -80,7 +82,7 @@ int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
 			if (!pick_exists(&fs[i].files, j))
 				continue;
 			fileset_file_path(&fs[i], j, path);
-			if (drop_file(path) < 0)
+			if (drop_file(&fs[i], j, path) < 0)
 				return -1;
 			n++;
 		}

@@ -6,21 +6,28 @@
  * files and leaf directories (runtime/tree.h); a `define file` is
  * <path>/<name>/00000001/00000001.
  *
- * Ownership: flowbench only ever deletes inside a directory it created
- * itself.  When it creates <path>/<name> it writes the marker file
- * <path>/<name>/.flowbench.  An existing <path>/<name> without the marker
- * is refused, never touched, unless --force adopts it (writes the marker
- * first).  Cleaning a marked tree removes only entries with flowbench's
- * own names (8 decimal digits, directories or regular files); the whole
- * tree is checked for foreign entries before anything is removed (and
- * before a tree is reused): without --force a foreign entry stops the run
- * naming it, with --force it is left in place (and so is the numbered
- * directory holding it).  A numbered entry that is neither a directory
- * nor a regular file (a symbolic link) stops the run even with --force.
- * Every step works relative to directory descriptors opened with
- * O_NOFOLLOW and uses lstat semantics, so a symbolic link planted in the
- * tree is never followed.  Some directories are never a fileset's, even
- * with --force (runtime/fsguard.h).  No shell is ever run.
+ * Ownership (docs/robustness.md has the threat model): flowbench only
+ * ever writes, truncates or deletes inside a directory it created itself
+ * or adopted with --force, both marked by a .flowbench file
+ * (runtime/marker.h) that it locks for the run.  At the top of the tree
+ * only the numbered directories the marker lists as reserved by
+ * flowbench are its; below them, entries with flowbench's own names (8
+ * decimal digits).  Every such entry must also be a directory or a
+ * regular file with one link, owned by the marker's owner; anything else
+ * with a flowbench name stops the run, even with --force, because the
+ * tree may need that name.  The whole tree is checked before anything is
+ * removed or reused: without --force a foreign entry stops the run naming
+ * it, with --force it is left in place (and so is the directory holding
+ * it).  `trusttree` skips that walk (its cost grows with the tree), never
+ * the checks that protect data: the marker, the lock, the reserved top
+ * level, and the run-time checks of runtime/fsaccess.h.
+ *
+ * The fileset's directory is opened once, through its resolved path with
+ * no link followed, and held until the run ends; every later step works
+ * relative to it (runtime/beneath.h), so no symbolic link planted in the
+ * tree or above it, before or during the run, is ever followed.  Some
+ * directories are never a fileset's, even with --force
+ * (runtime/fsguard.h).  No shell is ever run.
  *
  * Which files and leaf directories exist before the run is decided here
  * with a generator seeded from the fileset's name (not --seed), like the
@@ -42,29 +49,14 @@
 
 #include <sys/mman.h>
 
+#include "runtime/beneath.h"
 #include "runtime/fsguard.h"
 #include "runtime/log.h"
 #include "runtime/prealloc.h"
 #include "runtime/randvar.h"
 #include "runtime/rng.h"
 
-#define FS_MARKER ".flowbench"
-#define FS_MARKER_LINE "This directory was created by flowbench; it owns and may delete its contents.\n"
-#define FS_MARKER_TAG "This directory was created by flowbench"
-#define FS_ADOPTED_LINE "This directory was adopted by flowbench (--force); it may delete the entries with its own 8-digit names, never other files.\n"
-#define FS_ADOPTED_TAG "This directory was adopted by flowbench"
 #define FS_MAX_DEPTH 64
-
-static bool is_serial_name(const char *n)
-{
-	int i;
-
-	for (i = 0; n[i]; i++) {
-		if (n[i] < '0' || n[i] > '9')
-			return false;
-	}
-	return i == 8;
-}
 
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xasprintf(const char *fmt, ...)
@@ -79,43 +71,9 @@ static char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* Does directory `dfd` carry our marker (written at creation or adoption)? */
-static bool has_marker(int dfd)
-{
-	char buf[sizeof(FS_MARKER_TAG) + sizeof(FS_ADOPTED_TAG)];
-	size_t want = sizeof(FS_MARKER_TAG) - 1;
-	ssize_t n;
-	int fd = openat(dfd, FS_MARKER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return false;
-	return ((size_t)n >= want && memcmp(buf, FS_MARKER_TAG, want) == 0) ||
-	       ((size_t)n >= sizeof(FS_ADOPTED_TAG) - 1 &&
-		memcmp(buf, FS_ADOPTED_TAG, sizeof(FS_ADOPTED_TAG) - 1) == 0);
-}
-
-static int write_marker(int dfd, const char *root, const char *line)
-{
-	int fd = openat(dfd, FS_MARKER, O_WRONLY | O_CREAT | O_EXCL |
-			O_NOFOLLOW | O_CLOEXEC, 0644);
-	size_t len = strlen(line);
-
-	if (fd < 0 || write(fd, line, len) != (ssize_t)len) {
-		log_error("cannot write %s/%s: %s", root, FS_MARKER, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
 /* One walk over a tree: what it does and what it found. */
 struct walk {
+	const struct fs_marker *marker;
 	bool remove;            /* false: only check that every entry is ours */
 	bool force;             /* leave foreign entries instead of refusing */
 	unsigned long kept;     /* foreign entries left in place */
@@ -125,13 +83,34 @@ struct walk {
 #define FS_KEPT_LOGGED 10
 
 /*
+ * Is entry `n` of a directory at `depth` (0: the root) flowbench's by
+ * name?  At the top only the serials the marker reserved; below them
+ * every 8-digit name.
+ */
+static bool ours_by_name(const struct walk *w, const char *n, int depth)
+{
+	uint32_t serial = marker_serial_of(n);
+
+	return serial && (depth > 0 || marker_owns(w->marker, serial));
+}
+
+/* An entry with our name that we may not touch: stop, even with --force. */
+static int refuse_entry(const char *dpath, const char *n, const char *why)
+{
+	log_error("refusing to use %s: %s/%s has a flowbench name but %s; flowbench "
+		  "never writes, truncates or removes it, even with --force (left "
+		  "untouched; remove it or use another path)", dpath, dpath, n, why);
+	return -1;
+}
+
+/*
  * Walk the directory `dfd` (path `dpath`, for messages): check that every
  * entry is ours, or (w->remove) delete our entries depth first.  With
  * w->force a foreign entry is left in place (and the directory holding
  * it is kept) instead of stopping the walk.  The marker at the top is
  * left alone.
  */
-static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct walk *w)
+static int walk_tree(int dfd, const char *dpath, int depth, struct walk *w)
 {
 	DIR *d;
 	struct dirent *e;
@@ -149,26 +128,18 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct wal
 	while (rc == 0 && (errno = 0, e = readdir(d))) {
 		struct stat st;
 		const char *n = e->d_name;
+		char why[160];
 
 		if (!strcmp(n, ".") || !strcmp(n, ".."))
 			continue;
-		if (top && !strcmp(n, FS_MARKER))
+		if (depth == 0 && !strcmp(n, MARKER_NAME))
 			continue;
 		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 			log_error("cannot stat %s/%s: %s", dpath, n, strerror(errno));
 			rc = -1;
 			break;
 		}
-		if (is_serial_name(n) && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-			/* the tree may need this name: never follow nor remove it */
-			log_error("refusing to use %s: %s/%s has a flowbench name but is "
-				  "not a directory or regular file (left untouched, even "
-				  "with --force; remove it or use another path)",
-				  dpath, dpath, n);
-			rc = -1;
-			break;
-		}
-		if (!is_serial_name(n)) {
+		if (!ours_by_name(w, n, depth)) {
 			if (!w->force) {
 				log_error("refusing to clean or reuse %s: %s/%s was not created "
 					  "by flowbench (left untouched); remove it, use another "
@@ -182,6 +153,10 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct wal
 					 dpath, n);
 			continue;
 		}
+		if (marker_foreign(w->marker, &st, why, sizeof(why))) {
+			rc = refuse_entry(dpath, n, why);
+			break;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			char *sub = xasprintf("%s/%s", dpath, n);
 			int sfd = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -191,7 +166,7 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct wal
 					  depth >= FS_MAX_DEPTH ? "tree too deep" : strerror(errno));
 				rc = -1;
 			} else {
-				rc = walk_tree(sfd, sub, depth + 1, false, w);
+				rc = walk_tree(sfd, sub, depth + 1, w);
 			}
 			if (sfd >= 0)
 				close(sfd);
@@ -215,44 +190,43 @@ static int walk_tree(int dfd, const char *dpath, int depth, bool top, struct wal
 }
 
 /* Check the tree at rootfd, then (remove) empty it of our entries. */
-static int clean_tree(int rootfd, const char *root, bool force, bool remove)
+static int clean_tree(const struct fs_state *fs, bool force, bool remove)
 {
-	struct walk w = { .force = force };
+	struct walk w = { .marker = &fs->marker, .force = force };
 
-	if (walk_tree(rootfd, root, 0, true, &w) < 0)
+	if (walk_tree(fs->rootfd, fs->root, 0, &w) < 0)
 		return -1;
 	if (w.kept > FS_KEPT_LOGGED)
 		log_info("--force: left %lu entries in %s that are not flowbench's",
-			 w.kept, root);
+			 w.kept, fs->root);
 	if (!remove)
 		return 0;
 	w.remove = true;
-	return walk_tree(rootfd, root, 0, true, &w);
+	return walk_tree(fs->rootfd, fs->root, 0, &w);
 }
 
 /*
- * The resolved path of <path>/<name> (its parent without symbolic
- * links), checked against the directories never used (fsguard.h).
- * NULL after logging the refusal.
+ * The resolved path of <path> (without symbolic links) into *parent, and
+ * of <path>/<name> as the result, checked against the directories never
+ * used (fsguard.h).  NULL after logging the refusal.
  */
-static char *guarded_root(const struct fs_state *fs)
+static char *guarded_root(const struct fs_state *fs, char **parent)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct fsguard_homes homes;
 	const char *why;
-	char *parent = realpath(pf->path, NULL);
 	char *real;
 
-	if (!parent) {
+	*parent = realpath(pf->path, NULL);
+	if (!*parent) {
 		log_error("cannot resolve path '%s' of %s '%s': %s", pf->path,
 			  pf->is_file ? "file" : "fileset", pf->name, strerror(errno));
 		return NULL;
 	}
-	real = xasprintf("%s%s%s", parent, strcmp(parent, "/") ? "/" : "", pf->name);
-	free(parent);
+	real = xasprintf("%s%s%s", *parent, strcmp(*parent, "/") ? "/" : "", pf->name);
 	if (!real) {
 		log_error("out of memory");
-		return NULL;
+		goto fail;
 	}
 	fsguard_homes_get(&homes);
 	why = fsguard_refusal(real, &homes);
@@ -262,22 +236,48 @@ static char *guarded_root(const struct fs_state *fs)
 			  "flowbench never creates, cleans or adopts it, even with --force",
 			  real, pf->is_file ? "file" : "fileset", pf->name, why);
 		free(real);
-		return NULL;
+		goto fail;
 	}
 	return real;
+fail:
+	free(*parent);
+	*parent = NULL;
+	return NULL;
 }
 
 /*
- * Open <path>/<name> as our root: create it (with the marker) if missing,
- * adopt it (mark it) with `force`, refuse it if it is not ours.  Returns
- * a directory fd or -1.
+ * Open the resolved directory `parent` following no link on the way (a
+ * component swapped for a link since realpath() is refused, so the
+ * directory checked by the guard is the one used).  -1 after logging.
  */
-static int open_root(const struct fs_state *fs, bool force, bool *created)
+static int open_parent(const char *parent, const char *shown)
+{
+	int slash = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int fd = -1;
+
+	if (slash >= 0) {
+		fd = parent[1] ? beneath_open(slash, parent + 1, O_PATH | O_DIRECTORY, 0) :
+		     dup(slash);
+		close(slash);
+	}
+	if (fd < 0)
+		log_error("cannot open %s: %s%s", shown, strerror(errno),
+			  errno == ELOOP ? " (it changed into a symbolic link while "
+			  "flowbench was resolving it)" : "");
+	return fd;
+}
+
+/*
+ * Open <path>/<name> as our root into fs->rootfd and lock its marker:
+ * create it (with the marker) if missing, adopt it (mark it) with
+ * `force`, refuse it if it is not ours.  0 or -1 (logged).
+ */
+static int open_root(struct fs_state *fs, bool force, bool *created)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct stat st;
-	char *real;
-	int fd;
+	char *parent, *real;
+	int pfd, fd;
 
 	*created = false;
 	if (stat(fs->root, &st) == 0 && S_ISBLK(st.st_mode)) {
@@ -298,54 +298,112 @@ static int open_root(const struct fs_state *fs, bool force, bool *created)
 			  errno == ENOENT ? "does not exist" : strerror(errno));
 		return -1;
 	}
-	if (!(real = guarded_root(fs)))
+	if (!(real = guarded_root(fs, &parent)))
 		return -1;
-	if (lstat(real, &st) < 0) {
-		if (errno != ENOENT || mkdir(real, 0755) < 0) {
+	pfd = open_parent(parent, pf->path);
+	free(parent);
+	free(real);
+	if (pfd < 0)
+		return -1;
+	if (fstatat(pfd, pf->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT || mkdirat(pfd, pf->name, 0755) < 0) {
 			log_error("cannot create %s: %s", fs->root, strerror(errno));
-			goto fail_path;
+			close(pfd);
+			return -1;
 		}
 		*created = true;
 	} else if (!S_ISDIR(st.st_mode)) {
 		log_error("refusing to use %s: it exists and is not a directory "
 			  "(left untouched, even with --force)", fs->root);
-		goto fail_path;
+		close(pfd);
+		return -1;
 	}
-	fd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(pfd, pf->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(pfd);
 	if (fd < 0) {
 		log_error("cannot open %s: %s", fs->root, strerror(errno));
-		goto fail_path;
+		return -1;
 	}
-	free(real);
-	if (*created) {
-		if (write_marker(fd, fs->root, FS_MARKER_LINE) < 0)
-			goto fail;
-	} else if (!has_marker(fd)) {
-		if (!force) {
-			log_error("refusing to use %s: it exists and was not created by "
-				  "flowbench (no %s marker); remove it, use another path, or "
-				  "run with --force to adopt it (flowbench then removes only "
-				  "entries with its own 8-digit names in it, never other files)",
-				  fs->root, FS_MARKER);
-			goto fail;
-		}
-		if (faccessat(fd, FS_MARKER, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
-			log_error("refusing to adopt %s: its %s is not flowbench's "
-				  "marker (left untouched)", fs->root, FS_MARKER);
-			goto fail;
-		}
-		if (write_marker(fd, fs->root, FS_ADOPTED_LINE) < 0)
-			goto fail;
-		log_info("--force: adopted %s (marked as flowbench's; only entries "
-			 "with its 8-digit names will be removed)", fs->root);
+	fs->rootfd = fd;
+	if (*created)
+		return marker_create(fd, fs->root, false, &fs->marker);
+	switch (marker_open(fd, fs->root, &fs->marker)) {
+	case MARKER_OURS:
+		return 0;
+	case MARKER_ERROR:
+		return -1;
+	case MARKER_NONE:
+		break;
 	}
-	return fd;
-fail:
-	close(fd);
-	return -1;
-fail_path:
-	free(real);
-	return -1;
+	if (!force) {
+		log_error("refusing to use %s: it exists and was not created by "
+			  "flowbench (no %s marker); remove it, use another path, or "
+			  "run with --force to adopt it (flowbench then removes only "
+			  "what it creates in it, never the files already there)",
+			  fs->root, MARKER_NAME);
+		return -1;
+	}
+	if (marker_create(fd, fs->root, true, &fs->marker) < 0)
+		return -1;
+	log_info("--force: adopted %s (marked as flowbench's; only what flowbench "
+		 "creates in it will be removed)", fs->root);
+	return 0;
+}
+
+/* The number of numbered directories at the top of the tree (serials 1..N). */
+static uint32_t top_count(const struct fs_tree *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t d = 1; d < t->ndirs; d++) {
+		if (t->dirs[d].parent == 0 && t->dirs[d].serial > n)
+			n = t->dirs[d].serial;
+	}
+	return n;
+}
+
+/*
+ * Reserve the top-level names the tree needs in the marker, before any
+ * is created.  A name not reserved yet must not exist: something that was
+ * there before (a user's file in an adopted directory) is never taken
+ * for ours, not even with --force.  0 or -1 (logged).
+ */
+static int reserve_top(struct fs_state *fs, bool fresh)
+{
+	uint32_t n = top_count(&fs->tree);
+	bool all = true;
+	struct stat st;
+	char name[16];
+
+	for (uint32_t s = 1; s <= n; s++) {
+		if (marker_owns(&fs->marker, s))
+			continue;
+		all = false;
+		if (fresh)
+			break;
+		snprintf(name, sizeof(name), "%08u", s);
+		if (fstatat(fs->rootfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			log_error("refusing to use %s: the tree needs the name %s/%s, but "
+				  "the entry there is not flowbench's (it was not made by "
+				  "flowbench%s); flowbench never writes, truncates or "
+				  "removes it, even with --force (left untouched; move it or "
+				  "use another path)", fs->root, fs->root, name,
+				  fs->marker.adopted ? ": it was there when the directory "
+				  "was adopted, or was put there later" : "");
+			return -1;
+		}
+		if (errno != ENOENT) {
+			log_error("cannot stat %s/%s: %s", fs->root, name, strerror(errno));
+			return -1;
+		}
+	}
+	if (all)
+		return 0;
+	if (marker_reserve(&fs->marker, 1, n) < 0) {
+		log_error("out of memory");
+		return -1;
+	}
+	return marker_save(&fs->marker, fs->root);
 }
 
 /* ---- population ------------------------------------------------------ */
@@ -429,6 +487,8 @@ static int populate(struct fs_state *fs, const struct plan *p, int idx, struct r
 	size_t len;
 
 	memset(fs, 0, sizeof(*fs));
+	fs->rootfd = -1;
+	fs->marker.fd = -1;
 	fs->pf = pf;
 	if (!pf->name[0] || strchr(pf->name, '/') || !strcmp(pf->name, ".") ||
 	    !strcmp(pf->name, "..")) {
@@ -482,7 +542,12 @@ void fileset_release(struct fs_state *fs)
 		munmap(fs->shm, fs->shm_len);
 	tree_free(&fs->tree);
 	free(fs->root);
+	marker_close(&fs->marker);          /* the run's lock ends here */
+	if (fs->rootfd >= 0)
+		close(fs->rootfd);
 	memset(fs, 0, sizeof(*fs));
+	fs->rootfd = -1;
+	fs->marker.fd = -1;
 }
 
 /*
@@ -506,13 +571,13 @@ static void choose_existing(struct pick_set *s, int pct, struct rng *r)
 /* ---- creation on disk ------------------------------------------------ */
 
 /* mkdir every directory below the root, parents first (array order). */
-static int make_dirs(const struct fs_state *fs, int rootfd)
+static int make_dirs(const struct fs_state *fs)
 {
 	char rel[TREE_PATH_MAX];
 
 	for (uint32_t d = 1; d < fs->tree.ndirs; d++) {
 		tree_dir_relpath(&fs->tree, d, rel);
-		if (mkdirat(rootfd, rel, 0755) < 0 && errno != EEXIST) {
+		if (beneath_mkdir(fs->rootfd, rel, 0755) < 0 && errno != EEXIST) {
 			log_error("cannot create directory %s/%s: %s", fs->root, rel,
 				  strerror(errno));
 			return -1;
@@ -521,8 +586,39 @@ static int make_dirs(const struct fs_state *fs, int rootfd)
 	return 0;
 }
 
+/*
+ * Remove the empty leaf directory `rel` of a reused tree, if it exists
+ * and is ours.  0 or -1 (logged).
+ */
+static int remove_leafdir(const struct fs_state *fs, const char *rel)
+{
+	const char *name, *why;
+	char reason[160];
+	struct stat st;
+	int pfd = beneath_parent(fs->rootfd, rel, &name);
+	int rc = 0;
+
+	if (pfd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -1;
+	} else if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		rc = errno == ENOENT ? 0 : -1;
+	} else if ((why = marker_foreign(&fs->marker, &st, reason, sizeof(reason)))) {
+		beneath_close_parent(fs->rootfd, pfd);
+		return refuse_entry(fs->root, rel, why);
+	} else if (unlinkat(pfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+		rc = -1;
+	}
+	if (rc < 0)
+		log_error("cannot remove leaf directory %s/%s: %s", fs->root, rel,
+			  strerror(errno));
+	beneath_close_parent(fs->rootfd, pfd);
+	return rc;
+}
+
 /* Leaf directories: the chosen ones exist, the others (if reused) not. */
-static int make_leafdirs(const struct fs_state *fs, int rootfd, bool fresh)
+static int make_leafdirs(const struct fs_state *fs, bool fresh)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -532,61 +628,58 @@ static int make_leafdirs(const struct fs_state *fs, int rootfd, bool fresh)
 		if (!want && fresh)
 			continue;
 		tree_leaf_relpath(&fs->tree, e, rel);
-		if (want && mkdirat(rootfd, rel, 0755) < 0 && errno != EEXIST) {
+		if (want && beneath_mkdir(fs->rootfd, rel, 0755) < 0 && errno != EEXIST) {
 			log_error("cannot create leaf directory %s/%s: %s", fs->root,
 				  rel, strerror(errno));
 			return -1;
 		}
-		if (!want && unlinkat(rootfd, rel, AT_REMOVEDIR) < 0 && errno != ENOENT) {
-			log_error("cannot remove leaf directory %s/%s: %s", fs->root,
-				  rel, strerror(errno));
+		if (!want && remove_leafdir(fs, rel) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
 
-/* Make one file or fileset exist on disk as populated. */
+/*
+ * Make one file or fileset exist on disk as populated.  The root stays
+ * open (fs->rootfd) and its marker locked until fileset_release().
+ */
 static int create_one(struct fs_state *fs, const char *pattern, bool force)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct prealloc_job job = { .fs = fs, .pattern = pattern,
 				    .log_each = pf->is_file };
-	bool created, trusted = false;
-	int rootfd = open_root(fs, force, &created);
-	int rc = -1;
+	bool created;
 
-	if (rootfd < 0)
+	if (open_root(fs, force, &created) < 0)
 		return -1;
-	job.rootfd = rootfd;
-	if (created) {
+	job.rootfd = fs->rootfd;
+	job.fresh = created;
+	if (created)
 		log_info("Created %s (marked as flowbench's)", fs->root);
-		job.fresh = true;
+	if (reserve_top(fs, created) < 0)
+		return -1;
+	if (created) {
+		/* nothing to check */
 	} else if (pf->trusttree) {
-		log_info("Reusing existing %s tree (trusted, not checked)", pf->name);
-		trusted = true;
+		/* the walk's cost grows with the tree; the run's checks stay */
+		log_info("Reusing existing %s tree (trusted: not walked; every entry "
+			 "is still checked before it is written or removed)", pf->name);
+		return 0;
 	} else if (pf->reuse) {
 		log_info("Reusing existing %s tree", pf->name);
-		if (clean_tree(rootfd, fs->root, force, false) < 0)
-			goto out;
+		if (clean_tree(fs, force, false) < 0)
+			return -1;
 	} else {
 		log_info("Removing %s tree (if exists)", pf->name);
-		if (clean_tree(rootfd, fs->root, force, true) < 0)
-			goto out;
+		if (clean_tree(fs, force, true) < 0)
+			return -1;
 		job.fresh = true;
 	}
-	if (trusted) {
-		rc = 0;
-		goto out;
-	}
 	log_info("Pre-allocating directories in %s tree", pf->name);
-	if (make_dirs(fs, rootfd) < 0 || make_leafdirs(fs, rootfd, job.fresh) < 0)
-		goto out;
+	if (make_dirs(fs) < 0 || make_leafdirs(fs, job.fresh) < 0)
+		return -1;
 	log_info("Pre-allocating files in %s tree", pf->name);
-	rc = prealloc_files(&job);
-out:
-	close(rootfd);
-	return rc;
+	return prealloc_files(&job);
 }
 
 int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
@@ -597,6 +690,10 @@ int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
 	int rc = -1;
 
 	*out = NULL;
+	for (int i = 0; fs && i < p->nfilesets; i++) {
+		fs[i].rootfd = -1;
+		fs[i].marker.fd = -1;
+	}
 	if (!fs || !pattern) {
 		log_error("out of memory");
 		goto out;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/marker.h"
 #include "runtime/pick.h"
 #include "runtime/plan.h"
 #include "runtime/tree.h"
@@ -24,6 +25,9 @@ struct fs_state {
 	const struct plan_fileset *pf;
 	char *root;               /* <path>/<name>, owned by flowbench (marker) */
 	size_t rootlen;
+	int rootfd;               /* <path>/<name>, held from preparation to the end
+				     (workers inherit it); -1 before */
+	struct fs_marker marker;  /* its marker, locked for the run */
 	struct fs_tree tree;
 	struct pick_set files;    /* existence, busy, open counts, rotors */
 	struct pick_set leafdirs; /* existence, busy, rotors */

@@ -6,14 +6,19 @@
  * spreads the files over min(online CPUs, chunks) threads, whatever
  * `paralloc` says; each thread claims chunks of consecutive files with an
  * atomic counter.  Files are opened relative to the fileset's root
- * directory with O_NOFOLLOW, from a tree flowbench made or checked.
+ * directory, never through a symbolic link (runtime/beneath.h), from a
+ * tree flowbench made or checked.
  *
  * A fresh tree (just created or emptied) holds nothing, so each file is
  * one O_CREAT|O_EXCL open, its writes in 1 MiB blocks of a non-zero
  * pattern (no file system may compress or dedupe them away) and a close,
  * with no fsync: the cache step decides what stays cached.  A reused tree
  * is checked file by file: kept if the size matches, truncated if larger,
- * completed if smaller; files that must not exist are removed.
+ * completed if smaller; files that must not exist are removed.  A file is
+ * truncated, completed or removed only after the open file (or the entry)
+ * was checked to be ours: a regular file with one link, owned by the
+ * tree's owner (runtime/marker.h), so a hard link planted in the tree
+ * between the tree's check and this step is refused, not written.
  *
  * On a terminal the master thread shows progress on stderr (files, bytes,
  * rate, ETA) at most four times a second; otherwise it only logs the
@@ -33,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/beneath.h"
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
 #include "runtime/interrupt.h"
@@ -59,6 +65,7 @@ static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
 	fileset_file_path(job->fs, e, buf);
 }
 
+/* The first failure of the run is logged; the others only stop it. */
 static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int err)
 {
 	char *path = malloc(fileset_path_max(r->job->fs));
@@ -72,6 +79,21 @@ static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int 
 		else
 			log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
 				  what, strerror(err));
+	}
+	free(path);
+}
+
+/* A file with flowbench's name that is not flowbench's: never touched. */
+static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
+{
+	char *path = malloc(fileset_path_max(r->job->fs));
+
+	if (atomic_exchange(&r->failed, 1) == 0) {
+		if (path)
+			msg_path(r->job, e, path);
+		log_error("refusing to preallocate %s: %s; flowbench never writes, "
+			  "truncates or removes a file it did not create (left "
+			  "untouched)", path ? path : "a file", why);
 	}
 	free(path);
 }
@@ -103,8 +125,7 @@ static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to
 /* A new file in a fresh tree: create, write, close. */
 static int create_file(struct prealloc_run *r, uint64_t e, const char *rel, uint64_t size)
 {
-	int fd = openat(r->job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL |
-			O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = beneath_open(r->job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	int err;
 
 	if (fd < 0) {
@@ -121,12 +142,19 @@ static int create_file(struct prealloc_run *r, uint64_t e, const char *rel, uint
 	return 0;
 }
 
-/* A file that may already exist in a reused tree: keep, trim or complete it. */
+/*
+ * A file that may already exist in a reused tree: keep, trim or complete
+ * it.  The size is read with a plain lstat (reading cannot hurt); a file
+ * to be changed is opened without following links and checked on the
+ * open descriptor before anything is written.
+ */
 static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint64_t size)
 {
 	const struct prealloc_job *job = r->job;
 	struct stat st;
 	uint64_t have = 0;
+	char reason[160];
+	const char *why;
 	int fd, err = 0;
 
 	if (fstatat(job->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -141,10 +169,9 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 					 job->fs->root, rel, (unsigned long long)size);
 			return 0;
 		}
-		fd = openat(job->rootfd, rel, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		fd = beneath_open(job->rootfd, rel, O_WRONLY, 0);
 	} else if (errno == ENOENT) {
-		fd = openat(job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = beneath_open(job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	} else {
 		fail_file(r, e, "stat", errno);
 		return -1;
@@ -153,6 +180,13 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		fail_file(r, e, "open", errno);
 		return -1;
 	}
+	if ((why = fstat(fd, &st) < 0 ? strerror(errno) :
+		   marker_foreign(&job->fs->marker, &st, reason, sizeof(reason)))) {
+		close(fd);
+		refuse_file(r, e, why);
+		return -1;
+	}
+	have = (uint64_t)st.st_size;
 	if (have > size)
 		err = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
 	else
@@ -173,14 +207,36 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 /* A file that must not exist (not preallocated) in a reused tree. */
 static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
 {
-	if (unlinkat(r->job->rootfd, rel, 0) == 0) {
-		if (r->job->log_each)
-			log_info("Removed %s/%s (not preallocated)", r->job->fs->root, rel);
-	} else if (errno != ENOENT && errno != ENOTDIR) {
+	const struct fs_state *fs = r->job->fs;
+	char reason[160];
+	const char *name, *why;
+	struct stat st;
+	int pfd = beneath_parent(r->job->rootfd, rel, &name);
+	int rc = 0, err = 0;
+
+	if (pfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
 		fail_file(r, e, "remove", errno);
 		return -1;
 	}
-	return 0;
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		err = errno == ENOENT ? 0 : errno;
+	} else if ((why = marker_foreign(&fs->marker, &st, reason, sizeof(reason)))) {
+		refuse_file(r, e, why);
+		rc = -1;
+	} else if (unlinkat(pfd, name, 0) == 0) {
+		if (r->job->log_each)
+			log_info("Removed %s/%s (not preallocated)", fs->root, rel);
+	} else if (errno != ENOENT) {
+		err = errno;
+	}
+	beneath_close_parent(r->job->rootfd, pfd);
+	if (err) {
+		fail_file(r, e, "remove", err);
+		return -1;
+	}
+	return rc;
 }
 
 static void do_file(struct prealloc_run *r, uint64_t e, char *rel)

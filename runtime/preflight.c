@@ -192,7 +192,8 @@ uint64_t preflight_thread_fds(const struct plan *p, int t)
 uint64_t preflight_proc_fds(const struct plan *p, int proc)
 {
 	const struct plan_proc *pp = &p->procs[proc];
-	uint64_t n = PREFLIGHT_BASE_FDS;
+	/* every fileset's root and locked marker stay open in every worker */
+	uint64_t n = PREFLIGHT_BASE_FDS + 2 * (uint64_t)p->nfilesets;
 
 	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
 		n = preflight_add(n, preflight_mul(p->threads[t].instances,

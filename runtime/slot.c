@@ -14,6 +14,7 @@
 #include "flowops/attr.h"
 #include "runtime/clock.h"
 #include "runtime/fileset.h"
+#include "runtime/fsaccess.h"
 #include "runtime/stats.h"
 #include "runtime/thread.h"
 
@@ -97,10 +98,11 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	const struct plan_flowop *pf = fi->pf;
 	const struct fs_state *fs;
 	const struct pick_set *files;
-	char path[PATH_MAX];
+	char path[PATH_MAX], reason[160];
+	const char *why;
 	enum fo_result r;
 	uint64_t t0, t1, e;
-	int fd;
+	int fd, oflags;
 
 	*opened = 0;
 	if (pf->fileset < 0) {
@@ -132,14 +134,19 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	r = slot_pick(t, pf, files, PICK_EXISTING, 0, own, &e);
 	if (r != FO_OK)
 		return r;
-	fileset_file_path(fs, e, path);
+	oflags = slot_open_flags(fs->pf, flags);
 	t0 = thread_ticks(t);
-	fd = open(path, slot_open_flags(fs->pf, flags));
+	fd = fsa_open_file(fs, e, oflags, 0);
 	t1 = thread_ticks(t);
 	if (fd < 0) {
 		int err = errno;
 
+		if (err == ENOENT)
+			pick_set_exists(files, e, false);   /* removed behind our back */
 		pick_release(files, e);
+		fileset_file_path(fs, e, path);
+		if (err == ELOOP)
+			return thread_refuse(t, fi, "open", path, THREAD_WHY_LINK);
 		if (err == EINVAL && (flags & O_DIRECT)) {
 			thread_fail(t, "flowop %s: file system refuses O_DIRECT for %s",
 				    pf->name, path);
@@ -149,6 +156,12 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 		return thread_op_failed(t, fi, fo_err_kind_of(err),
 					"flowop %s: open %s: %s", pf->name, path,
 					strerror(err));
+	}
+	if ((why = fsa_refusal_fd(fs, fd, oflags, reason, sizeof(reason)))) {
+		close(fd);
+		pick_release(files, e);
+		fileset_file_path(fs, e, path);
+		return thread_refuse(t, fi, "write", path, why);
 	}
 	slot_attach(s, fd, pf->fileset, files, e);
 	pick_release(files, e);

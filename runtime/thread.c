@@ -217,6 +217,16 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
 	return FO_ERROR;
 }
 
+enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const char *path, const char *why)
+{
+	thread_fail(t, "flowop %s: refusing to %s %s: %s; flowbench never writes, "
+		    "truncates or removes what it did not create (the fileset's "
+		    "tree was changed behind its back; it is left untouched)",
+		    fi->pf->name, what, path, why);
+	return FO_ERROR;
+}
+
 /* Linux best-effort I/O priority for the calling thread (ioprio <= 7). */
 static void set_ioprio(struct fb_thread *t)
 {
@@ -295,8 +305,8 @@ static void thread_fail_norsc_fileset(struct fb_thread *t,
 			 (unsigned long long)pick_count(&fs->leafdirs, PICK_EXISTING),
 			 (unsigned long long)pick_busy_count(&fs->leafdirs));
 	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
-		    "(%llu files: %llu exist, %llu do not, %llu busy%s): run stopped "
-		    "early without results; add entries ($nfiles), shorten the run, "
+		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "
+		    "stopped early; add entries ($nfiles), shorten the run, "
 		    "or use 'set mode quit firstdone' or 'alldone'",
 		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
 		    (unsigned long long)fs->pf->entries,
@@ -318,8 +328,8 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 		return;
 	}
 	if (fi->pf->fileset < 0) {
-		thread_fail(t, "flowop %s (%s) ran out of resources: run stopped "
-			    "early without results (use 'set mode quit firstdone' "
+		thread_fail(t, "flowop %s (%s) ran out of resources: the run "
+			    "stopped early (use 'set mode quit firstdone' "
 			    "or 'alldone' to end the run there)", fi->pf->name,
 			    fi->pf->ops->name);
 		return;

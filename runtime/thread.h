@@ -98,6 +98,19 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
 				enum fo_err_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5), cold));
 
+/*
+ * Flowop `fi` met an entry of its fileset that is not flowbench's: a
+ * symbolic link in its path, a hard link, another owner
+ * (runtime/fsaccess.h).  Not an op failure but a tree changed behind
+ * flowbench's back, so the run stops, even with --keep-going, naming
+ * `what` it was about to do, `path` and `why`.  Returns FO_ERROR.
+ */
+enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const char *path, const char *why);
+
+/* The reason thread_refuse() gives for ELOOP from runtime/fsaccess.h. */
+#define THREAD_WHY_LINK "a symbolic link is in its path (flowbench follows none in a fileset)"
+
 /* Hot path: now, on the op clock (see clock.h). */
 static inline uint64_t thread_ticks(const struct fb_thread *t)
 {

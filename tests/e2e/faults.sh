@@ -149,8 +149,10 @@ wait "$bg"
 expect_failed rmfail "flowop open: open $gone/opentree/" "No such file or directory"
 ok "a file removed behind its back ends the run: open named, ENOENT, status 1"
 
+# with --keep-going, files removed from one directory are counted and the
+# run goes on with the others
 rm -f "$tmp/rmkeep.done"
-rm_when_running rmkeep "$gone/opentree" &
+rm_when_running rmkeep "$gone/opentree/00000001" &
 bg=$!
 run rmkeep "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 2 --keep-going
@@ -163,6 +165,50 @@ n=$(errors_of rmkeep open ENOENT)
 b=$(errors_of rmkeep close EBADF)
 [ "$b" -gt 0 ] || { cat "$tmp/rmkeep.out"; fail "rmkeep: closefile of the slot left closed not counted"; }
 ok "--keep-going with files removed: $n ENOENT (open), $b EBADF (close of the slot left closed)"
+
+# a file found missing is known to be missing: with --keep-going a
+# delete/create loop over 20 files goes on when one is removed from
+# outside (createfile makes it again) instead of stopping for want of an
+# absent file while the fileset believes all 20 exist
+cat >"$tmp/swap.f" <<EOF
+define fileset name=sw,path=$gone,entries=20,dirwidth=5,size=4k,prealloc
+define process name=p { thread name=t {
+  flowop deletefile name=del,filesetname=sw
+  flowop createfile name=cr,filesetname=sw,fd=1
+  flowop closefile name=cl,fd=1 } }
+run 2
+EOF
+(
+	while ! grep -q "Running" "$tmp/swap.out" 2>/dev/null; do sleep 0.05; done
+	sleep 0.3
+	# remove one existing file, whatever the loop is doing
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		f=$(find "$gone/sw" -type f -name '[0-9]*' | head -1)
+		[ -n "$f" ] && rm -f "$f" && break
+		sleep 0.01
+	done
+) &
+bg=$!
+run swap "$tmp/swap.f" --cache warm --keep-going
+wait "$bg"
+[ "$rc" -eq 0 ] || { cat "$tmp/swap.out"; fail "swap: status $rc, not 0"; }
+grep -q "could not obtain" "$tmp/swap.out" && { cat "$tmp/swap.out"; fail "swap: the run ran out of files"; }
+[ "$(breakdown_field "$tmp/swap.out" cr ops)" -gt 100 ] || { cat "$tmp/swap.out"; fail "swap: few createfile ops"; }
+ok "--keep-going: a file removed from outside is marked missing; the delete/create loop goes on"
+
+# every file removed: the run stops for want of a file, with the results
+# so far, and says how many files really exist (none), not "without results"
+rm -f "$tmp/rmall.done"
+rm_when_running rmall "$gone/opentree" &
+bg=$!
+run rmall "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+	-D nthreads=1 --runtime 10 --keep-going
+touch "$tmp/rmall.done"
+wait "$bg"
+expect_failed rmall "Per-Operation Breakdown" \
+	"could not obtain a file of fileset 'opentree' (200 files: 0 exist, 200 do not"
+grep -q "without results" "$tmp/rmall.out" && { cat "$tmp/rmall.out"; fail "rmall: 'without results' after the results"; }
+ok "every file removed: partial results, then 'could not obtain a file' with the true counts (0 exist)"
 
 # --- 5. A file truncated behind its back: short reads ------------------
 # random reads inside the size the file had when it was opened come back

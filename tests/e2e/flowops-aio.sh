@@ -124,9 +124,9 @@ ok "without aiowait: $aw writes reaped by back-pressure, $aw_late drained at the
 # O_DIRECT and O_SYNC on the same ring
 wl direct '    flowop aiowrite name=aw,filename=big,iosize=8k,random,directio,dsync
     flowop aiowait name=wt' 1
-fb direct -e trace=openat
+fb direct -e trace=openat,openat2
 [ "$(ops direct aw)" -gt 0 ] || fail "directio,dsync aiowrite did no op"
-grep -qE "openat\(.*00000001/00000001\".*O_DIRECT" "$tmp"/direct.tr.* ||
+grep -qE "openat2?\\(.*00000001/00000001\".*O_DIRECT" "$tmp"/direct.tr.* ||
 	fail "directio: the file was not opened with O_DIRECT"
 ok "directio,dsync aiowrite: $(ops direct aw) ops on an O_DIRECT file"
 

@@ -12,14 +12,19 @@ mkdir "$d"
 fbrun() {
 	cat >"$tmp/$1.f"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	strace -ff -qq -s 200 -e trace=openat,unlink,fsync,newfstatat,fstat,close \
+	strace -ff -qq -s 200 -e trace=execve,openat,openat2,unlink,unlinkat,fsync,newfstatat,fstat,close \
 		-o "$tmp/$1.tr" "$FLOWBENCH" run "$tmp/$1.f" --cache warm \
 		>"$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "$1: run failed"; }
 }
 ops() { breakdown_field "$tmp/$1.out" "$2" ops; }
 late() { sed -n "s/.*Not counted:.*[(,] *$2 \\([0-9][0-9]*\\).*/\\1/p" "$tmp/$1.out" | grep . || echo 0; }
-# calls NAME REGEX: matching calls on paths inside a fileset's tree
-calls() { cat "$tmp/$1".tr.* | grep -E "$2" | grep -v O_DIRECTORY | grep -c "\"$d/[^/\"]*/" || true; }
+# wtraces NAME: the traces of every thread but the master's main thread
+# (the one that execve'd), i.e. the workers' and the preallocation threads'
+wtraces() { for f in "$tmp/$1".tr.*; do grep -q '^execve(' "$f" || cat "$f"; done; }
+# calls NAME REGEX: the workers' matching calls on entries of a fileset's
+# tree (relative to its root directory, held open: "00000001/00000002");
+# preallocation's creates (O_EXCL) and directory opens are not flowops'
+calls() { wtraces "$1" | grep -E "$2" | grep -v -e O_DIRECTORY -e O_EXCL | grep -cE '"[0-9]{8}(/[0-9]{8})*"' || true; }
 files() { find "$d/$1" -type f ! -name .flowbench | wc -l; }
 
 # createfile + closefile until every file exists: exactly 50 of each
@@ -33,10 +38,10 @@ F
 [ "$(ops create cr)" -eq 50 ] || fail "createfile: $(ops create cr) ops for 50 files"
 [ "$(ops create cl)" -eq 50 ] || fail "closefile: $(ops create cl) ops for 50 files"
 [ "$(files c)" -eq 50 ] || fail "createfile: $(files c) files on disk, want 50"
-n=$(calls create '^openat\(.*O_CREAT.* = [0-9]+$')
-[ "$n" -eq 50 ] || fail "createfile: $n openat(O_CREAT) calls for 50 ops"
+n=$(calls create '^openat2\(.*O_CREAT.* = [0-9]+$')
+[ "$n" -eq 50 ] || fail "createfile: $n openat2(O_CREAT) calls for 50 ops"
 find "$d/c" -type f ! -name .flowbench -size +0 | grep -q . && fail "createfile wrote data"
-ok "createfile/closefile: 50 ops each, 50 empty files, 50 openat(O_CREAT)"
+ok "createfile/closefile: 50 ops each, 50 empty files, 50 openat2(O_CREAT)"
 
 # deletefile until none is left
 fbrun delete <<F
@@ -47,7 +52,7 @@ run 10
 F
 [ "$(ops delete del)" -eq 40 ] || fail "deletefile: $(ops delete del) ops for 40 files"
 [ "$(files x)" -eq 0 ] || fail "deletefile left $(files x) files"
-n=$(calls delete '^unlink\(')
+n=$(calls delete '^unlinkat\(.* = 0$')
 [ "$n" -eq 40 ] || fail "deletefile: $n unlink calls for 40 ops"
 ok "deletefile: 40 ops, 40 unlinks, no file left"
 
@@ -76,7 +81,7 @@ flowop statfile name=fst,filesetname=o,fd=1
 flowop closefile name=cl,fd=1 } }
 run 1
 F
-for pair in "op:^openat\\(" "st:^newfstatat\\(" "fs:^fsync\\("; do
+for pair in "op:^openat2\\(" "st:^newfstatat\\(" "fs:^fsync\\("; do
 	op=${pair%%:*} re=${pair#*:}
 	n=$(ops open "$op")
 	l=$(late open "$op")
@@ -89,7 +94,7 @@ for pair in "op:^openat\\(" "st:^newfstatat\\(" "fs:^fsync\\("; do
 	[ $((n + l)) -eq "$c" ] || fail "$op: $n ops + $l late, but $c calls"
 done
 [ "$(ops open fst)" -gt 0 ] || fail "statfile fd=1 did no ops"
-ok "openfile/fsync/statfile: every op is one openat/fsync/stat call"
+ok "openfile/fsync/statfile: every op is one openat2/fsync/stat call"
 
 # fsyncset: one fsync per open slot of the fileset, none for closed slots
 fbrun fsyncset <<F

@@ -2,7 +2,8 @@
 # force.sh - never destroying what is not ours, case by case (docs/
 # robustness.md): an unmarked directory is refused (with and without
 # reuse) naming it and --force; --force adopts it but removes only
-# flowbench's 8-digit entries; foreign files in a marked tree stop the
+# what flowbench made there (listed in the marker), never a user's
+# 8-digit file; foreign files in a marked tree stop the
 # run, or survive it with --force; symbolic links in the tree are never
 # followed; /, system directories and $HOME (even marked by someone
 # else) are refused even with --force; `system` runs only with
@@ -66,18 +67,42 @@ for w in clean reuse; do
 	ok "$w: an unmarked directory is refused, named, --force explained, left as it was"
 done
 
-# -- --force adopts it: marked, foreign files kept, numbered entries reused
+# -- --force adopts it: marked, foreign files kept, the fileset made around them
 d=$tmp/adopt
-mkdir -p "$d/fs1/00000001/photos"
+mkdir -p "$d/fs1/photos"
 echo mine >"$d/fs1/notes.txt"
-echo cat >"$d/fs1/00000001/photos/cat.jpg"
+echo cat >"$d/fs1/photos/cat.jpg"
+echo budget >"$d/fs1/20231231"
 must_run clean "$d" --force
 grep -q "adopted by flowbench" "$d/fs1/.flowbench" || fail "adopted directory is not marked"
 same "$d/fs1/notes.txt" mine
-same "$d/fs1/00000001/photos/cat.jpg" cat
+same "$d/fs1/photos/cat.jpg" cat
 n=$(find "$d/fs1" -type f -size 4k | wc -l)
 [ "$n" -eq 4 ] || fail "adopted tree holds $n files of 4 KiB, not 4"
 ok "--force adopts an unmarked directory, keeps foreign files, makes the fileset"
+# an 8-digit user file in the adopted directory is not flowbench's: a
+# second run cleans the tree (with and without --force) and keeps it
+must_run clean "$d" --force
+same "$d/fs1/20231231" budget
+refused clean "$d"
+says "run with --force"
+same "$d/fs1/20231231" budget
+top=$(ls "$d/fs1" | grep -E '^0000[0-9]{4}$' | sort | tail -1)
+grep -q "^owns 00000001-$top\$" "$d/fs1/.flowbench" ||
+	{ cat "$d/fs1/.flowbench"; fail "the marker does not list the top-level directories 00000001-$top"; }
+grep -q '20231231' "$d/fs1/.flowbench" && fail "the marker claims the user's 20231231"
+ok "an 8-digit user file (20231231) in an adopted directory survives cleaning; the marker lists only what flowbench made"
+# a numbered entry the tree needs that was there before adoption: refused
+d=$tmp/adopt-numbered
+mkdir -p "$d/fs1/00000001/photos"
+echo cat >"$d/fs1/00000001/photos/cat.jpg"
+echo data >"$d/fs1/00000002"
+refused clean "$d" --force
+says "$d/fs1/00000001"
+says "it was there when the directory was adopted"
+same "$d/fs1/00000001/photos/cat.jpg" cat
+same "$d/fs1/00000002" data
+ok "numbered entries that predate adoption are never taken for flowbench's, even with --force"
 
 # -- a marked tree with foreign files: refused without --force, kept with it
 for w in clean reuse; do
@@ -105,18 +130,27 @@ mkdir -p "$d" "$victim/00000001"
 echo v1 >"$victim/00000001/00000001"
 echo v2 >"$victim/00000002"
 must_run clean "$d"
-ln -s "$victim" "$d/fs1/00000009"
+# a link in place of one of the tree's own directories: refused even with --force
+top=$(ls "$d/fs1" | grep -E '^[0-9]{8}$' | tail -1)
+mv "$d/fs1/$top" "$tmp/moved-top"
+ln -s "$victim" "$d/fs1/$top"
 refused clean "$d" --force
-says "$d/fs1/00000009"
+says "$d/fs1/$top"
 same "$victim/00000001/00000001" v1
 same "$victim/00000002" v2
-rm "$d/fs1/00000009"
+rm "$d/fs1/$top"
+mv "$tmp/moved-top" "$d/fs1/$top"
+# links with names flowbench never made: foreign, kept with --force, not followed
+ln -s "$victim" "$d/fs1/00000009"
+refused clean "$d"
+says "$d/fs1/00000009"
 ln -s "$victim" "$d/fs1/elsewhere"
 ln -s "$victim/00000002" "$d/fs1/$(ls "$d/fs1" | grep -E '^[0-9]{8}$' | head -1)/link"
 must_run clean "$d" --force
 same "$victim/00000001/00000001" v1
 same "$victim/00000002" v2
 [ -L "$d/fs1/elsewhere" ] || fail "a foreign symbolic link was removed"
+[ -L "$d/fs1/00000009" ] || fail "a foreign numbered symbolic link was removed"
 ok "symbolic links in the tree are never followed nor removed, even with --force"
 
 # -- /, system directories, $HOME and its parents: refused even with --force

@@ -188,6 +188,62 @@ static char *resolve(const char *path)
 	return out;
 }
 
+/* Does `path` have a ".." component (which only realpath() gets right)? */
+static bool has_dotdot(const char *path)
+{
+	const char *p = path;
+
+	while ((p = strstr(p, "..")) != NULL) {
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
+/*
+ * resolve() for a home, cheaper: most homes share their parent (/home),
+ * resolved once and kept in h; the home itself costs one readlink(),
+ * and a full resolve() only when it is a symbolic link.  10,000 passwd
+ * entries cost 10,000 system calls, not one per component.
+ */
+static char *resolve_home(struct fsguard_homes *h, const char *path)
+{
+	char *norm, *slash, *out = NULL;
+	const char *parent;
+	char c;
+
+	if (has_dotdot(path))
+		return resolve(path);
+	if (!(norm = normalize(path)))
+		return NULL;
+	if (strcmp(norm, "/") == 0)
+		return norm;
+	slash = strrchr(norm, '/');
+	*slash = '\0';
+	parent = slash == norm ? "/" : norm;
+	if (!h->parent || strcmp(h->parent, parent) != 0) {
+		free(h->parent);
+		free(h->parent_real);
+		h->parent = strdup(parent);
+		h->parent_real = resolve(parent);
+		if (!h->parent || !h->parent_real)
+			goto out;
+	}
+	if (asprintf(&out, "%s/%s", strcmp(h->parent_real, "/") ? h->parent_real : "",
+		     slash + 1) < 0) {
+		out = NULL;
+		goto out;
+	}
+	if (readlink(out, &c, 1) >= 0) {
+		free(out);
+		out = resolve(path);
+	}
+out:
+	free(norm);
+	return out;
+}
+
 /* Write the refusal's phrase; true, so a rule can `return say(...)`. */
 static bool __attribute__((format(printf, 2, 3)))
 say(struct fsguard_homes *h, const char *fmt, ...)
@@ -404,7 +460,7 @@ void fsguard_homes_add(struct fsguard_homes *h, const char *user,
 
 	if (!dir || dir[0] != '/')
 		return;
-	real = resolve(dir);
+	real = resolve_home(h, dir);
 	literal = normalize(dir);
 	if (user)
 		ok = asprintf(&whose, "user '%s' (%s)", user, source) >= 0;
@@ -527,6 +583,9 @@ void fsguard_homes_free(struct fsguard_homes *h)
 		free(h->link[i].real);
 	free(h->home);
 	free(h->link);
+	free(h->parent);
+	free(h->parent_real);
+	h->parent = h->parent_real = NULL;
 	h->home = NULL;
 	h->link = NULL;
 	h->n = h->cap = h->nlinks = 0;

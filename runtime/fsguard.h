@@ -46,6 +46,7 @@ struct fsguard_homes {
 	size_t n, cap;
 	struct fsguard_link *link;
 	size_t nlinks;
+	char *parent, *parent_real;	/* the last home's parent, resolved */
 	bool incomplete;	/* out of memory while gathering: refuse all */
 	char why[FSGUARD_WHY_MAX];
 };

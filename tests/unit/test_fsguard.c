@@ -228,6 +228,44 @@ START_TEST(resolves_homes)
 }
 END_TEST
 
+/* A home with ".." after a link: realpath's answer, not the lexical one. */
+START_TEST(resolves_dotdot_after_a_link)
+{
+	char tmpl[] = "/tmp/fsguard-test.XXXXXX";
+	char *t = mkdtemp(tmpl);
+	char *deep, *inner, *carol, *link, *home;
+	struct fsguard_homes h;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_ge(asprintf(&deep, "%s/deep", t), 0);
+	ck_assert_int_ge(asprintf(&inner, "%s/deep/inner", t), 0);
+	ck_assert_int_ge(asprintf(&carol, "%s/deep/carol", t), 0);
+	ck_assert_int_ge(asprintf(&link, "%s/l2", t), 0);
+	ck_assert_int_ge(asprintf(&home, "%s/l2/../carol", t), 0);
+	ck_assert_int_eq(mkdir(deep, 0755), 0);
+	ck_assert_int_eq(mkdir(inner, 0755), 0);
+	ck_assert_int_eq(mkdir(carol, 0755), 0);
+	ck_assert_int_eq(symlink(inner, link), 0);
+
+	fsguard_homes_init(&h);
+	fsguard_homes_add(&h, "carol", "passwd", home);
+	says(&h, carol, "it is the home directory of user 'carol' (passwd)");
+	says(&h, deep, "it holds the home directory of user 'carol' (passwd)");
+	fsguard_homes_free(&h);
+
+	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(rmdir(carol), 0);
+	ck_assert_int_eq(rmdir(inner), 0);
+	ck_assert_int_eq(rmdir(deep), 0);
+	ck_assert_int_eq(rmdir(t), 0);
+	free(deep);
+	free(inner);
+	free(carol);
+	free(link);
+	free(home);
+}
+END_TEST
+
 /* System directories that are links are guarded where they lead. */
 START_TEST(follows_system_links)
 {
@@ -348,6 +386,7 @@ static Suite *fsguard_suite(void)
 	tcase_add_test(tc, refuses_parents);
 	tcase_add_test(tc, refuses_every_home_and_its_parents);
 	tcase_add_test(tc, resolves_homes);
+	tcase_add_test(tc, resolves_dotdot_after_a_link);
 	tcase_add_test(tc, follows_system_links);
 	tcase_add_test(tc, finds_the_machines_homes);
 	tcase_add_test(tc, refuses_the_owners_home);

@@ -11,7 +11,9 @@
  * and every directory holding a system directory or a home is refused:
  * adopting /var would hold /var/lib.  Inside a home is allowed: a user's
  * ~/scratch is theirs, permissions keep other users out, and root running
- * in /home/alice/bench is plausible.
+ * in /home/alice/bench is plausible.  Where a shared directory is a link
+ * into a tree (OSTree systems: /home -> /var/home, /mnt -> /var/mnt),
+ * below it is scratch space like below /var/tmp.
  *
  * Sources for the table: the Filesystem Hierarchy Standard 3.0 (ch. 3 the
  * root file system, ch. 5 /var, ch. 6 Linux: /proc, /sys), systemd's
@@ -35,8 +37,9 @@ struct kind {
 	bool below;	/* refused below it too, or only itself */
 };
 
-static const struct kind tree = { "system tree", true };
-static const struct kind shared = { "shared directory", false };
+static const struct kind tree_kind = { "system tree", true };
+static const struct kind shared_kind = { "shared directory", false };
+static const struct kind home_kind = { "home directory", false };
 
 struct sysdir {
 	const char *path;
@@ -48,30 +51,30 @@ struct sysdir {
  * tree holding a directory is the one reported.
  */
 static const struct sysdir sysdirs[] = {
-	/* shared: everybody's; a directory inside them is scratch space */
-	{ "/tmp", &shared }, { "/var/tmp", &shared }, { "/dev/shm", &shared },
-	{ "/run/shm", &shared }, { "/mnt", &shared }, { "/media", &shared },
-	{ "/home", &shared },
+	/* refused themselves; a directory inside them is scratch space */
+	{ "/tmp", &shared_kind }, { "/var/tmp", &shared_kind }, { "/dev/shm", &shared_kind },
+	{ "/run/shm", &shared_kind }, { "/mnt", &shared_kind }, { "/media", &shared_kind },
+	{ "/home", &shared_kind }, { "/root", &home_kind },
 	/* FHS 3.0 ch. 5: /var, then the distributions' additions */
-	{ "/var/account", &tree }, { "/var/backups", &tree },
-	{ "/var/cache", &tree }, { "/var/crash", &tree }, { "/var/cron", &tree },
-	{ "/var/games", &tree }, { "/var/lib", &tree }, { "/var/local", &tree },
-	{ "/var/lock", &tree }, { "/var/log", &tree }, { "/var/mail", &tree },
-	{ "/var/msgs", &tree }, { "/var/opt", &tree }, { "/var/preserve", &tree },
-	{ "/var/run", &tree }, { "/var/spool", &tree }, { "/var/yp", &tree },
-	{ "/var/db", &tree }, { "/var/empty", &tree }, { "/var/www", &tree },
-	{ "/var", &tree },
+	{ "/var/account", &tree_kind }, { "/var/backups", &tree_kind },
+	{ "/var/cache", &tree_kind }, { "/var/crash", &tree_kind }, { "/var/cron", &tree_kind },
+	{ "/var/games", &tree_kind }, { "/var/lib", &tree_kind }, { "/var/local", &tree_kind },
+	{ "/var/lock", &tree_kind }, { "/var/log", &tree_kind }, { "/var/mail", &tree_kind },
+	{ "/var/msgs", &tree_kind }, { "/var/opt", &tree_kind }, { "/var/preserve", &tree_kind },
+	{ "/var/run", &tree_kind }, { "/var/spool", &tree_kind }, { "/var/yp", &tree_kind },
+	{ "/var/db", &tree_kind }, { "/var/empty", &tree_kind }, { "/var/www", &tree_kind },
+	{ "/var", &tree_kind },
 	/* FHS 3.0 ch. 3: the root file system; ch. 6: Linux */
-	{ "/boot/efi", &tree }, { "/boot", &tree }, { "/bin", &tree },
-	{ "/dev", &tree }, { "/etc", &tree }, { "/lib", &tree },
-	{ "/lib32", &tree }, { "/lib64", &tree }, { "/libx32", &tree },
-	{ "/opt", &tree }, { "/run/user", &tree }, { "/run", &tree },
-	{ "/sbin", &tree }, { "/srv", &tree }, { "/usr", &tree },
-	{ "/proc", &tree }, { "/sys", &tree },
+	{ "/boot/efi", &tree_kind }, { "/boot", &tree_kind }, { "/bin", &tree_kind },
+	{ "/dev", &tree_kind }, { "/etc", &tree_kind }, { "/lib", &tree_kind },
+	{ "/lib32", &tree_kind }, { "/lib64", &tree_kind }, { "/libx32", &tree_kind },
+	{ "/opt", &tree_kind }, { "/run/user", &tree_kind }, { "/run", &tree_kind },
+	{ "/sbin", &tree_kind }, { "/srv", &tree_kind }, { "/usr", &tree_kind },
+	{ "/proc", &tree_kind }, { "/sys", &tree_kind },
 	/* beyond the FHS: the ESP, fsck's, snaps, Nix, Guix, OSTree, SELinux */
-	{ "/efi", &tree }, { "/lost+found", &tree }, { "/snap", &tree },
-	{ "/nix", &tree }, { "/gnu", &tree }, { "/ostree", &tree },
-	{ "/sysroot", &tree }, { "/selinux", &tree },
+	{ "/efi", &tree_kind }, { "/lost+found", &tree_kind }, { "/snap", &tree_kind },
+	{ "/nix", &tree_kind }, { "/gnu", &tree_kind }, { "/ostree", &tree_kind },
+	{ "/sysroot", &tree_kind }, { "/selinux", &tree_kind },
 };
 
 #define NSYSDIRS (sizeof(sysdirs) / sizeof(sysdirs[0]))
@@ -266,8 +269,9 @@ static const char *at_suffix(const struct place *p, char *buf, size_t len)
 }
 
 /*
- * Is `dir`, inside the system tree at `tree`, in the scratch space below
- * a shared directory inside that tree (/var/tmp/x in /var)?
+ * Is `dir`, inside the system tree at `tree`, a place refused only
+ * itself inside that tree, or in the scratch space below one (/var/tmp,
+ * /var/tmp/x in /var)?  sysdir_rule refuses the place itself.
  */
 static bool in_scratch(const char *dir, const char *tree_path,
 		       const struct fsguard_homes *h)
@@ -276,7 +280,7 @@ static bool in_scratch(const char *dir, const char *tree_path,
 		struct place q = place_at(h, i);
 
 		if (!q.kind->below && strictly_below(q.path, tree_path) &&
-		    strictly_below(dir, q.path))
+		    at_or_below(dir, q.path))
 			return true;
 	}
 	return false;
@@ -569,7 +573,6 @@ void fsguard_homes_get(struct fsguard_homes *h)
 	fsguard_homes_add(h, pw ? pw->pw_name : NULL, "$HOME", getenv("HOME"));
 	if (sudo && (pw = getpwnam(sudo)))
 		fsguard_homes_add(h, pw->pw_name, "passwd", pw->pw_dir);
-	fsguard_homes_add(h, "root", "FHS", "/root");
 	drop_duplicates(h);
 }
 

@@ -7,7 +7,7 @@
  * directory; every system tree of the file system hierarchy (/etc, /usr,
  * /var, /run, ...) and everything inside it, except the scratch space
  * below /var/tmp, /dev/shm and /run/shm; the shared directories
- * themselves (/tmp, /home, /mnt, ...); every home directory of the
+ * themselves (/tmp, /home, /mnt, ..., and /root); every home directory of the
  * password database (and $HOME); and every directory above any of these.
  * docs/robustness.md lists them.  The rules are checked on the resolved
  * path, and the system directories that are symbolic links (/bin ->
@@ -56,7 +56,7 @@ void fsguard_homes_init(struct fsguard_homes *h);
 
 /*
  * The machine's: every entry of the password database (getpwent), the
- * current user's and $SUDO_USER's entries, $HOME, and /root; the system
+ * current user's and $SUDO_USER's entries, and $HOME; the system
  * directories that are symbolic links.  Not thread-safe (getpwent).
  */
 void fsguard_homes_get(struct fsguard_homes *h);

@@ -6,8 +6,8 @@
  * database the test makes up (odd homes included: "/", /nonexistent,
  * system directories, duplicates, homes behind symbolic links) and of
  * the real one; every directory above any of these; system directories
- * that are symbolic links, followed to where they are; and what stays
- * allowed.  Only the guard's answers are looked at: nothing is created
+ * that are symbolic links, followed to where they are (OSTree's /home
+ * -> /var/home stays usable); and what stays allowed.  Only the guard's answers are looked at: nothing is created
  * outside a temporary directory.
  */
 #include <check.h>
@@ -189,6 +189,7 @@ START_TEST(resolves_homes)
 	char tmpl[] = "/tmp/fsguard-test.XXXXXX";
 	char *t = mkdtemp(tmpl);
 	char *real, *link, *alice, *via_link, *bob, *bob_real, *inside;
+	char *away, *dave, *dave_link;
 	struct fsguard_homes h;
 
 	ck_assert_ptr_nonnull(t);
@@ -201,11 +202,20 @@ START_TEST(resolves_homes)
 	ck_assert_int_ge(asprintf(&inside, "%s/real/alice/bench", t), 0);
 	ck_assert_int_eq(mkdir(real, 0755), 0);
 	ck_assert_int_eq(mkdir(alice, 0755), 0);
+	ck_assert_int_ge(asprintf(&away, "%s/away", t), 0);
+	ck_assert_int_ge(asprintf(&dave, "%s/away/dave", t), 0);
+	ck_assert_int_ge(asprintf(&dave_link, "%s/real/dave", t), 0);
 	ck_assert_int_eq(symlink(real, link), 0);
+	ck_assert_int_eq(mkdir(away, 0755), 0);
+	ck_assert_int_eq(mkdir(dave, 0755), 0);
+	ck_assert_int_eq(symlink(dave, dave_link), 0);
 
 	fsguard_homes_init(&h);
 	fsguard_homes_add(&h, "alice", "passwd", via_link);	/* exists */
 	fsguard_homes_add(&h, "bob", "passwd", bob);		/* not yet */
+	fsguard_homes_add(&h, "dave", "passwd", dave_link);	/* a link */
+	says(&h, dave, "it is the home directory of user 'dave' (passwd)");
+	says(&h, away, "it holds the home directory of user 'dave' (passwd)");
 	says(&h, alice, "it is the home directory of user 'alice' (passwd)");
 	says(&h, via_link, "it is the home directory of user 'alice' (passwd)");
 	says(&h, bob_real, "it is the home directory of user 'bob' (passwd)");
@@ -215,6 +225,9 @@ START_TEST(resolves_homes)
 	fsguard_homes_free(&h);
 
 	ck_assert_int_eq(unlink(link), 0);
+	ck_assert_int_eq(unlink(dave_link), 0);
+	ck_assert_int_eq(rmdir(dave), 0);
+	ck_assert_int_eq(rmdir(away), 0);
 	ck_assert_int_eq(rmdir(alice), 0);
 	ck_assert_int_eq(rmdir(real), 0);
 	ck_assert_int_eq(rmdir(t), 0);
@@ -225,6 +238,9 @@ START_TEST(resolves_homes)
 	free(bob);
 	free(bob_real);
 	free(inside);
+	free(away);
+	free(dave);
+	free(dave_link);
 }
 END_TEST
 
@@ -293,9 +309,46 @@ START_TEST(follows_system_links)
 }
 END_TEST
 
-/* The machine's: every passwd home (and $HOME) refused, with its parent. */
+/* OSTree: /home -> /var/home, /root -> /var/roothome; homes stay usable. */
+START_TEST(shared_dirs_linked_into_a_tree)
+{
+	struct fsguard_homes h;
+
+	fsguard_homes_init(&h);
+	ck_assert(fsguard_homes_add_link(&h, "/home", "/var/home"));
+	ck_assert(fsguard_homes_add_link(&h, "/root", "/var/roothome"));
+	ck_assert(fsguard_homes_add_link(&h, "/mnt", "/var/mnt"));
+	fsguard_homes_add(&h, "alice", "passwd", "/var/home/alice");
+	fsguard_homes_add(&h, "root", "passwd", "/var/roothome");
+	ck_assert_int_eq(h.n, 2);	/* below /var, but each one a shared place's */
+	ck_assert_ptr_null(fsguard_refusal("/var/home/alice/bench", &h));
+	ck_assert_ptr_null(fsguard_refusal("/var/home/bob", &h));
+	ck_assert_ptr_null(fsguard_refusal("/var/roothome/bench", &h));
+	ck_assert_ptr_null(fsguard_refusal("/var/mnt/test", &h));
+	says(&h, "/var/home/alice", "it is the home directory of user 'alice' (passwd)");
+	says(&h, "/var/roothome", "it is the home directory of user 'root' (passwd)");
+	says(&h, "/var/mnt", "it is the shared directory /mnt (at /var/mnt) "
+	     "(use a directory inside it)");
+	says(&h, "/var/lib/x", "it is inside the system tree /var/lib");
+	says(&h, "/var/x", "it is inside the system tree /var");
+	fsguard_homes_free(&h);
+	fsguard_homes_init(&h);
+	says(&h, "/root", "it is the home directory /root (use a directory inside it)");
+	ck_assert_ptr_null(fsguard_refusal("/root/bench", &h));
+	fsguard_homes_free(&h);
+}
+END_TEST
+
+/*
+ * The machine's: every passwd home (and $HOME) refused, with its parent;
+ * the system directories that are links here (merged /usr: /bin).
+ */
 START_TEST(finds_the_machines_homes)
 {
+	static const char *const links[] = {
+		"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/var/run", "/var/lock",
+		"/var/mail", NULL
+	};
 	struct fsguard_homes h;
 	struct passwd *pw;
 	int checked = 0;
@@ -331,35 +384,58 @@ START_TEST(finds_the_machines_homes)
 	}
 	endpwent();
 	ck_assert_int_ge(checked, 1);
+	/* system directories that are links here are known where they lead */
+	for (const char *const *l = links; *l; l++) {
+		struct stat st;
+		char *real;
+		bool found = false;
+
+		if (lstat(*l, &st) < 0 || !S_ISLNK(st.st_mode) || !(real = realpath(*l, NULL)))
+			continue;
+		for (size_t i = 0; i < h.nlinks; i++)
+			found = found || strcmp(h.link[i].real, real) == 0;
+		ck_assert_msg(found, "%s -> %s not known", *l, real);
+		free(real);
+	}
 	fsguard_homes_free(&h);
 	ck_assert_int_eq(h.n, 0);
 }
 END_TEST
 
-/* An existing directory that is its owner's home, whatever getpwent lists. */
+/*
+ * An existing directory that is its owner's home, whatever getpwent
+ * lists: the guard is given no homes; each home below /home owned by its
+ * user (the machine's, when there is one) is found through its owner.
+ */
 START_TEST(refuses_the_owners_home)
 {
-	struct passwd *pw = getpwuid(getuid());
 	char tmpl[] = "/tmp/fsguard-test.XXXXXX";
 	char *mine = mkdtemp(tmpl);
 	struct fsguard_homes h;
-	struct stat st;
-	char *home;
-	char *expect;
+	struct passwd *pw;
 
-	ck_assert_ptr_nonnull(pw);
 	ck_assert_ptr_nonnull(mine);
 	fsguard_homes_init(&h);
-	ck_assert_ptr_null(fsguard_refusal(mine, &h));
+	ck_assert_ptr_null(fsguard_refusal(mine, &h));	/* ours, not a home */
 	ck_assert_int_eq(rmdir(mine), 0);
-	home = realpath(pw->pw_dir, NULL);
-	if (home && stat(home, &st) == 0 && st.st_uid == getuid()) {
-		ck_assert_int_ge(asprintf(&expect, "it is the home directory of user '%s' "
-					  "(its owner)", pw->pw_name), 0);
-		says(&h, home, expect);
-		free(expect);
+	setpwent();
+	while ((pw = getpwent())) {
+		char *home = pw->pw_dir[0] == '/' ? realpath(pw->pw_dir, NULL) : NULL;
+		struct passwd *owner;
+		struct stat st;
+		char *expect;
+
+		if (home && strncmp(home, "/home/", 6) == 0 && stat(home, &st) == 0 &&
+		    st.st_uid == pw->pw_uid && (owner = getpwuid(st.st_uid)) &&
+		    strcmp(owner->pw_name, pw->pw_name) == 0) {
+			ck_assert_int_ge(asprintf(&expect, "it is the home directory of "
+						  "user '%s' (its owner)", pw->pw_name), 0);
+			says(&h, home, expect);
+			free(expect);
+		}
+		free(home);
 	}
-	free(home);
+	endpwent();
 	fsguard_homes_free(&h);
 }
 END_TEST
@@ -388,6 +464,7 @@ static Suite *fsguard_suite(void)
 	tcase_add_test(tc, resolves_homes);
 	tcase_add_test(tc, resolves_dotdot_after_a_link);
 	tcase_add_test(tc, follows_system_links);
+	tcase_add_test(tc, shared_dirs_linked_into_a_tree);
 	tcase_add_test(tc, finds_the_machines_homes);
 	tcase_add_test(tc, refuses_the_owners_home);
 	tcase_add_test(tc, refuses_everything_when_incomplete);

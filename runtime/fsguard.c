@@ -37,9 +37,9 @@ struct kind {
 	bool below;	/* refused below it too, or only itself */
 };
 
-static const struct kind tree_kind = { "system tree", true };
-static const struct kind shared_kind = { "shared directory", false };
-static const struct kind home_kind = { "home directory", false };
+static const struct kind tree = { "system tree", true };
+static const struct kind shared = { "shared directory", false };
+static const struct kind home_dir = { "home directory", false };
 
 struct sysdir {
 	const char *path;
@@ -52,29 +52,29 @@ struct sysdir {
  */
 static const struct sysdir sysdirs[] = {
 	/* refused themselves; a directory inside them is scratch space */
-	{ "/tmp", &shared_kind }, { "/var/tmp", &shared_kind }, { "/dev/shm", &shared_kind },
-	{ "/run/shm", &shared_kind }, { "/mnt", &shared_kind }, { "/media", &shared_kind },
-	{ "/home", &shared_kind }, { "/root", &home_kind },
+	{ "/tmp", &shared }, { "/var/tmp", &shared }, { "/dev/shm", &shared },
+	{ "/run/shm", &shared }, { "/mnt", &shared }, { "/media", &shared },
+	{ "/home", &shared }, { "/root", &home_dir },
 	/* FHS 3.0 ch. 5: /var, then the distributions' additions */
-	{ "/var/account", &tree_kind }, { "/var/backups", &tree_kind },
-	{ "/var/cache", &tree_kind }, { "/var/crash", &tree_kind }, { "/var/cron", &tree_kind },
-	{ "/var/games", &tree_kind }, { "/var/lib", &tree_kind }, { "/var/local", &tree_kind },
-	{ "/var/lock", &tree_kind }, { "/var/log", &tree_kind }, { "/var/mail", &tree_kind },
-	{ "/var/msgs", &tree_kind }, { "/var/opt", &tree_kind }, { "/var/preserve", &tree_kind },
-	{ "/var/run", &tree_kind }, { "/var/spool", &tree_kind }, { "/var/yp", &tree_kind },
-	{ "/var/db", &tree_kind }, { "/var/empty", &tree_kind }, { "/var/www", &tree_kind },
-	{ "/var", &tree_kind },
+	{ "/var/account", &tree }, { "/var/backups", &tree },
+	{ "/var/cache", &tree }, { "/var/crash", &tree }, { "/var/cron", &tree },
+	{ "/var/games", &tree }, { "/var/lib", &tree }, { "/var/local", &tree },
+	{ "/var/lock", &tree }, { "/var/log", &tree }, { "/var/mail", &tree },
+	{ "/var/msgs", &tree }, { "/var/opt", &tree }, { "/var/preserve", &tree },
+	{ "/var/run", &tree }, { "/var/spool", &tree }, { "/var/yp", &tree },
+	{ "/var/db", &tree }, { "/var/empty", &tree }, { "/var/www", &tree },
+	{ "/var", &tree },
 	/* FHS 3.0 ch. 3: the root file system; ch. 6: Linux */
-	{ "/boot/efi", &tree_kind }, { "/boot", &tree_kind }, { "/bin", &tree_kind },
-	{ "/dev", &tree_kind }, { "/etc", &tree_kind }, { "/lib", &tree_kind },
-	{ "/lib32", &tree_kind }, { "/lib64", &tree_kind }, { "/libx32", &tree_kind },
-	{ "/opt", &tree_kind }, { "/run/user", &tree_kind }, { "/run", &tree_kind },
-	{ "/sbin", &tree_kind }, { "/srv", &tree_kind }, { "/usr", &tree_kind },
-	{ "/proc", &tree_kind }, { "/sys", &tree_kind },
+	{ "/boot/efi", &tree }, { "/boot", &tree }, { "/bin", &tree },
+	{ "/dev", &tree }, { "/etc", &tree }, { "/lib", &tree },
+	{ "/lib32", &tree }, { "/lib64", &tree }, { "/libx32", &tree },
+	{ "/opt", &tree }, { "/run/user", &tree }, { "/run", &tree },
+	{ "/sbin", &tree }, { "/srv", &tree }, { "/usr", &tree },
+	{ "/proc", &tree }, { "/sys", &tree },
 	/* beyond the FHS: the ESP, fsck's, snaps, Nix, Guix, OSTree, SELinux */
-	{ "/efi", &tree_kind }, { "/lost+found", &tree_kind }, { "/snap", &tree_kind },
-	{ "/nix", &tree_kind }, { "/gnu", &tree_kind }, { "/ostree", &tree_kind },
-	{ "/sysroot", &tree_kind }, { "/selinux", &tree_kind },
+	{ "/efi", &tree }, { "/lost+found", &tree }, { "/snap", &tree },
+	{ "/nix", &tree }, { "/gnu", &tree }, { "/ostree", &tree },
+	{ "/sysroot", &tree }, { "/selinux", &tree },
 };
 
 #define NSYSDIRS (sizeof(sysdirs) / sizeof(sysdirs[0]))
@@ -380,16 +380,16 @@ static bool owner_rule(const char *dir, struct fsguard_homes *h)
 {
 	struct passwd *pw;
 	struct stat st;
-	char *home;
+	char *owners;
 	bool same;
 
 	if (lstat(dir, &st) < 0 || !(pw = getpwuid(st.st_uid)) ||
 	    !pw->pw_dir || pw->pw_dir[0] != '/')
 		return false;
-	if (!(home = resolve(pw->pw_dir)))
+	if (!(owners = resolve(pw->pw_dir)))
 		return say(h, "flowbench ran out of memory checking it");
-	same = strcmp(home, dir) == 0;
-	free(home);
+	same = strcmp(owners, dir) == 0;
+	free(owners);
 	return same && say(h, "it is the home directory of user '%s' (its owner)",
 			   pw->pw_name);
 }
@@ -523,9 +523,12 @@ static void add_links(struct fsguard_homes *h)
 	for (size_t i = 0; i < NSYSDIRS; i++) {
 		char *r = realpath(sysdirs[i].path, NULL);
 
-		if (r && strcmp(r, sysdirs[i].path) != 0 && push_link(h, r, i))
-			continue;
-		free(r);
+		if (!r || strcmp(r, sysdirs[i].path) == 0) {
+			free(r);
+		} else if (!push_link(h, r, i)) {
+			free(r);
+			h->incomplete = true;
+		}
 	}
 }
 

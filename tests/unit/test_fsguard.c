@@ -7,8 +7,9 @@
  * system directories, duplicates, homes behind symbolic links) and of
  * the real one; every directory above any of these; system directories
  * that are symbolic links, followed to where they are (OSTree's /home
- * -> /var/home stays usable); and what stays allowed.  Only the guard's answers are looked at: nothing is created
- * outside a temporary directory.
+ * -> /var/home stays usable); and what stays allowed.  Only the guard's
+ * answers are looked at: nothing is created outside a temporary
+ * directory.
  */
 #include <check.h>
 #include <limits.h>

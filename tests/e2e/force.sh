@@ -7,7 +7,10 @@
 # run, or survive it with --force; symbolic links in the tree are never
 # followed; /, system directories and $HOME (even marked by someone
 # else) are refused even with --force; `system` runs only with
-# --allow-system; no program is ever executed to create or remove files.
+# --allow-system; no program is ever executed to create or remove files;
+# nothing is made inside /var/lib, /var/cache, /run/user, /srv, /opt ...
+# (through links and ..), and another user's home from the password
+# database and its parent are refused and left unchanged (fsguard.c).
 . "$(dirname "$0")/lib.sh"
 
 # a fileset of 4 files of 4 KiB in 2 directories, named $name, in $dir
@@ -208,3 +211,99 @@ if command -v strace >/dev/null 2>&1; then
 	same "$d/fs1/notes.txt" mine
 	ok "adopting, creating and cleaning a tree execute no program (strace: one execve)"
 fi
+
+# ---- issue 10 item 5: system trees, /run/user, every passwd home --------
+# (runtime/fsguard.c).  Made-up names: the refusal must come before
+# anything is created.  Should the guard ever break, the directory made
+# (its name is unique, checked absent first) is removed and the test fails.
+tag=flowbench-guard-test-$$
+
+# guard_refused DIR: --force with name=$tag in DIR is refused, nothing made
+guard_refused() {
+	made=$(realpath "$1")/$tag
+	[ ! -e "$made" ] || fail "$made exists before the test"
+	ran=0
+	fb clean "$1" -D name="$tag" --force || ran=$?
+	if [ -e "$made" ]; then
+		rm -rf -- "$made"
+		cat "$tmp/err"
+		fail "$made was created"
+	fi
+	[ "$ran" -ne 0 ] || { cat "$tmp/err"; fail "flowbench ran in $made"; }
+	says "refusing to use $made"
+	says "even with --force"
+}
+
+ln -s /var/lib "$tmp/varlib"
+for dir in /var/lib /var/cache /var/log /var/spool /srv /opt \
+	"$tmp/varlib" "$tmp/slash/var/./lib/../lib"; do
+	[ -d "$dir" ] || continue
+	guard_refused "$dir"
+	says "it is inside the system tree $(realpath "$dir")"
+done
+ok "inside /var/lib, /var/cache, /var/log, /var/spool, /srv, /opt (also through a link and ..): refused before anything is made"
+
+for dir in /run "/run/user" "/run/user/$(id -u)"; do
+	[ -d "$dir" ] || continue
+	guard_refused "$dir"
+	says "it is inside the system tree /run"
+done
+ok "inside /run and /run/user/UID: refused before anything is made"
+
+# a name that is a link to a system tree is not followed (fileset.c's
+# lstat; this case passes without fsguard.c too)
+ln -s /var/lib "$tmp/namelink"
+refused clean "$tmp" -D name=namelink --force
+says "is not a directory"
+ok "a fileset name that is a link to /var/lib is refused"
+
+# another user's home: an existing passwd entry, outside the system
+# trees, not ours; nothing is planted in it, nothing may change in it
+me=$(id -un)
+myhome=$(realpath "$HOME" 2>/dev/null || echo "$HOME")
+other=
+while IFS=: read -r user _ _ _ _ home _; do
+	[ -n "$home" ] && [ -d "$home" ] && [ "$user" != "$me" ] || continue
+	real=$(realpath "$home")
+	case $real in
+	/|/bin*|/boot*|/dev*|/etc*|/lib*|/opt*|/proc*|/run*|/sbin*|/srv*|\
+	/sys*|/usr*|/var*|/snap*|"$tmp"*) continue ;;
+	esac
+	[ "$real" != "$myhome" ] || continue
+	other=$user otherhome=$real
+	break
+done <<EOT
+$(getent passwd)
+EOT
+if [ -n "$other" ]; then
+	snapshot() {
+		stat -c '%i %y %z' "$otherhome"
+		ls -la --full-time "$otherhome" 2>/dev/null || true
+	}
+	before=$(snapshot)
+	refused clean "$(dirname "$otherhome")" -D name="$(basename "$otherhome")" --force
+	says "it is the home directory of user '$other' (passwd)"
+	[ "$(snapshot)" = "$before" ] || fail "$otherhome was changed"
+	[ ! -e "$otherhome/.flowbench" ] || fail "$otherhome was marked"
+	parent=$(dirname "$otherhome")
+	if [ "$parent" != / ]; then
+		refused clean "$(dirname "$parent")" -D name="$(basename "$parent")" --force
+		says "it holds the home directory of user '$other' (passwd)"
+		[ "$(snapshot)" = "$before" ] || fail "$otherhome was changed"
+	fi
+	ok "$otherhome, user $other's home (passwd), and its parent are refused with --force, left unchanged"
+else
+	echo "skip: no other user's home directory outside the system trees here"
+fi
+
+# scratch space stays usable (these pass without this change too: they
+# guard against refusing too much)
+for dir in /var/tmp /dev/shm; do
+	[ -d "$dir" ] && [ -w "$dir" ] || continue
+	made=$dir/$tag
+	[ ! -e "$made" ] || fail "$made exists before the test"
+	must_run clean "$dir" -D name="$tag"
+	[ -f "$made/.flowbench" ] || fail "$made was not made"
+	rm -rf -- "$made"
+done
+ok "/var/tmp and /dev/shm still hold filesets"

@@ -214,7 +214,7 @@ static char *guarded_root(const struct fs_state *fs, char **parent)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct fsguard_homes homes;
-	const char *why;
+	const char *why, *shown;
 	char *real;
 
 	*parent = realpath(pf->path, NULL);
@@ -228,13 +228,21 @@ static char *guarded_root(const struct fs_state *fs, char **parent)
 		log_error("out of memory");
 		goto fail;
 	}
+	/*
+	 * Both the resolved path and the one as written: /var/lib/docker
+	 * stays /var/lib's even when it is a link to /data/docker.
+	 */
 	fsguard_homes_get(&homes);
+	shown = real;
 	why = fsguard_refusal(real, &homes);
-	fsguard_homes_free(&homes);
-	if (why) {
+	if (!why && fs->root[0] == '/' && (why = fsguard_refusal(fs->root, &homes)))
+		shown = fs->root;
+	if (why)
 		log_error("refusing to use %s as the directory of %s '%s': %s; "
 			  "flowbench never creates, cleans or adopts it, even with --force",
-			  real, pf->is_file ? "file" : "fileset", pf->name, why);
+			  shown, pf->is_file ? "file" : "fileset", pf->name, why);
+	fsguard_homes_free(&homes);
+	if (why) {
 		free(real);
 		goto fail;
 	}

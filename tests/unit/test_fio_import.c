@@ -2,7 +2,10 @@
  * test_fio_import.c - `flowbench import-fio`: fio values and suffixes,
  * [global] inheritance, the error text for unsupported options, the
  * rwmixread ratio, and WML output that the real compiler accepts with
- * the flowops, counts and attributes the job asked for.
+ * the flowops, counts and attributes the job asked for.  Hostile input:
+ * values too large (located errors, never a signal), numbers read back
+ * exactly, nothing from the job file injected as a statement, and time
+ * in proportion to the input.
  */
 #include <check.h>
 #include <stdio.h>

@@ -11,6 +11,11 @@
  * $iodepth, $dir, $runtime) so that -D can scale the workload.  Whatever
  * does not behave exactly as in fio is said in a comment next to it; the
  * mapping table is docs/import-fio.md.
+ *
+ * The job file is hostile input: products of its values are checked,
+ * numbers are written as WML reads them back, and what is copied from it
+ * into comments has its control characters escaped, so that no name or
+ * line can end a comment and start a statement.
  */
 #include "lang/fio_import.h"
 

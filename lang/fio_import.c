@@ -11,10 +11,16 @@
  * $iodepth, $dir, $runtime) so that -D can scale the workload.  Whatever
  * does not behave exactly as in fio is said in a comment next to it; the
  * mapping table is docs/import-fio.md.
+ *
+ * The job file is hostile input: products of its values are checked,
+ * numbers are written as WML reads them back, and what is copied from it
+ * into comments has its control characters escaped, so that no name or
+ * line can end a comment and start a statement.
  */
 #include "lang/fio_import.h"
 
 #include <ctype.h>
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +46,19 @@ struct out_file {
 	int job;                  /* the job that defines it */
 };
 
+/* A key of one of the emitter's lookup trees, with its number. */
+struct keyed {
+	const char *key;
+	int val;
+};
+
 struct emit {
 	struct arena a;
 	struct diag *d;
 	FILE *out;
-	const char **names;       /* every WML name given so far */
-	int nnames;
+	void *names;              /* WML names given: the next "-N" to try */
+	void *dir_index;          /* directory -> index into dirs[] */
+	void *file_index;         /* full path of a `filename` -> files[] */
 	const char **dirs;        /* distinct directories, $dir, $dir2, ... */
 	int ndirs;
 	bool dir_default;         /* /tmp used where fio would use the cwd */
@@ -55,50 +68,93 @@ struct emit {
 	int njobs;
 };
 
+/* Room for element n of an array of n: the capacity doubles each time n
+ * reaches a power of two, so n additions cost linear time. */
 static void *grow(void *p, int n, size_t size)
 {
-	void *np = realloc(p, (size_t)(n + 1) * size);
+	void *np;
 
+	if (n & (n - 1))
+		return p;
+	np = reallocarray(p, n ? 2 * (size_t)n : 1, size);
 	if (!np)
 		abort();
 	return np;
 }
 
-/* A WML word made of `raw`: other characters become '_', and a name
- * starting with something else than a letter or '_' gets `prefix`. */
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
+}
+
+/*
+ * The entry of `key` in the tree `*root` (glibc's balanced tsearch: a
+ * lookup costs log n whatever the keys, so a job file of many jobs is
+ * translated in n log n), NULL if absent.
+ */
+static struct keyed *lookup(void *const *root, const char *key)
+{
+	struct keyed probe = { key, 0 };
+	struct keyed **found = tfind(&probe, root, entry_cmp);
+
+	return found ? *found : NULL;
+}
+
+/* Add `key` (copied) with `val`; it must not be there yet. */
+static struct keyed *insert(struct emit *e, void **root, const char *key, int val)
+{
+	struct keyed *n = arena_new(&e->a, struct keyed);
+
+	n->key = arena_strdup(&e->a, key);
+	n->val = val;
+	if (!tsearch(n, root, entry_cmp))
+		abort();
+	return n;
+}
+
+static void no_free(void *p)
+{
+	(void)p;
+}
+
+/*
+ * A WML word made of `raw`: other characters become '_', and a name
+ * starting with something else than a letter or '_' gets `prefix`, as
+ * does one the scanner would read as a boolean (true, false).  A name
+ * given already gets "-2", "-3", ...: the next one to try is kept with
+ * each name, so n jobs of the same name cost n lookups, not n^2.
+ */
 static const char *unique_name(struct emit *e, const char *raw, const char *prefix)
 {
 	char base[80], cand[96];
+	struct keyed *first;
 	size_t n = 0;
 
-	if (!isalpha((unsigned char)raw[0]) && raw[0] != '_')
+	if ((!isalpha((unsigned char)raw[0]) && raw[0] != '_') ||
+	    strcmp(raw, "true") == 0 || strcmp(raw, "false") == 0)
 		n = (size_t)snprintf(base, sizeof(base), "%s", prefix);
 	for (const char *p = raw; *p && n < sizeof(base) - 1; p++)
 		base[n++] = isalnum((unsigned char)*p) || strchr("_.-", *p) ? *p : '_';
 	base[n] = '\0';
-	snprintf(cand, sizeof(cand), "%s", base);
-	for (int k = 2;; k++) {
-		bool taken = false;
-
-		for (int i = 0; i < e->nnames && !taken; i++)
-			taken = strcmp(e->names[i], cand) == 0;
-		if (!taken)
-			break;
-		snprintf(cand, sizeof(cand), "%s-%d", base, k);
+	first = lookup(&e->names, base);
+	if (!first)
+		return insert(e, &e->names, base, 2)->key;
+	for (;;) {
+		snprintf(cand, sizeof(cand), "%s-%d", base, first->val++);
+		if (!lookup(&e->names, cand))
+			return insert(e, &e->names, cand, 2)->key;
 	}
-	e->names = grow(e->names, e->nnames, sizeof(*e->names));
-	e->names[e->nnames] = arena_strdup(&e->a, cand);
-	return e->names[e->nnames++];
 }
 
 /* The index of directory `dir`'s variable, adding it if new. */
 static int dir_index(struct emit *e, const char *dir)
 {
-	for (int i = 0; i < e->ndirs; i++)
-		if (strcmp(e->dirs[i], dir) == 0)
-			return i;
+	struct keyed *d = lookup(&e->dir_index, dir);
+
+	if (d)
+		return d->val;
 	e->dirs = grow(e->dirs, e->ndirs, sizeof(*e->dirs));
-	e->dirs[e->ndirs] = arena_strdup(&e->a, dir);
+	e->dirs[e->ndirs] = insert(e, &e->dir_index, dir, e->ndirs)->key;
 	return e->ndirs++;
 }
 
@@ -128,17 +184,79 @@ static const char *wml_size(char *buf, size_t n, uint64_t v)
 	return buf;
 }
 
-/* A WML quoted string: \, " and $ escaped. */
+/*
+ * A WML quoted string: \, " and $ escaped, newline and tab as \n and \t.
+ * Only an unescaped '"' ends a WML string, so nothing inside can become
+ * a statement (and the parser refuses other control characters in paths).
+ */
 static void print_quoted(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
+		if (*s == '\n' || *s == '\t') {
+			fprintf(out, "\\%c", *s == '\n' ? 'n' : 't');
+			continue;
+		}
 		if (*s == '\\' || *s == '"' || *s == '$')
 			fputc('\\', out);
 		fputc(*s, out);
 	}
 	fputc('"', out);
 }
+
+/*
+ * Text from the job file (a job name, an option line) or its file name,
+ * made fit for a WML comment.  A comment ends at a newline, so a newline
+ * copied as is would start a live statement (`system ...`): every control
+ * character is shown as \n, \r, \t or \xNN instead, and '\' as "\\" so
+ * that the escapes cannot be confused with the text.  Bytes from 0x80 on
+ * (UTF-8 names) are kept.
+ */
+static const char *commented(struct emit *e, const char *s)
+{
+	size_t n = strlen(s);
+	char *buf = arena_alloc(&e->a, 4 * n + 1), *p = buf;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\')
+			p += sprintf(p, "\\\\");
+		else if (c == '\n' || c == '\r' || c == '\t')
+			p += sprintf(p, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		else if (c < 0x20 || c == 0x7f)
+			p += sprintf(p, "\\x%02x", c);
+		else
+			*p++ = (char)c;
+	}
+	*p = '\0';
+	return buf;
+}
+
+/*
+ * Microseconds as WML seconds: "30", "0.5", "1234.000001".  Digits and
+ * at most one '.', never an exponent (the WML scanner reads no "1e+06"),
+ * and exact: the scanner reads back the same number of microseconds.
+ */
+static const char *wml_seconds(char *buf, size_t n, uint64_t us)
+{
+	unsigned long long whole = us / 1000000, frac = us % 1000000;
+	int digits = 6;
+
+	if (!frac) {
+		snprintf(buf, n, "%llu", whole);
+		return buf;
+	}
+	for (; frac % 10 == 0; frac /= 10)
+		digits--;
+	snprintf(buf, n, "%llu.%0*llu", whole, digits, frac);
+	return buf;
+}
+
+static const char *const engine_text[] = {
+	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
+	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
+};
 
 static long long gcd(long long a, long long b)
 {
@@ -167,8 +285,9 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 	const struct fio_opts *o = &jp->s->opts;
 	struct src_loc loc = { jp->s->line, 1 };
 	const char *base = o->directory ? o->directory : "/tmp";
-	char *full, *slash;
 	struct out_file f = { .job = index };
+	struct keyed *same;
+	char *full, *slash;
 
 	if (!o->directory && (!o->filename || o->filename[0] != '/'))
 		e->dir_default = true;
@@ -194,20 +313,18 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 			   jp->s->name, o->filename);
 		return -1;
 	}
-	for (int i = 0; i < e->nfiles; i++) {
-		if (!e->files[i].fileset && strcmp(e->files[i].path, full) == 0) {
-			jp->file = i;
-			jp->dir = e->files[i].dir;
-			return 0;
-		}
-	}
-	f.path = full;
 	slash = strrchr(full, '/');
 	if (!slash[1]) {
 		diag_error(e->d, loc, "job '%s': filename=%s names a directory",
 			   jp->s->name, o->filename);
 		return -1;
 	}
+	if ((same = lookup(&e->file_index, full))) {
+		jp->file = same->val;
+		jp->dir = e->files[same->val].dir;
+		return 0;
+	}
+	f.path = insert(e, &e->file_index, full, e->nfiles)->key;
 	f.name = unique_name(e, slash + 1, "f");
 	f.dir = dir_index(e, slash == full ? "/" :
 			  arena_strndup(&e->a, full, (size_t)(slash - full)));
@@ -219,12 +336,80 @@ add:
 	return 0;
 }
 
+/* Where option `id` of job `s` was set: its line, or the section's. */
+static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
+{
+	if (s->opts.given & FIO_BIT(id))
+		return s->opts.at[id];
+	return (struct src_loc){ s->line, 1 };
+}
+
+/*
+ * fio lays a job's files out in whole blocks: the size the files get is
+ * `size` rounded down to bs x nrfiles.  The product is checked (bs is
+ * up to 2^63-1, nrfiles up to 10^6): too large is an error at bs's line,
+ * never a wrapped value or a division by zero.
+ */
+static int plan_filesize(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_section *s = jp->s;
+	const struct fio_opts *o = &s->opts;
+	uint64_t block;
+
+	if (__builtin_mul_overflow(o->bs, (uint64_t)o->nrfiles, &block) ||
+	    block > FIO_SIZE_MAX) {
+		diag_error(e->d, opt_loc(s, FO_BS), "bs=%s x nrfiles=%lld is too "
+			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FO_BS) ?
+			   o->text[FO_BS] : "4k", o->nrfiles);
+		return -1;
+	}
+	/* block >= 1: bs and nrfiles are at least 1 (the parser's ranges) */
+	jp->filesize = o->size / block * block;
+	if (jp->filesize == 0) {
+		diag_error(e->d, opt_loc(s, FO_SIZE), "job '%s': size=%llu is "
+			   "smaller than bs x nrfiles (%llu)", s->name,
+			   (unsigned long long)o->size, (unsigned long long)block);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The flowop iterations of one pass: the mix's reads and writes, made
+ * whole fsync intervals.  Products checked (at most 100 x 10^9 within the
+ * parser's ranges, but checked all the same).
+ */
+static int plan_iterations(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	long long k;
+
+	if (is_mixed(o->rw)) {
+		fio_mix(o->rwmixread, &jp->reads, &jp->writes);
+	} else {
+		jp->reads = !is_write(o->rw);
+		jp->writes = is_write(o->rw);
+	}
+	if (!o->fsync || !jp->writes)
+		return 0;
+	/* a pass of whole fsync intervals: N / gcd(writes, N) times more;
+	 * writes and fsync are >= 1 here, so neither gcd nor N is 0 */
+	k = o->fsync / gcd(jp->writes, o->fsync);
+	if (__builtin_mul_overflow(jp->reads, k, &jp->reads) ||
+	    __builtin_mul_overflow(jp->writes, k, &jp->writes)) {
+		diag_error(e->d, opt_loc(jp->s, FO_FSYNC), "fsync=%lld: a pass of "
+			   "whole fsync intervals is too large", o->fsync);
+		return -1;
+	}
+	jp->fsyncs = jp->writes / o->fsync;
+	return 0;
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 static int plan_job(struct emit *e, struct job_plan *jp, int index)
 {
 	const struct fio_opts *o = &jp->s->opts;
 	struct src_loc loc = { jp->s->line, 1 };
-	uint64_t block;
 	int errs = e->d->errors;
 
 	jp->name = unique_name(e, jp->s->name, "j");
@@ -233,54 +418,64 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (!(o->given & FIO_BIT(FO_SIZE)))
 		diag_error(e->d, loc, "job '%s': no size: give size= (flowbench "
 			   "creates the file, so it must know how large)", jp->s->name);
-	if (o->time_based && o->runtime <= 0)
+	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
 	if (o->fsync && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': fsync with nrfiles > 1 is not "
 			   "supported", jp->s->name);
 	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
 		return -1;
-	/* fio lays out whole blocks: each file's size rounded down */
-	block = o->bs * (uint64_t)o->nrfiles;
-	jp->filesize = o->size / block * block;
-	if (jp->filesize == 0) {
-		diag_error(e->d, loc, "job '%s': size=%llu is smaller than bs x nrfiles",
-			   jp->s->name, (unsigned long long)o->size);
+	if (plan_filesize(e, jp) < 0)
+		return -1;
+	jp->aio = o->iodepth > 1 && o->engine != FIO_SYNC && o->engine != FIO_PSYNC;
+	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
+		diag_error(e->d, opt_loc(jp->s, FO_IODEPTH), "iodepth=%lld is too "
+			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "
+			   "flight per flowop", o->iodepth, engine_text[o->engine],
+			   FIO_AIO_DEPTH_MAX);
 		return -1;
 	}
-	jp->aio = o->iodepth > 1 && o->engine != FIO_SYNC && o->engine != FIO_PSYNC;
 	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
 		     o->rw == FIO_RANDRW;
-	if (is_mixed(o->rw)) {
-		fio_mix(o->rwmixread, &jp->reads, &jp->writes);
-	} else {
-		jp->reads = !is_write(o->rw);
-		jp->writes = is_write(o->rw);
-	}
-	if (o->fsync && jp->writes) {
-		/* a pass of whole fsync intervals: N / gcd(writes, N) times more */
-		long long k = o->fsync / gcd(jp->writes, o->fsync);
-
-		jp->reads *= k;
-		jp->writes *= k;
-		jp->fsyncs = jp->writes / o->fsync;
-	}
+	if (plan_iterations(e, jp) < 0)
+		return -1;
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
 		   !jp->fsyncs && !jp->aio;
 	return 0;
 }
 
+/* A section's header and its own option lines, as comments. */
 static void comment_section(struct emit *e, const struct fio_section *s)
 {
-	fprintf(e->out, "# [%s]  (line %d)\n", s->name, s->line);
+	fprintf(e->out, "# [%s]  (line %d)\n", commented(e, s->name), s->line);
 	for (int i = 0; i < s->nlines; i++)
-		fprintf(e->out, "#   %s\n", s->lines[i].text);
+		fprintf(e->out, "#   %s\n", commented(e, s->lines[i].text));
 }
 
-static const char *const engine_text[] = {
-	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
-	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
-};
+/* fio's ramp_time: WML has no construct for it; --warmup does it. */
+static void ramp_note(struct emit *e, uint64_t us)
+{
+	char b[32];
+
+	wml_seconds(b, sizeof(b), us);
+	if (us < 1000)
+		fprintf(e->out, "# fio ramp_time=%s: shorter than --warmup's "
+			"minimum (0.001), no warm-up\n", b);
+	else
+		fprintf(e->out, "# fio ramp_time=%s: run with --warmup %s\n", b, b);
+}
+
+/* "4KiB" is 4000 bytes in fio (IEC prefixes are decimal by default). */
+static void decimal_size_note(struct emit *e, const struct fio_opts *o,
+			      enum fio_opt id, const char *name, uint64_t v)
+{
+	const char *t = o->text[id];
+
+	if ((o->given & FIO_BIT(id)) && strpbrk(t, "iI"))
+		fprintf(e->out, "# %s=%s is %llu bytes: fio reads KiB, MiB, ... as "
+			"powers of 1000 (its default kb_base)\n", name,
+			commented(e, t), (unsigned long long)v);
+}
 
 /* The comments that say what of fio each flowop keeps and what not. */
 static void job_notes(struct emit *e, const struct job_plan *jp)
@@ -342,9 +537,10 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	else if (o->time_based && is_write(o->rw) && !jp->random)
 		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
 			"grows for as long as the job runs\n", jp->sfx);
-	if (o->ramp_time > 0)
-		fprintf(out, "# fio ramp_time=%g: run with --warmup %g\n",
-			o->ramp_time, o->ramp_time);
+	if (o->ramp_us)
+		ramp_note(e, o->ramp_us);
+	decimal_size_note(e, o, FO_BS, "bs", o->bs);
+	decimal_size_note(e, o, FO_SIZE, "size", o->size);
 	if (o->group_reporting)
 		fprintf(out, "# group_reporting: flowbench reports each flowop over all "
 			"its threads anyway\n");
@@ -388,7 +584,7 @@ static void emit_file(struct emit *e, const struct out_file *f,
 		return;
 	}
 	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",
-		jp->s->name, f->name);
+		commented(e, jp->s->name), f->name);
 	fprintf(e->out, "define fileset name=%s,path=", f->name);
 	print_dir_var(e, f->dir);
 	if (o->nrfiles > 1)
@@ -408,7 +604,7 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	char b[32];
 
 	fprintf(out, "\n# ---- job %d of %d: fio job '%s' ----\n", index + 1,
-		e->njobs, jp->s->name);
+		e->njobs, commented(e, jp->s->name));
 	comment_section(e, jp->s);
 	job_notes(e, jp);
 	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
@@ -422,7 +618,7 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	else
 		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
 			e->files[jp->file].name,
-			e->jobs[e->files[jp->file].job].s->name);
+			commented(e, e->jobs[e->files[jp->file].job].s->name));
 	fprintf(out, "define process name=%s,instances=%s%s\n{\n", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
 	fprintf(out, "  thread name=%s,instances=%s%s\n  {\n", jp->name,
@@ -445,22 +641,26 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 }
 
 /* One run time for the whole workload: every job must agree. */
-static int run_time(struct emit *e, double *runtime, bool *alldone)
+static int run_time(struct emit *e, uint64_t *runtime_us, bool *alldone)
 {
-	*runtime = 0;
+	char b1[32], b2[32];
+
+	*runtime_us = 0;
 	*alldone = false;
 	for (int i = 0; i < e->njobs; i++) {
 		const struct fio_section *s = e->jobs[i].s;
 
 		*alldone |= !s->opts.time_based;
-		if (i && s->opts.runtime != *runtime) {
+		if (i && s->opts.runtime_us != *runtime_us) {
 			diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': runtime "
-				   "%g s differs from job '%s''s %g s: flowbench has one run "
-				   "time for all jobs", s->name, s->opts.runtime,
-				   e->jobs[0].s->name, *runtime);
+				   "%s s differs from job '%s''s %s s: flowbench has one run "
+				   "time for all jobs", s->name,
+				   wml_seconds(b1, sizeof(b1), s->opts.runtime_us),
+				   e->jobs[0].s->name,
+				   wml_seconds(b2, sizeof(b2), *runtime_us));
 			return -1;
 		}
-		*runtime = s->opts.runtime;
+		*runtime_us = s->opts.runtime_us;
 	}
 	return 0;
 }
@@ -470,7 +670,8 @@ static void emit_header(struct emit *e, const struct fio_jobfile *jf,
 {
 	FILE *out = e->out;
 
-	fprintf(out, "#\n# Generated by flowbench import-fio from %s.\n", source_name);
+	fprintf(out, "#\n# Generated by flowbench import-fio from %s.\n",
+		commented(e, source_name));
 	fprintf(out,
 		"#\n# Each fio job below is a process definition; its options are\n"
 		"# repeated as comments, with what each became and where flowbench\n"
@@ -498,7 +699,7 @@ static void emit_header(struct emit *e, const struct fio_jobfile *jf,
 static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		    const char *source_name)
 {
-	double runtime;
+	uint64_t runtime_us;
 	bool alldone;
 	char b[32];
 	int j = 0;
@@ -514,7 +715,7 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		plan_job(e, &e->jobs[j], j);
 		j++;
 	}
-	if (e->d->errors || run_time(e, &runtime, &alldone) < 0)
+	if (e->d->errors || run_time(e, &runtime_us, &alldone) < 0)
 		return -1;
 	emit_header(e, jf, source_name);
 	if (alldone)
@@ -524,14 +725,13 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		emit_job(e, &e->jobs[i], i);
 	fputc('\n', e->out);
 	for (int i = 0; i < e->njobs; i++) {
-		if (e->jobs[i].s->opts.ramp_time > 0) {
-			fprintf(e->out, "# fio ramp_time=%g: run with --warmup %g\n",
-				e->jobs[i].s->opts.ramp_time, e->jobs[i].s->opts.ramp_time);
+		if (e->jobs[i].s->opts.ramp_us) {
+			ramp_note(e, e->jobs[i].s->opts.ramp_us);
 			break;
 		}
 	}
-	if (runtime > 0) {
-		snprintf(b, sizeof(b), "%.6g", runtime);
+	if (runtime_us) {
+		wml_seconds(b, sizeof(b), runtime_us);
 		fprintf(e->out, "# fio runtime=%s s%s\nset $runtime=%s\n", b,
 			alldone ? ": the longest the run lasts" : "", b);
 	} else {
@@ -553,7 +753,9 @@ int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 	free(e.jobs);
 	free(e.files);
 	free(e.dirs);
-	free(e.names);
+	tdestroy(e.names, no_free);
+	tdestroy(e.dir_index, no_free);
+	tdestroy(e.file_index, no_free);
 	arena_free(&e.a);
 	return d->errors - errs;
 }

@@ -27,7 +27,7 @@ enum fio_opt {
 	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING,
+	FO_GROUP_REPORTING, FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -39,12 +39,28 @@ struct fio_opts {
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
 	long long fsync;            /* 0: never */
-	uint64_t bs;                /* 4096 */
-	uint64_t size;              /* 0: not given */
-	double runtime, ramp_time;  /* seconds; 0: not given */
+	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
+	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
+	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
 	bool direct, time_based, thread, group_reporting;
 	const char *filename, *directory;   /* NULL: not given */
+	/* where each given option was set (its own line or [global]'s) and
+	 * its value as written, for errors found after parsing */
+	struct src_loc at[FO_COUNT];
+	const char *text[FO_COUNT];
 };
+
+/*
+ * The largest size import-fio accepts: the largest file size (off_t) and
+ * the largest WML integer, 2^63 - 1 bytes.  Products of sizes are held to
+ * it too, so nothing written into the WML can be out of its range.
+ */
+#define FIO_SIZE_MAX ((uint64_t)INT64_MAX)
+/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH in
+ * flowops/aio.c): a deeper asynchronous iodepth is an error. */
+#define FIO_AIO_DEPTH_MAX 256
+/* The longest time: 10^9 s (about 31 years), also --warmup's maximum. */
+#define FIO_TIME_MAX_US (UINT64_C(1000000000) * 1000000)
 
 /* An option line as written, for the comments of the output. */
 struct fio_line {
@@ -53,18 +69,18 @@ struct fio_line {
 };
 
 struct fio_section {
-	const char *name;           /* "global" or the job's name */
+	const char *name;           /* "global" or the job's name, as written */
 	int line;
 	bool global;
 	struct fio_opts opts;       /* jobs: the effective options */
 	struct fio_line *lines;     /* its own option lines (arena) */
-	int nlines;
+	int nlines, lines_cap;
 };
 
 struct fio_jobfile {
 	struct arena arena;
 	struct fio_section *sections;   /* in file order, [global] included */
-	int nsections;
+	int nsections, sections_cap;
 	int njobs;
 };
 
@@ -89,11 +105,20 @@ int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 int fio_import(const char *source_name, const char *text, size_t len,
 	       FILE *out, FILE *err);
 
-/* fio values.  Each returns 0, or -1 when the text is not one. */
-int fio_parse_size(const char *s, uint64_t *v);      /* 4k, 1m, 20g, 4KiB: powers of 1024 */
-int fio_parse_seconds(const char *s, double *v);     /* 60, 30s, 2m, 1h, 1d, 500ms, 10us */
+/*
+ * fio values.  Each returns 0, FIO_NOT_A_VALUE when the text is not one,
+ * or FIO_TOO_LARGE when it is one larger than its maximum (FIO_SIZE_MAX,
+ * FIO_TIME_MAX_US); *v is set only on success.
+ */
+enum { FIO_NOT_A_VALUE = -1, FIO_TOO_LARGE = -2 };
+/* 4k, 1m, 20g, 4kb: powers of 1024; 4KiB, 1MiB: powers of 1000 (fio's
+ * default kb_base=1024 reads the IEC prefixes as decimal) */
+int fio_parse_size(const char *s, uint64_t *v);
+/* 60, 30s, 2m, 1h, 1d, 500ms, 10us, in microseconds */
+int fio_parse_time(const char *s, uint64_t *us);
 
-/* rwmixread as two coprime counts: 70 -> 7 reads and 3 writes per pass. */
+/* rwmixread (0..100) as two coprime counts: 70 -> 7 reads and 3 writes
+ * per pass. */
 void fio_mix(long long rwmixread, long long *reads, long long *writes);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -41,9 +42,9 @@ static const struct opt_spec opt_table[] = {
 	{ "iodepth", FO_IODEPTH, K_INT, F(iodepth), 1, 65536 },
 	{ "ioengine", FO_IOENGINE, K_ENGINE, F(engine), 0, 0 },
 	{ "direct", FO_DIRECT, K_BOOL, F(direct), 0, 0 },
-	{ "runtime", FO_RUNTIME, K_TIME, F(runtime), 0, 0 },
+	{ "runtime", FO_RUNTIME, K_TIME, F(runtime_us), 0, 0 },
 	{ "time_based", FO_TIME_BASED, K_BOOL, F(time_based), 0, 0 },
-	{ "ramp_time", FO_RAMP_TIME, K_TIME, F(ramp_time), 0, 0 },
+	{ "ramp_time", FO_RAMP_TIME, K_TIME, F(ramp_us), 0, 0 },
 	{ "fsync", FO_FSYNC, K_INT, F(fsync), 0, 1000000000 },
 	{ "thread", FO_THREAD, K_BOOL, F(thread), 0, 0 },
 	{ "group_reporting", FO_GROUP_REPORTING, K_BOOL, F(group_reporting), 0, 0 },
@@ -81,59 +82,99 @@ static void supported_list(char *buf, size_t size)
 				      opt_table[i].name);
 }
 
-int fio_parse_size(const char *s, uint64_t *v)
+/*
+ * The leading decimal digits of `s` into *n, *end after them (set in
+ * every case but the first).  Returns 0, FIO_NOT_A_VALUE (no digit first:
+ * signs and blanks are not numbers here) or FIO_TOO_LARGE (more than 64
+ * bits: *n is then meaningless).
+ */
+static int leading_digits(const char *s, uint64_t *n, const char **end)
 {
-	static const char *const suffix = "kmgtp";
-	unsigned long long n;
-	const char *p;
-	char *end;
-	int shift = 0;
+	uint64_t v = 0;
+	bool overflow = false;
 
-	if (!isdigit((unsigned char)s[0]))
-		return -1;
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end) {
-		p = strchr(suffix, tolower((unsigned char)*end));
-		if (!p)
-			return -1;
-		shift = 10 * (int)(p - suffix + 1);
-		end++;
-		/* 4k, 4kb, 4KiB: all powers of 1024, as fio by default */
-		if (strcasecmp(end, "") != 0 && strcasecmp(end, "b") != 0 &&
-		    strcasecmp(end, "ib") != 0)
-			return -1;
+	if (!isdigit((unsigned char)*s))
+		return FIO_NOT_A_VALUE;
+	for (; isdigit((unsigned char)*s); s++) {
+		overflow |= __builtin_mul_overflow(v, 10, &v);
+		overflow |= __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v);
 	}
-	if (shift && n > (UINT64_MAX >> shift))
-		return -1;
-	*v = (uint64_t)n << shift;
+	*n = v;
+	*end = s;
+	return overflow ? FIO_TOO_LARGE : 0;
+}
+
+/* n x mult, or FIO_TOO_LARGE when it overflows or passes `max`. */
+static int scaled(uint64_t n, uint64_t mult, uint64_t max, uint64_t *v)
+{
+	uint64_t r;
+
+	if (__builtin_mul_overflow(n, mult, &r) || r > max)
+		return FIO_TOO_LARGE;
+	*v = r;
 	return 0;
 }
 
-int fio_parse_seconds(const char *s, double *v)
+/* The multiplier of a size suffix ("", "k", "kb", "KiB", ...), 0 if none. */
+static uint64_t size_multiplier(const char *sfx)
 {
-	static const struct { const char *sfx; double mul; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 },
-		{ "ms", 1e-3 }, { "us", 1e-6 },
-	};
-	unsigned long long n;
-	char *end;
+	static const char prefixes[] = "kmgtp";
+	const char *p;
+	uint64_t mult = 1, base;
 
-	if (!isdigit((unsigned char)s[0]))
-		return -1;
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
+	if (!*sfx)
+		return 1;
+	p = strchr(prefixes, tolower((unsigned char)*sfx));
+	if (!p || !*p)
+		return 0;
+	/* 4k, 4kb: powers of 1024; 4KiB: powers of 1000, as fio reads
+	 * the IEC prefixes with its default kb_base */
+	if (strcasecmp(sfx + 1, "") == 0 || strcasecmp(sfx + 1, "b") == 0)
+		base = 1024;
+	else if (strcasecmp(sfx + 1, "ib") == 0)
+		base = 1000;
+	else
+		return 0;
+	for (const char *q = prefixes; q <= p; q++)
+		mult *= base;   /* at most 1024^5 = 2^50: no overflow */
+	return mult;
+}
+
+int fio_parse_size(const char *s, uint64_t *v)
+{
+	const char *end;
+	uint64_t n, mult;
+	int st = leading_digits(s, &n, &end);
+
+	if (st == FIO_NOT_A_VALUE)
+		return st;
+	mult = size_multiplier(end);
+	if (!mult)
+		return FIO_NOT_A_VALUE;
+	/* a well-formed size too long for 64 bits is too large, not invalid */
+	if (st == FIO_TOO_LARGE)
+		return FIO_TOO_LARGE;
+	return scaled(n, mult, FIO_SIZE_MAX, v);
+}
+
+int fio_parse_time(const char *s, uint64_t *us)
+{
+	static const struct { const char *sfx; uint64_t us; } units[] = {
+		{ "", 1000000 }, { "s", 1000000 }, { "m", 60000000 },
+		{ "h", UINT64_C(3600000000) }, { "d", UINT64_C(86400000000) },
+		{ "ms", 1000 }, { "us", 1 },
+	};
+	const char *end;
+	uint64_t n;
+	int st = leading_digits(s, &n, &end);
+
+	if (st == FIO_NOT_A_VALUE)
+		return st;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].sfx) == 0) {
-			*v = (double)n * units[i].mul;
-			return 0;
-		}
+		if (strcasecmp(end, units[i].sfx) == 0)
+			return st ? st : scaled(n, units[i].us, FIO_TIME_MAX_US, us);
 	}
-	return -1;
+	return FIO_NOT_A_VALUE;
 }
 
 void fio_mix(long long rwmixread, long long *reads, long long *writes)
@@ -159,6 +200,110 @@ static int name_index(const char *const *names, const char *v)
 	return -1;
 }
 
+/* "'\r' at character 3" for the first control character of `v`, or NULL. */
+static const char *control_char(const char *v, char *buf, size_t size)
+{
+	for (const char *p = v; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(buf, size, "byte 0x%02x at character %d", c,
+				 (int)(p - v) + 1);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int set_size(const struct opt_spec *o, const char *v, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	uint64_t size;
+	int st = fio_parse_size(v, &size);
+
+	if (st == FIO_TOO_LARGE) {
+		diag_error(d, loc, "%s=%s is too large: sizes go up to 2^63-1 bytes "
+			   "(the largest file)", o->name, v);
+		return -1;
+	}
+	if (st < 0 || size == 0) {
+		diag_error(d, loc, "%s needs a positive size like 4k, 1m or 20g, "
+			   "not '%s'", o->name, v);
+		return -1;
+	}
+	*(uint64_t *)field = size;
+	return 0;
+}
+
+static int set_int(const struct opt_spec *o, const char *v, void *field,
+		   struct diag *d, struct src_loc loc)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (end != v && !*end && (errno == ERANGE || n > o->max) && n > 0) {
+		diag_error(d, loc, "%s=%s is too large: at most %lld", o->name, v,
+			   o->max);
+		return -1;
+	}
+	if (errno || end == v || *end || n < o->min || n > o->max) {
+		diag_error(d, loc, "%s needs a whole number from %lld to %lld, "
+			   "not '%s'", o->name, o->min, o->max, v);
+		return -1;
+	}
+	*(long long *)field = n;
+	return 0;
+}
+
+static int set_time(const struct opt_spec *o, const char *v, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	uint64_t us;
+	int st = fio_parse_time(v, &us);
+
+	if (st == FIO_TOO_LARGE) {
+		diag_error(d, loc, "%s=%s is too large: times go up to 10^9 s",
+			   o->name, v);
+		return -1;
+	}
+	if (st < 0) {
+		diag_error(d, loc, "%s needs a time like 60, 30s, 2m or 1h, not '%s'",
+			   o->name, v);
+		return -1;
+	}
+	*(uint64_t *)field = us;
+	return 0;
+}
+
+/* A file or directory name: one name, no ${VAR}, no control character
+ * (it is written into a WML string and shown in comments). */
+static int set_path(const struct opt_spec *o, const char *v, void *field,
+		    struct arena *a, struct diag *d, struct src_loc loc)
+{
+	char where[48];
+
+	if (!*v || strchr(v, ':')) {
+		diag_error(d, loc, *v ? "%s with several names ('%s': ':' "
+			   "separates them in fio) is not supported" :
+			   "%s needs a value%s", o->name, v);
+		return -1;
+	}
+	if (strchr(v, '$')) {
+		diag_error(d, loc, "%s: fio's ${VAR} environment expansion is not "
+			   "supported ('%s')", o->name, v);
+		return -1;
+	}
+	if (control_char(v, where, sizeof(where))) {
+		diag_error(d, loc, "%s: a control character in the name (%s)",
+			   o->name, where);
+		return -1;
+	}
+	*(const char **)field = arena_strdup(a, v);
+	return 0;
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -166,9 +311,7 @@ static int set_option(const struct opt_spec *o, const char *value,
 {
 	char *field = (char *)opts + o->off;
 	const char *v = value ? value : "";
-	uint64_t size;
-	double secs;
-	int k;
+	int k, st = 0;
 
 	if (!value && o->kind != K_BOOL) {
 		diag_error(d, loc, "option '%s' needs a value (%s=...)", o->name, o->name);
@@ -195,27 +338,11 @@ static int set_option(const struct opt_spec *o, const char *value,
 		*(int *)field = k;
 		break;
 	case K_SIZE:
-		if (fio_parse_size(v, &size) < 0 || size == 0) {
-			diag_error(d, loc, "%s needs a positive size like 4k, 1m or 20g, "
-				   "not '%s'", o->name, v);
-			return -1;
-		}
-		*(uint64_t *)field = size;
+		st = set_size(o, v, field, d, loc);
 		break;
-	case K_INT: {
-		char *end;
-		long long n;
-
-		errno = 0;
-		n = strtoll(v, &end, 10);
-		if (errno || end == v || *end || n < o->min || n > o->max) {
-			diag_error(d, loc, "%s needs a whole number from %lld to %lld, "
-				   "not '%s'", o->name, o->min, o->max, v);
-			return -1;
-		}
-		*(long long *)field = n;
+	case K_INT:
+		st = set_int(o, v, field, d, loc);
 		break;
-	}
 	case K_BOOL:
 		if (!value || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) {
 			*(bool *)field = true;
@@ -227,29 +354,17 @@ static int set_option(const struct opt_spec *o, const char *value,
 		}
 		break;
 	case K_TIME:
-		if (fio_parse_seconds(v, &secs) < 0) {
-			diag_error(d, loc, "%s needs a time like 60, 30s, 2m or 1h, not '%s'",
-				   o->name, v);
-			return -1;
-		}
-		*(double *)field = secs;
+		st = set_time(o, v, field, d, loc);
 		break;
 	case K_PATH:
-		if (!*v || strchr(v, ':')) {
-			diag_error(d, loc, *v ? "%s with several names ('%s': ':' "
-				   "separates them in fio) is not supported" :
-				   "%s needs a value%s", o->name, v);
-			return -1;
-		}
-		if (strchr(v, '$')) {
-			diag_error(d, loc, "%s: fio's ${VAR} environment expansion is not "
-				   "supported ('%s')", o->name, v);
-			return -1;
-		}
-		*(const char **)field = arena_strdup(a, v);
+		st = set_path(o, v, field, a, d, loc);
 		break;
 	}
+	if (st < 0)
+		return -1;
 	opts->given |= FIO_BIT(o->id);
+	opts->at[o->id] = loc;
+	opts->text[o->id] = arena_strdup(a, v);
 	return 0;
 }
 
@@ -275,15 +390,22 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A new section, its options starting as `from`.  The array doubles when
+ * full, so that a file of many sections is read in linear time. */
 static struct fio_section *new_section(struct fio_jobfile *jf, const char *name,
 				       int line, const struct fio_opts *from)
 {
 	struct fio_section *s;
 
-	s = realloc(jf->sections, (size_t)(jf->nsections + 1) * sizeof(*s));
-	if (!s)
-		abort();
-	jf->sections = s;
+	if (jf->nsections == jf->sections_cap) {
+		int cap = jf->sections_cap ? 2 * jf->sections_cap : 8;
+
+		s = reallocarray(jf->sections, (size_t)cap, sizeof(*s));
+		if (!s)
+			abort();
+		jf->sections = s;
+		jf->sections_cap = cap;
+	}
 	s = &jf->sections[jf->nsections++];
 	memset(s, 0, sizeof(*s));
 	s->name = arena_strdup(&jf->arena, name);
@@ -295,17 +417,23 @@ static struct fio_section *new_section(struct fio_jobfile *jf, const char *name,
 	return s;
 }
 
+/* Keep an option line for the comments.  The section's array doubles
+ * when full (the old one stays in the arena): linear in the lines. */
 static void add_line(struct fio_jobfile *jf, struct fio_section *s, int line,
 		     const char *text)
 {
-	struct fio_line *l = arena_alloc(&jf->arena,
-					 (size_t)(s->nlines + 1) * sizeof(*l));
+	if (s->nlines == s->lines_cap) {
+		int cap = s->lines_cap ? 2 * s->lines_cap : 8;
+		struct fio_line *l = arena_alloc(&jf->arena,
+						 (size_t)cap * sizeof(*l));
 
-	if (s->nlines)
-		memcpy(l, s->lines, (size_t)s->nlines * sizeof(*l));
-	l[s->nlines].line = line;
-	l[s->nlines].text = arena_strdup(&jf->arena, text);
-	s->lines = l;
+		if (s->nlines)
+			memcpy(l, s->lines, (size_t)s->nlines * sizeof(*l));
+		s->lines = l;
+		s->lines_cap = cap;
+	}
+	s->lines[s->nlines].line = line;
+	s->lines[s->nlines].text = arena_strdup(&jf->arena, text);
 	s->nlines++;
 }
 
@@ -352,6 +480,12 @@ int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *
 	memset(jf, 0, sizeof(*jf));
 	arena_init(&jf->arena);
 	opts_defaults(&global);
+	if (len > INT_MAX - 2) {
+		/* lines and columns are ints */
+		diag_error(d, (struct src_loc){ 0, 0 }, "job file too large "
+			   "(%zu bytes)", len);
+		return d->errors - errors0;
+	}
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;

@@ -2,12 +2,16 @@
  * test_fio_import.c - `flowbench import-fio`: fio values and suffixes,
  * [global] inheritance, the error text for unsupported options, the
  * rwmixread ratio, and WML output that the real compiler accepts with
- * the flowops, counts and attributes the job asked for.
+ * the flowops, counts and attributes the job asked for.  Hostile input:
+ * values too large (located errors, never a signal), numbers read back
+ * exactly, nothing from the job file injected as a statement, and time
+ * in proportion to the input.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "flowops/flowop.h"
 #include "lang/ast.h"
@@ -27,10 +31,17 @@ START_TEST(test_sizes)
 	ck_assert_uint_eq(v, 4096);
 	ck_assert_int_eq(fio_parse_size("4K", &v), 0);
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(fio_parse_size("4KiB", &v), 0);
-	ck_assert_uint_eq(v, 4096);
 	ck_assert_int_eq(fio_parse_size("4kb", &v), 0);
 	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(fio_parse_size("4KB", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	/* fio's default kb_base reads the IEC prefixes as powers of 1000 */
+	ck_assert_int_eq(fio_parse_size("4KiB", &v), 0);
+	ck_assert_uint_eq(v, 4000);
+	ck_assert_int_eq(fio_parse_size("1mib", &v), 0);
+	ck_assert_uint_eq(v, 1000000);
+	ck_assert_int_eq(fio_parse_size("3PiB", &v), 0);
+	ck_assert_uint_eq(v, 3000000000000000ull);
 	ck_assert_int_eq(fio_parse_size("1m", &v), 0);
 	ck_assert_uint_eq(v, 1048576);
 	ck_assert_int_eq(fio_parse_size("20g", &v), 0);
@@ -39,35 +50,77 @@ START_TEST(test_sizes)
 	ck_assert_uint_eq(v, 2ull << 40);
 	ck_assert_int_eq(fio_parse_size("1p", &v), 0);
 	ck_assert_uint_eq(v, 1ull << 50);
-	ck_assert_int_eq(fio_parse_size("4x", &v), -1);
-	ck_assert_int_eq(fio_parse_size("4kk", &v), -1);
-	ck_assert_int_eq(fio_parse_size("k", &v), -1);
-	ck_assert_int_eq(fio_parse_size("", &v), -1);
-	ck_assert_int_eq(fio_parse_size("-4k", &v), -1);
-	ck_assert_int_eq(fio_parse_size("1.5m", &v), -1);
-	ck_assert_int_eq(fio_parse_size("99999999t", &v), -1);
+	ck_assert_int_eq(fio_parse_size("4x", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("4kk", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("4ki", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("k", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("-4k", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size(" 4k", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("1.5m", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("99999999999999999999999x", &v),
+			 FIO_NOT_A_VALUE);
 }
 END_TEST
 
-START_TEST(test_seconds)
+/* Sizes up to 2^63-1 bytes (the largest file, the largest WML integer);
+ * beyond, whatever the spelling, FIO_TOO_LARGE and *v untouched. */
+START_TEST(test_size_limits)
 {
-	double s;
+	uint64_t v;
 
-	ck_assert_int_eq(fio_parse_seconds("60", &s), 0);
-	ck_assert(s == 60);
-	ck_assert_int_eq(fio_parse_seconds("30s", &s), 0);
-	ck_assert(s == 30);
-	ck_assert_int_eq(fio_parse_seconds("2m", &s), 0);
-	ck_assert(s == 120);
-	ck_assert_int_eq(fio_parse_seconds("1h", &s), 0);
-	ck_assert(s == 3600);
-	ck_assert_int_eq(fio_parse_seconds("1d", &s), 0);
-	ck_assert(s == 86400);
-	ck_assert_int_eq(fio_parse_seconds("500ms", &s), 0);
-	ck_assert(s == 0.5);
-	ck_assert_int_eq(fio_parse_seconds("10x", &s), -1);
-	ck_assert_int_eq(fio_parse_seconds("m", &s), -1);
-	ck_assert_int_eq(fio_parse_seconds("-1", &s), -1);
+	ck_assert_int_eq(fio_parse_size("9223372036854775807", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)INT64_MAX);
+	ck_assert_int_eq(fio_parse_size("8191p", &v), 0);
+	ck_assert_uint_eq(v, 8191ull << 50);
+	ck_assert_int_eq(fio_parse_size("9223372TiB", &v), 0);
+	ck_assert_uint_eq(v, 9223372000000000000ull);
+	v = 7;
+	ck_assert_int_eq(fio_parse_size("9223372036854775808", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("18446744073709551616", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("99999999999999999999999k", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("8192p", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("16384p", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("9223373TiB", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("9224PiB", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("99999999t", &v), FIO_TOO_LARGE);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
+START_TEST(test_times)
+{
+	uint64_t us;
+
+	ck_assert_int_eq(fio_parse_time("60", &us), 0);
+	ck_assert_uint_eq(us, 60000000);
+	ck_assert_int_eq(fio_parse_time("30s", &us), 0);
+	ck_assert_uint_eq(us, 30000000);
+	ck_assert_int_eq(fio_parse_time("2m", &us), 0);
+	ck_assert_uint_eq(us, 120000000);
+	ck_assert_int_eq(fio_parse_time("1h", &us), 0);
+	ck_assert_uint_eq(us, 3600000000ull);
+	ck_assert_int_eq(fio_parse_time("1d", &us), 0);
+	ck_assert_uint_eq(us, 86400000000ull);
+	ck_assert_int_eq(fio_parse_time("500ms", &us), 0);
+	ck_assert_uint_eq(us, 500000);
+	ck_assert_int_eq(fio_parse_time("10us", &us), 0);
+	ck_assert_uint_eq(us, 10);
+	ck_assert_int_eq(fio_parse_time("0", &us), 0);
+	ck_assert_uint_eq(us, 0);
+	ck_assert_int_eq(fio_parse_time("10x", &us), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("m", &us), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("-1", &us), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("1.5", &us), FIO_NOT_A_VALUE);
+	/* up to 10^9 s, also --warmup's maximum */
+	ck_assert_int_eq(fio_parse_time("1000000000", &us), 0);
+	ck_assert_uint_eq(us, 1000000000000000ull);
+	ck_assert_int_eq(fio_parse_time("11574d", &us), 0);
+	ck_assert_int_eq(fio_parse_time("1000000001", &us), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("11575d", &us), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("213503982335d", &us), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("99999999999999999999999us", &us),
+			 FIO_TOO_LARGE);
 }
 END_TEST
 
@@ -503,13 +556,372 @@ START_TEST(test_aio_output)
 }
 END_TEST
 
+/*
+ * Size arithmetic is checked: bs x nrfiles once wrapped to 0 and was
+ * divided by (SIGFPE); now every too-large value is a located error.
+ */
+START_TEST(test_too_large)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(import("[j]\nbs=1024p\nnrfiles=16\nsize=1g\n", &out, &err), 1);
+	ck_assert_str_eq(out, "");
+	HAS(err, "job.fio:2:1: bs=1024p x nrfiles=16 is too large: more than "
+	    "2^63-1 bytes\n");
+	free(out);
+	free(err);
+	/* from [global]: the error is at the line that set bs */
+	ck_assert_int_eq(import("[global]\n  bs=8191p\n[j]\nsize=1m\nnrfiles=2\n",
+				&out, &err), 1);
+	HAS(err, "job.fio:2:3: bs=8191p x nrfiles=2 is too large");
+	free(out);
+	free(err);
+	/* a product that fits but exceeds size: the size line */
+	ck_assert_int_eq(import("[j]\nsize=1m\nbs=1p\nnrfiles=1000\n", &out, &err), 1);
+	HAS(err, "job.fio:2:1: job 'j': size=1048576 is smaller than bs x nrfiles "
+	    "(1125899906842624000)");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nbs=16384p\nsize=99999999999999999999\n"
+				"numjobs=99999999999999999999\nnrfiles=1000001\n"
+				"iodepth=-1\nruntime=11575d\nramp_time=99999999999999999999us\n"
+				"fsync=1000000001\n", &out, &err), 1);
+	HAS(err, "job.fio:2:1: bs=16384p is too large: sizes go up to 2^63-1 bytes");
+	HAS(err, "job.fio:3:1: size=99999999999999999999 is too large");
+	HAS(err, "job.fio:4:1: numjobs=99999999999999999999 is too large: at most 100000");
+	HAS(err, "job.fio:5:1: nrfiles=1000001 is too large: at most 1000000");
+	HAS(err, "job.fio:6:1: iodepth needs a whole number from 1 to 65536, not '-1'");
+	HAS(err, "job.fio:7:1: runtime=11575d is too large: times go up to 10^9 s");
+	HAS(err, "job.fio:8:1: ramp_time=99999999999999999999us is too large");
+	HAS(err, "job.fio:9:1: fsync=1000000001 is too large: at most 1000000000");
+	HAS(err, "job.fio: 8 errors");
+	free(out);
+	free(err);
+	/* flowbench's asynchronous flowops keep at most 256 I/Os in flight */
+	ck_assert_int_eq(import("[j]\nsize=1m\nioengine=io_uring\niodepth=257\n",
+				&out, &err), 1);
+	HAS(err, "job.fio:4:1: iodepth=257 is too large for ioengine=io_uring: "
+	    "flowbench keeps at most 256 I/Os in flight per flowop");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nsize=1m\nioengine=psync\niodepth=65536\n",
+				&out, &err), 0);
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* Import `fio`, which must succeed, and compile the WML it gives. */
+static void import_compile(const char *fio, char **out, struct ast_script *script,
+			   struct plan *plan)
+{
+	char *err, *msgs;
+
+	ck_assert_msg(import(fio, out, &err) == 0, "import-fio failed:\n%s", err);
+	ck_assert_msg(compile_wml(*out, script, plan, &msgs) == 0,
+		      "the import does not compile:\n%s\n%s", msgs, *out);
+	free(err);
+	free(msgs);
+}
+
+static const struct plan_fileset *fileset(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->nfilesets; i++)
+		if (strcmp(p->filesets[i].name, name) == 0)
+			return &p->filesets[i];
+	ck_abort_msg("no fileset %s", name);
+	return NULL;
+}
+
+/*
+ * Every number import-fio writes is one WML reads back as the job's own
+ * value: no exponent ("1e+06" was written for runtime=1000000 and refused
+ * by the scanner), no rounding ("%g" kept 6 digits), sizes up to 2^63-1.
+ */
+START_TEST(test_numbers_round_trip)
+{
+	static const struct {
+		const char *fio;
+		double runtime_s;
+	} times[] = {
+		{ "runtime=1000000\n", 1000000 },
+		{ "runtime=1000000000\n", 1e9 },
+		{ "runtime=11574d\n", 11574.0 * 86400 },
+		{ "runtime=1234567ms\n", 1234.567 },
+		{ "runtime=86399999999us\n", 86399.999999 },
+		{ "runtime=1us\n", 0.000001 },
+		{ "runtime=1500ms\n", 1.5 },
+	};
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		char fio[128];
+
+		snprintf(fio, sizeof(fio), "[j]\nsize=1m\ntime_based\n%s", times[i].fio);
+		import_compile(fio, &out, &script, &plan);
+		ck_assert_msg(plan.runtime_s == times[i].runtime_s, "%s: %.17g s, not %.17g",
+			      times[i].fio, plan.runtime_s, times[i].runtime_s);
+		ck_assert_ptr_null(strstr(out, "e+"));
+		plan_free(&plan);
+		ast_script_free(&script);
+		free(out);
+	}
+
+	/* the largest sizes: one file of 8191 PiB read in 8191 PiB blocks */
+	import_compile("[j]\nsize=8191p\nbs=8191p\n", &out, &script, &plan);
+	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 8191ull << 50);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IOSIZE, 0),
+			 (int64_t)(8191ull << 50));
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-done"), FA_VALUE, 0),
+			 (int64_t)(8191ull << 50));
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(out);
+
+	/* 2^63-1 bytes over 1000 x 1000 files, rounded down to whole blocks */
+	import_compile("[j]\nsize=9223372036854775807\nbs=1\nnrfiles=1000\n"
+		       "numjobs=1000\nruntime=999999999\ntime_based\n",
+		       &out, &script, &plan);
+	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 9223372036854775ull);
+	ck_assert_uint_eq(fileset(&plan, "j-files")->entries, 1000000);
+	ck_assert_uint_eq(plan.procs[0].instances, 1000);
+	ck_assert(plan.runtime_s == 999999999);
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(out);
+
+	/* decimal sizes, the longest fsync pass, the deepest queue */
+	import_compile("[j]\nbs=4KiB\nsize=3MiB\nrw=randrw\nrwmixread=1\n"
+		       "fsync=999999937\nioengine=libaio\niodepth=256\n"
+		       "ramp_time=250ms\n", &out, &script, &plan);
+	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 3000000);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IOSIZE, 0), 4000);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_ITERS, 0), 999999937);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-write"), FA_ITERS, 0),
+			 99LL * 999999937);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-fsync"), FA_ITERS, 0), 99);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IODEPTH, 0), 256);
+	HAS(out, "# bs=4KiB is 4000 bytes: fio reads KiB, MiB, ... as powers of 1000");
+	HAS(out, "# fio ramp_time=0.25: run with --warmup 0.25\n");
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(out);
+}
+END_TEST
+
+/* No line of `wml` starts with `stmt`: only comments hold it. */
+static void not_live(const char *wml, const char *stmt)
+{
+	for (const char *l = wml; *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+		ck_assert_msg(strncmp(l, stmt, strlen(stmt)) != 0,
+			      "live WML line: %.*s", (int)n, l);
+		l += n + (nl != NULL);
+	}
+}
+
+/* The statements of EVIL are nowhere live. */
+static void none_live(const char *wml)
+{
+	not_live(wml, "system");
+	not_live(wml, "run 1");
+	not_live(wml, "define fileset name=evil");
+}
+
+/* Compile with --allow-system: no `system`, no extra fileset, no `run 1`. */
+static void only_the_job(const char *wml)
+{
+	struct compile_options opts = { .allow_system = true };
+	struct ast_script script;
+	struct plan plan;
+	struct diag d;
+	char *msgs;
+	size_t n;
+	FILE *f = open_memstream(&msgs, &n);
+
+	ck_assert_ptr_nonnull(f);
+	diag_init(&d, "out.f", wml, strlen(wml), f);
+	ck_assert_int_eq(ast_parse("out.f", wml, strlen(wml), &d, &script), 0);
+	ck_assert_int_eq(compile_script(&script, &opts, &d, &plan), 0);
+	fclose(f);
+	ck_assert_int_eq(plan.nactions, 0);
+	ck_assert_int_eq(plan.nfilesets, 1);
+	ck_assert_int_eq(plan.nprocs, 1);
+	ck_assert_int_eq(plan.nflowops, 1);
+	ck_assert(plan.runtime_s == 5);
+	ck_assert_int_eq(plan.quit_mode, QUIT_TIMEOUT);
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(msgs);
+}
+
+#define EVIL "\nsystem \"touch /tmp/pwned\"\nrun 1\ndefine fileset name=evil,path=/tmp,size=1\n"
+
+/*
+ * Text copied into comments cannot end them: a newline (or CR) in the job
+ * file's name, a job name or an option line is shown escaped, and the WML
+ * compiles (with --allow-system) to exactly the job it was.
+ */
+START_TEST(test_no_injection)
+{
+	static const char job[] = "[a\rsystem \"touch /tmp/pwned\"]\n"
+				  "size=1m\nruntime=5\ntime_based\n";
+	struct fio_jobfile jf;
+	struct diag d;
+	char *out, *err, *msgs;
+	size_t n1, n2;
+	FILE *o = open_memstream(&out, &n1), *e = open_memstream(&err, &n2);
+
+	/* the job file's name */
+	ck_assert_int_eq(fio_import("x" EVIL "#.fio", job, strlen(job), o, e), 0);
+	fclose(o);
+	fclose(e);
+	HAS(out, "# Generated by flowbench import-fio from x\\nsystem \"touch "
+	    "/tmp/pwned\"\\nrun 1\\ndefine fileset name=evil,path=/tmp,size=1\\n#.fio.\n");
+	HAS(out, "# [a\\rsystem \"touch /tmp/pwned\"]  (line 1)\n");
+	none_live(out);
+	only_the_job(out);
+	free(out);
+	free(err);
+
+	/* a job name and an option line with a newline, as a job file
+	 * cannot give them (its lines end there) but the writer must not
+	 * trust: set after parsing */
+	ck_assert_int_eq(parse(job, &jf, &msgs), 0);
+	jf.sections[0].name = "a" EVIL "#\\";
+	jf.sections[0].lines[0].text = "size=1m" EVIL "\x1b[2J\x7f";
+	o = open_memstream(&out, &n1);
+	e = open_memstream(&err, &n2);
+	diag_init(&d, "job.fio", job, strlen(job), e);
+	ck_assert_int_eq(fio_emit(&jf, "job.fio", &d, o), 0);
+	fclose(o);
+	fclose(e);
+	HAS(out, "# ---- job 1 of 1: fio job 'a\\nsystem \"touch /tmp/pwned\"\\nrun 1"
+	    "\\ndefine fileset name=evil,path=/tmp,size=1\\n#\\\\' ----\n");
+	HAS(out, "#   size=1m\\nsystem \"touch /tmp/pwned\"\\nrun 1\\ndefine fileset "
+	    "name=evil,path=/tmp,size=1\\n\\x1b[2J\\x7f\n");
+	none_live(out);
+	only_the_job(out);
+	free(out);
+	free(err);
+	free(msgs);
+	fio_jobfile_free(&jf);
+}
+END_TEST
+
+/* Names the WML scanner would not read as names; paths it would show
+ * with control characters. */
+START_TEST(test_names_and_paths)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+
+	import_compile("[true]\nsize=1m\n[false]\nsize=1m\nfilename=true\n",
+		       &out, &script, &plan);
+	HAS(out, "define process name=jtrue,");
+	HAS(out, "define process name=jfalse,");
+	HAS(out, "define file name=ftrue,");
+	ck_assert_int_eq(plan.nprocs, 2);
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(out);
+	ck_assert_int_eq(import("[j]\nsize=1m\ndirectory=/tmp/a\x1b]0;x\a\n",
+				&out, &err), 1);
+	HAS(err, "job.fio:3:1: directory: a control character in the name "
+	    "(byte 0x1b at character 7)");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nsize=1m\nfilename=a\rb\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: filename: a control character in the name "
+	    "(byte 0x0d at character 2)");
+	free(out);
+	free(err);
+	/* quotes, dollars and backslashes stay inside the string */
+	import_compile("[j]\nsize=1m\ndirectory=/tmp/\"x\\\"\nfilename=run\n",
+		       &out, &script, &plan);
+	HAS(out, "set $dir=\"/tmp/\\\"x\\\\\\\"\"\n");
+	ck_assert_str_eq(plan.filesets[0].path, "/tmp/\"x\\\"");
+	ck_assert_int_eq(plan.nactions, 0);
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(out);
+}
+END_TEST
+
+/* Seconds of CPU the import of `text` takes: the least of three runs. */
+static double import_seconds(const char *text)
+{
+	double best = 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec t0, t1;
+		char *out, *err;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		import(text, &out, &err);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+		free(out);
+		free(err);
+		if (t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9 < best)
+			best = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
+	return best;
+}
+
+/* `head`, then `piece` n times. */
+static char *repeated(const char *head, const char *piece, int n)
+{
+	size_t lh = strlen(head), lp = strlen(piece);
+	char *s = malloc(lh + (size_t)n * lp + 1), *p = s;
+
+	ck_assert_ptr_nonnull(s);
+	memcpy(p, head, lh);
+	p += lh;
+	for (int i = 0; i < n; i++, p += lp)
+		memcpy(p, piece, lp);
+	*p = '\0';
+	return s;
+}
+
+/*
+ * Eight times the input costs about eight times the time, not 64 (the
+ * option lines were copied whole for each new line: quadratic time and
+ * memory) or 512 (a name shared by n jobs was searched for n times in a
+ * list of n).  Bounded against the small input's own measured time.
+ */
+START_TEST(test_linear_time)
+{
+	static const struct { const char *head, *piece; int n; } inputs[] = {
+		{ "[j]\n", "size=1m\n", 4000 },
+		{ "[global]\nsize=1m\n", "[a]\n", 500 },
+	};
+
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		char *small = repeated(inputs[i].head, inputs[i].piece, inputs[i].n);
+		char *large = repeated(inputs[i].head, inputs[i].piece, 8 * inputs[i].n);
+		double t1 = import_seconds(small), t8 = import_seconds(large);
+
+		ck_assert_msg(t8 < 24 * t1 + 0.005, "'%s' x %d: %.4f s, x %d: %.4f s",
+			      inputs[i].piece, inputs[i].n, t1, 8 * inputs[i].n, t8);
+		free(small);
+		free(large);
+	}
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_sizes);
-	tcase_add_test(tc, test_seconds);
+	tcase_add_test(tc, test_size_limits);
+	tcase_add_test(tc, test_times);
 	tcase_add_test(tc, test_mix);
 	tcase_add_test(tc, test_global_inheritance);
 	tcase_add_test(tc, test_unsupported_all_listed);
@@ -519,6 +931,11 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_fsync_mix);
 	tcase_add_test(tc, test_write_wrap);
 	tcase_add_test(tc, test_aio_output);
+	tcase_add_test(tc, test_too_large);
+	tcase_add_test(tc, test_numbers_round_trip);
+	tcase_add_test(tc, test_no_injection);
+	tcase_add_test(tc, test_names_and_paths);
+	tcase_add_test(tc, test_linear_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -89,9 +89,29 @@ static void discard_page(void *arg)
 	outfile_discard_async(arg);
 }
 
+/* -o naming one of the inputs would replace a results file by the page. */
+static bool output_is_input(const char *output, char *const *files, int nfiles,
+			    FILE *err)
+{
+	struct stat out, in;
+
+	if (stat(output, &out) < 0)
+		return false;
+	for (int i = 0; i < nfiles; i++) {
+		if (stat(files[i], &in) == 0 && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino) {
+			fprintf(err, "flowbench: report: refusing to write the page over its input %s\n",
+				files[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * The page goes where -o says, only over a regular file or nothing
- * (outfile.h), checked before the inputs are read.  An interrupt while it
+ * (outfile.h), and never over one of its inputs, checked before the
+ * inputs are read.  An interrupt while it
  * is written abandons it: the temporary file is removed, the old page
  * kept, the status 128 + signal.
  */
@@ -102,7 +122,8 @@ int cmd_report(char *const *files, int nfiles, const char *output, FILE *err)
 	sigset_t old;
 	int status = 1, prepared;
 
-	if (outfile_check("the report", output) < 0)
+	if (outfile_check("the report", output) < 0 ||
+	    output_is_input(output, files, nfiles, err))
 		return 1;
 	d.docs = load_all(files, nfiles, err);
 	if (!d.docs)

@@ -10,6 +10,7 @@
 #    file is written, also left as it was, no temporary file left;
 #  - a regular file with another hard link: this name gets the results,
 #    the other keeps the old contents, and a warning says so;
+#  - report -o naming one of its inputs is refused;
 #  - the `error` of a run refused before its timed phase (preflight,
 #    fileset) is the first error line printed, not a generic text.
 . "$(dirname "$0")/lib.sh"
@@ -132,6 +133,16 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["status"] == "
 grep -q "warning: $hl/a.json has 1 other hard link: only this name gets the new results" "$tmp/hout" ||
 	fail "no warning about the other hard link: $(cat "$tmp/hout")"
 ok "a file with another hard link: this name replaced, the other keeps the old contents, a warning"
+
+# report -o naming one of its inputs: refused, the input kept
+cp "$TOP_SRCDIR/tests/data/single.json" "$tmp/in.json"
+rc=0
+fb report "$tmp/in.json" -o "$tmp/in.json" >"$tmp/out" 2>&1 || rc=$?
+[ $rc -eq 1 ] || fail "report -o over its input: exit $rc, not 1: $(cat "$tmp/out")"
+cmp -s "$TOP_SRCDIR/tests/data/single.json" "$tmp/in.json" || fail "report -o replaced its input"
+grep -qF "refusing to write the page over its input $tmp/in.json" "$tmp/out" ||
+	fail "no clear refusal: $(cat "$tmp/out")"
+ok "report -o naming its input: refused, the results file kept"
 
 # the error field: the first error line printed
 first_error() {

@@ -18,6 +18,9 @@ need strace
 strace -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace here"; exit 77; }
 
 hold_s=3        # how long the fsync is held
+# LeakSanitizer cannot run under ptrace: off in a sanitizer build
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export ASAN_OPTIONS
 
 cat >"$tmp/tiny.f" <<'W'
 define process name=p {
@@ -122,7 +125,7 @@ ok "a second signal while the files are written: exit 130, the old files kept, n
 d3=$tmp/page
 mkdir "$d3"
 echo "previous page" >"$d3/p.html"
-call=write
+call="write"
 traced "$tmp/o3" report "$TOP_SRCDIR/tests/data/single.json" -o "$d3/p.html"
 wait_temp "$d3" 1 any
 kill -TERM "$pid"

@@ -9,9 +9,17 @@
  * the master (PR_SET_PDEATHSIG) and the shared region is anonymous
  * memory, so nothing is left behind but files of a half-prepared fileset
  * (which carry flowbench's marker).
+ *
+ * While an output file is being written (interrupt_on_exit), the second
+ * signal's immediate exit first runs the writer's cleanup, which removes
+ * its temporary files; once the exit status is final (interrupt_settle),
+ * any signal exits at once with that status, never contradicting what the
+ * results file says.
  */
 #ifndef FLOWBENCH_INTERRUPT_H
 #define FLOWBENCH_INTERRUPT_H
+
+#include <signal.h>
 
 struct shared_ctl;
 
@@ -29,5 +37,25 @@ int interrupt_signal(void);
 
 /* The exit status for it: 128 + signal. */
 int interrupt_status(void);
+
+/*
+ * While set: the second signal calls cleanup(arg) - it must be
+ * async-signal-safe (unlink, write) - before exiting 128 + the first
+ * signal, and a first signal writes `notice` (may be NULL) to stderr.
+ * interrupt_on_exit(NULL, NULL, NULL) clears it; set and clear it with
+ * the signals held (interrupt_hold) when `arg` changes meanwhile.
+ */
+void interrupt_on_exit(void (*cleanup)(void *arg), void *arg,
+		       const char *notice);
+
+/*
+ * The exit status is final: from now on a signal exits at once with
+ * `status` (the handlers stay installed until the process exits).
+ */
+void interrupt_settle(int status);
+
+/* Hold SIGINT and SIGTERM off this thread (the old mask into *old). */
+void interrupt_hold(sigset_t *old);
+void interrupt_release(const sigset_t *old);
 
 #endif

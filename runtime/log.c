@@ -7,12 +7,22 @@
 #include "runtime/log.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "runtime/clock.h"
 
 /* Process global (documented exception): the start of the program. */
 static uint64_t log_start_ns;
+
+/*
+ * Process global (documented exception): the first error's text, for the
+ * results file.  `first_state` goes EMPTY -> WRITING (one thread claimed
+ * it) -> SET; a lock-free claim, so a forked worker never inherits a lock.
+ */
+enum { FIRST_EMPTY, FIRST_WRITING, FIRST_SET };
+static atomic_int first_state;
+static char first_text[2048];
 
 void log_init(void)
 {
@@ -61,11 +71,37 @@ void log_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Keep the text of the first error since the last reset. */
+static void remember_first(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+static void remember_first(const char *fmt, va_list ap)
+{
+	int empty = FIRST_EMPTY;
+
+	if (!atomic_compare_exchange_strong(&first_state, &empty, FIRST_WRITING))
+		return;
+	vsnprintf(first_text, sizeof(first_text), fmt, ap);
+	atomic_store(&first_state, FIRST_SET);
+}
+
 void log_error(const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, copy;
 
 	va_start(ap, fmt);
+	va_copy(copy, ap);
+	remember_first(fmt, copy);
+	va_end(copy);
 	log_to_stderr("flowbench: error: ", fmt, ap);
 	va_end(ap);
+}
+
+const char *log_first_error(void)
+{
+	return atomic_load(&first_state) == FIRST_SET ? first_text : "";
+}
+
+void log_first_error_reset(void)
+{
+	atomic_store(&first_state, FIRST_EMPTY);
 }

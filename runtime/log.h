@@ -24,4 +24,13 @@ void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The text of the first log_error() since log_first_error_reset() (without
+ * the "flowbench: error: " prefix), or "" when none: the results file's
+ * `error` is the first error line the user saw.  Safe with several
+ * threads logging; the first one to log wins.
+ */
+const char *log_first_error(void);
+void log_first_error_reset(void);
+
 #endif

@@ -32,7 +32,10 @@ struct session_options {
  * the cache mode as configured), stop at the first failed or interrupted
  * run, print the aggregate when two or more runs completed, and write
  * every results file, also after a failure.  Returns the exit status:
- * 0, or 1 when a run failed or a results file could not be written.
+ * 0, 1 when a run failed or a results file could not be written (or an
+ * --output path is refused before the first run), 128 + signal when a
+ * run was interrupted.  The status is settled (interrupt_settle) before
+ * returning: a later signal exits at once with it.
  */
 int session_run(const struct plan *p, const struct session_options *so);
 

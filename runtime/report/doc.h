@@ -47,15 +47,11 @@ enum results_format { RESULTS_JSON, RESULTS_YAML };
 int results_format_of(const char *path);
 
 /*
- * Write `path` atomically: `fn` writes into a temporary file in the same
- * directory, which is flushed, fsync'ed and renamed over `path` (and the
- * directory fsync'ed).  On any failure the temporary file is removed,
- * `path` is left as it was, a message goes to stderr and -1 is returned.
+ * Write `path` atomically as a results file (mode 0666 less the umask),
+ * only over a regular file or nothing: outfile.h's prepare, commit and
+ * close.  0, or -1 with the message printed and `path` as it was.
  */
 int atomic_write_file(const char *path, int (*fn)(FILE *f, const void *arg),
 		      const void *arg);
-
-/* The results in the format of path's extension, atomically.  0 or -1. */
-int results_write_file(const char *path, const struct run_results *r);
 
 #endif

@@ -31,10 +31,14 @@
  * noticed at once and the run fails with a clear message instead of
  * hanging.  SIGINT/SIGTERM set the abort flag; workers finish their
  * current op and exit; "flowbench: interrupted" is printed, no results.
+ *
+ * Time values are checked once more before anything runs (check_times):
+ * a deadline in nanoseconds must not wrap (plan.h, PLAN_MAX_SECONDS).
  */
 #include "runtime/run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -396,6 +400,19 @@ static void report_failure(struct master *m)
 		log_error("the run failed without results");
 }
 
+/*
+ * `ns` + `s` seconds, saturating: check_times() keeps both far below the
+ * limit, this keeps a deadline from wrapping whatever comes.
+ */
+static uint64_t add_seconds(uint64_t ns, double s)
+{
+	double d = s > 0 ? s * 1e9 : 0;
+
+	if (!(d < 1.8e19) || (uint64_t)d >= UINT64_MAX - 1 - ns)
+		return UINT64_MAX - 1;      /* UINT64_MAX means "no limit" */
+	return ns + (uint64_t)d;
+}
+
 /* Everything after the files are ready.  Returns the exit status. */
 static int run_workers(struct master *m)
 {
@@ -425,9 +442,9 @@ static int run_workers(struct master *m)
 	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
 	release = clock_now_ns();
-	start = release + (uint64_t)(m->warmup_s * 1e9);
+	start = add_seconds(release, m->warmup_s);
 	c->start_ns = start;
-	c->deadline_ns = runtime_s > 0 ? start + (uint64_t)(runtime_s * 1e9) : UINT64_MAX;
+	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
 	m->warming = m->warmup_s > 0;
 	sampler_begin(&m->smp, release, start);
 	shared_release(c);
@@ -486,6 +503,45 @@ static bool stop_asked(struct run_outcome *out)
 	return true;
 }
 
+/* "file:line:col: " for the plan's `run`, or "" without one (--runtime). */
+static const char *run_where(const struct plan *p, char *buf, size_t size)
+{
+	if (!p->run_loc.line)
+		return "";
+	snprintf(buf, size, "%s:%d:%d: ", p->filename, p->run_loc.line,
+		 p->run_loc.col);
+	return buf;
+}
+
+/*
+ * The time values of a run, against plan.h's limits, before anything
+ * runs: the compiler and the command line refuse them first with better
+ * messages; this guards any other caller, and the --interval series
+ * whose length depends on both (runtime / interval rows).
+ */
+static int check_times(const struct plan *p, double warmup_s, double interval_s)
+{
+	double runtime_s = runtime_seconds(p);
+	char where[256];
+
+	if (!(runtime_s >= 0 && runtime_s <= PLAN_MAX_SECONDS) ||
+	    !(warmup_s >= 0 && warmup_s <= PLAN_MAX_SECONDS) ||
+	    !(fabs(p->psrun_period) <= PLAN_MAX_SECONDS) ||
+	    !(interval_s >= 0 && interval_s <= PLAN_MAX_SECONDS)) {
+		log_error("%stime values of %g s (run), %g s (warm-up), %g s (psrun) and %g s (interval): each must be at most flowbench's limit of %g s",
+			  run_where(p, where, sizeof(where)), runtime_s, warmup_s,
+			  p->psrun_period, interval_s, PLAN_MAX_SECONDS);
+		return -1;
+	}
+	if (interval_s > 0 && runtime_s / interval_s > PLAN_MAX_INTERVALS) {
+		log_error("%sa run of %g s with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run",
+			  run_where(p, where, sizeof(where)), runtime_s, interval_s,
+			  runtime_s / interval_s, PLAN_MAX_INTERVALS);
+		return -1;
+	}
+	return 0;
+}
+
 int run_plan(const struct plan *p, const struct run_options *opt,
 	     struct run_outcome *out)
 {
@@ -500,6 +556,8 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	if (out)
 		memset(out, 0, sizeof(*out));
 	if (stop_asked(out))
+		return 1;
+	if (check_times(p, m.warmup_s, m.interval_s) < 0)
 		return 1;
 	clock_scale_begin(&m.clk);
 	rc = actions_run(p);

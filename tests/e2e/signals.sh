@@ -6,7 +6,12 @@
 #  - a second SIGINT exits at once;
 #  - a worker killed by a signal is named (process and instance) within a
 #    second, even while other threads sleep in block, semblock or an event
-#    limit; the run ends with the results so far and exit 1.
+#    limit; the run ends with the results so far and exit 1;
+#  - a worker that will not exit (SIGSTOP, or frozen in state D) holds
+#    neither the interrupt (exit 130 within a plain SIGINT's latency,
+#    measured here, + 1 s) nor the end of the run silently: it is named
+#    with its state, 5 s after the end or when it is killed;
+#  - SIGINT during preallocation prints "flowbench: interrupted", exit 130.
 . "$(dirname "$0")/lib.sh"
 need python3
 
@@ -193,6 +198,24 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["status"] 
 	"$tmp/stopped.json" || fail "results file after a stopped worker"
 no_workers_left "$pid" "a stopped worker"
 ok "SIGINT with a stopped worker after the run: exit 130 in $took ms (plain SIGINT: $base ms), the worker named and killed, no process left"
+
+# the same with the worker stopped during the timed phase: the others
+# stop after their op, the stopped one is killed
+start "$tmp/during.out" "$tmp/nap.f" -D runtime=60
+wait_log "$tmp/during.out" 'Running'
+sleep 0.5
+stop_one
+sleep 0.3
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+took=$(($(now_ms) - t0))
+[ "$took" -lt "$bound" ] || fail "SIGINT with a worker stopped during the run took $took ms (a plain SIGINT: $base ms)"
+[ "$st" -eq 130 ] || fail "worker stopped during the run: exit status $st, not 130: $(cat "$tmp/during.out")"
+grep -q "(pid $wpid) has not exited 0.25 s after the interrupt (state: stopped (T)); killing it" "$tmp/during.out" ||
+	fail "the worker stopped during the run is not named: $(cat "$tmp/during.out")"
+no_workers_left "$pid" "a worker stopped during the run"
+ok "SIGINT with a worker stopped during the run: exit 130 in $took ms, the worker named and killed"
 
 # without a signal the stopped worker is named 5 s after the end, with
 # its state; then SIGINT ends it all as above

@@ -281,7 +281,7 @@ fi
 # to interrupt), else in $tmp; removed at the end
 pdir=
 for base_dir in /dev/shm "$tmp"; do
-	[ -d "$base_dir" ] && [ -w "$base_dir" ] || continue
+	if [ ! -d "$base_dir" ] || [ ! -w "$base_dir" ]; then continue; fi
 	free_k=$(df -Pk "$base_dir" | awk 'NR == 2 { print $4 }')
 	if [ "$free_k" -gt $((6 * 1024 * 1024)) ]; then size=4g
 	elif [ "$free_k" -gt $((3 * 1024 * 1024)) ]; then size=2g

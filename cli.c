@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 
+#include "runtime/plan.h"
 #include "runtime/report/doc.h"
 
 #include <errno.h>
@@ -128,12 +129,16 @@ static int parse_runtime(const char *text, struct cli_args *args, FILE *err)
 			text);
 		return -1;
 	}
+	if (s > PLAN_MAX_SECONDS) {
+		fprintf(err, "flowbench: --runtime %s: more than flowbench's limit of %.0f s (31.7 years)\n",
+			text, PLAN_MAX_SECONDS);
+		return -1;
+	}
 	args->runtime_given = true;
 	args->runtime_s = s;
 	return 0;
 }
 
-/* "50,99,99.9": up to CLI_MAX_PERCENTILES numbers, each in (0, 100). */
 /* --warmup, --interval: seconds, at least `min` (and above 0). */
 static int parse_seconds(const char *opt, const char *text, double min,
 			 double *out, FILE *err)
@@ -144,14 +149,35 @@ static int parse_seconds(const char *opt, const char *text, double min,
 	errno = 0;
 	s = strtod(text, &end);
 	if (errno || end == text || *end || !isfinite(s) || s <= 0 || s < min ||
-	    s > 1e9) {
-		fprintf(err, "flowbench: %s needs a number of seconds from %g, not '%s'\n",
-			opt, min, text);
+	    s > PLAN_MAX_SECONDS) {
+		fprintf(err, "flowbench: %s needs a number of seconds from %g to flowbench's limit of %.0f, not '%s'\n",
+			opt, min, PLAN_MAX_SECONDS, text);
 		return -1;
 	}
 	*out = s;
 	return 0;
 }
+
+/*
+ * --interval with --runtime: the series would have runtime / interval
+ * rows, kept in memory to the end (a script's `run N` is checked by
+ * run_plan() instead, before anything runs).
+ */
+static int check_interval_count(const struct cli_args *args, FILE *err)
+{
+	double n;
+
+	if (!args->runtime_given || args->interval_s <= 0)
+		return 0;
+	n = args->runtime_s / args->interval_s;
+	if (n <= PLAN_MAX_INTERVALS)
+		return 0;
+	fprintf(err, "flowbench: --runtime %g with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run\n",
+		args->runtime_s, args->interval_s, n, PLAN_MAX_INTERVALS);
+	return -1;
+}
+
+/* "50,99,99.9": up to CLI_MAX_PERCENTILES numbers, each in (0, 100). */
 
 static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
 {
@@ -373,7 +399,8 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 				return -1;
 			errno = 0;
 			args->seed = strtoull(v, &end, 10);
-			if (errno || end == v || *end || v[0] == '-') {
+			/* strtoull would take " -1" (spaces, a sign) as 2^64 - 1 */
+			if (errno || end == v || *end || !(v[0] >= '0' && v[0] <= '9')) {
 				fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
 				return -1;
 			}
@@ -424,7 +451,7 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 		fprintf(err, "flowbench: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
 		return -1;
 	}
-	return 0;
+	return check_interval_count(args, err);
 }
 
 void cli_args_free(struct cli_args *args)

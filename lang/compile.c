@@ -19,6 +19,7 @@
  */
 #include "lang/compile.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,27 @@ void *compiler_grow(void *arr, int *cap, int n, size_t size)
 		abort();
 	}
 	return arr;
+}
+
+/*
+ * `s` seconds (either sign) within PLAN_MAX_SECONDS, else an error at
+ * `loc`: "run: 20000000000 s is more than flowbench's limit of ...".
+ */
+bool compiler_check_seconds(struct compiler *c, double s, struct src_loc loc,
+			    const char *what)
+{
+	if (isnan(s) || isinf(s)) {
+		diag_error(c->d, loc, "%s: %g is not a number of seconds", what, s);
+		return false;
+	}
+	if (fabs(s) > PLAN_MAX_SECONDS) {
+		diag_error(c->d, loc,
+			   "%s: %.15g s is %s than flowbench's limit of %s%.0f s (31.7 years)",
+			   what, s, s < 0 ? "less" : "more", s < 0 ? "-" : "",
+			   PLAN_MAX_SECONDS);
+		return false;
+	}
+	return true;
 }
 
 /* ---- the script walk: statements in source order --------------------- */
@@ -113,11 +135,16 @@ static const char *concat_strings(struct compiler *c, const struct ast_stmt *st)
 	return text;
 }
 
-/* A number of seconds (run, psrun, sleep) into *out; false after an error. */
+/*
+ * A number of seconds (run, psrun, sleep) into *out; false after an
+ * error.  At most PLAN_MAX_SECONDS either way (plan.h): the runtime
+ * turns it into nanoseconds added to the clock.
+ */
 static bool eval_seconds(struct compiler *c, const struct ast_expr *e,
 			 const char *what, bool negative_ok, double *out)
 {
 	struct value v;
+	double s;
 
 	if (eval_expr(c, e, &v) < 0)
 		return false;
@@ -126,11 +153,14 @@ static bool eval_seconds(struct compiler *c, const struct ast_expr *e,
 			   what, value_kind_name(v.kind));
 		return false;
 	}
-	if (!negative_ok && value_as_double(&v) < 0) {
+	s = value_as_double(&v);
+	if (!negative_ok && s < 0) {
 		diag_error(c->d, e->loc, "%s: seconds must not be negative", what);
 		return false;
 	}
-	*out = value_as_double(&v);
+	if (!compiler_check_seconds(c, s, e->loc, what))
+		return false;
+	*out = s;
 	return true;
 }
 
@@ -437,6 +467,11 @@ static void build_run(struct compiler *c, const struct ast_stmt *run)
 				diag_error(c->d, c->eventgen->value->loc,
 					   "eventgen rate needs a number of events per second, not %s",
 					   value_kind_name(v.kind));
+			else if (!(value_as_double(&v) >= 0 &&
+				   value_as_double(&v) <= PLAN_MAX_EVENT_RATE))
+				diag_error(c->d, c->eventgen->value->loc,
+					   "eventgen rate=%.15g: the rate must be from 0 (no events) to flowbench's limit of %.0f events per second",
+					   value_as_double(&v), PLAN_MAX_EVENT_RATE);
 			else {
 				p->eventgen_rate.kind = PV_DOUBLE;
 				p->eventgen_rate.u.d = value_as_double(&v);

@@ -115,6 +115,10 @@ void *compiler_grow(void *arr, int *cap, int n, size_t size);
 #define PUSH(arr, n, cap) \
 	((arr) = compiler_grow((arr), &(cap), (n), sizeof(*(arr))), &(arr)[(n)++])
 
+/* A time value within PLAN_MAX_SECONDS, else an error at `loc` and false. */
+bool compiler_check_seconds(struct compiler *c, double s, struct src_loc loc,
+			    const char *what);
+
 /* ---- eval.c ----------------------------------------------------------- */
 
 int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out);

@@ -238,6 +238,40 @@ static int report_line(struct compiler *c, const char *name, struct src_loc loc,
 	return self;
 }
 
+/* Flowop attributes that are a number of seconds, checked like `run N`. */
+static const struct {
+	const char *flowop;
+	enum fo_attr attr;
+} time_attrs[] = {
+	{ "delay", FA_VALUE },
+};
+
+/*
+ * A constant time attribute of `f` (a random variable is sampled while
+ * the run goes and cannot be checked here): not negative, and within
+ * PLAN_MAX_SECONDS like every time value of a script.
+ */
+static void check_time_attrs(struct compiler *c, const struct plan_flowop *f)
+{
+	for (size_t i = 0; i < sizeof(time_attrs) / sizeof(time_attrs[0]); i++) {
+		const struct plan_value *v = &f->attr[time_attrs[i].attr];
+		char what[96];
+		double s;
+
+		if (strcmp(f->ops->name, time_attrs[i].flowop) != 0 ||
+		    !plan_attr_given(f, time_attrs[i].attr) ||
+		    (v->kind != PV_INT && v->kind != PV_DOUBLE))
+			continue;
+		s = v->kind == PV_INT ? (double)v->u.i : v->u.d;
+		snprintf(what, sizeof(what), "flowop %s", f->name);
+		if (s < 0)
+			diag_error(c->d, v->loc, "%s: %s value (seconds) must not be negative",
+				   what, f->ops->name);
+		else
+			compiler_check_seconds(c, s, v->loc, what);
+	}
+}
+
 /*
  * One flowop statement of a thread (prefix NULL, depth 0) or of a
  * composite being expanded (prefix = the invocation's name: the copy is
@@ -298,6 +332,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		if (given & (1ull << a))
 			f->given |= FA_BIT(a);
 	}
+	check_time_attrs(c, f);
 	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].kind == PV_INT &&
 	    f->attr[FA_ITERS].u.i < 1)
 		diag_error(c->d, f->attr[FA_ITERS].loc,

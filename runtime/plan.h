@@ -21,6 +21,20 @@
 struct flowop_ops;
 struct plan_randvar;      /* runtime/randvar.h */
 
+/*
+ * flowbench's limits on time values, checked before anything runs (the
+ * compiler with the value's location, the command line as usage errors,
+ * run_plan() again for any other caller).  A time value (run, psrun,
+ * sleep, delay, --runtime, --warmup, --interval) is at most 10^9 s (31.7
+ * years): 10^18 ns, so now + warm-up + run time in nanoseconds stays far
+ * below 2^64.  An event generator's rate is at most 10^9 events/s.  An
+ * --interval series has at most PLAN_MAX_INTERVALS rows (run time /
+ * interval), each a results line per flowop kept in memory until the end.
+ */
+#define PLAN_MAX_SECONDS 1e9
+#define PLAN_MAX_EVENT_RATE 1e9
+#define PLAN_MAX_INTERVALS 1000000
+
 /* A resolved attribute value. */
 enum pv_kind {
 	PV_UNSET = 0,   /* attribute not given: the flowop uses its default */

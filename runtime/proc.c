@@ -4,11 +4,15 @@
  * Runs in the child right after fork().  The child must not outlive the
  * master (PR_SET_PDEATHSIG) and leaves Ctrl-C to the master (SIGINT
  * ignored); it reports failures through the shared error buffer.
+ * proc_state_text() is the master's side: what /proc says a worker that
+ * will not exit is doing.
  */
 #include "runtime/proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -108,3 +112,79 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 	return rc;
 }
 
+
+/* Thread states of /proc (proc(5)), the most telling for a stuck worker first. */
+static const struct {
+	char code;
+	const char *text;
+} thread_states[] = {
+	{ 'D', "uninterruptible wait (D)" },
+	{ 'T', "stopped (T)" },
+	{ 't', "stopped by a tracer (t)" },
+	{ 'R', "running (R)" },
+	{ 'S', "sleeping (S)" },
+	{ 'I', "idle (I)" },
+	{ 'Z', "exited, not yet reaped (Z)" },
+	{ 'X', "dead (X)" },
+};
+#define NSTATES (sizeof(thread_states) / sizeof(thread_states[0]))
+
+/* The state letter of one thread's stat file, or 0. */
+static char stat_state(const char *path)
+{
+	char buf[512];
+	FILE *f = fopen(path, "re");
+	size_t n;
+	char *paren;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold spaces and parentheses */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+void proc_state_text(pid_t pid, char *buf, size_t size)
+{
+	unsigned count[NSTATES] = { 0 };
+	unsigned threads = 0;
+	char path[64];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(buf, size, "unknown");
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir)) != NULL) {
+		char st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/stat", (int)pid,
+			 de->d_name);
+		st = stat_state(path);
+		for (size_t i = 0; st && i < NSTATES; i++) {
+			if (thread_states[i].code == st) {
+				count[i]++;
+				threads++;
+				break;
+			}
+		}
+	}
+	closedir(dir);
+	for (size_t i = 0; i < NSTATES; i++) {
+		if (!count[i])
+			continue;
+		if (count[i] == threads)
+			snprintf(buf, size, "%s", thread_states[i].text);
+		else
+			snprintf(buf, size, "%s in %u of %u threads",
+				 thread_states[i].text, count[i], threads);
+		return;
+	}
+}

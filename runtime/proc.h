@@ -34,4 +34,13 @@ enum {
  */
 int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst);
 
+/*
+ * For the master's messages about a worker that does not exit: what its
+ * threads are doing, from /proc/PID/task/TID/stat, the most telling state
+ * first ("uninterruptible wait (D) in 1 of 4 threads", "stopped (T)",
+ * "running (R)", "sleeping (S)", "exited, not yet reaped (Z)"), or
+ * "unknown" when /proc cannot say.  Written into buf (always terminated).
+ */
+void proc_state_text(pid_t pid, char *buf, size_t size);
+
 #endif

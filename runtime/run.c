@@ -30,11 +30,21 @@
  * the barrier and during the timed phase, so a worker that dies is
  * noticed at once and the run fails with a clear message instead of
  * hanging.  SIGINT/SIGTERM set the abort flag; workers finish their
- * current op and exit; "flowbench: interrupted" is printed, no results.
+ * current op and exit; the results so far are printed, then
+ * "flowbench: interrupted".  Every wait of the master wakes on the
+ * signal, and once it came the workers have INTERRUPT_GRACE_NS to exit
+ * before they are killed: whatever they do (stopped, in an
+ * uninterruptible wait), the master acts on it within a second.  Without
+ * a signal, a worker that has not exited STUCK_NOTICE_NS after the end is
+ * named with its /proc state, and killed after STOP_TIMEOUT_NS.
+ *
+ * Time values are checked once more before anything runs (check_times):
+ * a deadline in nanoseconds must not wrap (plan.h, PLAN_MAX_SECONDS).
  */
 #include "runtime/run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -59,9 +69,14 @@
 #include "runtime/shared.h"
 
 #define NS_PER_S 1000000000ull
+#define MS_NS (1000 * 1000ull)
 #define STARTUP_TIMEOUT_NS (30 * NS_PER_S)
-#define STOP_TIMEOUT_NS (60 * NS_PER_S)
-#define POLL_NS (100 * 1000 * 1000ull)
+#define STOP_TIMEOUT_NS (60 * NS_PER_S)      /* then stragglers are killed */
+#define STUCK_NOTICE_NS (5 * NS_PER_S)       /* then they are named */
+#define INTERRUPT_GRACE_NS (250 * MS_NS)     /* after SIGINT/SIGTERM: killed */
+#define KILL_WAIT_NS (400 * MS_NS)           /* after SIGKILL: abandoned */
+#define NAMED_MAX 10                         /* stuck workers named one by one */
+#define POLL_NS (100 * MS_NS)
 #define DEFAULT_RUNTIME_S 60
 
 struct worker {
@@ -170,6 +185,9 @@ static int start_workers(struct master *m)
 			struct worker *w = &m->w[m->nw];
 			pid_t pid;
 
+			/* thousands of forks take a while: an interrupt stops them */
+			if (shared_halted(m->sh.ctl) & HALT_ABORT)
+				return -1;
 			fflush(NULL);
 			pid = fork();
 			if (pid < 0) {
@@ -280,28 +298,141 @@ static uint64_t timed_phase(struct master *m)
 	}
 }
 
-/* Wait for every worker to exit; kill stragglers after STOP_TIMEOUT_NS. */
-static void reap_all(struct master *m)
+/* "worker process 'p' instance 2 (pid 123)", for messages. */
+static void worker_name(const struct master *m, const struct worker *w,
+			char *buf, size_t size)
 {
-	uint64_t limit = clock_now_ns() + STOP_TIMEOUT_NS;
+	snprintf(buf, size, "worker process '%s' instance %llu (pid %d)",
+		 m->plan->procs[w->proc].name, (unsigned long long)w->inst + 1,
+		 (int)w->pid);
+}
+
+/*
+ * Warn about each live worker, "<name> <what> (state: <state>); <next>",
+ * the first NAMED_MAX of them by name.
+ */
+static void warn_live(const struct master *m, const char *what, const char *next)
+{
+	uint64_t named = 0;
+
+	for (uint64_t i = 0; i < m->nw; i++) {
+		char name[256], state[96];
+
+		if (!m->w[i].pid || named++ >= NAMED_MAX)
+			continue;
+		worker_name(m, &m->w[i], name, sizeof(name));
+		proc_state_text(m->w[i].pid, state, sizeof(state));
+		log_warn("%s %s (state: %s); %s", name, what, state, next);
+	}
+	if (named > NAMED_MAX)
+		log_warn("... and %llu more worker processes", (unsigned long long)(named - NAMED_MAX));
+}
+
+static void kill_live(const struct master *m)
+{
+	for (uint64_t i = 0; i < m->nw; i++) {
+		if (m->w[i].pid)
+			kill(m->w[i].pid, SIGKILL);
+	}
+}
+
+/*
+ * Workers that SIGKILL has not ended (a thread in an uninterruptible wait
+ * dies only when the wait ends): named, then no longer waited for; init
+ * reaps them once flowbench has exited.
+ */
+static void abandon_live(struct master *m)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "did not die %g s after SIGKILL",
+		 (double)KILL_WAIT_NS / 1e9);
+	warn_live(m, what, "flowbench exits without it");
+	if (!m->why[0])
+		snprintf(m->why, sizeof(m->why),
+			 "worker processes could not be stopped, even by SIGKILL");
+	for (uint64_t i = 0; i < m->nw; i++)
+		m->w[i].pid = 0;
+	m->live = 0;
+	shared_halt(m->sh.ctl, HALT_ABORT);
+}
+
+/* At `now`: kill what is left, once it is time.  Returns true if it did. */
+static bool kill_when_due(struct master *m, uint64_t now, uint64_t t0,
+			  uint64_t kill_at, bool interrupted, const char *since)
+{
+	char what[128];
+
+	if (now < kill_at)
+		return false;
+	if (interrupted) {
+		snprintf(what, sizeof(what), "has not exited %g s after the interrupt",
+			 (double)INTERRUPT_GRACE_NS / 1e9);
+		warn_live(m, what, "killing it");
+	} else {
+		snprintf(what, sizeof(what), "has not exited %llu s after %s",
+			 (unsigned long long)((now - t0) / NS_PER_S), since);
+		warn_live(m, what, "killing it");
+		if (!m->why[0])
+			snprintf(m->why, sizeof(m->why),
+				 "worker processes did not stop within %llu s; killed",
+				 STOP_TIMEOUT_NS / NS_PER_S);
+	}
+	kill_live(m);
+	shared_halt(m->sh.ctl, HALT_ABORT);
+	return true;
+}
+
+/* The notice STUCK_NOTICE_NS after `since`: who holds the end up, and why. */
+static void name_stuck(const struct master *m, const char *since)
+{
+	char what[128], next[64];
+
+	snprintf(what, sizeof(what), "has not exited %llu s after %s",
+		 STUCK_NOTICE_NS / NS_PER_S, since);
+	snprintf(next, sizeof(next), "waiting up to %llu s, Ctrl-C kills it",
+		 STOP_TIMEOUT_NS / NS_PER_S);
+	warn_live(m, what, next);
+}
+
+/*
+ * Wait for every worker to exit after `since` ("the end of the run").
+ * One still there STUCK_NOTICE_NS later is named with its /proc state;
+ * stragglers are killed after STOP_TIMEOUT_NS, or INTERRUPT_GRACE_NS
+ * after SIGINT/SIGTERM (checked at least every 10 ms, and at once when
+ * the signal cuts the sleep short); whatever SIGKILL has not ended
+ * KILL_WAIT_NS later is abandoned.
+ */
+static void reap_all(struct master *m, const char *since)
+{
+	uint64_t t0 = clock_now_ns();
+	uint64_t kill_at = t0 + STOP_TIMEOUT_NS, killed_at = 0;
+	bool named = false, interrupted = false;
 
 	while (m->live) {
+		uint64_t now;
+
 		if (reap(m, false))
 			continue;
-		if (clock_now_ns() > limit) {
-			for (uint64_t i = 0; i < m->nw; i++) {
-				if (m->w[i].pid)
-					kill(m->w[i].pid, SIGKILL);
-			}
-			if (!m->why[0])
-				snprintf(m->why, sizeof(m->why),
-					 "worker processes did not stop within %llu s; killed",
-					 STOP_TIMEOUT_NS / NS_PER_S);
-			shared_halt(m->sh.ctl, HALT_ABORT);
-			limit = UINT64_MAX;
-			continue;
+		now = clock_now_ns();
+		if (!interrupted && interrupt_signal()) {
+			interrupted = true;
+			if (!killed_at && now + INTERRUPT_GRACE_NS < kill_at)
+				kill_at = now + INTERRUPT_GRACE_NS;
 		}
-		sleep_until(clock_now_ns() + 10 * 1000 * 1000);
+		if (!named && !killed_at && !interrupted && now >= t0 + STUCK_NOTICE_NS) {
+			name_stuck(m, since);
+			named = true;
+		}
+		if (!killed_at && kill_when_due(m, now, t0, kill_at, interrupted, since))
+			killed_at = now;
+		if (killed_at && now >= killed_at + KILL_WAIT_NS) {
+			reap(m, false);
+			if (m->live)
+				abandon_live(m);
+			break;
+		}
+		sleep_until(now + 10 * MS_NS);
 	}
 }
 
@@ -396,6 +527,19 @@ static void report_failure(struct master *m)
 		log_error("the run failed without results");
 }
 
+/*
+ * `ns` + `s` seconds, saturating: check_times() keeps both far below the
+ * limit, this keeps a deadline from wrapping whatever comes.
+ */
+static uint64_t add_seconds(uint64_t ns, double s)
+{
+	double d = s > 0 ? s * 1e9 : 0;
+
+	if (!(d < 1.8e19) || (uint64_t)d >= UINT64_MAX - 1 - ns)
+		return UINT64_MAX - 1;      /* UINT64_MAX means "no limit" */
+	return ns + (uint64_t)d;
+}
+
 /* Everything after the files are ready.  Returns the exit status. */
 static int run_workers(struct master *m)
 {
@@ -418,16 +562,16 @@ static int run_workers(struct master *m)
 	if (start_workers(m) < 0 || wait_ready(m) < 0) {
 		shared_halt(c, HALT_ABORT);
 		shared_release(c);      /* wake the waiters so they can exit */
-		reap_all(m);
+		reap_all(m, "the start-up was abandoned");
 		goto out;
 	}
 	clock_scale_finish(&m->clk);
 	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
 	release = clock_now_ns();
-	start = release + (uint64_t)(m->warmup_s * 1e9);
+	start = add_seconds(release, m->warmup_s);
 	c->start_ns = start;
-	c->deadline_ns = runtime_s > 0 ? start + (uint64_t)(runtime_s * 1e9) : UINT64_MAX;
+	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
 	m->warming = m->warmup_s > 0;
 	sampler_begin(&m->smp, release, start);
 	shared_release(c);
@@ -448,7 +592,7 @@ static int run_workers(struct master *m)
 				 m->warmup_s);
 	if (!(shared_halted(c) & HALT_ABORT))
 		log_run_took((double)(end - start) / 1e9);
-	reap_all(m);
+	reap_all(m, "the end of the run");
 	aborted = shared_halted(c) & HALT_ABORT;
 	if (!aborted) {
 		rc = report(m, end, false);
@@ -486,6 +630,45 @@ static bool stop_asked(struct run_outcome *out)
 	return true;
 }
 
+/* "file:line:col: " for the plan's `run`, or "" without one (--runtime). */
+static const char *run_where(const struct plan *p, char *buf, size_t size)
+{
+	if (!p->run_loc.line)
+		return "";
+	snprintf(buf, size, "%s:%d:%d: ", p->filename, p->run_loc.line,
+		 p->run_loc.col);
+	return buf;
+}
+
+/*
+ * The time values of a run, against plan.h's limits, before anything
+ * runs: the compiler and the command line refuse them first with better
+ * messages; this guards any other caller, and the --interval series
+ * whose length depends on both (runtime / interval rows).
+ */
+static int check_times(const struct plan *p, double warmup_s, double interval_s)
+{
+	double runtime_s = runtime_seconds(p);
+	char where[256];
+
+	if (!(runtime_s >= 0 && runtime_s <= PLAN_MAX_SECONDS) ||
+	    !(warmup_s >= 0 && warmup_s <= PLAN_MAX_SECONDS) ||
+	    !(fabs(p->psrun_period) <= PLAN_MAX_SECONDS) ||
+	    !(interval_s >= 0 && interval_s <= PLAN_MAX_SECONDS)) {
+		log_error("%stime values of %g s (run), %g s (warm-up), %g s (psrun) and %g s (interval): each must be at most flowbench's limit of %g s",
+			  run_where(p, where, sizeof(where)), runtime_s, warmup_s,
+			  p->psrun_period, interval_s, PLAN_MAX_SECONDS);
+		return -1;
+	}
+	if (interval_s > 0 && runtime_s / interval_s > PLAN_MAX_INTERVALS) {
+		log_error("%sa run of %g s with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run",
+			  run_where(p, where, sizeof(where)), runtime_s, interval_s,
+			  runtime_s / interval_s, PLAN_MAX_INTERVALS);
+		return -1;
+	}
+	return 0;
+}
+
 int run_plan(const struct plan *p, const struct run_options *opt,
 	     struct run_outcome *out)
 {
@@ -501,8 +684,12 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		memset(out, 0, sizeof(*out));
 	if (stop_asked(out))
 		return 1;
+	if (check_times(p, m.warmup_s, m.interval_s) < 0)
+		return 1;
 	clock_scale_begin(&m.clk);
 	rc = actions_run(p);
+	if (stop_asked(out))
+		return 1;
 	if (rc != 0)
 		return rc < 0 ? 1 : 0;
 	rc = 1;
@@ -517,11 +704,15 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	raise_nofile();
 	if (preflight_check(p) < 0)
 		return 1;
-	if (fileset_prepare_all(p, opt && opt->force, &m.fs) < 0)
+	if (fileset_prepare_all(p, opt && opt->force, &m.fs) < 0) {
+		stop_asked(out);        /* preallocation stopped by an interrupt */
 		return 1;
+	}
 	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
-			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0)
+			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0) {
+		stop_asked(out);
 		goto out;
+	}
 	if (stop_asked(out))
 		goto out;
 	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)

@@ -30,13 +30,17 @@ nothing() {
 		{ cat "$tmp/out"; fail "$1: the run went ahead before failing"; }
 }
 
+bound=
+command -v timeout >/dev/null 2>&1 && bound="timeout 120"
+
 # refused CMD NAME PATTERN [ARGS...]: `flowbench CMD NAME.f` exits 1 and
 # its stderr matches PATTERN (grep -E); nothing was created
 refused() {
 	cmd=$1 name=$2 pattern=$3
 	shift 3
 	st=0
-	"$FLOWBENCH" "$cmd" "$tmp/$name.f" --cache warm "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+	# bounded: a value that is not refused might run for years
+	$bound "$FLOWBENCH" "$cmd" "$tmp/$name.f" --cache warm "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: $cmd exited $st, not 1"; }
 	grep -qE "$pattern" "$tmp/err" ||
 		{ cat "$tmp/err"; fail "$name: $cmd: no message matching '$pattern'"; }
@@ -90,6 +94,35 @@ for bad in 'a/b' '..' '.'; do
 	sed -i "s|name=fs|name=$bad|g" "$tmp/name.f"
 	refused check name "name\.f:2:1: fileset name '$(echo "$bad" | sed 's/\./\\./g')' must be a single path component"
 done
+
+# ---- time values: at most 10^9 s, so that a deadline in nanoseconds
+# cannot wrap (a run of 2e10 s used to end at once: 0 ops, status 0)
+wl longrun "" "" "" "$READ"
+sed -i 's/^run 1$/run 20000000000/' "$tmp/longrun.f"
+for cmd in check run; do
+	refused $cmd longrun "longrun\.f:8:5: run: 20000000000 s is more than flowbench's limit of 1000000000 s"
+done
+wl longrund "" "" "" "$READ"
+sed -i 's/^run 1$/run $t/' "$tmp/longrund.f"
+refused run longrund "longrund\.f:8:5: run: 20000000000 s is more than flowbench's limit" -D t=20000000000
+accepted longrund -D t=1000000000
+wl longps "" "" "" "$READ"
+sed -i 's/^run 1$/psrun 5000000000 2/' "$tmp/longps.f"
+refused check longps "longps\.f:8:7: psrun: 5000000000 s is more than flowbench's limit"
+wl longsleep "" "" "" "$READ"
+sed -i 's/^run 1$/sleep 3000000000\nrun 1/' "$tmp/longsleep.f"
+refused run longsleep "longsleep\.f:8:7: sleep: 3000000000 s is more than flowbench's limit"
+wl longdelay "" "" "" "delay name=nap,value=2000000000"
+refused run longdelay "longdelay\.f:5:33: flowop nap: 2000000000 s is more than flowbench's limit"
+wl negdelay "" "" "" "delay name=nap,value=-1"
+refused check negdelay "negdelay\.f:5:33: flowop nap: delay value \(seconds\) must not be negative"
+wl fastgen "" "" "" "$READ"
+sed -i 's/^run 1$/eventgen rate=2000000000\nrun 1/' "$tmp/fastgen.f"
+refused check fastgen "fastgen\.f:8:15: eventgen rate=2000000000: the rate must be from 0 \(no events\) to flowbench's limit of 1000000000 events per second"
+# --interval: run time / interval rows, kept in memory to the end
+wl series "" "" "" "$READ"
+sed -i 's/^run 1$/run 100000000/' "$tmp/series.f"
+refused run series "series\.f:8:1: a run of 1e\+08 s with --interval 0.01 makes 1e\+10 intervals, more than flowbench's limit of 1000000" --interval 0.01
 
 # ---- run time: what the machine cannot give, before anything exists
 wl mem "" "" ",memsize=1t,instances=16" "$READ"

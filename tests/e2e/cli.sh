@@ -43,6 +43,25 @@ expect_status 2 "$FLOWBENCH" frobnicate
 expect_status 2 "$FLOWBENCH" run "$WORKLOADS/randomrw.f" -D novalue
 ok "usage errors exit 2"
 
+# time values past flowbench's limit (10^9 s) are usage errors, before
+# anything runs (--runtime 2e10 used to end at once: 0 ops, status 0)
+usage_error() {
+	pattern=$1
+	shift
+	expect_status 2 "$FLOWBENCH" check "$WORKLOADS/randomrw.f" "$@"
+	grep -qF -e "$pattern" "$tmp/err" || { cat "$tmp/err"; fail "'$*': no '$pattern'"; }
+}
+usage_error "--runtime 2e10: more than flowbench's limit of 1000000000 s" --runtime 2e10
+usage_error "--runtime 1e300: more than flowbench's limit" --runtime 1e300
+usage_error "--warmup needs a number of seconds from 0.001 to flowbench's limit of 1000000000, not '2e9'" --warmup 2e9
+usage_error "--interval needs a number of seconds from 0.01 to flowbench's limit of 1000000000, not '2e9'" --interval 2e9
+usage_error "--runtime 1e+08 with --interval 0.01 makes 1e+10 intervals, more than flowbench's limit of 1000000" \
+	--runtime 1e8 --interval 0.01
+usage_error "--seed needs a non-negative integer, not ' -1'" --seed ' -1'
+expect_status 0 "$FLOWBENCH" check "$WORKLOADS/randomrw.f" --runtime 1e9 --warmup 1e9
+expect_status 0 "$FLOWBENCH" check "$WORKLOADS/randomrw.f" --runtime 1e5 --interval 0.1
+ok "out-of-range --runtime, --warmup, --interval (and their series) and --seed are usage errors; the limits themselves pass"
+
 expect_status 0 "$FLOWBENCH" --version
 grep -Eq '^flowbench [0-9]+\.[0-9]+' "$tmp/out" || fail "--version prints no version"
 expect_status 0 "$FLOWBENCH" --help

@@ -6,7 +6,12 @@
 #  - a second SIGINT exits at once;
 #  - a worker killed by a signal is named (process and instance) within a
 #    second, even while other threads sleep in block, semblock or an event
-#    limit; the run ends with the results so far and exit 1.
+#    limit; the run ends with the results so far and exit 1;
+#  - a worker that will not exit (SIGSTOP, or frozen in state D) holds
+#    neither the interrupt (exit 130 within a plain SIGINT's latency,
+#    measured here, + 1 s) nor the end of the run silently: it is named
+#    with its state, 5 s after the end or when it is killed;
+#  - SIGINT during preallocation prints "flowbench: interrupted", exit 130.
 . "$(dirname "$0")/lib.sh"
 need python3
 
@@ -127,3 +132,192 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["status"] 
 	fail "results file after a dead worker"
 no_workers_left "$pid" "a dead worker"
 ok "a killed worker is named, sleepers in block/semblock/eventlimit woken, partial results, exit 1"
+
+# ---- an interrupt acts within a second whatever the workers do
+# (a failing check below must not leave a stopped or frozen run behind)
+pid=
+pdir=
+freezer=
+cleanup() {
+	[ -z "$freezer" ] || { echo THAWED >"$freezer/freezer.state"; sleep 0.2; rmdir "$freezer"; } 2>/dev/null
+	[ -z "$pid" ] || ! pgrep -s "$pid" -f flowbench >/dev/null 2>&1 || kill -KILL -- "-$pid" 2>/dev/null
+	rm -rf "$tmp" ${pdir:+"$pdir"}
+}
+trap cleanup EXIT
+# now_ms: the monotonic-enough wall clock in milliseconds
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+cat >"$tmp/nap.f" <<W
+define process name=p,instances=2 {
+  thread name=t {
+    flowop delay name=nap, value=0.01
+  }
+}
+run \$runtime
+W
+# the latency of a plain SIGINT on this machine, now: the bound below
+start "$tmp/base.out" "$tmp/nap.f" -D runtime=60
+wait_log "$tmp/base.out" 'Running'
+sleep 0.5
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+base=$(($(now_ms) - t0))
+[ "$st" -eq 130 ] || fail "plain SIGINT: exit status $st: $(cat "$tmp/base.out")"
+no_workers_left "$pid" "a plain SIGINT"
+bound=$((base + 1000))
+
+# stop_one: SIGSTOP one worker of 'p' (wpid) before the end of the run
+stop_one() {
+	wpid=$(pgrep -s "$pid" -x p | sort -n | tail -1)
+	[ -n "$wpid" ] || fail "no worker process 'p' found"
+	kill -STOP "$wpid"
+}
+
+# a worker stopped (SIGSTOP) at the end of the run held the first SIGINT
+# up for the rest of the 60 s stop timeout; now it is killed
+start "$tmp/stopped.out" "$tmp/nap.f" -D runtime=2 --output "$tmp/stopped.json"
+wait_log "$tmp/stopped.out" 'Running'
+sleep 1
+stop_one
+wait_log "$tmp/stopped.out" 'Run took'
+sleep 0.5
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+took=$(($(now_ms) - t0))
+[ "$took" -lt "$bound" ] ||
+	fail "SIGINT with a stopped worker took $took ms to end the run (a plain SIGINT: $base ms): $(cat "$tmp/stopped.out")"
+[ "$st" -eq 130 ] || fail "stopped worker: exit status $st, not 130: $(cat "$tmp/stopped.out")"
+grep -q "worker process 'p' instance [12] (pid $wpid) has not exited 0.25 s after the interrupt (state: stopped (T)); killing it" \
+	"$tmp/stopped.out" || fail "the stopped worker is not named: $(cat "$tmp/stopped.out")"
+grep -q 'partial results' "$tmp/stopped.out" || fail "stopped worker: no partial results"
+grep -q '^flowbench: interrupted (Interrupt)$' "$tmp/stopped.out" || fail "stopped worker: no 'interrupted'"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["status"] == "interrupted" and r["runs"][0]["partial"], r["status"]' \
+	"$tmp/stopped.json" || fail "results file after a stopped worker"
+no_workers_left "$pid" "a stopped worker"
+ok "SIGINT with a stopped worker after the run: exit 130 in $took ms (plain SIGINT: $base ms), the worker named and killed, no process left"
+
+# the same with the worker stopped during the timed phase: the others
+# stop after their op, the stopped one is killed
+start "$tmp/during.out" "$tmp/nap.f" -D runtime=60
+wait_log "$tmp/during.out" 'Running'
+sleep 0.5
+stop_one
+sleep 0.3
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+took=$(($(now_ms) - t0))
+[ "$took" -lt "$bound" ] || fail "SIGINT with a worker stopped during the run took $took ms (a plain SIGINT: $base ms)"
+[ "$st" -eq 130 ] || fail "worker stopped during the run: exit status $st, not 130: $(cat "$tmp/during.out")"
+grep -q "(pid $wpid) has not exited 0.25 s after the interrupt (state: stopped (T)); killing it" "$tmp/during.out" ||
+	fail "the worker stopped during the run is not named: $(cat "$tmp/during.out")"
+no_workers_left "$pid" "a worker stopped during the run"
+ok "SIGINT with a worker stopped during the run: exit 130 in $took ms, the worker named and killed"
+
+# without a signal the stopped worker is named 5 s after the end, with
+# its state; then SIGINT ends it all as above
+start "$tmp/stuck.out" "$tmp/nap.f" -D runtime=2
+wait_log "$tmp/stuck.out" 'Running'
+sleep 1
+stop_one
+wait_log "$tmp/stuck.out" 'Run took'
+wait_log "$tmp/stuck.out" "has not exited 5 s"
+grep -q "worker process 'p' instance [12] (pid $wpid) has not exited 5 s after the end of the run (state: stopped (T)); waiting up to 60 s, Ctrl-C kills it" \
+	"$tmp/stuck.out" || fail "the stuck worker notice: $(cat "$tmp/stuck.out")"
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+took=$(($(now_ms) - t0))
+[ "$took" -lt "$bound" ] || fail "SIGINT after the stuck notice took $took ms (a plain SIGINT: $base ms)"
+[ "$st" -eq 130 ] || fail "stuck worker: exit status $st, not 130: $(cat "$tmp/stuck.out")"
+no_workers_left "$pid" "a stuck worker"
+ok "a worker stuck after the run is named with its state 5 s after the end; SIGINT then ends the run in $took ms"
+
+# a worker in an uninterruptible wait, which SIGKILL cannot end: frozen
+# by the cgroup v1 freezer (state D until thawed).  SIGINT kills it,
+# waits 0.4 s more for it, names it and exits without it
+fz=/sys/fs/cgroup/freezer
+if [ "$(id -u)" -eq 0 ] && [ -w "$fz" ] && mkdir "$fz/flowbench-e2e.$$" 2>/dev/null; then
+	freezer=$fz/flowbench-e2e.$$
+	start "$tmp/frozen.out" "$tmp/nap.f" -D runtime=2
+	wait_log "$tmp/frozen.out" 'Running'
+	sleep 1
+	wpid=$(pgrep -s "$pid" -x p | sort -n | tail -1)
+	echo "$wpid" >"$freezer/cgroup.procs"
+	echo FROZEN >"$freezer/freezer.state"
+	wait_log "$freezer/freezer.state" FROZEN
+	wait_log "$tmp/frozen.out" 'Run took'
+	sleep 0.3
+	kill -INT "$pid"
+	t0=$(now_ms)
+	wait_exit "$pid" 10
+	took=$(($(now_ms) - t0))
+	[ "$took" -lt "$bound" ] || fail "SIGINT with a frozen worker took $took ms (a plain SIGINT: $base ms)"
+	[ "$st" -eq 130 ] || fail "frozen worker: exit status $st, not 130: $(cat "$tmp/frozen.out")"
+	grep -q "worker process 'p' instance [12] (pid $wpid) has not exited 0.25 s after the interrupt (state: uninterruptible wait (D)); killing it" \
+		"$tmp/frozen.out" || fail "the frozen worker is not named: $(cat "$tmp/frozen.out")"
+	grep -q "worker process 'p' instance [12] (pid $wpid) did not die 0.4 s after SIGKILL (state: uninterruptible wait (D)); flowbench exits without it" \
+		"$tmp/frozen.out" || fail "the unkillable worker is not named: $(cat "$tmp/frozen.out")"
+	grep -q 'partial results' "$tmp/frozen.out" || fail "frozen worker: no partial results"
+	echo THAWED >"$freezer/freezer.state"
+	# it dies of the pending SIGKILL; init, its parent now, reaps it
+	i=0
+	while pgrep -s "$pid" >/dev/null 2>&1 && [ $i -lt 50 ]; do
+		i=$((i + 1)); sleep 0.1
+	done
+	no_workers_left "$pid" "a frozen worker, once thawed"
+	rmdir "$freezer"
+	freezer=
+	ok "SIGINT with a worker in an uninterruptible wait: exit 130 in $took ms, the worker named, then left to die once thawed"
+else
+	echo "SKIP: worker in an uninterruptible wait: needs root and the cgroup v1 freezer"
+fi
+
+# ---- an interrupt during preallocation says so and exits 130
+# on tmpfs when it has room (4 GiB, else 2 GiB: writing takes long enough
+# to interrupt), else in $tmp; removed at the end
+pdir=
+for base_dir in /dev/shm "$tmp"; do
+	if [ ! -d "$base_dir" ] || [ ! -w "$base_dir" ]; then continue; fi
+	free_k=$(df -Pk "$base_dir" | awk 'NR == 2 { print $4 }')
+	if [ "$free_k" -gt $((6 * 1024 * 1024)) ]; then size=4g
+	elif [ "$free_k" -gt $((3 * 1024 * 1024)) ]; then size=2g
+	else continue
+	fi
+	pdir=$(mktemp -d "$base_dir/flowbench-prealloc.XXXXXX")
+	break
+done
+if [ -z "$pdir" ]; then
+	echo "SKIP: preallocation interrupt: no file system with 3 GiB free"
+else
+	cat >"$tmp/prealloc.f" <<W
+define file name=big,path=$pdir,size=$size,prealloc
+define process name=p {
+  thread name=t {
+    flowop read name=r,filename=big,iosize=4k
+  }
+}
+run 1
+W
+	start "$tmp/prealloc.out" "$tmp/prealloc.f" --cache warm
+	wait_log "$tmp/prealloc.out" 'Pre-allocating files'
+	kill -INT "$pid"
+	t0=$(now_ms)
+	wait_exit "$pid" 10
+	took=$(($(now_ms) - t0))
+	grep -q 'Population and pre-allocation of filesets completed' "$tmp/prealloc.out" &&
+		fail "preallocation of $size ended before the SIGINT: cannot test (took $(sed -n 's/^\([0-9.]*\): Population.*/\1/p' "$tmp/prealloc.out") s)"
+	[ "$st" -eq 130 ] || fail "SIGINT during preallocation: exit status $st, not 130: $(cat "$tmp/prealloc.out")"
+	grep -q 'Preallocation.* interrupted' "$tmp/prealloc.out" ||
+		fail "preallocation was not the step interrupted: $(cat "$tmp/prealloc.out")"
+	grep -q '^flowbench: interrupted (Interrupt)$' "$tmp/prealloc.out" ||
+		fail "SIGINT during preallocation: no 'flowbench: interrupted (Interrupt)': $(cat "$tmp/prealloc.out")"
+	[ "$took" -lt "$bound" ] || fail "SIGINT during preallocation took $took ms (a plain SIGINT: $base ms)"
+	! grep -q 'Starting' "$tmp/prealloc.out" || fail "the run went on after the interrupt"
+	no_workers_left "$pid" "SIGINT during preallocation"
+	rm -rf "$pdir"
+	ok "SIGINT during the preallocation of a $size file: 'flowbench: interrupted (Interrupt)', exit 130 in $took ms"
+fi

@@ -623,6 +623,69 @@ START_TEST(test_legacy_and_variables)
 }
 END_TEST
 
+/*
+ * Time values past PLAN_MAX_SECONDS (10^9 s) and out-of-range event rates
+ * are refused where they are written: a run of 2e10 s used to overflow
+ * the deadline in nanoseconds and end at once with status 0.
+ */
+static const char time_script[] =
+	"set $t=1\n"
+	"set $rate=10\n"
+	"eventgen rate=$rate\n"
+	"sleep $t\n"
+	"define process name=p {\n"
+	"  thread name=t {\n"
+	"    flowop delay name=nap,value=$t\n"
+	"  }\n"
+	"}\n"
+	"run $t\n";
+
+START_TEST(test_time_limits)
+{
+	static const char *const huge[] = { "t", "20000000000", NULL };
+	static const char *const limit[] = { "t", "1000000000", NULL };
+	static const char *const negative[] = { "t", "-1", NULL };
+	static const char *const fast[] = { "rate", "2000000000", NULL };
+	static const char *const slow[] = { "rate", "-5", NULL };
+	struct result r;
+
+	compile_src(&r, time_script, huge);
+	ck_assert_int_eq(r.errors, 3);
+	HAS(&r, "t.f:4:7: sleep: 20000000000 s is more than flowbench's limit of 1000000000 s");
+	HAS(&r, "t.f:7:33: flowop nap: 20000000000 s is more than flowbench's limit of 1000000000 s");
+	HAS(&r, "t.f:10:5: run: 20000000000 s is more than flowbench's limit of 1000000000 s");
+	release(&r);
+
+	compile_src(&r, time_script, limit);        /* the limit itself is fine */
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	ck_assert(r.plan.runtime_s == 1e9);
+	release(&r);
+
+	compile_src(&r, time_script, negative);
+	HAS(&r, "t.f:7:33: flowop nap: delay value (seconds) must not be negative");
+	HAS(&r, "t.f:10:5: run: seconds must not be negative");
+	release(&r);
+
+	compile_src(&r, time_script, fast);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:3:15: eventgen rate=2000000000: the rate must be from 0 (no events) to flowbench's limit of 1000000000 events per second");
+	release(&r);
+	compile_src(&r, time_script, slow);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "eventgen rate=-5: the rate must be from 0");
+	release(&r);
+
+	/* psrun: the period (either sign) and the duration */
+	compile_src(&r,
+		    "define process name=p { thread name=t { flowop delay name=d,value=1 } }\n"
+		    "psrun -3000000000 5000000000\n", NULL);
+	ck_assert_int_eq(r.errors, 2);
+	HAS(&r, "t.f:2:7: psrun: -3000000000 s is less than flowbench's limit of -1000000000 s");
+	HAS(&r, "t.f:2:19: psrun: 5000000000 s is more than flowbench's limit of 1000000000 s");
+	release(&r);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -649,6 +712,7 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_modes_and_file_rules);
 	tcase_add_test(tc, test_quit_mode_typo);
 	tcase_add_test(tc, test_runtime_option);
+	tcase_add_test(tc, test_time_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

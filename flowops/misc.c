@@ -27,7 +27,17 @@ static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 	double secs = thread_attr_double(t, fi->pf, FA_VALUE, 0);
 	uint64_t t0 = thread_ticks(t), t1;
 	uint64_t now = clock_now_ns();
-	uint64_t until = now + (secs > 0 ? (uint64_t)(secs * NS_PER_S) : 0);
+	uint64_t until;
+
+	/*
+	 * A random value is sampled here, past the compiler's range check:
+	 * hold it to the longest time a run may last (a NaN waits 0 s).
+	 */
+	if (!(secs > 0))
+		secs = 0;
+	else if (secs > PLAN_MAX_SECONDS)
+		secs = PLAN_MAX_SECONDS;
+	until = now + (uint64_t)(secs * NS_PER_S);
 
 	while (now < until) {
 		uint32_t h = shared_halted(t->ctl);

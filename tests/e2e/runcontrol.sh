@@ -164,3 +164,18 @@ run_wml nofile
 	grep -q 'IO Summary' "$tmp/nofile1.out" || fail "firstdone, no file: no results"
 	ok "no file to create: timeout fails with the reason (1), firstdone ends with results (0)"
 }
+
+# A random delay beyond any run's length (sampled at run time, past the
+# compiler's range check) waits until the run ends, with no overflow
+# (UBSan in the sanitizer build reported one here)
+cat >"$tmp/bigdelay.f" <<'W'
+set $long = randvar(type=uniform, min=20000000000, mean=25000000000)
+define process name=p { thread name=t { flowop delay name=z, value=$long } }
+run 1
+W
+run_wml bigdelay
+{
+	[ $rc = 0 ] || { cat "$tmp/bigdelay.err"; fail "random delay of 2e10-3e10 s: exit $rc"; }
+	grep -q 'Run took 1 seconds' "$tmp/bigdelay.out" || { cat "$tmp/bigdelay.out"; fail "random huge delay: the run did not end at 1 s"; }
+	ok "a random delay of 2e10-3e10 s is held to the run: ends at 1 s, no overflow"
+}

@@ -5,8 +5,9 @@
 # their time grows linearly: t(50,000) < 20 x t(5,000) + 0.5 s, both
 # measured here, so a busy machine slows both sides (matching flowops by
 # name was quadratic: 52 s for a 50,000-flowop compare, 207 s for its
-# report).  The files are a real run's (one flowop, --repeat 2) with its
-# flowop written N times under other names and rates.
+# report); the same for the report's header table of a workload with
+# 50,000 variables.  The files are a real run's (one flowop, --repeat 2)
+# with its flowop written N times under other names and rates.
 . "$(dirname "$0")/lib.sh"
 need python3
 need timeout
@@ -67,18 +68,19 @@ ms() {
 	echo $(((t1 - t0) / 1000000))
 }
 
-# args NAME N: the command line for N flowops (relative names: no spaces)
+# args NAME N: the command line for N flowops or variables (relative
+# names: no spaces)
 args() {
-	if [ "$1" = compare ]; then
-		echo "compare base$2.json new$2.json"
-	else
-		echo "report base$2.json new$2.json -o r$2.html"
-	fi
+	case $1 in
+	compare) echo "compare base$2.json new$2.json" ;;
+	report) echo "report base$2.json new$2.json -o r$2.html" ;;
+	header) echo "report vars$2.json vars$2.json -o v$2.html" ;;
+	esac
 }
 
 # scales NAME: t(50k) < 20 x t(5k) + 0.5 s for `flowbench NAME`, with
 # t(5k) the median of three; one second chance (a busy moment); the 50k
-# run is stopped at the bound.  Its output stays in NAME.out (r50000.html).
+# run is stopped at the bound.  Its output stays in NAME.out (or the page).
 scales() {
 	for try in 1 2; do
 		# shellcheck disable=SC2046
@@ -98,7 +100,7 @@ scales() {
 		*) cat err; fail "$1 of 50,000 flowops exited with $st" ;;
 		esac
 		if [ "$t50" != stopped ] && [ "$t50" -lt "$bound" ]; then
-			ok "$1: $t50 ms for 50,000 flowops, $t5 ms for 5,000 (bound $bound ms)"
+			ok "$1: $t50 ms for 50,000, $t5 ms for 5,000 (bound $bound ms)"
 			return 0
 		fi
 		if [ "$t50" = stopped ]; then
@@ -106,9 +108,9 @@ scales() {
 		else
 			t50="$t50 ms"
 		fi
-		echo "try $try: $1: $t50 for 50,000 flowops, $t5 ms for 5,000, bound $bound ms"
+		echo "try $try: $1: $t50 for 50,000, $t5 ms for 5,000, bound $bound ms"
 	done
-	fail "$1 does not scale linearly with the number of flowops"
+	fail "$1 does not scale linearly with the number of flowops (variables)"
 }
 
 nkeys=50002     # 50,000 rows (fo*, dup ... dup (50)), only-base, only-new
@@ -138,6 +140,22 @@ grep -q '^ops_per_s,fo0,1000,14\.14213562,2,1100,14\.14213562,2,10\.0000,0\.019'
 grep -q '^| dup (5) | 5999 ± 14.1 | 6099 ± 14.1 | +1.7% | yes (p=0.019) |$' c.md ||
 	fail "markdown dup (5): $(grep -m1 '^| dup (5) ' c.md)"
 ok "csv of $nkeys flowops and markdown of 5,002"
+
+# The report's header table matches keys across files the same way: a
+# workload with 50,000 variables (their keys were looked up by a scan).
+python3 - <<'PY'
+import json
+doc = json.load(open("tpl.json"))
+for n in (5000, 50000):
+    doc["workload"]["variables"] = {"v%d" % i: i for i in range(n)}
+    with open("vars%d.json" % n, "w") as f:
+        json.dump(doc, f)
+PY
+scales header
+[ "$(grep -c '^<tr><th>workload\.v' v50000.html)" -eq 50000 ] &&
+	grep -q '^<tr><th>workload\.v49999</th><td>49999</td><td>49999</td></tr>$' v50000.html ||
+	fail "header table of 50,000 variables: $(grep -c '^<tr><th>workload\.v' v50000.html) rows"
+ok "report header: a row per variable, 50,000 of them, both files' values"
 
 # The page of 50,000 flowops is ~400 MB: the report part needs room.
 avail=$(df -Pk . | awk 'NR == 2 { print $4 }')

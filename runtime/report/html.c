@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/report/nameidx.h"
 #include "runtime/report/svg.h"
 #include "runtime/report/welch.h"
 
@@ -39,11 +40,15 @@ static char *file_label(const struct rf_doc *docs, int d)
 	return s;
 }
 
-/* Flattened "key = value" pairs of one file's header, malloc'ed strings. */
+/*
+ * Flattened "key = value" pairs of one file's header, malloc'ed strings,
+ * and their keys indexed (a workload may have thousands of variables).
+ */
 struct pairs {
 	int n, cap;
 	char **key;
 	char **val;
+	struct nameidx bykey;
 	bool oom;
 };
 
@@ -82,6 +87,21 @@ static void free_pairs(struct pairs *p)
 	}
 	free(p->key);
 	free(p->val);
+	nameidx_free(&p->bykey);
+}
+
+/* Index the keys once all are in: the first pair of a key wins. */
+static void index_pairs(struct pairs *p)
+{
+	struct nameidx_entry *e = calloc((size_t)p->n + 1, sizeof(*e));
+
+	if (!e) {
+		p->oom = true;
+		return;
+	}
+	for (int i = 0; i < p->n; i++)
+		e[i] = (struct nameidx_entry){ p->key[i], 0, i };
+	nameidx_init(&p->bykey, e, p->n);
 }
 
 /* A JSON scalar as text ("" for containers). */
@@ -168,10 +188,9 @@ static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 
 static const char *lookup(const struct pairs *p, const char *key)
 {
-	for (int i = 0; i < p->n; i++)
-		if (strcmp(p->key[i], key) == 0)
-			return p->val[i];
-	return NULL;
+	int i = nameidx_find(&p->bykey, key, 0);
+
+	return i >= 0 ? p->val[i] : NULL;
 }
 
 /* One table, a column per file, a row per key any file has. */
@@ -184,6 +203,7 @@ static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 		return -1;
 	for (int d = 0; d < ndocs; d++) {
 		header_pairs(&p[d], &docs[d]);
+		index_pairs(&p[d]);
 		if (p[d].oom)
 			status = -1;
 	}

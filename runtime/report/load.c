@@ -6,6 +6,7 @@
  */
 #include "runtime/report/load.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +78,7 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	return 0;
 }
 
-static int load_flowop(const json_t *j, struct rf_run *run,
-		       struct rf_flowop *fo, const char **why)
+static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 {
 	const json_t *lat = json_object_get(j, "latency_ns");
 
@@ -87,9 +87,6 @@ static int load_flowop(const json_t *j, struct rf_run *run,
 		return -1;
 	}
 	fo->name = str(j, "name");
-	for (int k = 0; k < run->nflowops; k++)
-		if (strcmp(run->flowops[k].name, fo->name) == 0)
-			fo->occurrence++;
 	fo->ops = num(j, "ops");
 	fo->ops_per_s = num(j, "ops_per_s");
 	fo->mb_per_s = num(j, "mb_per_s");
@@ -98,6 +95,26 @@ static int load_flowop(const json_t *j, struct rf_run *run,
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
 		return -1;
+	return 0;
+}
+
+/*
+ * The run's index by name, and every flowop's occurrence from it: the
+ * k-th flowop of a name (in file order) is occurrence k.
+ */
+static int index_run(struct rf_run *run)
+{
+	struct nameidx_entry *e = calloc((size_t)run->nflowops + 1, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (int k = 0; k < run->nflowops; k++)
+		e[k] = (struct nameidx_entry){ run->flowops[k].name, 0, k };
+	nameidx_init(&run->byname, e, run->nflowops);
+	nameidx_number(&run->byname);
+	for (int i = 0; i < run->byname.n; i++)
+		run->flowops[run->byname.e[i].value].occurrence =
+			run->byname.e[i].occurrence;
 	return 0;
 }
 
@@ -124,9 +141,13 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 		return -1;
 	}
 	json_array_foreach((json_t *)fos, i, v) {
-		if (load_flowop(v, run, &run->flowops[run->nflowops], why) < 0)
+		if (load_flowop(v, &run->flowops[run->nflowops], why) < 0)
 			return -1;
 		run->nflowops++;
+	}
+	if (index_run(run) < 0) {
+		*why = "out of memory";
+		return -1;
 	}
 	return 0;
 }
@@ -198,6 +219,7 @@ void rf_free(struct rf_doc *doc)
 			free(run->flowops[k].iv);
 		}
 		free(run->flowops);
+		nameidx_free(&run->byname);
 	}
 	free(doc->runs);
 	json_decref(doc->root);
@@ -207,43 +229,67 @@ void rf_free(struct rf_doc *doc)
 const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
 				int occurrence)
 {
-	for (int k = 0; k < run->nflowops; k++)
-		if (run->flowops[k].occurrence == occurrence &&
-		    strcmp(run->flowops[k].name, name) == 0)
-			return &run->flowops[k];
-	return NULL;
+	int k = nameidx_find(&run->byname, name, occurrence);
+
+	return k >= 0 ? &run->flowops[k] : NULL;
 }
 
-struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys)
+/* Every flowop of every run of every file, once, in that order. */
+static const struct rf_flowop **all_flowops(const struct rf_doc *docs, int ndocs,
+					    int *n)
 {
-	int cap = 0, n = 0;
-	struct rf_key *keys;
+	size_t total = 0;
+	const struct rf_flowop **all;
 
 	for (int d = 0; d < ndocs; d++)
 		for (int r = 0; r < docs[d].nruns; r++)
-			cap += docs[d].runs[r].nflowops;
-	keys = calloc((size_t)cap + 1, sizeof(*keys));
-	if (!keys)
+			total += (size_t)docs[d].runs[r].nflowops;
+	if (total >= INT_MAX)
 		return NULL;
-	for (int d = 0; d < ndocs; d++) {
-		for (int r = 0; r < docs[d].nruns; r++) {
-			const struct rf_run *run = &docs[d].runs[r];
+	all = calloc(total + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	*n = 0;
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++)
+			for (int k = 0; k < docs[d].runs[r].nflowops; k++)
+				all[(*n)++] = &docs[d].runs[r].flowops[k];
+	return all;
+}
 
-			for (int k = 0; k < run->nflowops; k++) {
-				const struct rf_flowop *fo = &run->flowops[k];
-				int i = 0;
+/*
+ * Index every flowop by (name, occurrence) with its position in the
+ * sequence of all of them; the smallest position of each distinct pair,
+ * in ascending order, is the order of first sight.
+ */
+struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys)
+{
+	int n = 0, *first = NULL;
+	const struct rf_flowop **all = all_flowops(docs, ndocs, &n);
+	struct nameidx_entry *e = all ? calloc((size_t)n + 1, sizeof(*e)) : NULL;
+	struct nameidx ix = { 0 };
+	struct rf_key *keys = NULL;
 
-				while (i < n && (keys[i].occurrence != fo->occurrence ||
-						 strcmp(keys[i].name, fo->name) != 0))
-					i++;
-				if (i == n) {
-					keys[n].name = fo->name;
-					keys[n].occurrence = fo->occurrence;
-					n++;
-				}
-			}
-		}
+	if (!e)
+		goto out;
+	for (int i = 0; i < n; i++)
+		e[i] = (struct nameidx_entry){ all[i]->name, all[i]->occurrence, i };
+	nameidx_init(&ix, e, n);
+	first = calloc((size_t)n + 1, sizeof(*first));
+	keys = calloc((size_t)n + 1, sizeof(*keys));
+	if (!first || !keys) {
+		free(keys);
+		keys = NULL;
+		goto out;
 	}
-	*nkeys = n;
+	*nkeys = nameidx_firsts(&ix, first);
+	for (int i = 0; i < *nkeys; i++) {
+		keys[i].name = all[first[i]]->name;
+		keys[i].occurrence = all[first[i]]->occurrence;
+	}
+out:
+	nameidx_free(&ix);
+	free(first);
+	free(all);
 	return keys;
 }

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "runtime/report/nameidx.h"
+
 /* The only `format` this reader knows. */
 #define RF_FORMAT "flowbench-results/1"
 
@@ -51,6 +53,7 @@ struct rf_run {
 	double elapsed_s;
 	struct rf_flowop *flowops;
 	int nflowops;
+	struct nameidx byname;  /* flowops by name and occurrence -> position */
 	struct rf_summary summary;
 };
 
@@ -78,11 +81,12 @@ struct rf_key {
 
 /*
  * Every flowop of every run of every file, in order of first sight
- * (malloc'ed, *nkeys set); NULL when out of memory.
+ * (malloc'ed, *nkeys set); NULL when out of memory.  O(n log n) in the
+ * number of flowops.
  */
 struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys);
 
-/* The flowop of `run` with this name and occurrence, or NULL. */
+/* The flowop of `run` with this name and occurrence, or NULL.  O(log n). */
 const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
 				int occurrence);
 

@@ -54,3 +54,24 @@ set -e
 [ $rc -eq 1 ] && grep -q "missing.json" "$tmp/err" ||
 	fail "missing file: exit $rc, $(cat "$tmp/err")"
 ok "usage errors exit 2, unreadable files 1, each with a message"
+
+# Repeated names (the k-th "a" of a run with the k-th of the other file),
+# names differing in case, the empty name, flowops in some runs or one
+# file only: rows in order of first sight (tests/data/dups-*.json).
+"$FLOWBENCH" compare dups-base.json dups-new.json >"$tmp/dups" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "compare of the dups fixtures exited with $?"; }
+cat >"$tmp/want" <<'TABLE'
+ops/s       dups-base.json  dups-new.json   %diff  significant
+a             102.0 ± 2.83      120.0 ± -  +17.6%          n/a
+A                 50.0 ± -       55.0 ± -  +10.0%          n/a
+a (2)          11.0 ± 1.41       11.0 ± -   +0.0%          n/a
+              5.50 ± 0.707              -       -          n/a
+b             7.50 ± 0.707              -       -          n/a
+a (3)             3.00 ± -       4.00 ± -  +33.3%          n/a
+c                 1.00 ± -              -       -          n/a
+a (4)                    -       2.00 ± -       -          n/a
+d                        -       9.00 ± -       -          n/a
+IO Summary    153.0 ± 31.1      201.0 ± -  +31.4%          n/a
+TABLE
+sed -n 5,15p "$tmp/dups" | diff "$tmp/want" - >&2 || fail "rows of repeated names (diff above)"
+ok "repeated, case-different and empty names matched by occurrence, in order of first sight"

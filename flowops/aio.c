@@ -529,6 +529,8 @@ static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 
 	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
+	if (res == FO_OK && !p->read)
+		res = slot_writable(t, fi, s);
 	if (res != FO_OK)
 		return res;
 	buf = p->io.buf;

@@ -27,6 +27,7 @@
 
 struct dir_priv {
 	char *path;             /* fileset_path_max() bytes */
+	struct fsa_dircache dirs;  /* makedir/removedir: the directory last used */
 };
 
 static int dir_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -38,6 +39,7 @@ static int dir_init(struct fb_thread *t, struct flowop_inst *fi)
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
 		return FO_ERROR;
 	}
+	fsa_dircache_init(&p->dirs);
 	fi->priv = p;
 	return 0;
 }
@@ -47,26 +49,26 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
 	struct dir_priv *p = fi->priv;
 
 	(void)t;
-	if (p)
+	if (p) {
+		fsa_dircache_close(&p->dirs);
 		free(p->path);
+	}
 	free(p);
 	fi->priv = NULL;
 }
 
 /*
  * makedir (make = true) or removedir on a picked leaf directory, through
- * its parent reached below the fileset's root (runtime/fsaccess.h); a
- * directory to remove is checked to be ours first.  The op's time is the
- * mkdirat/unlinkat alone.
+ * its parent reached below the fileset's root and kept for the next one
+ * (runtime/fsaccess.h).  The op's time is the mkdirat/unlinkat alone.
  */
 static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
 {
 	struct dir_priv *p = fi->priv;
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->leafdirs;
-	const char *what = make ? "mkdir" : "rmdir", *why;
+	const char *what = make ? "mkdir" : "rmdir";
 	struct fsa_entry ent;
-	char reason[160];
 	enum fo_result r;
 	uint64_t e, t0, t1;
 	int rc, err;
@@ -74,7 +76,7 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 	r = slot_pick(t, fi->pf, set, make ? PICK_ABSENT : PICK_EXISTING, 0, NULL, &e);
 	if (r != FO_OK)
 		return r;
-	if (fsa_reach_leaf(fs, e, &ent) < 0) {
+	if (fsa_reach_leaf(fs, e, &p->dirs, &ent) < 0) {
 		err = errno;
 		if (err == ENOENT && !make)
 			pick_set_exists(set, e, false);
@@ -85,18 +87,11 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 					     THREAD_WHY_LINK);
 		return fo_fail(t, fi, what, NULL, p->path, -1, err);
 	}
-	if (!make && (why = fsa_refusal_at(fs, &ent, reason, sizeof(reason)))) {
-		fsa_leave(fs, &ent);
-		pick_release(set, e);
-		fileset_leaf_path(fs, e, p->path);
-		return thread_refuse(t, fi, "remove", p->path, why);
-	}
 	t0 = thread_ticks(t);
 	rc = make ? mkdirat(ent.dirfd, ent.name, 0755) :
 	     unlinkat(ent.dirfd, ent.name, AT_REMOVEDIR);
 	t1 = thread_ticks(t);
 	err = errno;
-	fsa_leave(fs, &ent);
 	/* already as wanted: count it, the state is right now */
 	if (rc < 0 && err != (make ? EEXIST : ENOENT)) {
 		pick_release(set, e);
@@ -157,12 +152,13 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 	return fo_record(t, fi, t0, t1, bytes);
 }
 
-#define DIR_OP(nm, attrmask, fn)                        \
+#define DIR_OP(nm, attrmask, fn, held)                  \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
 		.attrs = attrmask,                      \
+		.held_fds = held,                       \
 		.validate = fo_validate_file,           \
 		.init = dir_init,                       \
 		.run = fn,                              \
@@ -170,10 +166,10 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 	}
 
 DIR_OP(makedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
-       makedir_run);
+       makedir_run, 1);
 DIR_OP(removedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
-       removedir_run);
-DIR_OP(listdir, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), listdir_run);
+       removedir_run, 1);
+DIR_OP(listdir, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), listdir_run, 0);
 
 const struct flowop_ops *const flowops_dir[] = {
 	&fo_makedir, &fo_removedir, &fo_listdir, NULL,

@@ -29,6 +29,7 @@
 
 struct file_priv {
 	struct fo_slotsel sel;
+	struct fsa_dircache dirs;  /* deletefile: the directory last used */
 	int oflags;             /* O_DIRECT, O_SYNC */
 	bool noreadahead;
 	char *path;             /* fileset_path_max() bytes */
@@ -48,6 +49,7 @@ static int file_init(struct fb_thread *t, struct flowop_inst *fi)
 		return FO_ERROR;
 	}
 	fi->priv = p;
+	fsa_dircache_init(&p->dirs);
 	fo_slotsel_init(&p->sel, pf);
 	p->oflags = fo_open_flags(pf);
 	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
@@ -59,8 +61,10 @@ static void file_fini(struct fb_thread *t, struct flowop_inst *fi)
 	struct file_priv *p = fi->priv;
 
 	(void)t;
-	if (p)
+	if (p) {
+		fsa_dircache_close(&p->dirs);
 		free(p->path);
+	}
 	free(p);
 	fi->priv = NULL;
 }
@@ -102,24 +106,17 @@ static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
 }
 
 /*
- * After a successful open of file e into s (with `flags`): check that a
- * writable file is ours, then attach, release, advise, record.
+ * After a successful open of file e into s: attach (`created`: made by
+ * this open, so known to be ours; else checked before its first write,
+ * runtime/slot.h), release, advise, record.
  */
 static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
 			     struct file_priv *p, struct fb_slot *s, uint64_t e,
-			     int fd, int flags, uint64_t t0, uint64_t t1)
+			     int fd, bool created, uint64_t t0, uint64_t t1)
 {
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
-	char reason[160];
-	const char *why = fsa_refusal_fd(fs, fd, flags, reason, sizeof(reason));
 
-	if (why) {
-		close(fd);
-		pick_release(&fs->files, e);
-		fileset_file_path(fs, e, p->path);
-		return thread_refuse(t, fi, "write", p->path, why);
-	}
-	slot_attach(s, fd, fi->pf->fileset, &fs->files, e);
+	slot_attach(s, fd, fi->pf->fileset, &fs->files, e, created);
 	pick_release(&fs->files, e);
 	if (p->noreadahead)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
@@ -146,7 +143,7 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 	t1 = thread_ticks(t);
 	if (fd < 0)
 		return open_failed(t, fi, p, fs, e, "open", errno);
-	return opened(t, fi, p, s, e, fd, flags, t0, t1);
+	return opened(t, fi, p, s, e, fd, false, t0, t1);
 }
 
 static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -154,9 +151,10 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
-	int flags = slot_open_flags(fs->pf, p->oflags) | O_CREAT;
+	int flags = slot_open_flags(fs->pf, p->oflags);
 	enum fo_result r;
 	uint64_t e, t0, t1;
+	bool created;
 	int fd;
 
 	if (s->fd >= 0)
@@ -165,12 +163,12 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	if (r != FO_OK)
 		return r;
 	t0 = thread_ticks(t);
-	fd = fsa_create_file(fs, e, flags, 0666);
+	fd = fsa_create_file(fs, e, flags, 0666, &created);
 	t1 = thread_ticks(t);
 	if (fd < 0)
 		return open_failed(t, fi, p, fs, e, "create", errno);
 	pick_set_exists(&fs->files, e, true);
-	return opened(t, fi, p, s, e, fd, flags, t0, t1);
+	return opened(t, fi, p, s, e, fd, created, t0, t1);
 }
 
 static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -222,8 +220,6 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 	int set = fo_fileset(fi, s);
 	const struct fs_state *fs;
 	struct fsa_entry ent;
-	char reason[160];
-	const char *why;
 	uint64_t e, t0 = 0, t1 = 0;
 	int rc;
 
@@ -246,18 +242,12 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		if (r != FO_OK)
 			return r;
 	}
-	if (fsa_reach_file(fs, e, &ent) < 0) {
+	if (fsa_reach_file(fs, e, &p->dirs, &ent) < 0) {
 		rc = -1;
-	} else if ((why = fsa_refusal_at(fs, &ent, reason, sizeof(reason)))) {
-		fsa_leave(fs, &ent);
-		pick_release(&fs->files, e);
-		fileset_file_path(fs, e, p->path);
-		return thread_refuse(t, fi, "remove", p->path, why);
 	} else {
 		t0 = thread_ticks(t);
 		rc = unlinkat(ent.dirfd, ent.name, 0);
 		t1 = thread_ticks(t);
-		fsa_leave(fs, &ent);
 	}
 	if (rc < 0) {
 		int err = errno;
@@ -364,26 +354,27 @@ static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 #define PICK_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_INDEXED) | \
 		    FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
 
-#define FILE_OP(nm, attrmask, fn, val)                  \
+#define FILE_OP(nm, attrmask, fn, val, held)            \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
 		.attrs = attrmask,                      \
+		.held_fds = held,                       \
 		.validate = val,                        \
 		.init = file_init,                      \
 		.run = fn,                              \
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, OPEN_ATTRS, openfile_run, fo_validate_file);
-FILE_OP(createfile, OPEN_ATTRS, createfile_run, fo_validate_file);
-FILE_OP(closefile, SLOT_ATTRS, closefile_run, fo_validate_slot);
-FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file_or_fd);
-FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file_or_fd);
-FILE_OP(fsync, SLOT_ATTRS, fsync_run, fo_validate_slot);
+FILE_OP(openfile, OPEN_ATTRS, openfile_run, fo_validate_file, 0);
+FILE_OP(createfile, OPEN_ATTRS, createfile_run, fo_validate_file, 0);
+FILE_OP(closefile, SLOT_ATTRS, closefile_run, fo_validate_slot, 0);
+FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file_or_fd, 1);
+FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file_or_fd, 0);
+FILE_OP(fsync, SLOT_ATTRS, fsync_run, fo_validate_slot, 0);
 FILE_OP(fsyncset, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), fsyncset_run,
-	fo_validate_file);
+	fo_validate_file, 0);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

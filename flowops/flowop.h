@@ -54,6 +54,12 @@ struct flowop_ops {
 	enum fo_class cls;
 	unsigned rw;              /* enum fo_rw */
 	uint32_t attrs;           /* FA_BIT() mask of attributes it accepts */
+	/*
+	 * Descriptors one instance keeps open between executions besides
+	 * the fd slots (deletefile's kept directory), for the preflight
+	 * count of open files.
+	 */
+	unsigned held_fds;
 
 	/*
 	 * Compile-time checks of attribute values and combinations (e.g. a

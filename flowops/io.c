@@ -400,6 +400,8 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 	enum fo_result r = io_prepare(t, fi, p, s, &off);
 	ssize_t n;
 
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
 	if (r != FO_OK)
 		return r;
 	t0 = thread_ticks(t);

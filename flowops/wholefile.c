@@ -183,6 +183,8 @@ static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst
 	size_t chunk;
 	int err;
 
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
 	if (r != FO_OK)
 		return r;
 	if (p->srcfd > 0) {
@@ -242,6 +244,8 @@ static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
 	uint64_t done, t0, t1;
 	int err;
 
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
 	if (r != FO_OK)
 		return r;
 	t0 = thread_ticks(t);

@@ -1,6 +1,6 @@
 /*
  * fsaccess.c - a fileset's entries reached below its held root, with the
- * ownership checks (why: fsaccess.h).
+ * ownership check and the kept parent directory (why: fsaccess.h).
  */
 #include "runtime/fsaccess.h"
 
@@ -34,25 +34,35 @@ static int make_parents(const struct fs_state *fs, char *rel)
 	return 0;
 }
 
-int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode)
+/* O_EXCL first; a file that exists already is opened as it is. */
+static int create_or_open(const struct fs_state *fs, const char *rel, int flags,
+			  mode_t mode, bool *created)
+{
+	int fd = beneath_open(fs->rootfd, rel, flags | O_CREAT | O_EXCL, mode);
+
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = beneath_open(fs->rootfd, rel, flags, mode);
+	return fd;
+}
+
+int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode,
+		    bool *created)
 {
 	char rel[TREE_PATH_MAX];
 	int fd;
 
 	tree_file_relpath(&fs->tree, e, rel);
-	fd = beneath_open(fs->rootfd, rel, flags | O_CREAT, mode);
+	fd = create_or_open(fs, rel, flags, mode, created);
 	if (fd < 0 && errno == ENOENT && make_parents(fs, rel) == 0)
-		fd = beneath_open(fs->rootfd, rel, flags | O_CREAT, mode);
+		fd = create_or_open(fs, rel, flags, mode, created);
 	return fd;
 }
 
-const char *fsa_refusal_fd(const struct fs_state *fs, int fd, int flags,
-			   char *why, size_t len)
+const char *fsa_refusal_fd(const struct fs_state *fs, int fd, char *why, size_t len)
 {
 	struct stat st;
 
-	if (!fsa_may_write(flags))
-		return NULL;
 	if (fstat(fd, &st) < 0) {
 		snprintf(why, len, "cannot check it: fstat: %s", strerror(errno));
 		return why;
@@ -60,42 +70,52 @@ const char *fsa_refusal_fd(const struct fs_state *fs, int fd, int flags,
 	return marker_foreign(&fs->marker, &st, why, len);
 }
 
-static int reach(const struct fs_state *fs, struct fsa_entry *ent)
+void fsa_dircache_close(struct fsa_dircache *c)
 {
-	ent->dirfd = beneath_parent(fs->rootfd, ent->rel, &ent->name);
-	return ent->dirfd < 0 ? -1 : 0;
+	if (c->fd >= 0)
+		close(c->fd);
+	fsa_dircache_init(c);
 }
 
-int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_entry *ent)
+/*
+ * ent->dirfd: directory `d` of the tree, from the cache or opened into
+ * it; ent->name: the entry's serial `serial` in it.
+ */
+static int reach(const struct fs_state *fs, uint32_t d, uint32_t serial,
+		 struct fsa_dircache *c, struct fsa_entry *ent)
 {
-	tree_file_relpath(&fs->tree, e, ent->rel);
-	return reach(fs, ent);
-}
+	snprintf(ent->name, sizeof(ent->name), "%08u", serial);
+	if (c->fs != fs || c->dir != d || c->fd < 0) {
+		char rel[TREE_PATH_MAX];
+		int fd;
 
-int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_entry *ent)
-{
-	tree_leaf_relpath(&fs->tree, e, ent->rel);
-	return reach(fs, ent);
-}
-
-void fsa_leave(const struct fs_state *fs, struct fsa_entry *ent)
-{
-	beneath_close_parent(fs->rootfd, ent->dirfd);
-	ent->dirfd = -1;
-}
-
-const char *fsa_refusal_at(const struct fs_state *fs, const struct fsa_entry *ent,
-			   char *why, size_t len)
-{
-	struct stat st;
-
-	if (fstatat(ent->dirfd, ent->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno == ENOENT)
-			return NULL;
-		snprintf(why, len, "cannot check it: stat: %s", strerror(errno));
-		return why;
+		tree_dir_relpath(&fs->tree, d, rel);
+		fd = beneath_open(fs->rootfd, rel, O_PATH | O_DIRECTORY, 0);
+		if (fd < 0)
+			return -1;
+		fsa_dircache_close(c);
+		c->fs = fs;
+		c->dir = d;
+		c->fd = fd;
 	}
-	return marker_foreign(&fs->marker, &st, why, len);
+	ent->dirfd = c->fd;
+	return 0;
+}
+
+int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
+		   struct fsa_entry *ent)
+{
+	uint32_t d = tree_file_dir(&fs->tree, e);
+
+	return reach(fs, d, (uint32_t)(e - fs->tree.dirs[d].first + 1), c, ent);
+}
+
+int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
+		   struct fsa_entry *ent)
+{
+	uint32_t d = tree_leaf_dir(&fs->tree, e);
+
+	return reach(fs, d, (uint32_t)(e - fs->tree.dirs[d].first + 1), c, ent);
 }
 
 int fsa_open_dir(const struct fs_state *fs, uint32_t d)

@@ -10,18 +10,29 @@
  * fileset's directory itself, cannot lead a write or an unlink outside
  * the tree: the op fails with ELOOP instead.
  *
- * Opening a file for writing is followed by a check of the open file
- * (fsa_refusal_fd()), and removing an entry is preceded by a check of
- * the entry (fsa_refusal_at()): flowbench writes, truncates and removes
- * only regular files with one link and directories, owned by the tree's
- * owner (runtime/marker.h).  A hard link to somebody's file planted in
- * the tree is refused before a byte is written to it.  The checks are
- * outside the op's timed window: an op's latency is the system call's.
+ * A file is written only after its open descriptor was checked
+ * (fsa_refusal_fd(), through runtime/slot.h's slot_writable()):
+ * flowbench writes only regular files with at most one link owned by the
+ * tree's owner (runtime/marker.h), so a hard link to somebody's file
+ * planted in the tree is refused before a byte is written to it.  The
+ * check is outside the op's timed window: an op's latency is the system
+ * call's.
+ *
+ * Removing needs no such check during the run: unlinking a name removes
+ * only that name.  A hard link planted in the tree leaves the file's
+ * other names (and data) alone, a symbolic link is removed, not its
+ * target, and a file of somebody else's could only be there if whoever
+ * moved it could already delete it where it was.  What must not happen
+ * is an unlink in somebody else's directory, reached through a link: the
+ * directory holding the entry is reached below the root without links
+ * (fsa_reach_file()), and kept (struct fsa_dircache) while the next
+ * entries live in the same directory, which a round-robin pick makes the
+ * common case.  A kept descriptor stays on flowbench's directory even if
+ * that directory is moved and a link put in its place.
  */
 #ifndef FLOWBENCH_FSACCESS_H
 #define FLOWBENCH_FSACCESS_H
 
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,8 +43,14 @@
 /* An entry reached through its own directory, for unlinkat/mkdirat. */
 struct fsa_entry {
 	int dirfd;                /* the directory holding it (O_PATH) */
-	const char *name;         /* its last component, inside rel */
-	char rel[TREE_PATH_MAX];  /* its path below the root */
+	char name[16];            /* its 8-digit name in that directory */
+};
+
+/* The directory last reached by a flowop, kept open for the next entry. */
+struct fsa_dircache {
+	const struct fs_state *fs;   /* NULL: empty */
+	uint32_t dir;                /* its index in the fileset's tree */
+	int fd;
 };
 
 /* open(2) of file `e` below the root, no link followed (ELOOP if one is met). */
@@ -42,40 +59,42 @@ int fsa_open_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode)
 /*
  * The same with O_CREAT, creating the file's missing parent directories
  * (each below the root, no link followed) when the first open says
- * ENOENT.
+ * ENOENT.  The file is made with O_EXCL; only if it exists already is it
+ * opened as it is, and *created says which (a file flowbench just made
+ * needs no ownership check).
  */
-int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode);
+int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode,
+		    bool *created);
 
 /*
- * May flowbench write through `fd`, just opened with `flags`?  NULL when
- * the open is read-only or the file is ours; else the reason, in `why`.
- * A failing fstat() is a reason too.
+ * May flowbench write through `fd`, a file of `fs`?  NULL when the file
+ * is ours; else the reason, in `why` (a failing fstat() is one too).
  */
-const char *fsa_refusal_fd(const struct fs_state *fs, int fd, int flags,
-			   char *why, size_t len);
+const char *fsa_refusal_fd(const struct fs_state *fs, int fd, char *why, size_t len);
 
-/* Reach the directory holding file (leaf directory) `e`.  0 or -1 with errno. */
-int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_entry *ent);
-int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_entry *ent);
-void fsa_leave(const struct fs_state *fs, struct fsa_entry *ent);
+static inline void fsa_dircache_init(struct fsa_dircache *c)
+{
+	c->fs = NULL;
+	c->fd = -1;
+}
+
+void fsa_dircache_close(struct fsa_dircache *c);
 
 /*
- * May flowbench remove the entry `ent` names?  NULL if it is ours or
- * does not exist (the unlink then fails as it would); else the reason.
+ * Reach the directory holding file (leaf directory) `e`, through `c`
+ * (opened, or kept from the last call when it is the same directory);
+ * ent->dirfd belongs to the cache.  0, or -1 with errno (ELOOP: a
+ * symbolic link is on the way).
  */
-const char *fsa_refusal_at(const struct fs_state *fs, const struct fsa_entry *ent,
-			   char *why, size_t len);
+int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
+		   struct fsa_entry *ent);
+int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
+		   struct fsa_entry *ent);
 
 /* Open directory `d` of the tree for reading (listdir). */
 int fsa_open_dir(const struct fs_state *fs, uint32_t d);
 
 /* lstat of file `e`, relative to the root (statfile: one system call). */
 int fsa_stat_file(const struct fs_state *fs, uint64_t e, struct stat *st);
-
-/* Does `flags` let the opener change the file? */
-static inline bool fsa_may_write(int flags)
-{
-	return (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
-}
 
 #endif

@@ -167,6 +167,7 @@ uint64_t preflight_thread_fds(const struct plan *p, int t)
 
 		if (!f->ops)
 			continue;
+		n += f->ops->held_fds;
 		if (f->ops->cls == FO_CLASS_AIO)
 			ring = true;
 		if (!(f->ops->attrs & FA_BIT(FA_FD)))

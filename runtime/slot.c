@@ -36,9 +36,10 @@ void slot_close_all(struct fb_slot *slots)
 }
 
 void slot_attach(struct fb_slot *s, int fd, int fsi, const struct pick_set *files,
-		 uint64_t e)
+		 uint64_t e, bool created)
 {
 	s->fd = fd;
+	s->checked = created;
 	s->fileset = fsi;
 	s->entry = e;
 	s->files = files;
@@ -98,8 +99,7 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	const struct plan_flowop *pf = fi->pf;
 	const struct fs_state *fs;
 	const struct pick_set *files;
-	char path[PATH_MAX], reason[160];
-	const char *why;
+	char path[PATH_MAX];
 	enum fo_result r;
 	uint64_t t0, t1, e;
 	int fd, oflags;
@@ -157,16 +157,29 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 					"flowop %s: open %s: %s", pf->name, path,
 					strerror(err));
 	}
-	if ((why = fsa_refusal_fd(fs, fd, oflags, reason, sizeof(reason)))) {
-		close(fd);
-		pick_release(files, e);
-		fileset_file_path(fs, e, path);
-		return thread_refuse(t, fi, "write", path, why);
-	}
-	slot_attach(s, fd, pf->fileset, files, e);
+	slot_attach(s, fd, pf->fileset, files, e, false);
 	pick_release(files, e);
 	*opened = 1;
 	if (!thread_record(t, fi->stats, rec, t0, t1, 0))
 		return FO_DONE;
 	return FO_OK;
+}
+
+enum fo_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct fb_slot *s)
+{
+	const struct fs_state *fs;
+	char path[PATH_MAX], reason[160];
+	const char *why;
+
+	if (s->fd < 0 || s->fileset < 0)
+		return FO_OK;           /* the write fails as it would (EBADF) */
+	fs = &t->filesets[s->fileset];
+	why = fsa_refusal_fd(fs, s->fd, reason, sizeof(reason));
+	if (!why) {
+		s->checked = true;
+		return FO_OK;
+	}
+	fileset_file_path(fs, s->entry, path);
+	return thread_refuse(t, fi, "write", path, why);
 }

@@ -14,6 +14,13 @@
  * a file of another fileset it takes one of these for good, so that
  * several such flowops in one thread (tpcso.f reads 30 files) each work
  * on their own file (flowops/common.h, fo_slot()).
+ *
+ * Nothing is written through a slot before its open file was checked to
+ * be flowbench's (runtime/fsaccess.h): a regular file with at most one
+ * link, owned by the tree's owner, so a hard link planted in the tree is
+ * never written.  The check is one fstat at the first write after each
+ * open (slot_writable()), not at the open: an open that only reads costs
+ * nothing more, and a file created with O_EXCL needs none.
  */
 #ifndef FLOWBENCH_SLOT_H
 #define FLOWBENCH_SLOT_H
@@ -37,6 +44,8 @@ struct fb_slot {
 	const struct pick_set *files; /* its fileset's shared state (open counts) */
 	uint64_t offset;              /* next sequential offset */
 	uint32_t gen;                 /* bumped at every open (caches key on it) */
+	bool checked;                 /* its file was found to be ours since the
+					 open (slot_writable()) */
 };
 
 /* The slot flowop `pf` uses: its `fd` attribute if > 0, else 0. */
@@ -57,9 +66,12 @@ void slot_init_all(struct fb_slot *slots);
 /* Close every open slot (end of the thread), keeping open counts right. */
 void slot_close_all(struct fb_slot *slots);
 
-/* Record that `fd` now holds file `e` of fileset `fsi` (open count + 1). */
+/*
+ * Record that `fd` now holds file `e` of fileset `fsi` (open count + 1).
+ * `created`: the open made the file (O_EXCL), so it is ours unchecked.
+ */
 void slot_attach(struct fb_slot *s, int fd, int fsi, const struct pick_set *files,
-		 uint64_t e);
+		 uint64_t e, bool created);
 /* Close the slot's descriptor; the file reference stays.  close()'s result. */
 int slot_detach(struct fb_slot *s);
 
@@ -92,6 +104,22 @@ enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
 enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 			       struct fb_slot *s, int flags, struct op_stats *rec,
 			       uint64_t *own, int *opened);
+
+/*
+ * Flowop `fi` is about to write through slot `s`: FO_OK if its file is
+ * ours (checked once per open), else the run's refusal (FO_ERROR).
+ */
+enum fo_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct fb_slot *s);
+
+static inline enum fo_result slot_writable(struct fb_thread *t,
+					   const struct flowop_inst *fi,
+					   struct fb_slot *s)
+{
+	if (__builtin_expect(s->checked, 1))
+		return FO_OK;
+	return slot_check_writable(t, fi, s);
+}
 
 static inline enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
 					  struct fb_slot *s, int flags,

@@ -23,8 +23,9 @@ late() { sed -n "s/.*Not counted:.*[(,] *$2 \\([0-9][0-9]*\\).*/\\1/p" "$tmp/$1.
 wtraces() { for f in "$tmp/$1".tr.*; do grep -q '^execve(' "$f" || cat "$f"; done; }
 # calls NAME REGEX: the workers' matching calls on entries of a fileset's
 # tree (relative to its root directory, held open: "00000001/00000002");
-# preallocation's creates (O_EXCL) and directory opens are not flowops'
-calls() { wtraces "$1" | grep -E "$2" | grep -v -e O_DIRECTORY -e O_EXCL | grep -cE '"[0-9]{8}(/[0-9]{8})*"' || true; }
+# preallocation's creates (write-only) and directory opens are not
+# flowops' (a flowop opens with the fileset's mode, O_RDWR here)
+calls() { wtraces "$1" | grep -E "$2" | grep -v -e O_DIRECTORY -e O_WRONLY | grep -cE '"[0-9]{8}(/[0-9]{8})*"' || true; }
 files() { find "$d/$1" -type f ! -name .flowbench | wc -l; }
 
 # createfile + closefile until every file exists: exactly 50 of each

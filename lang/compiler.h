@@ -70,6 +70,15 @@ struct scope {
 
 /* ---- collected definitions ------------------------------------------ */
 
+/*
+ * Limits on what composite expansion can build, so that no script makes
+ * the compiler (or the runtime, which runs composites recursively) recurse
+ * without bound or expand exponentially (a composite invoking another
+ * twice, nested: 2^depth flowops).  Both are errors at the invocation.
+ */
+#define COMPOSITE_MAX_DEPTH 64         /* composite invocations, nested */
+#define COMPILE_MAX_FLOWOPS 10000      /* plan flowops, composites expanded */
+
 /* A composite flowop definition (`define flowop`), expanded per invocation. */
 struct composite {
 	const char *name;
@@ -106,6 +115,7 @@ struct compiler {
 
 	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
 	int caps_randvars;
+	bool too_many_flowops;            /* COMPILE_MAX_FLOWOPS reported */
 };
 
 /* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */

@@ -239,6 +239,24 @@ static int report_line(struct compiler *c, const char *name, struct src_loc loc,
 }
 
 /*
+ * Is there room for one more flowop in the plan?  Reported once, at the
+ * flowop that would go over; every later one is then skipped at once, so
+ * an exponential expansion stops after COMPILE_MAX_FLOWOPS steps.
+ */
+static bool room_for_flowop(struct compiler *c, const struct ast_entity *e)
+{
+	if (c->too_many_flowops)
+		return false;
+	if (c->p->nflowops < COMPILE_MAX_FLOWOPS)
+		return true;
+	diag_error(c->d, e->loc,
+		   "more than flowbench's limit of %d flowops in one run (composite invocations included)",
+		   COMPILE_MAX_FLOWOPS);
+	c->too_many_flowops = true;
+	return false;
+}
+
+/*
  * One flowop statement of a thread (prefix NULL, depth 0) or of a
  * composite being expanded (prefix = the invocation's name: the copy is
  * named "<prefix>.<name>").
@@ -256,6 +274,8 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	char hint[160];
 	int line;
 
+	if (!room_for_flowop(c, e))
+		return;
 	if (!ops && (cp = find_composite(c, e->type))) {
 		build_composite(c, e, cp, thread, prefix, depth);
 		return;
@@ -344,6 +364,12 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 
 	if (cp->expanding) {
 		diag_error(c->d, e->type_loc, "composite '%s' invokes itself", cp->name);
+		return;
+	}
+	if (depth >= COMPOSITE_MAX_DEPTH) {
+		diag_error(c->d, e->type_loc,
+			   "composite flowops nested too deeply (more than %d levels)",
+			   COMPOSITE_MAX_DEPTH);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++)

@@ -1,6 +1,7 @@
 /*
  * test_compile.c - the compiler: late binding, -D overrides, attribute
- * checking with suggestions, arithmetic, and the plan it lays out.
+ * checking with suggestions, arithmetic, and the plan it lays out; the
+ * limits on expression depth, composite nesting and flowops (compiler.h).
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "flowops/flowop.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
+#include "lang/compiler.h"
 #include "lang/diag.h"
 
 #include "tests/unit/check_main.h"
@@ -623,10 +625,182 @@ START_TEST(test_legacy_and_variables)
 }
 END_TEST
 
+/* ---- limits on nesting and expansion ----------------------------------- */
+
+/* `s` + n copies of `unit` + `tail`, malloc'ed. */
+static char *repeat(const char *s, const char *unit, int n, const char *tail)
+{
+	size_t len = strlen(s) + (size_t)n * strlen(unit) + strlen(tail);
+	char *out = malloc(len + 1), *p;
+
+	ck_assert_ptr_nonnull(out);
+	p = stpcpy(out, s);
+	for (int i = 0; i < n; i++)
+		p = stpcpy(p, unit);
+	stpcpy(p, tail);
+	return out;
+}
+
+/* The value the plan exported for variable `name`. */
+static const struct plan_value *exported(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->nvars; i++)
+		if (strcmp(p->var_names[i], name) == 0)
+			return &p->var_values[i];
+	ck_abort_msg("variable '%s' not exported", name);
+	return NULL;
+}
+
+/*
+ * Expressions at the parser's depth limit are evaluated (recursively),
+ * and searched for a -D name, without trouble: the limit is what makes
+ * that recursion safe.
+ */
+START_TEST(test_deepest_expressions_evaluate)
+{
+	/* 1+1+...+$y: 999 '+', depth 1000 */
+	char *sum = repeat("set $x = 1", "+1", AST_MAX_DEPTH - 2, "+$y\n");
+	/* 998 pairs of parentheses around -7: depth 1000 */
+	char *par = repeat("set $p = ", "(", AST_MAX_DEPTH - 2, "-7");
+	char *calls = repeat("set $r = ", "randvar(type=uniform, min=1, mean=",
+			     AST_MAX_DEPTH - 2,
+			     "randvar(type=uniform, min=1, mean=2)");
+	char *src, *close = repeat("", ")", AST_MAX_DEPTH - 2, "");
+	static const char *const defs[] = { "y", "1", NULL };
+	struct result r;
+
+	ck_assert_int_ne(asprintf(&src, "%s%s%s\n%s%s\nrun 1\n", sum, par,
+				  close, calls, close), -1);
+	compile_src(&r, src, defs);
+	/* the innermost call is a random variable: its caller says so once */
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "randvar(): 'mean' cannot be a random variable");
+	release(&r);
+
+	/* without the calls: no error, and the values are right */
+	free(src);
+	ck_assert_int_ne(asprintf(&src, "%s%s%s\nrun 1\n", sum, par, close), -1);
+	compile_src(&r, src, defs);
+	HAS(&r, "nothing to run");
+	ck_assert_int_eq(r.errors, 1);
+	ck_assert_int_eq(exported(&r.plan, "x")->u.i, AST_MAX_DEPTH);
+	ck_assert_int_eq(exported(&r.plan, "p")->u.i, -7);
+	release(&r);
+	free(src);
+	free(sum);
+	free(par);
+	free(calls);
+	free(close);
+}
+END_TEST
+
+/* c1 runs a hog; cK invokes c(K-1) `fan` times; the thread invokes cN. */
+static char *composite_chain(int n, int fan)
+{
+	char *src = strdup("define flowop name=c1 { flowop hog name=h, value=1 }\n");
+
+	ck_assert_ptr_nonnull(src);
+	for (int k = 2; k <= n; k++) {
+		char *more;
+
+		ck_assert_int_ne(asprintf(&more, "%sdefine flowop name=c%d {", src, k), -1);
+		free(src);
+		for (int i = 0; i < fan; i++) {
+			ck_assert_int_ne(asprintf(&src, "%s flowop c%d name=i%d", more,
+						  k - 1, i), -1);
+			free(more);
+			more = src;
+		}
+		ck_assert_int_ne(asprintf(&src, "%s }\n", more), -1);
+		free(more);
+	}
+	{
+		char *more;
+
+		ck_assert_int_ne(asprintf(&more,
+					  "%sdefine process name=p { thread name=t { flowop c%d name=top } }\nrun 1\n",
+					  src, n), -1);
+		free(src);
+		src = more;
+	}
+	return src;
+}
+
+/* Composites nest COMPOSITE_MAX_DEPTH deep, not one more. */
+START_TEST(test_composite_nesting_limit)
+{
+	char *src = composite_chain(COMPOSITE_MAX_DEPTH, 1);
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	/* the invocations and the hog at the bottom */
+	ck_assert_int_eq(r.plan.nflowops, COMPOSITE_MAX_DEPTH + 1);
+	release(&r);
+	free(src);
+
+	/* one more: refused where c1 is invoked, 65 levels down */
+	src = composite_chain(COMPOSITE_MAX_DEPTH + 1, 1);
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:2:32: composite flowops nested too deeply (more than 64 levels)");
+	release(&r);
+	free(src);
+
+	/* 3000 deep once overflowed the stack */
+	src = composite_chain(3000, 1);
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "composite flowops nested too deeply (more than 64 levels)");
+	release(&r);
+	free(src);
+}
+END_TEST
+
+/*
+ * Each composite invoking the previous one twice, 40 deep: 2^40 flowops.
+ * The expansion stops at the plan's limit, reported once, instead of
+ * running for ever.
+ */
+START_TEST(test_flowop_limit)
+{
+	char *src = composite_chain(40, 2);
+	char *flat;
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "more than flowbench's limit of 10000 flowops in one run (composite invocations included)");
+	ck_assert_int_eq(r.plan.nflowops, COMPILE_MAX_FLOWOPS);
+	release(&r);
+	free(src);
+
+	/* the same limit without composites: 10000 flowops, then one more */
+	flat = repeat("define process name=p { thread name=t {\n",
+		      "flowop hog name=h, value=1\n",
+		      COMPILE_MAX_FLOWOPS, "} }\nrun 1\n");
+	compile_src(&r, flat, NULL);
+	/* every hog after the first joins its line, with a warning each */
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(r.plan.nflowops, COMPILE_MAX_FLOWOPS);
+	release(&r);
+	free(flat);
+	flat = repeat("define process name=p { thread name=t {\n",
+		      "flowop hog name=h, value=1\n",
+		      COMPILE_MAX_FLOWOPS + 1, "} }\nrun 1\n");
+	compile_src(&r, flat, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:10002:1: more than flowbench's limit of 10000 flowops in one run");
+	release(&r);
+	free(flat);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
 	TCase *tc = tcase_create("core");
+	TCase *limits = tcase_create("limits");
 
 	tcase_add_test(tc, test_randomrw_plan);
 	tcase_add_test(tc, test_late_binding);
@@ -650,6 +824,12 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_quit_mode_typo);
 	tcase_add_test(tc, test_runtime_option);
 	suite_add_tcase(s, tc);
+
+	tcase_add_test(limits, test_deepest_expressions_evaluate);
+	tcase_add_test(limits, test_composite_nesting_limit);
+	tcase_add_test(limits, test_flowop_limit);
+	tcase_set_timeout(limits, 120);     /* sanitizers, valgrind */
+	suite_add_tcase(s, limits);
 	return s;
 }
 

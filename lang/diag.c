@@ -18,6 +18,7 @@ void diag_init(struct diag *d, const char *filename, const char *source,
 	d->source_len = len;
 	d->out = out;
 	d->max_errors = 20;
+	d->max_warnings = 20;
 }
 
 /* Print the source line of `loc` and a caret under its column. */
@@ -67,7 +68,8 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	va_list ap;
 
 	d->errors++;
-	if (d->errors > d->max_errors)
+	d->hushed = d->errors > d->max_errors;
+	if (d->hushed)
 		return;
 	va_start(ap, fmt);
 	report(d, loc, "", true, fmt, ap);
@@ -82,6 +84,12 @@ void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	va_list ap;
 
 	d->warnings++;
+	d->hushed = d->warnings > d->max_warnings;
+	if (d->warnings == d->max_warnings + 1)
+		fprintf(d->out, "%s: too many warnings; the rest are counted, not shown\n",
+			d->filename);
+	if (d->hushed)
+		return;
 	va_start(ap, fmt);
 	report(d, loc, "warning: ", true, fmt, ap);
 	va_end(ap);
@@ -91,7 +99,7 @@ void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (d->errors > d->max_errors)
+	if (d->hushed)
 		return;
 	va_start(ap, fmt);
 	report(d, loc, "note: ", false, fmt, ap);

@@ -6,12 +6,16 @@
  *         <the source line>
  *         ^
  * and counted, so that one pass can report several errors and the caller
- * can decide the exit status.  "Did you mean" suggestions come from
+ * can decide the exit status.  Only the first 20 errors and 20 warnings
+ * are shown: a huge script with a mistake repeated on every line gets a
+ * readable report, and quoting lines (a scan from the start of the text
+ * each) stays cheap.  "Did you mean" suggestions come from
  * diag_suggest(), an edit-distance search over the valid spellings.
  */
 #ifndef FLOWBENCH_DIAG_H
 #define FLOWBENCH_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +29,8 @@ struct diag {
 	int errors;
 	int warnings;
 	int max_errors;         /* stop reporting after this many (0 = 20) */
+	int max_warnings;       /* the same for warnings (20) */
+	bool hushed;            /* the last error/warning was not shown: nor its notes */
 };
 
 void diag_init(struct diag *d, const char *filename, const char *source,

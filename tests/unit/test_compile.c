@@ -796,6 +796,41 @@ START_TEST(test_flowop_limit)
 }
 END_TEST
 
+/* How many times `needle` occurs in `hay`. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * 31 flowops of one name: 30 warnings, each with a note, of which the
+ * first 20 are shown, then one line saying the rest are only counted.
+ * (Every warning quoted its line, found by a scan from the start of the
+ * text: 20,000 of them in a 1 MB script took minutes.)
+ */
+START_TEST(test_warnings_capped)
+{
+	char *src = repeat("define process name=p { thread name=t {\n",
+			   "flowop hog name=h, value=1\n", 31, "} }\nrun 1\n");
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(count_of(r.msgs, ": warning: flowop name 'h' is used again"), 20);
+	ck_assert_int_eq(count_of(r.msgs, ": note: first used here"), 20);
+	HAS(&r, "t.f:22:17: warning: flowop name 'h' is used again");
+	HAS(&r, "t.f: too many warnings; the rest are counted, not shown\n");
+	ck_assert_ptr_null(strstr(r.msgs, "t.f:23:17: warning"));
+	HAS(&r, "^\nt.f:2:1: note: first used here\nt.f: too many warnings; the rest are counted, not shown\n");
+	release(&r);
+	free(src);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -828,6 +863,7 @@ static Suite *compile_suite(void)
 	tcase_add_test(limits, test_deepest_expressions_evaluate);
 	tcase_add_test(limits, test_composite_nesting_limit);
 	tcase_add_test(limits, test_flowop_limit);
+	tcase_add_test(limits, test_warnings_capped);
 	tcase_set_timeout(limits, 120);     /* sanitizers, valgrind */
 	suite_add_tcase(s, limits);
 	return s;

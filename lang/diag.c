@@ -79,6 +79,11 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 			d->filename);
 }
 
+bool diag_error_shown(const struct diag *d)
+{
+	return d->errors < d->max_errors;
+}
+
 void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 {
 	va_list ap;

@@ -41,6 +41,13 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Would an error reported now be shown (not just counted)?  A caller whose
+ * hint costs time in proportion to the script (a suggestion among all its
+ * variables) skips it when not.
+ */
+bool diag_error_shown(const struct diag *d);
+
 /* A follow-up line for the previous message ("note: first defined here"). */
 void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

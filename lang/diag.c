@@ -21,10 +21,17 @@ void diag_init(struct diag *d, const char *filename, const char *source,
 	d->max_warnings = 20;
 }
 
-/* Print the source line of `loc` and a caret under its column. */
+/* A longer line is quoted as this many bytes around the column, "..." on cut sides. */
+#define QUOTE_WIDTH 160
+
+/*
+ * Print the source line of `loc` and a caret under its column.  A line of
+ * 100 KB (a generated expression) is quoted as a window around the column
+ * rather than whole, with the caret line under it as long.
+ */
 static void quote_line(struct diag *d, struct src_loc loc)
 {
-	const char *p = d->source, *end, *line_end;
+	const char *p = d->source, *end, *line_end, *from, *to;
 	int line = 1;
 
 	if (!p || loc.line <= 0)
@@ -39,9 +46,20 @@ static void quote_line(struct diag *d, struct src_loc loc)
 	line_end = memchr(p, '\n', (size_t)(end - p));
 	if (!line_end)
 		line_end = end;
-	fprintf(d->out, "    %.*s\n    ", (int)(line_end - p), p);
-	for (int col = 1; col < loc.col && p + col - 1 < line_end; col++)
-		fputc(p[col - 1] == '\t' ? '\t' : ' ', d->out);
+	from = p;
+	to = line_end;
+	if (to - from > QUOTE_WIDTH) {
+		if (loc.col - 1 > QUOTE_WIDTH / 2)
+			from = p + (loc.col - 1 < to - p ? loc.col - 1 : to - p) -
+			       QUOTE_WIDTH / 2;
+		if (to - from > QUOTE_WIDTH)
+			to = from + QUOTE_WIDTH;
+	}
+	fprintf(d->out, "    %s%.*s%s\n    %s", from > p ? "..." : "",
+		(int)(to - from), from, to < line_end ? "..." : "",
+		from > p ? "   " : "");
+	for (const char *c = from; c < p + loc.col - 1 && c < to; c++)
+		fputc(*c == '\t' ? '\t' : ' ', d->out);
 	fputs("^\n", d->out);
 }
 

@@ -681,7 +681,8 @@ END_TEST
  * Far too deep, as a file could be: one error each, and the tree kept no
  * deeper than the limit + 1, so nothing that walked it could overflow.
  * 50,000 terms once overflowed the stack in evaluation; 100,000 '(' or '-'
- * fill bison's own stack first, reported the same way.
+ * fill bison's own stack first, reported the same way.  The 200 KB line is
+ * quoted as a window around the column, not whole.
  */
 START_TEST(test_far_too_deep)
 {
@@ -694,12 +695,46 @@ START_TEST(test_far_too_deep)
 		ck_assert_msg(strncmp(r.errors, "t.f:1:", 6) == 0 &&
 			      strstr(r.errors, ": expression nested too deeply (more than 1000 levels)\n"),
 			      "form %d: %.200s", form, r.errors);
+		ck_assert_msg(strlen(r.errors) < 500, "form %d: %zu bytes of errors",
+			      form, strlen(r.errors));
 		if (r.script.stmts)
 			ck_assert_uint_le(r.script.stmts->expr->depth,
 					  AST_MAX_DEPTH + 1);
 		done(&r);
 		free(src);
 	}
+}
+END_TEST
+
+/* A long line is quoted as 160 bytes around the column, "..." where cut. */
+START_TEST(test_long_line_quoted_as_window)
+{
+	char *src = nest_src("set $x = 1", "+1", 300, " + \"a\"", "", "\n");
+	struct result r = parse_ok(src);
+	char *msgs = NULL;
+	size_t size;
+	FILE *f = open_memstream(&msgs, &size);
+	struct diag d;
+
+	ck_assert_ptr_nonnull(f);
+	diag_init(&d, "t.f", src, strlen(src), f);
+	diag_error(&d, (struct src_loc){ 1, 401 }, "x");
+	diag_error(&d, (struct src_loc){ 1, 3 }, "y");
+	fclose(f);
+	/* column 401 is a '+': 80 bytes before it, 80 from it */
+	ck_assert_str_eq(msgs,
+		"t.f:1:401: x\n"
+		"    ...+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+		"+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1...\n"
+		"       " "                                                                                "
+		"^\n"
+		"t.f:1:3: y\n"
+		"    set $x = 1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+		"+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1...\n"
+		"      ^\n");
+	free(msgs);
+	done(&r);
+	free(src);
 }
 END_TEST
 
@@ -1482,6 +1517,7 @@ static Suite *parser_suite(void)
 	tcase_add_loop_test(expr, test_depth_limit_plus_one_refused, 0, 5);
 	tcase_add_test(expr, test_far_too_deep);
 	tcase_add_test(expr, test_too_deep_twice_then_recovers);
+	tcase_add_test(expr, test_long_line_quoted_as_window);
 	suite_add_tcase(s, expr);
 
 	tcase_add_test(stmt, test_every_statement);

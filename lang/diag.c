@@ -31,7 +31,8 @@ void diag_init(struct diag *d, const char *filename, const char *source,
  */
 static void quote_line(struct diag *d, struct src_loc loc)
 {
-	const char *p = d->source, *end, *line_end, *from, *to;
+	const char *p = d->source, *end, *line_end;
+	size_t len, col, from, to;
 	int line = 1;
 
 	if (!p || loc.line <= 0)
@@ -46,20 +47,22 @@ static void quote_line(struct diag *d, struct src_loc loc)
 	line_end = memchr(p, '\n', (size_t)(end - p));
 	if (!line_end)
 		line_end = end;
-	from = p;
-	to = line_end;
-	if (to - from > QUOTE_WIDTH) {
-		if (loc.col - 1 > QUOTE_WIDTH / 2)
-			from = p + (loc.col - 1 < to - p ? loc.col - 1 : to - p) -
-			       QUOTE_WIDTH / 2;
-		if (to - from > QUOTE_WIDTH)
+	len = (size_t)(line_end - p);
+	col = loc.col > 1 ? (size_t)loc.col - 1 : 0;     /* bytes before the caret */
+	if (col > len)
+		col = len;
+	from = 0;
+	to = len;
+	if (len > QUOTE_WIDTH) {
+		from = col > QUOTE_WIDTH / 2 ? col - QUOTE_WIDTH / 2 : 0;
+		if (to > from + QUOTE_WIDTH)
 			to = from + QUOTE_WIDTH;
 	}
-	fprintf(d->out, "    %s%.*s%s\n    %s", from > p ? "..." : "",
-		(int)(to - from), from, to < line_end ? "..." : "",
-		from > p ? "   " : "");
-	for (const char *c = from; c < p + loc.col - 1 && c < to; c++)
-		fputc(*c == '\t' ? '\t' : ' ', d->out);
+	fprintf(d->out, "    %s%.*s%s\n    %s", from ? "..." : "",
+		(int)(to - from), p + from, to < len ? "..." : "",
+		from ? "   " : "");
+	for (size_t i = from; i < col && i < to; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', d->out);
 	fputs("^\n", d->out);
 }
 

@@ -11,8 +11,8 @@
 # tests/fuzz/regressions/*, and runs one fuzzing process on one core.
 # The normal run keeps inputs to 4 KB, where most of the language is and
 # executions are fast.  --long lets inputs grow to 1 MB (-max_len=1048576,
-# tried at once: -len_control=0) and adds generated seeds of 100 KB to
-# 600 KB (very deep and very long expressions, strings, attribute lists,
+# tried at once: -len_control=0) and adds generated seeds of up to
+# 700 KB (very deep and very long expressions, strings, attribute lists,
 # tables, composite chains, all the workloads in one script), for what only
 # size reaches: recursion over deep input, quadratic work, huge messages.
 # Any crash, sanitizer report, leak or input taking over 5 s (a hang) makes

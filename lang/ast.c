@@ -44,6 +44,7 @@ struct ast_expr *ast_expr_new(struct arena *a, enum ast_expr_kind kind,
 
 	e->kind = kind;
 	e->loc = loc;
+	e->depth = 1;
 	return e;
 }
 
@@ -64,6 +65,17 @@ struct ast_expr *ast_expr_binary(struct arena *a, enum ast_expr_kind kind,
 
 	e->u.binary.l = l;
 	e->u.binary.r = r;
+	e->depth = 1 + (l->depth > r->depth ? l->depth : r->depth);
+	return e;
+}
+
+struct ast_expr *ast_expr_unary(struct arena *a, struct src_loc loc,
+				struct ast_expr *operand)
+{
+	struct ast_expr *e = ast_expr_new(a, EX_NEG, loc);
+
+	e->u.unary = operand;
+	e->depth = 1 + operand->depth;
 	return e;
 }
 
@@ -400,13 +412,9 @@ struct ast_expr *ast_parse_value(const char *origin, const char *text,
 			e = ast_expr_new(arena, EX_INT, col_loc(neg));
 			switch (ast_number(text + neg, len - neg, e)) {
 			case NUM_OK:
-				if (neg) {
-					struct ast_expr *n = e;
-
-					e = ast_expr_new(arena, EX_NEG,
-							 col_loc(0));
-					e->u.unary = n;
-				}
+				if (neg)
+					e = ast_expr_unary(arena, col_loc(0),
+							   e);
 				break;
 			case NUM_TOO_LARGE:
 				diag_error(&vd, col_loc(neg),

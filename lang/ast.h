@@ -20,6 +20,15 @@
 
 /* ---- expressions: attribute values and `set` right-hand sides ---- */
 
+/*
+ * How deeply an expression may nest: operators, parentheses, randvar()/
+ * cvar() calls and randtable tables each count one level.  The parser
+ * refuses a deeper expression with a located error, so every walker of the
+ * tree (evaluation, the -D search) may recurse: at most this many frames.
+ * 1000 levels take a few hundred KB of stack even with sanitizers.
+ */
+#define AST_MAX_DEPTH 1000
+
 enum ast_expr_kind {
 	EX_INT,     /* 8k, 5g, 100: exact integer (suffix applied) */
 	EX_DOUBLE,  /* 1.5, 0.25m: a number with a fraction */
@@ -49,6 +58,12 @@ struct ast_attr;
 struct ast_expr {
 	enum ast_expr_kind kind;
 	struct src_loc loc;
+	/*
+	 * Nesting levels in and under this node: 1 for a literal, one more
+	 * per operator, parenthesis pair, call or table around it.  Above
+	 * AST_MAX_DEPTH the node is one the parser has reported as too deep.
+	 */
+	unsigned depth;
 	union {
 		int64_t i;                  /* EX_INT */
 		double d;                   /* EX_DOUBLE */

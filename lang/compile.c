@@ -20,6 +20,7 @@
 #include "lang/compile.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,77 @@ bool compiler_check_seconds(struct compiler *c, double s, struct src_loc loc,
 		return false;
 	}
 	return true;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+/* FNV-1a: short names, no adversary worth a keyed hash (input is a file). */
+static size_t name_hash(const char *name)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * UINT64_C(1099511628211);
+	return (size_t)h;
+}
+
+/* The slot of `name`, or the empty slot where it would go. */
+static size_t name_slot(const struct name_index *ix, const char *name)
+{
+	size_t i = name_hash(name) & (ix->cap - 1);
+
+	while (ix->keys[i] && strcmp(ix->keys[i], name) != 0)
+		i = (i + 1) & (ix->cap - 1);
+	return i;
+}
+
+int name_find(const struct name_index *ix, const char *name)
+{
+	size_t i;
+
+	if (!ix->cap)
+		return -1;
+	i = name_slot(ix, name);
+	return ix->keys[i] ? ix->vals[i] : -1;
+}
+
+/* Twice the slots (at least 64), every name moved over. */
+static void name_grow(struct name_index *ix)
+{
+	struct name_index big = { .cap = ix->cap ? ix->cap * 2 : 64 };
+
+	big.keys = calloc(big.cap, sizeof(*big.keys));
+	big.vals = calloc(big.cap, sizeof(*big.vals));
+	if (!big.keys || !big.vals) {
+		fprintf(stderr, "flowbench: out of memory\n");
+		abort();
+	}
+	for (size_t i = 0; i < ix->cap; i++)
+		if (ix->keys[i])
+			name_put(&big, ix->keys[i], ix->vals[i]);
+	name_index_free(ix);
+	*ix = big;
+}
+
+void name_put(struct name_index *ix, const char *name, int val)
+{
+	size_t i;
+
+	if (2 * (ix->n + 1) > ix->cap)
+		name_grow(ix);
+	i = name_slot(ix, name);
+	if (!ix->keys[i]) {
+		ix->keys[i] = name;
+		ix->n++;
+	}
+	ix->vals[i] = val;
+}
+
+void name_index_free(struct name_index *ix)
+{
+	free(ix->keys);
+	free(ix->vals);
+	memset(ix, 0, sizeof(*ix));
 }
 
 /* ---- the script walk: statements in source order --------------------- */
@@ -283,12 +355,15 @@ static void remember_define(struct compiler *c, const struct ast_stmt *st,
 
 	if (!name)
 		return;
-	for (int i = 0; i < *n; i++) {
-		if (strcmp((*list)[i].name, name) == 0 && list == &c->files) {
+	if (list == &c->files) {
+		int first = name_find(&c->file_names, name);
+
+		if (first >= 0) {
 			diag_error(c->d, loc, "%s '%s' is defined twice", what, name);
-			diag_note(c->d, (*list)[i].st->loc, "first defined here");
+			diag_note(c->d, c->files[first].st->loc, "first defined here");
 			return;
 		}
+		name_put(&c->file_names, name, c->nfiles);
 	}
 	pd = PUSH(*list, *n, *cap);
 	pd->st = st;
@@ -578,5 +653,10 @@ int compile_script(const struct ast_script *script,
 	free(c.composites);
 	free(c.files);
 	free(c.procs);
+	name_index_free(&c.var_names);
+	name_index_free(&c.file_names);
+	name_index_free(&c.fileset_names);
+	name_index_free(&c.flowop_names);
+	name_index_free(&c.composite_names);
 	return d->errors - errors_before;
 }

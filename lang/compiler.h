@@ -28,6 +28,27 @@
 
 struct diag;
 
+/* ---- names (compile.c) ------------------------------------------------ */
+
+/*
+ * Names to indexes (variables, composites, files, flowop lines): a hash
+ * table, so that a script with tens of thousands of names compiles in
+ * linear time rather than comparing every name with every other.  Keys
+ * are borrowed (they live in the AST or plan arena).
+ */
+struct name_index {
+	const char **keys;
+	int *vals;
+	size_t cap;               /* slots: 0 or a power of two */
+	size_t n;
+};
+
+/* The index stored for `name`, or -1. */
+int name_find(const struct name_index *ix, const char *name);
+/* Store `val` for `name`, replacing any earlier one. */
+void name_put(struct name_index *ix, const char *name, int val);
+void name_index_free(struct name_index *ix);
+
 /* ---- values and variables (eval.c) ---------------------------------- */
 
 enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING, V_RANDVAR };
@@ -65,16 +86,30 @@ struct scope {
 	const char *composite;
 	struct local *vars;
 	int n;
+	struct name_index names;  /* into vars */
 	const struct scope *up;
 };
 
 /* ---- collected definitions ------------------------------------------ */
+
+/*
+ * Limits on what composite expansion can build, so that no script makes
+ * the compiler (or the runtime, which runs composites recursively) recurse
+ * without bound or expand exponentially (a composite invoking another
+ * twice, nested: 2^depth flowops).  Both are errors at the invocation.
+ */
+#define COMPOSITE_MAX_DEPTH 64         /* composite invocations, nested */
+#define COMPILE_MAX_FLOWOPS 100000     /* plan flowops, composites expanded */
+/* attributes, locals and inner flowops all invocations evaluate (a large
+ * definition invoked many times: a fraction of a second's work) */
+#define COMPILE_MAX_EXPANSION 1000000
 
 /* A composite flowop definition (`define flowop`), expanded per invocation. */
 struct composite {
 	const char *name;
 	const struct ast_entity *e;
 	bool expanding;           /* being expanded: catches recursion */
+	long weight;              /* what one invocation evaluates */
 };
 
 /* A definition collected in source order, evaluated at `run`. */
@@ -91,21 +126,30 @@ struct compiler {
 
 	struct var *vars;
 	int nvars, capvars;
+	struct name_index var_names;      /* into vars */
 
 	struct pending *files;    /* define file, in order */
 	int nfiles, capfiles;
+	struct name_index file_names;     /* into files */
+	struct name_index fileset_names;  /* into p->filesets */
+	struct name_index flowop_names;   /* first p->flowops of each name */
 	struct pending *procs;    /* define process, in order */
 	int nprocs, capprocs;
 
 	const struct ast_attr *eventgen;  /* the last `eventgen rate=` */
 	struct composite *composites;
 	int ncomposites, capcomposites;
+	struct name_index composite_names; /* into composites */
 	const struct scope *scope;        /* innermost composite invocation */
 
 	const char *setting;              /* the variable `set` is assigning */
 
 	int caps_filesets, caps_procs, caps_threads, caps_flowops, caps_actions;
 	int caps_randvars;
+	bool too_many_flowops;            /* COMPILE_MAX_FLOWOPS reported */
+	long expanded;                    /* composite weights so far */
+	bool too_much_expansion;          /* COMPILE_MAX_EXPANSION reported */
+	uint64_t thread_instances;        /* of the processes built so far */
 };
 
 /* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */
@@ -126,6 +170,7 @@ const char *value_text(struct compiler *c, const struct value *v);
 const char *value_kind_name(enum val_kind k);
 double value_as_double(const struct value *v);
 struct var *var_find(struct compiler *c, const char *name);
+struct var *var_add(struct compiler *c, const char *name);
 void var_assign(struct compiler *c, const char *name, struct src_loc loc,
 		const struct value *val);
 void scope_bind(struct compiler *c, struct scope *sc, const struct ast_attr *a,

@@ -24,10 +24,8 @@ void defines_seed(struct compiler *c)
 
 		if (eval_expr(c, def->value, &val) < 0)
 			continue;
-		if (!v) {
-			v = PUSH(c->vars, c->nvars, c->capvars);
-			v->name = def->name;
-		}
+		if (!v)
+			v = var_add(c, def->name);
 		v->v = val;
 		v->from_cli = true;
 		v->loc = (struct src_loc){ 0, 0 };

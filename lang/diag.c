@@ -18,12 +18,21 @@ void diag_init(struct diag *d, const char *filename, const char *source,
 	d->source_len = len;
 	d->out = out;
 	d->max_errors = 20;
+	d->max_warnings = 20;
 }
 
-/* Print the source line of `loc` and a caret under its column. */
+/* A longer line is quoted as this many bytes around the column, "..." on cut sides. */
+#define QUOTE_WIDTH 160
+
+/*
+ * Print the source line of `loc` and a caret under its column.  A line of
+ * 100 KB (a generated expression) is quoted as a window around the column
+ * rather than whole, with the caret line under it as long.
+ */
 static void quote_line(struct diag *d, struct src_loc loc)
 {
 	const char *p = d->source, *end, *line_end;
+	size_t len, col, from, to;
 	int line = 1;
 
 	if (!p || loc.line <= 0)
@@ -38,9 +47,22 @@ static void quote_line(struct diag *d, struct src_loc loc)
 	line_end = memchr(p, '\n', (size_t)(end - p));
 	if (!line_end)
 		line_end = end;
-	fprintf(d->out, "    %.*s\n    ", (int)(line_end - p), p);
-	for (int col = 1; col < loc.col && p + col - 1 < line_end; col++)
-		fputc(p[col - 1] == '\t' ? '\t' : ' ', d->out);
+	len = (size_t)(line_end - p);
+	col = loc.col > 1 ? (size_t)loc.col - 1 : 0;     /* bytes before the caret */
+	if (col > len)
+		col = len;
+	from = 0;
+	to = len;
+	if (len > QUOTE_WIDTH) {
+		from = col > QUOTE_WIDTH / 2 ? col - QUOTE_WIDTH / 2 : 0;
+		if (to > from + QUOTE_WIDTH)
+			to = from + QUOTE_WIDTH;
+	}
+	fprintf(d->out, "    %s%.*s%s\n    %s", from ? "..." : "",
+		(int)(to - from), p + from, to < len ? "..." : "",
+		from ? "   " : "");
+	for (size_t i = from; i < col && i < to; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', d->out);
 	fputs("^\n", d->out);
 }
 
@@ -67,7 +89,8 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	va_list ap;
 
 	d->errors++;
-	if (d->errors > d->max_errors)
+	d->hushed = d->errors > d->max_errors;
+	if (d->hushed)
 		return;
 	va_start(ap, fmt);
 	report(d, loc, "", true, fmt, ap);
@@ -77,11 +100,22 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 			d->filename);
 }
 
+bool diag_error_shown(const struct diag *d)
+{
+	return d->errors < d->max_errors;
+}
+
 void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
 	d->warnings++;
+	d->hushed = d->warnings > d->max_warnings;
+	if (d->warnings == d->max_warnings + 1)
+		fprintf(d->out, "%s: too many warnings; the rest are counted, not shown\n",
+			d->filename);
+	if (d->hushed)
+		return;
 	va_start(ap, fmt);
 	report(d, loc, "warning: ", true, fmt, ap);
 	va_end(ap);
@@ -91,7 +125,7 @@ void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (d->errors > d->max_errors)
+	if (d->hushed)
 		return;
 	va_start(ap, fmt);
 	report(d, loc, "note: ", false, fmt, ap);

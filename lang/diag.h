@@ -6,12 +6,16 @@
  *         <the source line>
  *         ^
  * and counted, so that one pass can report several errors and the caller
- * can decide the exit status.  "Did you mean" suggestions come from
+ * can decide the exit status.  Only the first 20 errors and 20 warnings
+ * are shown: a huge script with a mistake repeated on every line gets a
+ * readable report, and quoting lines (a scan from the start of the text
+ * each) stays cheap.  "Did you mean" suggestions come from
  * diag_suggest(), an edit-distance search over the valid spellings.
  */
 #ifndef FLOWBENCH_DIAG_H
 #define FLOWBENCH_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +29,8 @@ struct diag {
 	int errors;
 	int warnings;
 	int max_errors;         /* stop reporting after this many (0 = 20) */
+	int max_warnings;       /* the same for warnings (20) */
+	bool hushed;            /* the last error/warning was not shown: nor its notes */
 };
 
 void diag_init(struct diag *d, const char *filename, const char *source,
@@ -35,6 +41,13 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * Would an error reported now be shown (not just counted)?  A caller whose
+ * hint costs time in proportion to the script (a suggestion among all its
+ * variables) skips it when not.
+ */
+bool diag_error_shown(const struct diag *d);
+
 /* A follow-up line for the previous message ("note: first defined here"). */
 void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -79,6 +79,8 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 			   "%s '%s' cannot be both readonly and writeonly",
 			   what, pd->name);
 
+	if (name_find(&c->fileset_names, pd->name) < 0)
+		name_put(&c->fileset_names, pd->name, c->p->nfilesets);
 	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
 	memset(fs, 0, sizeof(*fs));
 	fs->name = pd->name;
@@ -149,29 +151,43 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 
 static int find_fileset(struct compiler *c, const char *name)
 {
-	for (int i = 0; i < c->p->nfilesets; i++)
-		if (strcmp(c->p->filesets[i].name, name) == 0)
-			return i;
-	return -1;
+	return name_find(&c->fileset_names, name);
 }
 
 /* A file whose definition had errors: do not report it missing too. */
 static bool defined_but_broken(struct compiler *c, const char *name)
 {
-	for (int i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i].name, name) == 0)
-			return true;
-	return false;
+	return name_find(&c->file_names, name) >= 0;
 }
 
 /* ---- flowops and composites ----------------------------------------- */
 
 static struct composite *find_composite(struct compiler *c, const char *name)
 {
-	for (int i = 0; i < c->ncomposites; i++)
-		if (strcmp(c->composites[i].name, name) == 0)
-			return &c->composites[i];
-	return NULL;
+	int i = name_find(&c->composite_names, name);
+
+	return i < 0 ? NULL : &c->composites[i];
+}
+
+/*
+ * What one invocation of composite `def` evaluates: its attributes and
+ * locals, each inner flowop and their attributes (an inner invocation
+ * counts its own when it is expanded).
+ */
+static long expansion_weight(const struct ast_entity *def)
+{
+	long w = 0;
+
+	for (const struct ast_attr *a = def->attrs; a; a = a->next)
+		w++;
+	for (const struct ast_attr *a = def->trailing_attrs; a; a = a->next)
+		w++;
+	for (const struct ast_entity *in = def->body; in; in = in->next) {
+		w++;
+		for (const struct ast_attr *a = in->attrs; a; a = a->next)
+			w++;
+	}
+	return w;
 }
 
 /*
@@ -208,10 +224,12 @@ void composite_define(struct compiler *c, const struct ast_stmt *st)
 				   a->name);
 		}
 	}
+	name_put(&c->composite_names, name, c->ncomposites);
 	cp = PUSH(c->composites, c->ncomposites, c->capcomposites);
 	cp->name = name;
 	cp->e = e;
 	cp->expanding = false;
+	cp->weight = expansion_weight(e);
 }
 
 static void build_composite(struct compiler *c, const struct ast_entity *e,
@@ -221,21 +239,60 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 /*
  * The report line of a new flowop called `name`: the index of the first
  * flowop of that name (whose line its statistics join, as filebench
- * shows one line per name; said with a warning), else `self`.
+ * shows one line per name; said with a warning), else `self`, which is
+ * then remembered as the first of its name (the caller pushes it next).
  */
 static int report_line(struct compiler *c, const char *name, struct src_loc loc,
 		       int self)
 {
-	for (int i = 0; i < c->p->nflowops; i++) {
-		if (strcmp(c->p->flowops[i].name, name) == 0) {
-			diag_warning(c->d, loc,
-				     "flowop name '%s' is used again: its statistics join the first '%s' in one line",
-				     name, name);
-			diag_note(c->d, c->p->flowops[i].loc, "first used here");
-			return c->p->flowops[i].line;
-		}
+	int i = name_find(&c->flowop_names, name);
+
+	if (i < 0) {
+		name_put(&c->flowop_names, name, self);
+		return self;
 	}
-	return self;
+	diag_warning(c->d, loc,
+		     "flowop name '%s' is used again: its statistics join the first '%s' in one line",
+		     name, name);
+	diag_note(c->d, c->p->flowops[i].loc, "first used here");
+	return c->p->flowops[i].line;
+}
+
+/*
+ * Is there room for one more flowop in the plan?  Reported once, at the
+ * flowop that would go over; every later one is then skipped at once, so
+ * an exponential expansion stops after COMPILE_MAX_FLOWOPS steps.
+ */
+static bool room_for_flowop(struct compiler *c, const struct ast_entity *e)
+{
+	if (c->too_many_flowops)
+		return false;
+	if (c->p->nflowops < COMPILE_MAX_FLOWOPS)
+		return true;
+	diag_error(c->d, e->loc,
+		   "more than flowbench's limit of %d flowops in one run (composite invocations included)",
+		   COMPILE_MAX_FLOWOPS);
+	c->too_many_flowops = true;
+	return false;
+}
+
+/*
+ * May `e` expand composite `cp` within COMPILE_MAX_EXPANSION?  Reported
+ * once, at the invocation that would go over; every later one is skipped.
+ */
+static bool room_for_expansion(struct compiler *c, const struct ast_entity *e,
+			       const struct composite *cp)
+{
+	if (c->too_much_expansion)
+		return false;
+	c->expanded += cp->weight;
+	if (c->expanded <= COMPILE_MAX_EXPANSION)
+		return true;
+	diag_error(c->d, e->type_loc,
+		   "composite invocations evaluate more than flowbench's limit of %d attributes, local variables and flowops",
+		   COMPILE_MAX_EXPANSION);
+	c->too_much_expansion = true;
+	return false;
 }
 
 /* Flowop attributes that are a number of seconds, checked like `run N`. */
@@ -290,6 +347,8 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	char hint[160];
 	int line;
 
+	if (!room_for_flowop(c, e))
+		return;
 	if (!ops && (cp = find_composite(c, e->type))) {
 		build_composite(c, e, cp, thread, prefix, depth);
 		return;
@@ -344,8 +403,8 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		if (f->fileset < 0 && defined_but_broken(c, fname))
 			return;         /* its definition's error was reported */
 		if (f->fileset < 0) {
-			const char **names = calloc((size_t)c->p->nfilesets + 1,
-						    sizeof(*names));
+			const char **names = diag_error_shown(c->d) ?
+				calloc((size_t)c->p->nfilesets + 1, sizeof(*names)) : NULL;
 
 			for (int i = 0; names && i < c->p->nfilesets; i++)
 				names[i] = c->p->filesets[i].name;
@@ -381,6 +440,14 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 		diag_error(c->d, e->type_loc, "composite '%s' invokes itself", cp->name);
 		return;
 	}
+	if (depth >= COMPOSITE_MAX_DEPTH) {
+		diag_error(c->d, e->type_loc,
+			   "composite flowops nested too deeply (more than %d levels)",
+			   COMPOSITE_MAX_DEPTH);
+		return;
+	}
+	if (!room_for_expansion(c, e, cp))
+		return;
 	for (int pass = 0; pass < 2; pass++)
 		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next)
 			nlocals += a->is_local;
@@ -421,6 +488,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	if (!name) {
 		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)", cp->name);
 		free(sc.vars);
+		name_index_free(&sc.names);
 		return;
 	}
 	if (prefix)
@@ -449,6 +517,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	cp->expanding = false;
 	c->p->flowops[index].ndesc = c->p->nflowops - index - 1;
 	free(sc.vars);
+	name_index_free(&sc.names);
 }
 
 /* ---- threads and processes ------------------------------------------ */
@@ -532,23 +601,17 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 static void check_thread_total(struct compiler *c, int index, struct src_loc loc)
 {
 	const struct plan_proc *pr = &c->p->procs[index];
-	uint64_t per = 0, before = 0, total;
+	uint64_t per = 0, before = c->thread_instances, total;
+	bool one_over = false;
 
 	for (int t = pr->first_thread; t < pr->first_thread + pr->nthreads; t++) {
-		if (c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES)
-			return;
+		one_over |= c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES;
 		per = preflight_add(per, c->p->threads[t].instances);
 	}
-	for (int i = 0; i < index; i++) {
-		const struct plan_proc *o = &c->p->procs[i];
-		uint64_t n = 0;
-
-		for (int t = o->first_thread; t < o->first_thread + o->nthreads; t++)
-			n = preflight_add(n, c->p->threads[t].instances);
-		before = preflight_add(before, preflight_mul(o->instances, n));
-	}
 	total = preflight_add(before, preflight_mul(pr->instances, per));
-	if (total <= FB_MAX_THREAD_INSTANCES || before > FB_MAX_THREAD_INSTANCES)
+	c->thread_instances = total;
+	if (one_over || total <= FB_MAX_THREAD_INSTANCES ||
+	    before > FB_MAX_THREAD_INSTANCES)
 		return;
 	if (pr->instances > 1)
 		diag_error(c->d, loc,

@@ -61,18 +61,36 @@ double value_as_double(const struct value *v)
 
 struct var *var_find(struct compiler *c, const char *name)
 {
-	for (int i = 0; i < c->nvars; i++)
-		if (strcmp(c->vars[i].name, name) == 0)
-			return &c->vars[i];
-	return NULL;
+	int i = name_find(&c->var_names, name);
+
+	return i < 0 ? NULL : &c->vars[i];
 }
 
-/* " (did you mean '$x'?)" over the variables set so far, or "". */
+/* A new global `$name` (not set yet: the caller fills it in). */
+struct var *var_add(struct compiler *c, const char *name)
+{
+	struct var *v = PUSH(c->vars, c->nvars, c->capvars);
+
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	name_put(&c->var_names, name, c->nvars - 1);
+	return v;
+}
+
+/*
+ * " (did you mean '$x'?)" over the variables set so far, or "" (also when
+ * the error will not be shown: the search is as long as the script).
+ */
 static const char *var_suggestion(struct compiler *c, const char *name,
 				  char *buf, size_t size)
 {
-	const char **names = calloc((size_t)c->nvars + 1, sizeof(*names));
+	const char **names;
 	const char *best = NULL;
+
+	buf[0] = '\0';
+	if (!diag_error_shown(c->d))
+		return buf;
+	names = calloc((size_t)c->nvars + 1, sizeof(*names));
 
 	for (int i = 0; names && i < c->nvars; i++)
 		names[i] = c->vars[i].name;
@@ -80,8 +98,6 @@ static const char *var_suggestion(struct compiler *c, const char *name,
 		best = diag_suggest(name, names);
 	if (best)
 		snprintf(buf, size, " (did you mean '$%s'?)", best);
-	else
-		buf[0] = '\0';
 	free(names);
 	return buf;
 }
@@ -94,11 +110,8 @@ void var_assign(struct compiler *c, const char *name, struct src_loc loc,
 
 	if (v && v->from_cli)
 		return;
-	if (!v) {
-		v = PUSH(c->vars, c->nvars, c->capvars);
-		v->name = name;
-		v->from_cli = false;
-	}
+	if (!v)
+		v = var_add(c, name);
 	v->v = *val;
 	v->loc = loc;
 }
@@ -107,13 +120,12 @@ void var_assign(struct compiler *c, const char *name, struct src_loc loc,
 void scope_bind(struct compiler *c, struct scope *sc,
 		const struct ast_attr *a, bool declare)
 {
-	struct local *l = NULL;
+	int known = name_find(&sc->names, a->name);
+	struct local *l = known < 0 ? NULL : &sc->vars[known];
 
-	for (int i = 0; i < sc->n; i++)
-		if (strcmp(sc->vars[i].name, a->name) == 0)
-			l = &sc->vars[i];
 	if (!l && !declare) {
-		const char **names = calloc((size_t)sc->n + 1, sizeof(*names));
+		const char **names = diag_error_shown(c->d) ?
+				     calloc((size_t)sc->n + 1, sizeof(*names)) : NULL;
 		const char *best = NULL;
 
 		for (int i = 0; names && i < sc->n; i++)
@@ -127,6 +139,7 @@ void scope_bind(struct compiler *c, struct scope *sc,
 		return;
 	}
 	if (!l) {
+		name_put(&sc->names, a->name, sc->n);
 		l = &sc->vars[sc->n++];
 		l->name = a->name;
 		l->has_value = false;
@@ -149,19 +162,19 @@ static int eval_var(struct compiler *c, const char *name, struct src_loc loc,
 	const struct var *v;
 
 	for (const struct scope *sc = c->scope; sc; sc = sc->up) {
-		for (int i = 0; i < sc->n; i++) {
-			if (strcmp(sc->vars[i].name, name) != 0)
-				continue;
-			if (!sc->vars[i].has_value) {
-				diag_error(c->d, loc,
-					   "local variable '$%s' of composite '%s' has no value "
-					   "(give it one in the definition or the invocation: $%s=...)",
-					   name, sc->composite, name);
-				return -1;
-			}
-			*out = sc->vars[i].v;
-			return 0;
+		int i = name_find(&sc->names, name);
+
+		if (i < 0)
+			continue;
+		if (!sc->vars[i].has_value) {
+			diag_error(c->d, loc,
+				   "local variable '$%s' of composite '%s' has no value "
+				   "(give it one in the definition or the invocation: $%s=...)",
+				   name, sc->composite, name);
+			return -1;
 		}
+		*out = sc->vars[i].v;
+		return 0;
 	}
 	v = var_find(c, name);
 

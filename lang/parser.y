@@ -28,6 +28,13 @@
  *   (in `set` and, as an extension, in attributes: `size=cvar(...)`); the
  *   compiler decides where they make sense.
  *
+ * Expressions nest at most AST_MAX_DEPTH levels (ast.h): each node's depth
+ * is checked as it is built, a deeper one is reported once at its location
+ * and its ancestors collapse into it, so no later stage ever recurses more
+ * than that.  Nesting is the only thing that grows bison's stack (lists are
+ * left-recursive), so YYMAXDEPTH is sized from the same limit: a stack
+ * overflow is reported with the same message.
+ *
  * Error recovery is at statement level: after a syntax error the parser
  * skips to the next command keyword.  A command keyword that starts a line
  * also ends bison's three-token silence (yyerrok), so an error in the very
@@ -95,7 +102,25 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 		}                                       \
 	} while (0)
 
-static struct ast_expr *table_expr(struct arena *a, struct src_loc loc,
+/*
+ * Bison's stack limit.  Every level of nesting pushes at most 6 states
+ * (`randvar ( attrs , WORD =` before a nested call; 2 or fewer for
+ * operators, '(' and '-'), and the statement around an expression fewer
+ * than 100.  So an expression within AST_MAX_DEPTH never reaches this
+ * limit, and one that does is deeper than AST_MAX_DEPTH: yyerror says so.
+ */
+#define YYMAXDEPTH (6 * AST_MAX_DEPTH + 100)
+
+static struct ast_expr *binary(struct parse_ctx *ctx, enum ast_expr_kind kind,
+			       struct src_loc loc, struct ast_expr *l,
+			       struct ast_expr *r);
+static struct ast_expr *negate(struct parse_ctx *ctx, struct src_loc loc,
+			       struct ast_expr *operand);
+static struct ast_expr *parenthesised(struct parse_ctx *ctx,
+				      struct src_loc loc, struct ast_expr *e);
+static struct ast_expr *call_expr(struct parse_ctx *ctx, struct src_loc loc,
+				  char *fn, struct ast_attr *args);
+static struct ast_expr *table_expr(struct parse_ctx *ctx, struct src_loc loc,
 				   struct row_list rows);
 }
 
@@ -448,23 +473,13 @@ scalar:
 	;
 
 call:
-	  KW_RANDVAR '(' attrs ')'
-		{
-			$$ = ast_expr_new(A, EX_CALL, LOC(@1));
-			$$->u.call.fn = $1.text;
-			$$->u.call.args = $3.head;
-		}
-	| KW_CVAR '(' attrs ')'
-		{
-			$$ = ast_expr_new(A, EX_CALL, LOC(@1));
-			$$->u.call.fn = $1.text;
-			$$->u.call.args = $3.head;
-		}
+	  KW_RANDVAR '(' attrs ')'	{ $$ = call_expr(ctx, LOC(@1), $1.text, $3.head); }
+	| KW_CVAR '(' attrs ')'		{ $$ = call_expr(ctx, LOC(@1), $1.text, $3.head); }
 	;
 
 /* randtable={{pct, lo, hi}, ...} */
 table:
-	  '{' rows '}'		{ $$ = table_expr(A, LOC(@1), $2); }
+	  '{' rows '}'		{ $$ = table_expr(ctx, LOC(@1), $2); }
 	;
 
 rows:
@@ -512,26 +527,18 @@ expr:
 			$$ = ast_expr_new(A, EX_BOOL, LOC(@1));
 			$$->u.b = false;
 		}
-	| '(' expr ')'		{ $$ = $2; }
-	| expr '+' expr		{ $$ = ast_expr_binary(A, EX_ADD, LOC(@2), $1, $3); }
-	| expr '-' expr		{ $$ = ast_expr_binary(A, EX_SUB, LOC(@2), $1, $3); }
-	| expr '*' expr		{ $$ = ast_expr_binary(A, EX_MUL, LOC(@2), $1, $3); }
-	| expr '/' expr		{ $$ = ast_expr_binary(A, EX_DIV, LOC(@2), $1, $3); }
-	| '-' expr %prec UMINUS
-		{
-			$$ = ast_expr_new(A, EX_NEG, LOC(@1));
-			$$->u.unary = $2;
-		}
+	| '(' expr ')'		{ $$ = parenthesised(ctx, LOC(@1), $2); }
+	| expr '+' expr		{ $$ = binary(ctx, EX_ADD, LOC(@2), $1, $3); }
+	| expr '-' expr		{ $$ = binary(ctx, EX_SUB, LOC(@2), $1, $3); }
+	| expr '*' expr		{ $$ = binary(ctx, EX_MUL, LOC(@2), $1, $3); }
+	| expr '/' expr		{ $$ = binary(ctx, EX_DIV, LOC(@2), $1, $3); }
+	| '-' expr %prec UMINUS	{ $$ = negate(ctx, LOC(@1), $2); }
 	;
 
 /* psrun's arguments: no binary operators, so `psrun 10 -5` is unambiguous. */
 sarg:
 	  sprim
-	| '-' sprim
-		{
-			$$ = ast_expr_new(A, EX_NEG, LOC(@1));
-			$$->u.unary = $2;
-		}
+	| '-' sprim		{ $$ = negate(ctx, LOC(@1), $2); }
 	;
 
 sprim:
@@ -541,7 +548,7 @@ sprim:
 			$$ = ast_expr_new(A, EX_VAR, LOC(@1));
 			$$->u.var = $1.text;
 		}
-	| '(' expr ')'		{ $$ = $2; }
+	| '(' expr ')'		{ $$ = parenthesised(ctx, LOC(@1), $2); }
 	;
 
 /* Where a word is expected, a keyword is just a word. */
@@ -560,25 +567,113 @@ keyword:
 
 %%
 
-static struct ast_expr *table_expr(struct arena *a, struct src_loc loc,
-				   struct row_list rows)
-{
-	struct ast_expr *e = ast_expr_new(a, EX_TABLE, loc);
-	struct table_row *r = rows.head;
+/* ---- expressions of bounded depth ---- */
 
-	e->u.table.nrows = rows.n;
-	e->u.table.rows = arena_alloc(a, rows.n * sizeof(*e->u.table.rows));
-	for (size_t i = 0; i < rows.n; i++, r = r->next)
-		memcpy(e->u.table.rows[i], r->cell, sizeof(r->cell));
+static void too_deep_error(struct parse_ctx *ctx, struct src_loc loc)
+{
+	diag_error(ctx->diag, loc,
+		   "expression nested too deeply (more than %d levels)",
+		   AST_MAX_DEPTH);
+}
+
+/* A node already reported as too deep: its ancestors become it. */
+static bool too_deep(const struct ast_expr *e)
+{
+	return e && e->depth > AST_MAX_DEPTH;
+}
+
+/* `e`, just built at `loc`, reported if it is one level too deep. */
+static struct ast_expr *bounded(struct parse_ctx *ctx, struct ast_expr *e,
+				struct src_loc loc)
+{
+	if (too_deep(e))
+		too_deep_error(ctx, loc);
 	return e;
 }
 
-/* Only reached for "memory exhausted" (absurdly deep nesting). */
+static struct ast_expr *binary(struct parse_ctx *ctx, enum ast_expr_kind kind,
+			       struct src_loc loc, struct ast_expr *l,
+			       struct ast_expr *r)
+{
+	if (too_deep(l) || too_deep(r))
+		return too_deep(l) ? l : r;
+	return bounded(ctx, ast_expr_binary(A, kind, loc, l, r), loc);
+}
+
+static struct ast_expr *negate(struct parse_ctx *ctx, struct src_loc loc,
+			       struct ast_expr *operand)
+{
+	if (too_deep(operand))
+		return operand;
+	return bounded(ctx, ast_expr_unary(A, loc, operand), loc);
+}
+
+/* `( e )` is `e` one level deeper, reported at the '('. */
+static struct ast_expr *parenthesised(struct parse_ctx *ctx,
+				      struct src_loc loc, struct ast_expr *e)
+{
+	if (too_deep(e))
+		return e;
+	e->depth++;
+	return bounded(ctx, e, loc);
+}
+
+/* randvar(...) / cvar(...): one level above its deepest argument. */
+static struct ast_expr *call_expr(struct parse_ctx *ctx, struct src_loc loc,
+				  char *fn, struct ast_attr *args)
+{
+	struct ast_expr *e;
+	unsigned deepest = 0;
+
+	for (struct ast_attr *a = args; a; a = a->next) {
+		if (too_deep(a->value))
+			return a->value;
+		if (a->value && a->value->depth > deepest)
+			deepest = a->value->depth;
+	}
+	e = ast_expr_new(A, EX_CALL, loc);
+	e->u.call.fn = fn;
+	e->u.call.args = args;
+	e->depth = 1 + deepest;
+	return bounded(ctx, e, loc);
+}
+
+/* randtable={{pct, lo, hi}, ...}: one level above its deepest cell. */
+static struct ast_expr *table_expr(struct parse_ctx *ctx, struct src_loc loc,
+				   struct row_list rows)
+{
+	struct ast_expr *e;
+	struct table_row *r;
+	unsigned deepest = 0;
+
+	for (r = rows.head; r; r = r->next) {
+		for (int k = 0; k < 3; k++) {
+			if (too_deep(r->cell[k]))
+				return r->cell[k];
+			if (r->cell[k]->depth > deepest)
+				deepest = r->cell[k]->depth;
+		}
+	}
+	e = ast_expr_new(A, EX_TABLE, loc);
+	e->u.table.nrows = rows.n;
+	e->u.table.rows = arena_alloc(A, rows.n * sizeof(*e->u.table.rows));
+	r = rows.head;
+	for (size_t i = 0; i < rows.n; i++, r = r->next)
+		memcpy(e->u.table.rows[i], r->cell, sizeof(r->cell));
+	e->depth = 1 + deepest;
+	return bounded(ctx, e, loc);
+}
+
+/*
+ * Bison calls this only when its stack is full ("memory exhausted"): the
+ * input nests deeper than AST_MAX_DEPTH (see YYMAXDEPTH above).
+ */
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 		    const char *msg)
 {
 	(void)scanner;
-	diag_error(ctx->diag, LOC(*loc), "%s (input nested too deeply?)", msg);
+	(void)msg;
+	too_deep_error(ctx, LOC(*loc));
 }
 
 /* ---- syntax error messages ---- */

@@ -68,7 +68,11 @@ int yylex(YYSTYPE *lvalp, YYLTYPE *llocp, yyscan_t scanner);
 extern const char *const ast_command_names[];
 extern const char *const ast_entity_names[];
 
-/* ---- AST constructors (ast.c); all memory comes from the arena ---- */
+/*
+ * ---- AST constructors (ast.c); all memory comes from the arena ----
+ * Each sets the node's depth from its children's (ast.h); bounding it is
+ * the parser's job.
+ */
 
 enum num_status {
 	NUM_OK,
@@ -86,6 +90,9 @@ struct ast_expr *ast_expr_word(struct arena *a, char *word,
 struct ast_expr *ast_expr_binary(struct arena *a, enum ast_expr_kind kind,
 				 struct src_loc loc, struct ast_expr *l,
 				 struct ast_expr *r);
+/* -operand (EX_NEG) */
+struct ast_expr *ast_expr_unary(struct arena *a, struct src_loc loc,
+				struct ast_expr *operand);
 struct ast_attr *ast_attr_new(struct arena *a, char *name, bool is_local,
 			      struct ast_expr *value, struct src_loc loc);
 struct ast_entity *ast_entity_new(struct arena *a, struct src_loc loc,

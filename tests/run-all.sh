@@ -8,7 +8,8 @@
 # multi-threaded tests with clang's ThreadSanitizer (build-tsan/), then
 # `make distcheck` (the release tarball builds and passes without flex or
 # bison), then 60 s of libFuzzer on the WML front end (tests/fuzz/run.sh,
-# build-fuzz/; counted as one test).  Ends with one line "N passed, N failed".
+# build-fuzz/; counted as one test) and 30 s more on inputs up to 1 MB
+# (run.sh --long; one more test).  Ends with one line "N passed, N failed".
 #
 # Options: --quick skips the sanitizer build, distcheck and fuzzing.
 set -eu
@@ -48,6 +49,22 @@ run_check() {
 	return $rc
 }
 
+# fuzz_test LOG ARGS...: one fuzzing run, tests/fuzz/run.sh ARGS (its
+# output in build/LOG), added to the summary as one test
+fuzz_test() {
+	log=$top/build/$1
+	shift
+	echo "== fuzz (tests/fuzz/run.sh $*)"
+	if sh "$top/tests/fuzz/run.sh" "$@" >"$log" 2>&1; then
+		tail -3 "$log"
+		echo "# PASS: 1" >>"$summary"
+	else
+		tail -60 "$log"
+		echo "# FAIL: 1" >>"$summary"
+		status=1
+	fi
+}
+
 status=0
 run_check build || status=1
 if [ $quick = no ]; then
@@ -75,16 +92,10 @@ if [ $quick = no ]; then
 		status=1
 	}
 	[ $status -ne 0 ] || echo "distcheck: ok"
-	# 60 s of libFuzzer on the front end (build-fuzz/): one test
-	echo "== fuzz (tests/fuzz/run.sh 60)"
-	if sh "$top/tests/fuzz/run.sh" 60 >"$top/build/fuzz.log" 2>&1; then
-		tail -3 "$top/build/fuzz.log"
-		echo "# PASS: 1" >>"$summary"
-	else
-		tail -60 "$top/build/fuzz.log"
-		echo "# FAIL: 1" >>"$summary"
-		status=1
-	fi
+	# libFuzzer on the front end (build-fuzz/): 60 s on short inputs,
+	# then 30 s on inputs up to 1 MB; one test each
+	fuzz_test fuzz.log 60
+	fuzz_test fuzz-long.log --long 30
 fi
 
 passed=$(awk '/^# PASS:/ {n += $3} END {print n + 0}' "$summary")

@@ -2,12 +2,19 @@
 # run.sh - fuzz the WML front end (scanner, parser, -D values, compiler).
 #
 #   tests/fuzz/run.sh [SECONDS [LIBFUZZER-OPTION...]]   fuzz (default 60 s)
+#   tests/fuzz/run.sh --long [SECONDS [OPTION...]]      long inputs (30 s)
 #   tests/fuzz/run.sh --replay                          replay regressions/
 #
 # Builds tests/fuzz/fuzz_compile with clang's libFuzzer, ASan and UBSan in
 # its own out-of-tree directory ($FUZZ_BUILD, default build-fuzz/ beside
 # build/ and build-asan/), seeds a temporary corpus with workloads/*.f, tests/fuzz/seeds/* (fio jobs) and
 # tests/fuzz/regressions/*, and runs one fuzzing process on one core.
+# The normal run keeps inputs to 4 KB, where most of the language is and
+# executions are fast.  --long lets inputs grow to 1 MB (-max_len=1048576,
+# tried at once: -len_control=0) and adds generated seeds of up to
+# 700 KB (very deep and very long expressions, strings, attribute lists,
+# tables, composite chains, all the workloads in one script), for what only
+# size reaches: recursion over deep input, quadratic work, huge messages.
 # Any crash, sanitizer report, leak or input taking over 5 s (a hang) makes
 # it exit 1 and print the reproducer's path, kept in
 # $FUZZ_BUILD/fuzz-artifacts/; copy it into tests/fuzz/regressions/ once
@@ -21,15 +28,26 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${FUZZ_BUILD:-$top/build-fuzz}
 mode=fuzz
 seconds=60
+max_len=4096
+len_control=100         # libFuzzer's default: lengths grow slowly
 if [ "${1:-}" = "--replay" ]; then
 	mode=replay
 	shift
-elif [ $# -gt 0 ]; then
-	seconds=$1
-	shift
+else
+	if [ "${1:-}" = "--long" ]; then
+		mode=long
+		seconds=30
+		max_len=1048576
+		len_control=0
+		shift
+	fi
+	if [ $# -gt 0 ]; then
+		seconds=$1
+		shift
+	fi
 fi
 case $seconds in
-*[!0-9]* | "") echo "usage: $0 [SECONDS [LIBFUZZER-OPTION...]] | --replay" >&2; exit 2 ;;
+*[!0-9]* | "") echo "usage: $0 [--long] [SECONDS [LIBFUZZER-OPTION...]] | --replay" >&2; exit 2 ;;
 esac
 
 # Configure and build (only the fuzz target and what it links).
@@ -85,11 +103,42 @@ for f in $(regressions); do
 	cp "$f" "$corpus/regression-$(basename "$f")"
 done
 
+# rep N TEXT: TEXT N times, no newline
+rep() {
+	awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", s }'
+}
+
+# Long seeds, written to the corpus for --long (generated: none is kept
+# in the source tree).  Each is at or past a limit of docs/wml.md, or
+# simply long.
+long_seeds() {
+	dir=$1
+	{ printf 'set $x = 1'; rep 60000 '+$x'; printf '\nrun 1\n'; } >"$dir/long-sum.f"
+	{ printf 'set $x = '; rep 999 '('; printf 1; rep 999 ')'; printf '\nrun 1\n'; } >"$dir/long-parens.f"
+	{ printf 'set $x = '; rep 50000 '- ('; printf 1; rep 50000 ')'; printf '\n'; } >"$dir/long-minus.f"
+	{ printf 'set $x = '; rep 500 'cvar(type=t, a='; printf 1; rep 500 ')'; printf '\n'; } >"$dir/long-calls.f"
+	{ printf 'echo "'; rep 20000 'text $x ${y}\\n'; printf '"\n'; } >"$dir/long-string.f"
+	{ printf 'define fileset name=fs'; rep 10000 ',path=/tmp/x,size=1k';
+	  printf '\ndefine process name=p { thread name=t { flowop hog name=h, value=1 } }\nrun 1\n'; } >"$dir/long-attrs.f"
+	{ printf 'set $r = randvar(type=tabular, randtable={'; rep 10000 '{10, 1k, 2k},';
+	  printf '{10, 1, 2}})\n'; } >"$dir/long-table.f"
+	awk 'BEGIN {
+		print "define flowop name=c1 { flowop hog name=h, value=1 }"
+		for (k = 2; k <= 3000; k++)
+			printf "define flowop name=c%d { flowop c%d name=a flowop c%d name=b }\n", k, k - 1, k - 1
+		print "define process name=p { thread name=t { flowop c3000 name=top } }"
+		print "run 1"
+	}' >"$dir/long-composites.f"
+	for i in 1 2 3 4 5 6 7 8; do cat "$top"/workloads/*.f; done >"$dir/long-workloads.f"
+}
+
 log=$tmp/fuzz.log
-echo "== fuzzing for $seconds s: $(ls "$corpus" | wc -l) seed inputs"
+[ $mode = long ] && long_seeds "$corpus"
+echo "== fuzzing for $seconds s: $(ls "$corpus" | wc -l) seed inputs, up to $max_len bytes"
 rc=0
 "$fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
-	-max_len=4096 -dict="$top/tests/fuzz/wml.dict" \
+	-max_len="$max_len" -len_control="$len_control" \
+	-dict="$top/tests/fuzz/wml.dict" \
 	-artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1 \
 	"$@" "$corpus" >"$log" 2>&1 || rc=$?
 

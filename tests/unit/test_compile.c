@@ -1,15 +1,18 @@
 /*
  * test_compile.c - the compiler: late binding, -D overrides, attribute
- * checking with suggestions, arithmetic, and the plan it lays out.
+ * checking with suggestions, arithmetic, and the plan it lays out; the
+ * limits on expression depth, composite nesting and flowops (compiler.h).
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "flowops/flowop.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
+#include "lang/compiler.h"
 #include "lang/diag.h"
 
 #include "tests/unit/check_main.h"
@@ -686,10 +689,334 @@ START_TEST(test_time_limits)
 }
 END_TEST
 
+/* ---- limits on nesting and expansion ----------------------------------- */
+
+/* `s` + n copies of `unit` + `tail`, malloc'ed. */
+static char *repeat(const char *s, const char *unit, int n, const char *tail)
+{
+	size_t len = strlen(s) + (size_t)n * strlen(unit) + strlen(tail);
+	char *out = malloc(len + 1), *p;
+
+	ck_assert_ptr_nonnull(out);
+	p = stpcpy(out, s);
+	for (int i = 0; i < n; i++)
+		p = stpcpy(p, unit);
+	stpcpy(p, tail);
+	return out;
+}
+
+/* The value the plan exported for variable `name`. */
+static const struct plan_value *exported(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->nvars; i++)
+		if (strcmp(p->var_names[i], name) == 0)
+			return &p->var_values[i];
+	ck_abort_msg("variable '%s' not exported", name);
+	return NULL;
+}
+
+/*
+ * Expressions at the parser's depth limit are evaluated (recursively),
+ * and searched for a -D name, without trouble: the limit is what makes
+ * that recursion safe.
+ */
+START_TEST(test_deepest_expressions_evaluate)
+{
+	/* 1+1+...+$y: 999 '+', depth 1000 */
+	char *sum = repeat("set $x = 1", "+1", AST_MAX_DEPTH - 2, "+$y\n");
+	/* 998 pairs of parentheses around -7: depth 1000 */
+	char *par = repeat("set $p = ", "(", AST_MAX_DEPTH - 2, "-7");
+	char *calls = repeat("set $r = ", "randvar(type=uniform, min=1, mean=",
+			     AST_MAX_DEPTH - 2,
+			     "randvar(type=uniform, min=1, mean=2)");
+	char *src, *close = repeat("", ")", AST_MAX_DEPTH - 2, "");
+	static const char *const defs[] = { "y", "1", NULL };
+	struct result r;
+
+	ck_assert_int_ne(asprintf(&src, "%s%s%s\n%s%s\nrun 1\n", sum, par,
+				  close, calls, close), -1);
+	compile_src(&r, src, defs);
+	/* the innermost call is a random variable: its caller says so once */
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "randvar(): 'mean' cannot be a random variable");
+	release(&r);
+
+	/* without the calls: no error, and the values are right */
+	free(src);
+	ck_assert_int_ne(asprintf(&src, "%s%s%s\nrun 1\n", sum, par, close), -1);
+	compile_src(&r, src, defs);
+	HAS(&r, "nothing to run");
+	ck_assert_int_eq(r.errors, 1);
+	ck_assert_int_eq(exported(&r.plan, "x")->u.i, AST_MAX_DEPTH);
+	ck_assert_int_eq(exported(&r.plan, "p")->u.i, -7);
+	release(&r);
+	free(src);
+	free(sum);
+	free(par);
+	free(calls);
+	free(close);
+}
+END_TEST
+
+/* c1 runs a hog; cK invokes c(K-1) `fan` times; the thread invokes cN. */
+static char *composite_chain(int n, int fan)
+{
+	char *src = strdup("define flowop name=c1 { flowop hog name=h, value=1 }\n");
+
+	ck_assert_ptr_nonnull(src);
+	for (int k = 2; k <= n; k++) {
+		char *more;
+
+		ck_assert_int_ne(asprintf(&more, "%sdefine flowop name=c%d {", src, k), -1);
+		free(src);
+		for (int i = 0; i < fan; i++) {
+			ck_assert_int_ne(asprintf(&src, "%s flowop c%d name=i%d", more,
+						  k - 1, i), -1);
+			free(more);
+			more = src;
+		}
+		ck_assert_int_ne(asprintf(&src, "%s }\n", more), -1);
+		free(more);
+	}
+	{
+		char *more;
+
+		ck_assert_int_ne(asprintf(&more,
+					  "%sdefine process name=p { thread name=t { flowop c%d name=top } }\nrun 1\n",
+					  src, n), -1);
+		free(src);
+		src = more;
+	}
+	return src;
+}
+
+/* Composites nest COMPOSITE_MAX_DEPTH deep, not one more. */
+START_TEST(test_composite_nesting_limit)
+{
+	char *src = composite_chain(COMPOSITE_MAX_DEPTH, 1);
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	/* the invocations and the hog at the bottom */
+	ck_assert_int_eq(r.plan.nflowops, COMPOSITE_MAX_DEPTH + 1);
+	release(&r);
+	free(src);
+
+	/* one more: refused where c1 is invoked, 65 levels down */
+	src = composite_chain(COMPOSITE_MAX_DEPTH + 1, 1);
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:2:32: composite flowops nested too deeply (more than 64 levels)");
+	release(&r);
+	free(src);
+
+	/* 3000 deep once overflowed the stack */
+	src = composite_chain(3000, 1);
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "composite flowops nested too deeply (more than 64 levels)");
+	release(&r);
+	free(src);
+}
+END_TEST
+
+/*
+ * Each composite invoking the previous one twice, 40 deep: 2^40 flowops.
+ * The expansion stops at the plan's limit, reported once, instead of
+ * running for ever.
+ */
+START_TEST(test_flowop_limit)
+{
+	char *src = composite_chain(40, 2);
+	char *flat;
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "more than flowbench's limit of 100000 flowops in one run (composite invocations included)");
+	ck_assert_int_eq(r.plan.nflowops, COMPILE_MAX_FLOWOPS);
+	release(&r);
+	free(src);
+
+	/* the same limit without composites: 100000 flowops, then one more */
+	flat = repeat("define process name=p { thread name=t {\n",
+		      "flowop hog name=h, value=1\n",
+		      COMPILE_MAX_FLOWOPS, "} }\nrun 1\n");
+	compile_src(&r, flat, NULL);
+	/* every hog after the first joins its line, with a warning each */
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(r.plan.nflowops, COMPILE_MAX_FLOWOPS);
+	release(&r);
+	free(flat);
+	flat = repeat("define process name=p { thread name=t {\n",
+		      "flowop hog name=h, value=1\n",
+		      COMPILE_MAX_FLOWOPS + 1, "} }\nrun 1\n");
+	compile_src(&r, flat, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:100002:1: more than flowbench's limit of 100000 flowops in one run");
+	release(&r);
+	free(flat);
+}
+END_TEST
+
+/* How many times `needle` occurs in `hay`. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * 31 flowops of one name: 30 warnings, each with a note, of which the
+ * first 20 are shown, then one line saying the rest are only counted.
+ * (Every warning quoted its line, found by a scan from the start of the
+ * text: 20,000 of them in a 1 MB script took minutes.)
+ */
+START_TEST(test_warnings_capped)
+{
+	char *src = repeat("define process name=p { thread name=t {\n",
+			   "flowop hog name=h, value=1\n", 31, "} }\nrun 1\n");
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(count_of(r.msgs, ": warning: flowop name 'h' is used again"), 20);
+	ck_assert_int_eq(count_of(r.msgs, ": note: first used here"), 20);
+	HAS(&r, "t.f:22:17: warning: flowop name 'h' is used again");
+	HAS(&r, "t.f: too many warnings; the rest are counted, not shown\n");
+	ck_assert_ptr_null(strstr(r.msgs, "t.f:23:17: warning"));
+	HAS(&r, "^\nt.f:2:1: note: first used here\nt.f: too many warnings; the rest are counted, not shown\n");
+	release(&r);
+	free(src);
+}
+END_TEST
+
+/* A composite whose invocation weighs 1000, invoked `n` times. */
+static char *heavy_invocations(int n)
+{
+	/* name=c, the hog, name=h and 997 values: 1000 */
+	char *def = repeat("define flowop name=c { flowop hog name=h", ", value=1",
+			   997, " }\ndefine process name=p { thread name=t {\n");
+	char *src = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&src, &len);
+
+	ck_assert_ptr_nonnull(f);
+	fputs(def, f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "flowop c name=x%d\n", i);
+	fputs("} }\nrun 1\n", f);
+	fclose(f);
+	free(def);
+	return src;
+}
+
+/*
+ * A large composite invoked many times is work in proportion to the
+ * product: 1000 invocations of a 1000-attribute definition are the
+ * limit, one more is refused at its invocation (line 1003).
+ */
+START_TEST(test_expansion_limit)
+{
+	char *src = heavy_invocations(COMPILE_MAX_EXPANSION / 1000);
+	struct result r;
+
+	compile_src(&r, src, NULL);
+	ck_assert_msg(r.errors == 0, "%.300s", r.msgs);
+	ck_assert_int_eq(r.plan.nflowops, 2 * COMPILE_MAX_EXPANSION / 1000);
+	release(&r);
+	free(src);
+	src = heavy_invocations(COMPILE_MAX_EXPANSION / 1000 + 1);
+	compile_src(&r, src, NULL);
+	ck_assert_int_eq(r.errors, 1);
+	HAS(&r, "t.f:1003:8: composite invocations evaluate more than flowbench's limit of 1000000 attributes, local variables and flowops");
+	release(&r);
+	free(src);
+}
+END_TEST
+
+/*
+ * A script of `n` of everything that is looked up by name: variables
+ * (set, and used unset: an error whose suggestion searches them all),
+ * files, composites, one composite's locals, flowop names, flowops
+ * naming a missing file.
+ */
+static char *many_names(int n)
+{
+	char *src = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&src, &len);
+
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "set $v%d = %d\nset $u%d = $w%d\n"
+			"define fileset name=f%d,path=/tmp,size=1k\n"
+			"define flowop name=c%d { flowop hog name=h, value=1 }\n",
+			i, i, i, i, i, i);
+	fputs("define flowop name=big", f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, ", $l%d=%d", i, i);
+	fprintf(f, " { flowop hog name=h, value=$l%d }\n", n - 1);
+	fputs("define process name=p { thread name=t {\nflowop big name=b\n", f);
+	for (int i = 0; i < n / 8; i++)
+		fprintf(f, "flowop read name=r%d, filename=f%d, iosize=1k\n"
+			"flowop c%d name=i%d\n"
+			"flowop read name=m%d, filename=g%d, iosize=1k\n",
+			i, i, i, i, i, i);
+	fputs("} }\nrun 1\n", f);
+	fclose(f);
+	return src;
+}
+
+/* CPU time (s) of compiling `src`, the fastest of three. */
+static double compile_seconds(const char *src)
+{
+	double best = 1e9;
+
+	for (int k = 0; k < 3; k++) {
+		struct timespec a, b;
+		struct result r;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		compile_src(&r, src, NULL);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		ck_assert_int_gt(r.errors, 0);  /* the unset $w, missing g */
+		release(&r);
+		if (b.tv_sec - a.tv_sec + (b.tv_nsec - a.tv_nsec) / 1e9 < best)
+			best = b.tv_sec - a.tv_sec + (b.tv_nsec - a.tv_nsec) / 1e9;
+	}
+	return best;
+}
+
+/*
+ * Ten times the names take about ten times as long, not a hundred: every
+ * lookup by name is a hash, and suggestions are searched only for the
+ * errors that are shown.  (40,000 of each once took minutes; 1 MB of
+ * `set $vN = 1` alone took 46 s with sanitizers.)  Measured against the
+ * small script on this machine, so no absolute time is assumed.
+ */
+START_TEST(test_linear_in_names)
+{
+	char *small = many_names(4000), *big = many_names(40000);
+	double ts = compile_seconds(small), tb = compile_seconds(big);
+
+	ck_assert_msg(tb < 40 * ts + 0.05,
+		      "4000 names: %.3f s, 40000: %.3f s (%.0f times)", ts, tb,
+		      tb / ts);
+	free(small);
+	free(big);
+}
+END_TEST
+
 static Suite *compile_suite(void)
 {
 	Suite *s = suite_create("compile");
 	TCase *tc = tcase_create("core");
+	TCase *limits = tcase_create("limits");
 
 	tcase_add_test(tc, test_randomrw_plan);
 	tcase_add_test(tc, test_late_binding);
@@ -714,6 +1041,15 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_runtime_option);
 	tcase_add_test(tc, test_time_limits);
 	suite_add_tcase(s, tc);
+
+	tcase_add_test(limits, test_deepest_expressions_evaluate);
+	tcase_add_test(limits, test_composite_nesting_limit);
+	tcase_add_test(limits, test_flowop_limit);
+	tcase_add_test(limits, test_warnings_capped);
+	tcase_add_test(limits, test_expansion_limit);
+	tcase_add_test(limits, test_linear_in_names);
+	tcase_set_timeout(limits, 120);     /* sanitizers, valgrind */
+	suite_add_tcase(s, limits);
 	return s;
 }
 

@@ -598,6 +598,172 @@ START_TEST(test_negative_attribute_values)
 }
 END_TEST
 
+/* ---- nesting depth (AST_MAX_DEPTH) ---- */
+
+/* pre + n copies of `unit` + mid + n copies of `close` + post, malloc'ed. */
+static char *nest_src(const char *pre, const char *unit, int n,
+		      const char *mid, const char *close, const char *post)
+{
+	size_t ulen = strlen(unit), clen = strlen(close);
+	size_t len = strlen(pre) + (size_t)n * (ulen + clen) + strlen(mid) +
+		     strlen(post);
+	char *s = malloc(len + 1), *p = s;
+
+	ck_assert_ptr_nonnull(s);
+	p = stpcpy(p, pre);
+	for (int i = 0; i < n; i++)
+		p = stpcpy(p, unit);
+	p = stpcpy(p, mid);
+	for (int i = 0; i < n; i++)
+		p = stpcpy(p, close);
+	stpcpy(p, post);
+	return s;
+}
+
+/*
+ * Each way of nesting, at exactly `depth` levels (ast.h): 1 for the
+ * literal, one per '+', '-', '(', call and table.  Calls and tables count
+ * a level each: `cvar(a=` n times around `1` is n + 1 levels, and a table
+ * cell of n levels makes randvar(randtable={{...}}) n + 2.
+ */
+static char *nested_expr(int form, int depth)
+{
+	switch (form) {
+	case 0:
+		return nest_src("set $x = 1", "+1", depth - 1, "", "", "\n");
+	case 1:
+		return nest_src("set $x = ", "(", depth - 1, "1", ")", "\n");
+	case 2:
+		return nest_src("set $x = ", "-", depth - 1, "1", "", "\n");
+	case 3:
+		return nest_src("set $x = ", "cvar(type=t, a=", depth - 1, "1",
+				")", "\n");
+	default:
+		return nest_src("set $x = randvar(randtable={{50, 1, 1", "+1",
+				depth - 3, "}})", "", "\n");
+	}
+}
+
+START_TEST(test_depth_limit_accepted)
+{
+	char *src = nested_expr(_i, AST_MAX_DEPTH);
+	struct result r = parse_ok(src);
+
+	ck_assert_ptr_nonnull(r.script.stmts);
+	ck_assert_uint_eq(r.script.stmts->expr->depth, AST_MAX_DEPTH);
+	done(&r);
+	free(src);
+}
+END_TEST
+
+START_TEST(test_depth_limit_plus_one_refused)
+{
+	/* where each form goes over: the 1000th '+', else the outermost */
+	static const char *const expected[] = {
+		"t.f:1:2009: expression nested too deeply (more than 1000 levels)",
+		"t.f:1:10: expression nested too deeply (more than 1000 levels)",
+		"t.f:1:10: expression nested too deeply (more than 1000 levels)",
+		"t.f:1:10: expression nested too deeply (more than 1000 levels)",
+		"t.f:1:10: expression nested too deeply (more than 1000 levels)",
+	};
+	char *src = nested_expr(_i, AST_MAX_DEPTH + 1);
+	struct result r = parse(src);
+
+	ck_assert_int_eq(r.rc, -1);
+	ck_assert_int_eq(r.nerrors, 1);
+	ck_assert_first_error(r, expected[_i]);
+	done(&r);
+	free(src);
+}
+END_TEST
+
+/*
+ * Far too deep, as a file could be: one error each, and the tree kept no
+ * deeper than the limit + 1, so nothing that walked it could overflow.
+ * 50,000 terms once overflowed the stack in evaluation; 100,000 '(' or '-'
+ * fill bison's own stack first, reported the same way.  The 200 KB line is
+ * quoted as a window around the column, not whole.
+ */
+START_TEST(test_far_too_deep)
+{
+	for (int form = 0; form < 4; form++) {
+		char *src = nested_expr(form, 100000);
+		struct result r = parse(src);
+
+		ck_assert_int_eq(r.rc, -1);
+		ck_assert_int_eq(r.nerrors, 1);
+		ck_assert_msg(strncmp(r.errors, "t.f:1:", 6) == 0 &&
+			      strstr(r.errors, ": expression nested too deeply (more than 1000 levels)\n"),
+			      "form %d: %.200s", form, r.errors);
+		ck_assert_msg(strlen(r.errors) < 500, "form %d: %zu bytes of errors",
+			      form, strlen(r.errors));
+		if (r.script.stmts)
+			ck_assert_uint_le(r.script.stmts->expr->depth,
+					  AST_MAX_DEPTH + 1);
+		done(&r);
+		free(src);
+	}
+}
+END_TEST
+
+/* A long line is quoted as 160 bytes around the column, "..." where cut. */
+START_TEST(test_long_line_quoted_as_window)
+{
+	char *src = nest_src("set $x = 1", "+1", 300, " + \"a\"", "", "\n");
+	struct result r = parse_ok(src);
+	char *msgs = NULL;
+	size_t size;
+	FILE *f = open_memstream(&msgs, &size);
+	struct diag d;
+
+	ck_assert_ptr_nonnull(f);
+	diag_init(&d, "t.f", src, strlen(src), f);
+	diag_error(&d, (struct src_loc){ 1, 401 }, "x");
+	diag_error(&d, (struct src_loc){ 1, 3 }, "y");
+	fclose(f);
+	/* column 401 is a '+': 80 bytes before it, 80 from it */
+	ck_assert_str_eq(msgs,
+		"t.f:1:401: x\n"
+		"    ...+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+		"+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1...\n"
+		"       " "                                                                                "
+		"^\n"
+		"t.f:1:3: y\n"
+		"    set $x = 1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+		"+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1...\n"
+		"      ^\n");
+	free(msgs);
+	done(&r);
+	free(src);
+}
+END_TEST
+
+/* Two deep operands: each is reported; the next statement still parses. */
+START_TEST(test_too_deep_twice_then_recovers)
+{
+	char *a = nested_expr(0, AST_MAX_DEPTH + 1);
+	char *b = nested_expr(1, AST_MAX_DEPTH + 1);
+	char *src;
+	struct result r;
+
+	/* set $x = (1+1+...) * ((((...1...)))) */
+	a[strlen(a) - 1] = '\0';
+	b[strlen(b) - 1] = '\0';
+	src = malloc(strlen(a) + strlen(b) + 32);
+	ck_assert_ptr_nonnull(src);
+	sprintf(src, "set $x = (%s) * %s\nrun 1 +\n", a + 9, b + 9);
+	r = parse(src);
+	ck_assert_int_eq(r.nerrors, 3);
+	ck_assert_first_error(r, "t.f:1:2010: expression nested too deeply (more than 1000 levels)");
+	ck_assert_ptr_nonnull(strstr(r.errors, "\nt.f:1:2016: expression nested too deeply"));
+	ck_assert_ptr_nonnull(strstr(r.errors, "\nt.f:3:1: unexpected end of file after '+'"));
+	done(&r);
+	free(src);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* ---- statements ---- */
 
 START_TEST(test_every_statement)
@@ -1347,6 +1513,11 @@ static Suite *parser_suite(void)
 	tcase_add_test(expr, test_arithmetic_locations);
 	tcase_add_test(expr, test_non_numeric_operands);
 	tcase_add_test(expr, test_negative_attribute_values);
+	tcase_add_loop_test(expr, test_depth_limit_accepted, 0, 5);
+	tcase_add_loop_test(expr, test_depth_limit_plus_one_refused, 0, 5);
+	tcase_add_test(expr, test_far_too_deep);
+	tcase_add_test(expr, test_too_deep_twice_then_recovers);
+	tcase_add_test(expr, test_long_line_quoted_as_window);
 	suite_add_tcase(s, expr);
 
 	tcase_add_test(stmt, test_every_statement);

@@ -37,24 +37,52 @@ static const struct metric metrics[] = {
 	{ "ms/op", "ms_per_op", fo_ms, sum_ms },
 };
 
-/* A table of malloc'ed strings, row-major, with a fixed column count. */
+/*
+ * A table of strings, row-major, with a fixed column count.  The strings
+ * are formatted into one growing pool and the cells hold offsets into
+ * it: a comparison of 50,000 flowops has 600,000 cells, and a malloc'ed
+ * string each was a fifth of its time.
+ */
 struct grid {
 	int ncols;
 	int ncells;
 	int cap;
-	char **cells;
+	size_t *cells;          /* offsets into pool */
+	char *pool;
+	size_t used, size;
 	bool oom;
 };
+
+/* Room for `n` more bytes in the pool.  false (and oom) if there is none. */
+static bool pool_room(struct grid *g, size_t n)
+{
+	size_t size = g->size ? g->size : 4096;
+	char *p;
+
+	if (g->size - g->used >= n)
+		return true;
+	while (size - g->used < n)
+		size *= 2;
+	if (!(p = realloc(g->pool, size))) {
+		g->oom = true;
+		return false;
+	}
+	g->pool = p;
+	g->size = size;
+	return true;
+}
 
 __attribute__((format(printf, 2, 3)))
 static void cell(struct grid *g, const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
+	int n;
 
+	if (g->oom)
+		return;
 	if (g->ncells == g->cap) {
 		int cap = g->cap ? g->cap * 2 : 64;
-		char **c = realloc(g->cells, (size_t)cap * sizeof(*c));
+		size_t *c = realloc(g->cells, (size_t)cap * sizeof(*c));
 
 		if (!c) {
 			g->oom = true;
@@ -63,27 +91,35 @@ static void cell(struct grid *g, const char *fmt, ...)
 		g->cells = c;
 		g->cap = cap;
 	}
+	if (!pool_room(g, 64))
+		return;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		s = NULL;
-		g->oom = true;
-	}
+	n = vsnprintf(g->pool + g->used, g->size - g->used, fmt, ap);
 	va_end(ap);
-	g->cells[g->ncells++] = s;
+	if (n >= 0 && (size_t)n >= g->size - g->used) {
+		if (!pool_room(g, (size_t)n + 1))
+			return;
+		va_start(ap, fmt);
+		n = vsnprintf(g->pool + g->used, g->size - g->used, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0) {
+		g->oom = true;
+		return;
+	}
+	g->cells[g->ncells++] = g->used;
+	g->used += (size_t)n + 1;
 }
 
 static const char *at(const struct grid *g, int row, int col)
 {
-	const char *s = g->cells[row * g->ncols + col];
-
-	return s ? s : "";
+	return g->pool + g->cells[row * g->ncols + col];
 }
 
 static void grid_free(struct grid *g)
 {
-	for (int i = 0; i < g->ncells; i++)
-		free(g->cells[i]);
 	free(g->cells);
+	free(g->pool);
 	memset(g, 0, sizeof(*g));
 }
 

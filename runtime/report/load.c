@@ -6,10 +6,14 @@
  */
 #include "runtime/report/load.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static double num(const json_t *obj, const char *key)
 {
@@ -152,6 +156,32 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 	return 0;
 }
 
+/*
+ * The file parsed as one buffer: jansson's own file reader takes it a
+ * character at a time through stdio (getc was 4 % of a compare of two
+ * 38 MB files).  The file is mapped, not copied.
+ */
+static json_t *load_json(const char *path, json_error_t *jerr)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	json_t *root;
+	void *buf;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return json_load_file(path, 0, jerr);   /* its own message */
+	}
+	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (buf == MAP_FAILED)
+		return json_load_file(path, 0, jerr);
+	root = json_loadb(buf, (size_t)st.st_size, 0, jerr);
+	munmap(buf, (size_t)st.st_size);
+	return root;
+}
+
 int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 {
 	json_error_t jerr;
@@ -162,7 +192,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 
 	memset(doc, 0, sizeof(*doc));
 	doc->path = path;
-	doc->root = json_load_file(path, 0, &jerr);
+	doc->root = load_json(path, &jerr);
 	if (!doc->root) {
 		if (jerr.line > 0)
 			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",

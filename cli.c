@@ -5,8 +5,8 @@
  */
 #include "cli.h"
 
-#include "runtime/plan.h"
-#include "runtime/report/doc.h"
+#include "plan/plan.h"
+#include "runtime/results/doc.h"
 
 #include <errno.h>
 #include <math.h>

@@ -18,12 +18,12 @@
 #include "config.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 #include "lang/fio_import.h"
 #include "lang/srcfile.h"
-#include "runtime/report/commands.h"
-#include "runtime/log.h"
-#include "runtime/session.h"
+#include "runtime/compare/commands.h"
+#include "runtime/base/log.h"
+#include "runtime/results/session.h"
 
 /* `import-fio JOB.fio`: the WML translation on stdout. */
 static int import_fio(const char *path)

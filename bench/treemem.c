@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/fileset.h"
-#include "runtime/log.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/log.h"
 
 static double now(void)
 {

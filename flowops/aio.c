@@ -74,13 +74,13 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "flowops/io.h"
-#include "lang/diag.h"
-#include "runtime/fileset.h"
-#include "runtime/log.h"
-#include "runtime/stats.h"
-#include "runtime/thread.h"
+#include "plan/diag.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/log.h"
+#include "runtime/measure/stats.h"
+#include "runtime/engine/thread.h"
 
 /*
  * Requests in flight per thread.  filebench has no limit; 256 covers the

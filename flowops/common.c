@@ -7,8 +7,8 @@
 #include <limits.h>
 #include <string.h>
 
-#include "lang/diag.h"
-#include "runtime/fileset.h"
+#include "plan/diag.h"
+#include "runtime/fileset/fileset.h"
 
 void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
 {

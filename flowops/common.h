@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "flowops/flowop.h"
-#include "runtime/slot.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "runtime/engine/slot.h"
+#include "runtime/engine/thread.h"
 
 /*
  * Which slot a flowop works on: `fd` if > 0; else with `opennext` a
@@ -21,7 +21,7 @@
  * 0, 127, ...), which also keeps its own file rotor; else slot 0.
  *
  * A flowop that reads or writes a file it names itself, without `fd`,
- * may own a private slot instead of slot 0 (runtime/slot.h): it takes one
+ * may own a private slot instead of slot 0 (runtime/engine/slot.h): it takes one
  * the first time it finds slot 0 holding a file of another fileset, and
  * keeps it.  filebench would read or write slot 0's file, whatever the
  * flowop names; without this, the second such flowop would fail.
@@ -97,7 +97,7 @@ static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
  * --keep-going, fail the run with "flowop NAME: WHAT PATH: strerror(err)",
  * PATH being the slot's file (s != NULL) or `path`; `off` >= 0 adds
  * " at offset N".  Returns FO_FAILED (--keep-going) or FO_ERROR: return
- * it from run().  thread_op_failed() (runtime/thread.h) says more.
+ * it from run().  thread_op_failed() (runtime/engine/thread.h) says more.
  */
 enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
 		       const char *what, const struct fb_slot *s, const char *path,

@@ -10,8 +10,8 @@
  * own: its breakdown line shows 0 ops, as in filebench, while each inner
  * flowop (`invocation.inner`) has its own line.
  */
-#include "flowops/flowop.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "runtime/engine/thread.h"
 
 static enum fo_result composite_run(struct fb_thread *t, struct flowop_inst *fi)
 {

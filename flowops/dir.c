@@ -10,7 +10,7 @@
  * entry returned (. and .. included) the name's length plus
  * sizeof(struct dirent) - 1.  A failed listing releases the directory
  * (filebench leaves it busy for ever).  Every path is reached below the
- * fileset's held root without following links (runtime/fsaccess.h).
+ * fileset's held root without following links (runtime/fileset/fsaccess.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "flowops/flowop.h"
-#include "runtime/fileset.h"
-#include "runtime/fsaccess.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/fileset/fsaccess.h"
+#include "runtime/engine/thread.h"
 
 struct dir_priv {
 	char *path;             /* fileset_path_max() bytes */
@@ -60,7 +60,7 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
 /*
  * makedir (make = true) or removedir on a picked leaf directory, through
  * its parent reached below the fileset's root and kept for the next one
- * (runtime/fsaccess.h).  The op's time is the mkdirat/unlinkat alone.
+ * (runtime/fileset/fsaccess.h).  The op's time is the mkdirat/unlinkat alone.
  */
 static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
 {

@@ -2,7 +2,7 @@
  * file.c - flowops on whole files: openfile, createfile, closefile,
  * deletefile, statfile, fsync, fsyncset (WML reference 4.5-4.11).
  *
- * Files are picked through the fileset's shared state (runtime/pick.h):
+ * Files are picked through the fileset's shared state (runtime/fileset/pick.h):
  * round robin from the shared rotor (or the flowop's own with opennext),
  * or by `indexed`.  The picked file is busy only while the flowop works
  * on it.  Each flowop records one op of 0 bytes per system call it times
@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "flowops/flowop.h"
-#include "runtime/fileset.h"
-#include "runtime/fsaccess.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/fileset/fsaccess.h"
+#include "runtime/engine/thread.h"
 
 struct file_priv {
 	struct fo_slotsel sel;
@@ -108,7 +108,7 @@ static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
 /*
  * After a successful open of file e into s: attach (`created`: made by
  * this open, so known to be ours; else checked before its first write,
- * runtime/slot.h), release, advise, record.
+ * runtime/engine/slot.h), release, advise, record.
  */
 static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
 			     struct file_priv *p, struct fb_slot *s, uint64_t e,

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
-#include "lang/diag.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "plan/diag.h"
+#include "runtime/engine/thread.h"
 
 struct finish_priv {
 	struct thread_watch watch;

@@ -3,7 +3,7 @@
  *
  * Both work on the thread's fd slot (`fd`, default 0; with `opennext` a
  * slot rotor private to the flowop: 127, 126, ... 0, 127, ...), opening an
- * existing file of their fileset (round robin, runtime/pick.h) on first use.  That implicit open is timed and
+ * existing file of their fileset (round robin, runtime/fileset/pick.h) on first use.  That implicit open is timed and
  * recorded as an op of its own (stats->open), never as a read or write.
  * Random offsets are whole blocks of `iosize` chosen uniformly among ALL
  * blocks of the working set, the last one included.  The working set is
@@ -31,17 +31,17 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "flowops/attr.h"
+#include "runtime/engine/attr.h"
 #include "flowops/dio.h"
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "flowops/io.h"
-#include "lang/diag.h"
-#include "runtime/clock.h"
-#include "runtime/fileset.h"
-#include "runtime/log.h"
-#include "runtime/rng.h"
-#include "runtime/stats.h"
-#include "runtime/thread.h"
+#include "plan/diag.h"
+#include "runtime/base/clock.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/log.h"
+#include "runtime/base/rng.h"
+#include "runtime/measure/stats.h"
+#include "runtime/engine/thread.h"
 
 /*
  * directio: this flowop's iosize, misalign and buffer against the

@@ -12,8 +12,8 @@
 #include <stdint.h>
 
 #include "flowops/common.h"
-#include "flowops/flowop.h"
-#include "runtime/slot.h"
+#include "plan/flowop.h"
+#include "runtime/engine/slot.h"
 
 struct diag;
 struct fb_thread;

@@ -13,10 +13,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "flowops/flowop.h"
-#include "lang/diag.h"
-#include "runtime/log.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "plan/diag.h"
+#include "runtime/base/log.h"
+#include "runtime/engine/thread.h"
 
 #define NS_PER_S 1e9
 #define HOG_CHUNK (1u << 20)

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
-#include "lang/diag.h"
-#include "runtime/eventgen.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "plan/diag.h"
+#include "runtime/engine/eventgen.h"
+#include "runtime/engine/thread.h"
 
 #define MIB (1024 * 1024)
 

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 
 static const struct flowop_ops *const *const families[] = {
 	flowops_io,

@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
-#include "lang/diag.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "plan/diag.h"
+#include "runtime/engine/thread.h"
 
 /* A sleeping waiter re-checks the halt word at least this often. */
 #define SYNC_RECHECK_NS 1000000000ull

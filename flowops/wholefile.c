@@ -30,13 +30,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "flowops/attr.h"
+#include "runtime/engine/attr.h"
 #include "flowops/common.h"
-#include "flowops/flowop.h"
-#include "lang/diag.h"
-#include "runtime/fileset.h"
-#include "runtime/rng.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "plan/diag.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/rng.h"
+#include "runtime/engine/thread.h"
 
 #define WF_ALIGN 4096
 #define WF_DEFAULT_BUF (1u << 20)

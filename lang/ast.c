@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/diag.h"
+#include "plan/diag.h"
 #include "lang/parser.h"
 #include "lang/scanner.h"
 

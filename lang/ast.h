@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lang/arena.h"
-#include "lang/srcloc.h"
+#include "plan/arena.h"
+#include "plan/srcloc.h"
 
 /* ---- expressions: attribute values and `set` right-hand sides ---- */
 

@@ -12,9 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "lang/compiler.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 /* Where a file attribute may be written (see misplaced()). */
 enum attr_place {

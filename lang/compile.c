@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "lang/compiler.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 void *compiler_grow(void *arr, int *cap, int n, size_t size)
 {

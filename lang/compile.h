@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 #include "lang/ast.h"
-#include "runtime/plan.h"
+#include "plan/plan.h"
 
 struct diag;
 

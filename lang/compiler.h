@@ -24,7 +24,7 @@
 
 #include "lang/ast.h"
 #include "lang/compile.h"
-#include "runtime/plan.h"
+#include "plan/plan.h"
 
 struct diag;
 

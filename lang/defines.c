@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "lang/compiler.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 /* Put the -D variables in place before the script's first statement. */
 void defines_seed(struct compiler *c)

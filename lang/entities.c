@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "lang/compiler.h"
-#include "lang/diag.h"
-#include "runtime/preflight.h"
+#include "plan/diag.h"
+#include "runtime/engine/preflight.h"
 
 /* ---- evaluated attribute values ------------------------------------- */
 
@@ -40,7 +40,7 @@ static int random_attr(const struct plan_value *v, uint64_t given, int id)
 
 /* ---- files and filesets --------------------------------------------- */
 
-/* runtime/tree.c numbers a fileset's files and directories in 32 bits. */
+/* runtime/fileset/tree.c numbers a fileset's files and directories in 32 bits. */
 static void count_limit(struct compiler *c, const struct plan_value *v,
 			uint64_t given, int id, const char *attr, const char *name)
 {
@@ -522,7 +522,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 
 /* ---- threads and processes ------------------------------------------ */
 
-/* `memtype=anon|thp|hugetlb` (runtime/threadmem.h); an error keeps anon. */
+/* `memtype=anon|thp|hugetlb` (runtime/engine/threadmem.h); an error keeps anon. */
 static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_value *v,
 					uint64_t given, const char *thread)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lang/compiler.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 /* ---- values ---------------------------------------------------------- */
 

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lang/arena.h"
-#include "lang/diag.h"
+#include "plan/arena.h"
+#include "plan/diag.h"
 
 enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW, FIO_RANDRW };
 enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO };

@@ -83,7 +83,7 @@ struct row_list { struct table_row *head, *tail; size_t n; };
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/diag.h"
+#include "plan/diag.h"
 #include "lang/scanner.h"
 
 static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,

@@ -4,7 +4,7 @@
  * Three spellings make one: randvar(type=..., ...) and cvar(...) inside an
  * expression, and the older `define randvar name=$v, ...` statement.  All
  * evaluate their attributes with the variables of the moment, hand them as
- * a randvar_spec to runtime/randvar.c (which knows the distributions and
+ * a randvar_spec to runtime/base/randvar.c (which knows the distributions and
  * checks their parameters), and append the result to plan.randvars; the
  * expression's value is then the index of that variable.
  */
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "lang/compiler.h"
-#include "lang/diag.h"
-#include "runtime/randvar.h"
+#include "plan/diag.h"
+#include "runtime/base/randvar.h"
 
 /*
  * randtable={{pct, lo, hi}, ...}: every cell evaluated now, into *rows

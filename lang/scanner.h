@@ -16,9 +16,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lang/arena.h"
+#include "plan/arena.h"
 #include "lang/ast.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 #ifndef YY_TYPEDEF_YY_SCANNER_T
 #define YY_TYPEDEF_YY_SCANNER_T

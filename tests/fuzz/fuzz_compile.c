@@ -24,7 +24,7 @@
 
 #include "lang/ast.h"
 #include "lang/compile.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 #include "lang/fio_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

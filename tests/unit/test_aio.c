@@ -27,11 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "flowops/flowop.h"
-#include "runtime/clock.h"
-#include "runtime/shared.h"
-#include "runtime/stats.h"
-#include "runtime/thread.h"
+#include "plan/flowop.h"
+#include "runtime/base/clock.h"
+#include "runtime/engine/shared.h"
+#include "runtime/measure/stats.h"
+#include "runtime/engine/thread.h"
 
 #include "tests/unit/check_main.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "runtime/clock.h"
+#include "runtime/base/clock.h"
 
 #include "tests/unit/check_main.h"
 

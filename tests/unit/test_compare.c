@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/report/compare.h"
-#include "runtime/report/load.h"
+#include "runtime/compare/compare.h"
+#include "runtime/compare/load.h"
 
 #include "tests/unit/check_main.h"
 

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "flowops/flowop.h"
+#include "plan/flowop.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
 #include "lang/compiler.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 #include "tests/unit/check_main.h"
 

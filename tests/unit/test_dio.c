@@ -3,7 +3,7 @@
  * numbers of an impossible combination and accepts the possible ones
  * (512-byte sizes on a 512-byte device, 4 KiB misaligned by 2 KiB); the
  * probe gives a power-of-two alignment for a real file; thread memory
- * (runtime/threadmem.c) is aligned, zeroed and of the type asked for.
+ * (runtime/engine/threadmem.c) is aligned, zeroed and of the type asked for.
  */
 #include <check.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "flowops/dio.h"
-#include "runtime/threadmem.h"
+#include "runtime/engine/threadmem.h"
 
 #include "tests/unit/check_main.h"
 

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
-#include "runtime/report/text.h"
-#include "runtime/results.h"
-#include "runtime/stats.h"
+#include "plan/flowop.h"
+#include "runtime/measure/text.h"
+#include "runtime/results/results.h"
+#include "runtime/measure/stats.h"
 
 #include "tests/unit/check_main.h"
 

@@ -1,8 +1,8 @@
 /*
  * test_fsaccess.c - the pieces that keep a fileset's writes inside it:
- * runtime/beneath.c (paths resolved below a held directory, no link
+ * runtime/fileset/beneath.c (paths resolved below a held directory, no link
  * followed, both with openat2 and with the component-by-component
- * fallback) and runtime/marker.c (the marker's text, the reserved
+ * fallback) and runtime/fileset/marker.c (the marker's text, the reserved
  * top-level ranges, the ownership rule, the run's lock).  Everything
  * happens in a fresh temporary directory.
  */
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/beneath.h"
-#include "runtime/marker.h"
+#include "runtime/fileset/beneath.h"
+#include "runtime/fileset/marker.h"
 
 #include "tests/unit/check_main.h"
 

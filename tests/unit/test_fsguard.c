@@ -1,6 +1,6 @@
 /*
  * test_fsguard.c - the directories never used for a fileset
- * (runtime/fsguard.c): the root; the system trees and what is inside
+ * (runtime/fileset/fsguard.c): the root; the system trees and what is inside
  * them, but not the scratch space below /var/tmp, /dev/shm, /run/shm;
  * the shared directories themselves; the home directories of a password
  * database the test makes up (odd homes included: "/", /nonexistent,
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/fsguard.h"
+#include "runtime/fileset/fsguard.h"
 
 #include "tests/unit/check_main.h"
 

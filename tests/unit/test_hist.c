@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/hist.h"
+#include "runtime/measure/hist.h"
 
 #include "tests/unit/check_main.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_nameidx.c - the name index behind compare and report
- * (runtime/report/nameidx.c): lookups with duplicate names, names that
+ * (runtime/compare/nameidx.c): lookups with duplicate names, names that
  * differ only in case, the empty name, occurrence numbering and first
  * sight, checked against a linear scan on thousands of random names;
  * then the loader's use of it (rf_find, rf_keys) on the fixtures
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/report/load.h"
-#include "runtime/report/nameidx.h"
+#include "runtime/compare/load.h"
+#include "runtime/compare/nameidx.h"
 
 #include "tests/unit/check_main.h"
 

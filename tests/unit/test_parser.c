@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lang/ast.h"
-#include "lang/diag.h"
+#include "plan/diag.h"
 
 #include "tests/unit/check_main.h"
 

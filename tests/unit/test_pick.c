@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/pick.h"
+#include "runtime/fileset/pick.h"
 
 #include "tests/unit/check_main.h"
 

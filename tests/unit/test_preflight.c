@@ -11,10 +11,10 @@
 
 #include "lang/ast.h"
 #include "lang/compile.h"
-#include "lang/diag.h"
-#include "runtime/preflight.h"
-#include "runtime/shared.h"
-#include "runtime/stats.h"
+#include "plan/diag.h"
+#include "runtime/engine/preflight.h"
+#include "runtime/engine/shared.h"
+#include "runtime/measure/stats.h"
 
 #include "tests/unit/check_main.h"
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/arena.h"
-#include "lang/diag.h"
-#include "runtime/randvar.h"
-#include "runtime/rng.h"
+#include "plan/arena.h"
+#include "plan/diag.h"
+#include "runtime/base/randvar.h"
+#include "runtime/base/rng.h"
 
 #include "tests/unit/check_main.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flowops/flowop.h"
-#include "runtime/report/text.h"
+#include "plan/flowop.h"
+#include "runtime/measure/text.h"
 
 #include "tests/unit/check_main.h"
 

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "flowops/flowop.h"
-#include "runtime/report/doc.h"
-#include "runtime/results.h"
+#include "plan/flowop.h"
+#include "runtime/results/doc.h"
+#include "runtime/results/results.h"
 
 #include "tests/unit/check_main.h"
 #include "tests/unit/yamljson.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/rng.h"
+#include "runtime/base/rng.h"
 
 #include "tests/unit/check_main.h"
 

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/clock.h"
-#include "runtime/eventgen.h"
-#include "runtime/report/text.h"
-#include "runtime/shared.h"
-#include "runtime/stats.h"
+#include "runtime/base/clock.h"
+#include "runtime/engine/eventgen.h"
+#include "runtime/measure/text.h"
+#include "runtime/engine/shared.h"
+#include "runtime/measure/stats.h"
 
 #include "tests/unit/check_main.h"
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "runtime/stats.h"
+#include "runtime/measure/stats.h"
 
 #include "tests/unit/check_main.h"
 

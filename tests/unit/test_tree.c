@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/rng.h"
-#include "runtime/tree.h"
+#include "runtime/base/rng.h"
+#include "runtime/fileset/tree.h"
 
 #include "tests/unit/check_main.h"
 

@@ -1,0 +1,269 @@
+/*
+ * plan.h - the compiled plan: the only door from lang/ to the runtime.
+ *
+ * The compiler (lang/compile.c) turns a script's AST into this plain data:
+ * files, processes, threads and their flowop sequences, with every
+ * attribute reference resolved to its value as of the `run` command (the
+ * late binding of WML: a `set` after a `define` still counts).  The plan is
+ * built once in the master, before any fork, and never written afterwards;
+ * workers inherit it through fork(), so pointers inside it stay valid.
+ */
+#ifndef FLOWBENCH_PLAN_H
+#define FLOWBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/arena.h"
+#include "plan/srcloc.h"
+
+struct flowop_ops;
+struct plan_randvar;      /* runtime/base/randvar.h */
+
+/*
+ * flowbench's limits on time values, checked before anything runs (the
+ * compiler with the value's location, the command line as usage errors,
+ * run_plan() again for any other caller).  A time value (run, psrun,
+ * sleep, delay, --runtime, --warmup, --interval) is at most 10^9 s (31.7
+ * years): 10^18 ns, so now + warm-up + run time in nanoseconds stays far
+ * below 2^64.  An event generator's rate is at most 10^9 events/s.  An
+ * --interval series has at most PLAN_MAX_INTERVALS rows (run time /
+ * interval), each a results line per flowop kept in memory until the end.
+ */
+#define PLAN_MAX_SECONDS 1e9
+#define PLAN_MAX_EVENT_RATE 1e9
+#define PLAN_MAX_INTERVALS 1000000
+
+/* A resolved attribute value. */
+enum pv_kind {
+	PV_UNSET = 0,   /* attribute not given: the flowop uses its default */
+	PV_INT,
+	PV_DOUBLE,
+	PV_BOOL,
+	PV_STRING,
+	PV_RANDOM,      /* a random variable: sampled at every evaluation */
+};
+
+struct plan_value {
+	enum pv_kind kind;
+	union {
+		int64_t i;
+		double d;
+		bool b;
+		const char *s;
+		int rv;         /* PV_RANDOM: index into plan.randvars */
+	} u;
+	struct src_loc loc;     /* where the value was written */
+};
+
+/* Attributes a flowop statement may carry (WML reference section 3.6). */
+enum fo_attr {
+	FA_FILENAME,     /* filename / filesetname: resolved to plan_flowop.file */
+	FA_IOSIZE,
+	FA_WORKINGSET,
+	FA_RANDOM,
+	FA_DSYNC,
+	FA_DIRECTIO,
+	FA_NOREADAHEAD,
+	FA_MISALIGN,     /* read/write: bytes added to every offset (flowbench's own) */
+	FA_MEMOFFSET,    /* read/write: the buffer starts this far into thread memory */
+	FA_FD,
+	FA_SRCFD,
+	FA_OPENNEXT,
+	FA_ITERS,
+	FA_VALUE,
+	FA_TARGET,
+	FA_BLOCKING,
+	FA_HIGHWATER,
+	FA_INDEXED,
+	FA_IODEPTH,      /* aioread/aiowrite: requests kept in flight (flowbench's own) */
+	FA_COUNT
+};
+
+#define FA_BIT(a) (1u << (a))
+
+/*
+ * A file or fileset (reference 3.2, 3.3).  A `define file` has is_file
+ * set, entries 1, dirwidth 10, dirgamma 0 and no leaf directories.
+ * Random attributes (size, dirwidth, dirdepthrv) name a plan randvar
+ * (index, -1 for none) sampled once per file or directory at population.
+ */
+struct plan_fileset {
+	const char *name;
+	const char *path;        /* parent directory */
+	bool is_file;
+	uint64_t size;           /* bytes per file (the mean if size_rv >= 0) */
+	int size_rv;
+	uint64_t entries;        /* files; 1 for a file */
+	uint64_t leafdirs;       /* empty leaf directories */
+	double dirwidth;         /* mean directory width (0 = not given) */
+	int dirwidth_rv;
+	int64_t dirgamma;        /* gamma shape x 1000 of depths and widths; 0 = exact */
+	int dirdepth_rv;         /* dirdepthrv */
+	int prealloc_pct;        /* 0..100; bare `prealloc` = 100 */
+	bool reuse;
+	bool trusttree;          /* reuse without checking the tree */
+	bool paralloc;
+	bool readonly;
+	bool writeonly;
+	struct src_loc loc;
+};
+
+struct plan_flowop {
+	const struct flowop_ops *ops;
+	const char *name;
+	struct src_loc loc;
+	int thread;               /* index into plan.threads */
+	int fileset;              /* index into plan.filesets, -1 if none */
+	uint32_t given;           /* FA_BIT() of the attributes written */
+	struct plan_value attr[FA_COUNT];
+	/*
+	 * A composite invocation (ops->cls == FO_CLASS_COMPOSITE) is followed
+	 * in the array by its inner flowops, `ndesc` entries in all (nested
+	 * composites included); every other flowop has ndesc 0.  A thread's
+	 * loop walks only its top-level entries: k += 1 + ndesc.
+	 */
+	int ndesc;
+	int depth;                /* 0 at thread level, 1 inside a composite ... */
+	/*
+	 * The flowop whose report line this one's statistics join: itself,
+	 * or the first flowop of the same name (filebench shows one line per
+	 * name, and scripts such as tpcso repeat names on purpose).
+	 */
+	int line;
+};
+
+/* A thread's memory (`memtype`, runtime/engine/threadmem.h). */
+enum plan_memtype {
+	MEM_ANON,                 /* base pages (default) */
+	MEM_THP,                  /* transparent huge pages (madvise) */
+	MEM_HUGETLB,              /* hugetlbfs pages (MAP_HUGETLB) */
+};
+
+struct plan_thread {
+	const char *name;
+	struct src_loc loc;
+	int proc;                 /* index into plan.procs */
+	uint64_t instances;
+	uint64_t memsize;
+	enum plan_memtype memtype;
+	int ioprio;               /* 0..7, or 8 = leave unchanged */
+	int first_flowop;         /* flowops[first_flowop .. + nflowops) */
+	int nflowops;
+};
+
+struct plan_proc {
+	const char *name;
+	struct src_loc loc;
+	uint64_t instances;
+	int nice;
+	int first_thread;         /* threads[first_thread .. + nthreads) */
+	int nthreads;
+};
+
+enum quit_mode {
+	QUIT_TIMEOUT,             /* run lasts the `run` time (default) */
+	QUIT_FIRSTDONE,
+	QUIT_ALLDONE,
+};
+
+/* Script-time actions executed in order before the run (echo, ...). */
+enum plan_action_kind {
+	PA_ECHO,             /* log `text` */
+	PA_SLEEP,            /* sleep `num` seconds (before the run) */
+	PA_SYSTEM,           /* run `text` with /bin/sh (only with --allow-system) */
+	PA_VERSION,          /* log the version */
+	PA_LIST_FILESETS,    /* log the filesets table */
+	PA_LIST_FLOWOPS,     /* log the flowops */
+	PA_QUIT,             /* stop here: exit 0 without running */
+};
+
+struct plan_action {
+	enum plan_action_kind kind;
+	const char *text;
+	double num;
+	struct src_loc loc;
+};
+
+struct plan {
+	struct arena arena;       /* owns every string and array below */
+	const char *filename;
+
+	struct plan_fileset *filesets;
+	int nfilesets;
+	struct plan_proc *procs;
+	int nprocs;
+	struct plan_thread *threads;
+	int nthreads;
+	struct plan_flowop *flowops;
+	int nflowops;
+	struct plan_action *actions;
+	int nactions;
+
+	struct plan_randvar *randvars;   /* randvar(...), cvar(...), define randvar */
+	int nrandvars;
+
+	bool has_run;             /* the script reached `run` or `psrun` */
+	double runtime_s;         /* duration of the timed phase; 0 = until done */
+	struct src_loc run_loc;
+	enum quit_mode quit_mode;
+	double psrun_period;      /* psrun: snapshot every |period| s; < 0 =
+				     interval statistics; 0 = plain run */
+	bool lathist;             /* enable lathist: latency histograms */
+	struct plan_value eventgen_rate;  /* events/s; PV_UNSET = no eventgen */
+	uint64_t seed;            /* --seed: every generator derives from it */
+	bool allow_system;        /* --allow-system: `system` may run */
+
+	/*
+	 * The script's variables as resolved at `run` (-D ones included),
+	 * for the results file; both arrays from `arena`, nvars entries.
+	 */
+	const char **var_names;   /* without the '$' */
+	struct plan_value *var_values;
+	int nvars;
+};
+
+/* Helpers for flowops reading their attributes, with defaults. */
+static inline bool plan_attr_given(const struct plan_flowop *f, enum fo_attr a)
+{
+	return (f->given & FA_BIT(a)) != 0;
+}
+
+static inline int64_t plan_attr_int(const struct plan_flowop *f,
+				    enum fo_attr a, int64_t dflt)
+{
+	const struct plan_value *v = &f->attr[a];
+
+	switch (v->kind) {
+	case PV_INT:
+		return v->u.i;
+	case PV_DOUBLE:
+		return (int64_t)v->u.d;
+	case PV_BOOL:
+		return v->u.b;
+	default:
+		return dflt;
+	}
+}
+
+static inline bool plan_attr_bool(const struct plan_flowop *f,
+				  enum fo_attr a, bool dflt)
+{
+	const struct plan_value *v = &f->attr[a];
+
+	switch (v->kind) {
+	case PV_BOOL:
+		return v->u.b;
+	case PV_INT:
+		return v->u.i != 0;
+	case PV_DOUBLE:
+		return v->u.d != 0;
+	default:
+		return dflt;
+	}
+}
+
+void plan_free(struct plan *p);
+
+#endif

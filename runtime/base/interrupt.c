@@ -1,0 +1,136 @@
+/*
+ * interrupt.c - SIGINT/SIGTERM handling (see interrupt.h).
+ *
+ * Process globals (documented exception to "no global state"): a signal
+ * handler takes no argument, so what it needs - the signal seen and the
+ * control words to halt - must be reachable from it.  Everything the
+ * handler does is async-signal-safe: sig_atomic_t stores, an atomic
+ * fetch-or and a futex wake (shared_halt), write(2), the writer's cleanup
+ * (unlinkat(2)) and _exit(2).
+ */
+#include "runtime/base/interrupt.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/engine/shared.h"
+
+static volatile sig_atomic_t caught;              /* first signal, or 0 */
+static struct shared_ctl *volatile halt_ctl;      /* the running run's, or NULL */
+static void (*volatile exit_cleanup)(void *);     /* interrupt_on_exit */
+static void *volatile exit_arg;
+static const char *volatile exit_notice;
+static volatile sig_atomic_t settled = -1;       /* interrupt_settle, or -1 */
+static struct sigaction old_int, old_term;
+static bool installed;
+
+static void say(const char *msg)
+{
+	if (write(STDERR_FILENO, msg, strlen(msg)) < 0) {
+		/* nothing more can be done */
+	}
+}
+
+static void on_signal(int sig)
+{
+	struct shared_ctl *c = halt_ctl;
+	void (*cleanup)(void *) = exit_cleanup;
+
+	if (settled >= 0)
+		_exit(settled);
+	if (caught) {
+		say("\nflowbench: second interrupt: exiting now\n");
+		if (cleanup)
+			cleanup(exit_arg);
+		_exit(128 + caught);
+	}
+	caught = sig;
+	if (cleanup && exit_notice)
+		say(exit_notice);
+	if (c)
+		shared_halt(c, HALT_ABORT);
+}
+
+void interrupt_install(void)
+{
+	struct sigaction sa;
+
+	if (installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	installed = true;
+}
+
+void interrupt_restore(void)
+{
+	if (!installed)
+		return;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	installed = false;
+	halt_ctl = NULL;
+}
+
+void interrupt_attach(struct shared_ctl *c)
+{
+	halt_ctl = c;
+	if (caught)                 /* caught before the run could be told */
+		shared_halt(c, HALT_ABORT);
+}
+
+void interrupt_detach(void)
+{
+	halt_ctl = NULL;
+}
+
+int interrupt_signal(void)
+{
+	return caught;
+}
+
+int interrupt_status(void)
+{
+	return caught ? 128 + caught : 0;
+}
+
+void interrupt_on_exit(void (*cleanup)(void *arg), void *arg,
+		       const char *notice)
+{
+	exit_cleanup = NULL;        /* never a new cleanup with the old arg */
+	exit_arg = arg;
+	exit_notice = notice;
+	exit_cleanup = cleanup;
+}
+
+void interrupt_settle(int status)
+{
+	settled = status;
+}
+
+/* The signals this module handles, as a set. */
+static void handled_set(sigset_t *s)
+{
+	sigemptyset(s);
+	sigaddset(s, SIGINT);
+	sigaddset(s, SIGTERM);
+}
+
+void interrupt_hold(sigset_t *old)
+{
+	sigset_t s;
+
+	handled_set(&s);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+void interrupt_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}

@@ -1,0 +1,107 @@
+/*
+ * log.c - timestamped info lines on stdout, errors on stderr.
+ *
+ * Every line is flushed at once: the master forks workers, and a line
+ * still sitting in a stdio buffer would be printed once per process.
+ */
+#include "runtime/base/log.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "runtime/base/clock.h"
+
+/* Process global (documented exception): the start of the program. */
+static uint64_t log_start_ns;
+
+/*
+ * Process global (documented exception): the first error's text, for the
+ * results file.  `first_state` goes EMPTY -> WRITING (one thread claimed
+ * it) -> SET; a lock-free claim, so a forked worker never inherits a lock.
+ */
+enum { FIRST_EMPTY, FIRST_WRITING, FIRST_SET };
+static atomic_int first_state;
+static char first_text[2048];
+
+void log_init(void)
+{
+	log_start_ns = clock_now_ns();
+}
+
+double log_elapsed(void)
+{
+	return (double)(clock_now_ns() - log_start_ns) / 1e9;
+}
+
+void log_stamp(FILE *out)
+{
+	fprintf(out, "%.3f: ", log_elapsed());
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	log_stamp(stdout);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_to_stderr("flowbench: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/* Keep the text of the first error since the last reset. */
+static void remember_first(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+static void remember_first(const char *fmt, va_list ap)
+{
+	int empty = FIRST_EMPTY;
+
+	if (!atomic_compare_exchange_strong(&first_state, &empty, FIRST_WRITING))
+		return;
+	vsnprintf(first_text, sizeof(first_text), fmt, ap);
+	atomic_store(&first_state, FIRST_SET);
+}
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap, copy;
+
+	va_start(ap, fmt);
+	va_copy(copy, ap);
+	remember_first(fmt, copy);
+	va_end(copy);
+	log_to_stderr("flowbench: error: ", fmt, ap);
+	va_end(ap);
+}
+
+const char *log_first_error(void)
+{
+	return atomic_load(&first_state) == FIRST_SET ? first_text : "";
+}
+
+void log_first_error_reset(void)
+{
+	atomic_store(&first_state, FIRST_EMPTY);
+}

@@ -1,0 +1,554 @@
+/*
+ * html.c - the page of `flowbench report`.  Everything taken from a
+ * results file is escaped (it may hold any host, path or error text);
+ * charts come from svg.c; nothing refers to anything outside the file.
+ */
+#include "runtime/compare/html.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/compare/nameidx.h"
+#include "runtime/compare/svg.h"
+#include "runtime/compare/welch.h"
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1.5em auto;max-width:1180px;color:#222}\n"
+	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\n"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}\n"
+	"td,th{border:1px solid #ddd;padding:.2em .6em;text-align:left;vertical-align:top}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"th{background:#f3f3f3}.err{color:#b00}\n"
+	".files td{max-width:24em;overflow-wrap:anywhere}\n"
+	".charts{display:flex;flex-wrap:wrap;gap:12px}\n"
+	"svg{background:#fff;border:1px solid #e5e5e5}\n"
+	"svg text{font-family:sans-serif;fill:#222}.ct{font-size:14px;font-weight:bold}\n"
+	".tk{font-size:11px}.at{font-size:12px}.lg{font-size:11px}\n"
+	".pa{fill:#fafafa;stroke:#999}.g{stroke:#e2e2e2}\n"
+	".legend{font-size:.9em}.key{display:inline-block;width:.8em;height:.8em;margin-right:.3em}\n"
+	".s{fill:none;stroke-width:2}.eb{stroke:#222;stroke-width:1.5;fill:none}\n";
+
+/* "1: base.json": a file in legends and bar labels. */
+static char *file_label(const struct rf_doc *docs, int d)
+{
+	char *s = NULL;
+
+	if (asprintf(&s, "%d: %s", d + 1, docs[d].path) < 0)
+		return NULL;
+	return s;
+}
+
+/*
+ * Flattened "key = value" pairs of one file's header, malloc'ed strings,
+ * and their keys indexed (a workload may have thousands of variables).
+ */
+struct pairs {
+	int n, cap;
+	char **key;
+	char **val;
+	struct nameidx bykey;
+	bool oom;
+};
+
+static void add_pair(struct pairs *p, const char *key, const char *val)
+{
+	if (p->n == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 32;
+		char **k = realloc(p->key, (size_t)cap * sizeof(*k));
+		char **v = k ? realloc(p->val, (size_t)cap * sizeof(*v)) : NULL;
+
+		if (k)
+			p->key = k;
+		if (!k || !v) {
+			p->oom = true;
+			return;
+		}
+		p->val = v;
+		p->cap = cap;
+	}
+	p->key[p->n] = strdup(key);
+	p->val[p->n] = strdup(val);
+	if (!p->key[p->n] || !p->val[p->n]) {
+		free(p->key[p->n]);
+		free(p->val[p->n]);
+		p->oom = true;
+		return;
+	}
+	p->n++;
+}
+
+static void free_pairs(struct pairs *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		free(p->key[i]);
+		free(p->val[i]);
+	}
+	free(p->key);
+	free(p->val);
+	nameidx_free(&p->bykey);
+}
+
+/* Index the keys once all are in: the first pair of a key wins. */
+static void index_pairs(struct pairs *p)
+{
+	struct nameidx_entry *e = calloc((size_t)p->n + 1, sizeof(*e));
+
+	if (!e) {
+		p->oom = true;
+		return;
+	}
+	for (int i = 0; i < p->n; i++)
+		e[i] = (struct nameidx_entry){ p->key[i], 0, i };
+	nameidx_init(&p->bykey, e, p->n);
+}
+
+/* A JSON scalar as text ("" for containers). */
+static void scalar(char *buf, size_t len, const json_t *v)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%.15g", json_real_value(v));
+	else if (json_is_true(v))
+		snprintf(buf, len, "true");
+	else if (json_is_false(v))
+		snprintf(buf, len, "false");
+	else if (json_is_null(v))
+		snprintf(buf, len, "null");
+	else
+		buf[0] = '\0';
+}
+
+/* Any JSON subtree as pairs "a.b[0].c" = value; absent: nothing. */
+static void flatten(struct pairs *p, const char *prefix, const json_t *v)
+{
+	char key[512], buf[1024];
+
+	if (!v)
+		return;
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *sub;
+
+		json_object_foreach((json_t *)v, k, sub) {
+			snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", k);
+			flatten(p, key, sub);
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *sub;
+
+		json_array_foreach((json_t *)v, i, sub) {
+			snprintf(key, sizeof(key), "%s[%zu]", prefix, i);
+			flatten(p, key, sub);
+		}
+	} else {
+		scalar(buf, sizeof(buf), v);
+		add_pair(p, prefix, buf);
+	}
+}
+
+/* What a file says about its run: workload, date, command, environment. */
+static void header_pairs(struct pairs *p, const struct rf_doc *doc)
+{
+	const json_t *root = doc->root, *cmd = json_object_get(root, "command");
+	const json_t *wl = json_object_get(root, "workload");
+	char buf[2048];
+	size_t i, used = 0;
+	json_t *v;
+
+	add_pair(p, "workload", doc->workload);
+	add_pair(p, "date", doc->runs[0].started);
+	snprintf(buf, sizeof(buf), "%d", doc->nruns);
+	add_pair(p, "runs", buf);
+	add_pair(p, "status", doc->status);
+	if (json_is_string(json_object_get(root, "error")))
+		add_pair(p, "error", json_string_value(json_object_get(root, "error")));
+	buf[0] = '\0';
+	json_array_foreach((json_t *)cmd, i, v) {
+		const char *arg = json_string_value(v);
+		int n = snprintf(buf + used, sizeof(buf) - used, "%s%s",
+				 i ? " " : "", arg ? arg : "");
+
+		if (n < 0 || (size_t)n >= sizeof(buf) - used)
+			break;
+		used += (size_t)n;
+	}
+	add_pair(p, "command", buf);
+	flatten(p, "flowbench", json_object_get(root, "flowbench"));
+	flatten(p, "seed", json_object_get(root, "seed"));
+	flatten(p, "workload.sha256", json_object_get(wl, "sha256"));
+	flatten(p, "workload", json_object_get(wl, "variables"));
+	flatten(p, "environment", json_object_get(root, "environment"));
+}
+
+static const char *lookup(const struct pairs *p, const char *key)
+{
+	int i = nameidx_find(&p->bykey, key, 0);
+
+	return i >= 0 ? p->val[i] : NULL;
+}
+
+/* One table, a column per file, a row per key any file has. */
+static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
+{
+	struct pairs *p = calloc((size_t)ndocs, sizeof(*p));
+	int status = 0;
+
+	if (!p)
+		return -1;
+	for (int d = 0; d < ndocs; d++) {
+		header_pairs(&p[d], &docs[d]);
+		index_pairs(&p[d]);
+		if (p[d].oom)
+			status = -1;
+	}
+	fputs("<table class=\"files\">\n<tr><th></th>", out);
+	for (int d = 0; d < ndocs; d++) {
+		fprintf(out, "<th>%d: ", d + 1);
+		html_escape(out, docs[d].path);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (int d = 0; d < ndocs && !status; d++) {
+		for (int i = 0; i < p[d].n; i++) {
+			bool seen = false;
+
+			for (int e = 0; e < d && !seen; e++)
+				seen = lookup(&p[e], p[d].key[i]) != NULL;
+			if (seen)
+				continue;
+			fputs("<tr><th>", out);
+			html_escape(out, p[d].key[i]);
+			fputs("</th>", out);
+			for (int e = 0; e < ndocs; e++) {
+				const char *v = lookup(&p[e], p[d].key[i]);
+
+				fputs(strcmp(p[d].key[i], "error") == 0 ?
+				      "<td class=\"err\">" : "<td>", out);
+				html_escape(out, v ? v : "-");
+				fputs("</td>", out);
+			}
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</table>\n", out);
+	for (int d = 0; d < ndocs; d++)
+		free_pairs(&p[d]);
+	free(p);
+	return status;
+}
+
+/* Which colour is which file, above a flowop's charts. */
+static void legend(FILE *out, const char *const *labels, int n, bool runs)
+{
+	fputs("<p class=\"legend\">", out);
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "<span class=\"key\" style=\"background:%s\"></span>",
+			svg_color(i));
+		html_escape(out, labels[i]);
+		fputs(" &nbsp; ", out);
+	}
+	if (runs)
+		fputs("(dashed lines: a file's later runs)", out);
+	fputs("</p>\n", out);
+}
+
+/* Does every run of every file that has this flowop have intervals? */
+static bool all_intervals(const struct rf_doc *docs, int ndocs,
+			  const struct rf_key *k)
+{
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			if (fo && fo->niv == 0)
+				return false;
+		}
+	return true;
+}
+
+static void widen(struct svg_axis *a, double v, bool *first)
+{
+	if (!isfinite(v))
+		return;
+	if (*first || v < a->min)
+		a->min = v;
+	if (*first || v > a->max)
+		a->max = v;
+	*first = false;
+}
+
+/* ops/s per interval of each run, or per run when intervals are missing. */
+static void throughput_chart(FILE *out, const struct rf_doc *docs, int ndocs,
+			    const struct rf_key *k, double *xs, double *ys)
+{
+	bool timed = all_intervals(docs, ndocs, k), fx = true, fy = true;
+	struct svg_chart c = {
+		.out = out, .width = 380, .height = 290,
+		.x = { SVG_LINEAR, 0, 0, timed ? "time (s)" : "run", svg_label_number },
+		.y = { SVG_LINEAR, 0, 0, "ops/s", svg_label_number },
+	};
+
+	widen(&c.x, timed ? 0 : 1, &fx);
+	widen(&c.y, 0, &fy);
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			if (!fo)
+				continue;
+			widen(&c.x, timed ? 0 : r + 1, &fx);
+			widen(&c.y, fo->ops_per_s, &fy);
+			for (int i = 0; timed && i < fo->niv; i++) {
+				widen(&c.x, fo->iv[i].t_s, &fx);
+				widen(&c.y, fo->iv[i].ops_per_s, &fy);
+			}
+		}
+	svg_begin(&c, timed ? "ops/s over time" : "ops/s per run (no intervals recorded)");
+	for (int d = 0; d < ndocs; d++) {
+		int n = 0;
+
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			if (!fo)
+				continue;
+			if (!timed) {
+				xs[n] = r + 1;
+				ys[n++] = fo->ops_per_s;
+				continue;
+			}
+			for (int i = 0; i < fo->niv; i++) {
+				xs[i] = fo->iv[i].t_s;
+				ys[i] = fo->iv[i].ops_per_s;
+			}
+			svg_series(&c, xs, ys, fo->niv, d, r > 0);
+		}
+		if (!timed)
+			svg_series(&c, xs, ys, n, d, false);
+	}
+	svg_end(&c);
+}
+
+/* Latency at each percentile, one line per run, both axes logarithmic. */
+static void latency_chart(FILE *out, const struct rf_doc *docs, int ndocs,
+			  const struct rf_key *k, double *xs, double *ys)
+{
+	bool fx = true, fy = true;
+	struct svg_chart c = {
+		.out = out, .width = 380, .height = 290,
+		.x = { SVG_NINES, 0, 0, "percentile", svg_label_pct },
+		.y = { SVG_LOG, 0, 0, "latency", svg_label_ns },
+	};
+
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			for (int i = 0; fo && i < fo->npcts; i++) {
+				if (!(fo->pcts[i].ns > 0))
+					continue;
+				widen(&c.x, fo->pcts[i].pct, &fx);
+				widen(&c.y, fo->pcts[i].ns, &fy);
+			}
+		}
+	if (fy) {
+		fputs("<p>No latency percentiles (no op completed).</p>\n", out);
+		return;
+	}
+	svg_begin(&c, "latency percentiles");
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			if (!fo)
+				continue;
+			for (int i = 0; i < fo->npcts; i++) {
+				xs[i] = fo->pcts[i].pct;
+				ys[i] = fo->pcts[i].ns;
+			}
+			svg_series(&c, xs, ys, fo->npcts, d, r > 0);
+		}
+	svg_end(&c);
+}
+
+/* The values of a flowop (k) or of the summary (NULL) over a file's runs. */
+static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
+			    int metric, double *v)
+{
+	int n = 0;
+
+	for (int r = 0; r < doc->nruns; r++) {
+		const struct rf_run *run = &doc->runs[r];
+		const struct rf_flowop *fo = k ? rf_find(run, k->name, k->occurrence) : NULL;
+		double x = NAN;
+
+		if (k && fo)
+			x = metric == 0 ? fo->ops_per_s : metric == 1 ? fo->mb_per_s : fo->ms_per_op;
+		else if (!k)
+			x = metric == 0 ? run->summary.ops_per_s : metric == 1 ?
+			    run->summary.mb_per_s : run->summary.ms_per_op;
+		if (isfinite(x))
+			v[n++] = x;
+	}
+	return sample_of(v, n);
+}
+
+static const char *const metric_names[] = { "ops/s", "MB/s", "ms/op" };
+
+/* The numbers behind the charts: per file, mean ± stdev of each metric. */
+static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
+			  const struct rf_key *k, double *v)
+{
+	fputs("<table>\n<tr><th>file</th><th>runs</th>", out);
+	for (int m = 0; m < 3; m++)
+		fprintf(out, "<th>%s</th>", metric_names[m]);
+	fputs("</tr>\n", out);
+	for (int d = 0; d < ndocs; d++) {
+		fprintf(out, "<tr><td>%d: ", d + 1);
+		html_escape(out, docs[d].path);
+		fprintf(out, "</td><td class=\"n\">%d</td>", docs[d].nruns);
+		for (int m = 0; m < 3; m++) {
+			struct sample s = values(&docs[d], k, m, v);
+
+			if (s.n == 0)
+				fputs("<td class=\"n\">-</td>", out);
+			else if (s.n == 1)
+				fprintf(out, "<td class=\"n\">%.4g</td>", s.mean);
+			else
+				fprintf(out, "<td class=\"n\">%.4g ± %.2g</td>", s.mean, s.stdev);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* Mean ± stdev of ops/s per file, side by side. */
+static void bars_chart(FILE *out, const struct rf_doc *docs, int ndocs,
+		       const struct rf_key *k, const char *const *legend,
+		       double *v, double *mean, double *err)
+{
+	for (int d = 0; d < ndocs; d++) {
+		struct sample s = values(&docs[d], k, 0, v);
+
+		mean[d] = s.n ? s.mean : NAN;
+		err[d] = s.n > 1 ? s.stdev : NAN;
+	}
+	svg_bars(out, "ops/s, mean ± stdev over runs", "ops/s", svg_label_number,
+		 legend, mean, err, ndocs);
+}
+
+static bool several(const struct rf_doc *docs, int ndocs)
+{
+	if (ndocs > 1)
+		return true;
+	return docs[0].nruns > 1;
+}
+
+/* Does any file hold more than one run? */
+static bool repeats(const struct rf_doc *docs, int ndocs)
+{
+	for (int d = 0; d < ndocs; d++)
+		if (docs[d].nruns > 1)
+			return true;
+	return false;
+}
+
+static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
+			   const struct rf_key *k, const char *const *names,
+			   double *a, double *b, double *c)
+{
+	fputs("<h2>flowop ", out);
+	html_escape(out, k->name);
+	if (k->occurrence)
+		fprintf(out, " (%d)", k->occurrence + 1);
+	fputs("</h2>\n", out);
+	numbers_table(out, docs, ndocs, k, a);
+	legend(out, names, ndocs, repeats(docs, ndocs));
+	fputs("<div class=\"charts\">\n", out);
+	throughput_chart(out, docs, ndocs, k, a, b);
+	latency_chart(out, docs, ndocs, k, a, b);
+	if (several(docs, ndocs))
+		bars_chart(out, docs, ndocs, k, names, a, b, c);
+	fputs("</div>\n", out);
+}
+
+/* Room for the longest series: intervals, percentiles, runs or files. */
+static size_t longest(const struct rf_doc *docs, int ndocs)
+{
+	size_t n = (size_t)ndocs;
+
+	for (int d = 0; d < ndocs; d++) {
+		if ((size_t)docs[d].nruns > n)
+			n = (size_t)docs[d].nruns;
+		for (int r = 0; r < docs[d].nruns; r++)
+			for (int f = 0; f < docs[d].runs[r].nflowops; f++) {
+				const struct rf_flowop *fo = &docs[d].runs[r].flowops[f];
+
+				if ((size_t)fo->niv > n)
+					n = (size_t)fo->niv;
+				if ((size_t)fo->npcts > n)
+					n = (size_t)fo->npcts;
+			}
+	}
+	return n + 1;
+}
+
+int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
+{
+	size_t room = longest(docs, ndocs);
+	double *a = calloc(room, sizeof(double)), *b = calloc(room, sizeof(double));
+	double *c = calloc(room, sizeof(double));
+	char **legend = calloc((size_t)ndocs, sizeof(*legend));
+	int nkeys = 0, status = 0;
+	struct rf_key *keys = rf_keys(docs, ndocs, &nkeys);
+
+	for (int d = 0; legend && d < ndocs; d++)
+		if (!(legend[d] = file_label(docs, d)))
+			status = -1;
+	if (!a || !b || !c || !legend || !keys || status) {
+		status = -1;
+		goto out;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>flowbench report: ", out);
+	html_escape(out, docs[0].workload);
+	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>flowbench report: ", style);
+	html_escape(out, docs[0].workload);
+	fputs("</h1>\n", out);
+	if (files_table(out, docs, ndocs) < 0)
+		status = -1;
+
+	fputs("<h2>IO Summary</h2>\n", out);
+	numbers_table(out, docs, ndocs, NULL, a);
+	if (several(docs, ndocs)) {
+		fputs("<div class=\"charts\">\n", out);
+		bars_chart(out, docs, ndocs, NULL, (const char *const *)legend, a, b, c);
+		fputs("</div>\n", out);
+	}
+	for (int k = 0; k < nkeys; k++)
+		flowop_section(out, docs, ndocs, &keys[k], (const char *const *)legend,
+			       a, b, c);
+	fputs("</body>\n</html>\n", out);
+out:
+	for (int d = 0; legend && d < ndocs; d++)
+		free(legend[d]);
+	free(legend);
+	free(keys);
+	free(a);
+	free(b);
+	free(c);
+	if (fflush(out) != 0 || ferror(out))
+		status = -1;
+	return status;
+}

@@ -1,0 +1,325 @@
+/*
+ * load.c - reading a results file back: parse with jansson, refuse a
+ * `format` this flowbench does not know, and pull out per run and per
+ * flowop the numbers compare and report need.  Keys the schema does not
+ * name are ignored; a number that is absent reads as NaN (shown as "-").
+ */
+#include "runtime/compare/load.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static double num(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static int by_pct(const void *a, const void *b)
+{
+	const struct rf_point *x = a, *y = b;
+
+	return (x->pct > y->pct) - (x->pct < y->pct);
+}
+
+/* latency_ns.percentiles: {"50": ns, "99.9": ns, ...}, sorted. */
+static int load_percentiles(const json_t *pcts, struct rf_flowop *fo)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(pcts))
+		return 0;
+	fo->pcts = calloc(json_object_size(pcts) + 1, sizeof(*fo->pcts));
+	if (!fo->pcts)
+		return -1;
+	json_object_foreach((json_t *)pcts, key, v) {
+		char *end;
+		double p = strtod(key, &end);
+
+		if (end == key || *end || !json_is_number(v) || !(p > 0 && p < 100))
+			continue;       /* not a percentile: ignore */
+		fo->pcts[fo->npcts].pct = p;
+		fo->pcts[fo->npcts].ns = json_number_value(v);
+		fo->npcts++;
+	}
+	qsort(fo->pcts, (size_t)fo->npcts, sizeof(*fo->pcts), by_pct);
+	return 0;
+}
+
+static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(ivs) || json_array_size(ivs) == 0)
+		return 0;
+	fo->iv = calloc(json_array_size(ivs), sizeof(*fo->iv));
+	if (!fo->iv)
+		return -1;
+	json_array_foreach((json_t *)ivs, i, v) {
+		if (!json_is_object(v))
+			continue;
+		fo->iv[fo->niv].t_s = num(v, "t_s");
+		fo->iv[fo->niv].ops_per_s = num(v, "ops_per_s");
+		fo->iv[fo->niv].mb_per_s = num(v, "mb_per_s");
+		fo->niv++;
+	}
+	return 0;
+}
+
+static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
+{
+	const json_t *lat = json_object_get(j, "latency_ns");
+
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "name"))) {
+		*why = "a flowop without a \"name\"";
+		return -1;
+	}
+	fo->name = str(j, "name");
+	fo->ops = num(j, "ops");
+	fo->ops_per_s = num(j, "ops_per_s");
+	fo->mb_per_s = num(j, "mb_per_s");
+	fo->ms_per_op = num(lat, "mean") / 1e6;
+	*why = "out of memory";
+	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
+	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * The run's index by name, and every flowop's occurrence from it: the
+ * k-th flowop of a name (in file order) is occurrence k.
+ */
+static int index_run(struct rf_run *run)
+{
+	struct nameidx_entry *e = calloc((size_t)run->nflowops + 1, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (int k = 0; k < run->nflowops; k++)
+		e[k] = (struct nameidx_entry){ run->flowops[k].name, 0, k };
+	nameidx_init(&run->byname, e, run->nflowops);
+	nameidx_number(&run->byname);
+	for (int i = 0; i < run->byname.n; i++)
+		run->flowops[run->byname.e[i].value].occurrence =
+			run->byname.e[i].occurrence;
+	return 0;
+}
+
+static int load_run(const json_t *j, struct rf_run *run, const char **why)
+{
+	const json_t *fos = json_object_get(j, "flowops");
+	const json_t *sum = json_object_get(j, "summary");
+	size_t i;
+	json_t *v;
+
+	if (!json_is_object(j) || !json_is_array(fos)) {
+		*why = "a run without a \"flowops\" array";
+		return -1;
+	}
+	run->index = (int)json_integer_value(json_object_get(j, "index"));
+	run->started = str(j, "started");
+	run->elapsed_s = num(j, "elapsed_s");
+	run->summary.ops_per_s = num(sum, "ops_per_s");
+	run->summary.mb_per_s = num(sum, "mb_per_s");
+	run->summary.ms_per_op = num(sum, "ms_per_op");
+	run->flowops = calloc(json_array_size(fos) + 1, sizeof(*run->flowops));
+	if (!run->flowops) {
+		*why = "out of memory";
+		return -1;
+	}
+	json_array_foreach((json_t *)fos, i, v) {
+		if (load_flowop(v, &run->flowops[run->nflowops], why) < 0)
+			return -1;
+		run->nflowops++;
+	}
+	if (index_run(run) < 0) {
+		*why = "out of memory";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The file parsed as one buffer: jansson's own file reader takes it a
+ * character at a time through stdio (getc was 4 % of a compare of two
+ * 38 MB files).  The file is mapped, not copied.
+ */
+static json_t *load_json(const char *path, json_error_t *jerr)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	json_t *root;
+	void *buf;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return json_load_file(path, 0, jerr);   /* its own message */
+	}
+	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (buf == MAP_FAILED)
+		return json_load_file(path, 0, jerr);
+	root = json_loadb(buf, (size_t)st.st_size, 0, jerr);
+	munmap(buf, (size_t)st.st_size);
+	return root;
+}
+
+int rf_load(const char *path, struct rf_doc *doc, FILE *err)
+{
+	json_error_t jerr;
+	const json_t *fmt, *runs;
+	const char *why = NULL;
+	size_t i;
+	json_t *v;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->path = path;
+	doc->root = load_json(path, &jerr);
+	if (!doc->root) {
+		if (jerr.line > 0)
+			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",
+				path, jerr.line, jerr.column, jerr.text);
+		else
+			fprintf(err, "flowbench: %s: %s\n", path, jerr.text);
+		return -1;
+	}
+	fmt = json_object_get(doc->root, "format");
+	if (!json_is_string(fmt)) {
+		fprintf(err, "flowbench: %s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json')\n",
+			path);
+		goto fail;
+	}
+	if (strcmp(json_string_value(fmt), RF_FORMAT) != 0) {
+		fprintf(err, "flowbench: %s: unknown results format '%s' (this flowbench reads '%s' only; was it written by another version?)\n",
+			path, json_string_value(fmt), RF_FORMAT);
+		goto fail;
+	}
+	doc->workload = str(json_object_get(doc->root, "workload"), "file");
+	doc->status = str(doc->root, "status");
+	runs = json_object_get(doc->root, "runs");
+	if (!json_is_array(runs) || json_array_size(runs) == 0) {
+		const char *e = str(doc->root, "error");
+
+		fprintf(err, "flowbench: %s: no run in it (status '%s'%s%s)\n",
+			path, doc->status, *e ? ": " : "", e);
+		goto fail;
+	}
+	doc->runs = calloc(json_array_size(runs), sizeof(*doc->runs));
+	if (!doc->runs) {
+		why = "out of memory";
+		goto bad;
+	}
+	json_array_foreach((json_t *)runs, i, v) {
+		if (load_run(v, &doc->runs[doc->nruns++], &why) < 0)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(err, "flowbench: %s: %s\n", path, why);
+fail:
+	rf_free(doc);
+	return -1;
+}
+
+void rf_free(struct rf_doc *doc)
+{
+	for (int r = 0; r < doc->nruns; r++) {
+		struct rf_run *run = &doc->runs[r];
+
+		for (int k = 0; k <= run->nflowops && run->flowops; k++) {
+			free(run->flowops[k].pcts);
+			free(run->flowops[k].iv);
+		}
+		free(run->flowops);
+		nameidx_free(&run->byname);
+	}
+	free(doc->runs);
+	json_decref(doc->root);
+	memset(doc, 0, sizeof(*doc));
+}
+
+const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
+				int occurrence)
+{
+	int k = nameidx_find(&run->byname, name, occurrence);
+
+	return k >= 0 ? &run->flowops[k] : NULL;
+}
+
+/* Every flowop of every run of every file, once, in that order. */
+static const struct rf_flowop **all_flowops(const struct rf_doc *docs, int ndocs,
+					    int *n)
+{
+	size_t total = 0;
+	const struct rf_flowop **all;
+
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++)
+			total += (size_t)docs[d].runs[r].nflowops;
+	if (total >= INT_MAX)
+		return NULL;
+	all = calloc(total + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	*n = 0;
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++)
+			for (int k = 0; k < docs[d].runs[r].nflowops; k++)
+				all[(*n)++] = &docs[d].runs[r].flowops[k];
+	return all;
+}
+
+/*
+ * Index every flowop by (name, occurrence) with its position in the
+ * sequence of all of them; the smallest position of each distinct pair,
+ * in ascending order, is the order of first sight.
+ */
+struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys)
+{
+	int n = 0, *first = NULL;
+	const struct rf_flowop **all = all_flowops(docs, ndocs, &n);
+	struct nameidx_entry *e = all ? calloc((size_t)n + 1, sizeof(*e)) : NULL;
+	struct nameidx ix = { 0 };
+	struct rf_key *keys = NULL;
+
+	if (!e)
+		goto out;
+	for (int i = 0; i < n; i++)
+		e[i] = (struct nameidx_entry){ all[i]->name, all[i]->occurrence, i };
+	nameidx_init(&ix, e, n);
+	first = calloc((size_t)n + 1, sizeof(*first));
+	keys = calloc((size_t)n + 1, sizeof(*keys));
+	if (!first || !keys) {
+		free(keys);
+		keys = NULL;
+		goto out;
+	}
+	*nkeys = nameidx_firsts(&ix, first);
+	for (int i = 0; i < *nkeys; i++) {
+		keys[i].name = all[first[i]]->name;
+		keys[i].occurrence = all[first[i]]->occurrence;
+	}
+out:
+	nameidx_free(&ix);
+	free(first);
+	free(all);
+	return keys;
+}

@@ -1,0 +1,93 @@
+/*
+ * load.h - a flowbench results file (docs/results-format.md) read back
+ * for `flowbench compare` and `flowbench report`: the numbers they use as
+ * C structs, the rest of the document as jansson's tree (the HTML header
+ * prints the environment whatever keys it has).
+ */
+#ifndef FLOWBENCH_REPORT_LOAD_H
+#define FLOWBENCH_REPORT_LOAD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "runtime/compare/nameidx.h"
+
+/* The only `format` this reader knows. */
+#define RF_FORMAT "flowbench-results/1"
+
+struct rf_point {              /* one latency percentile */
+	double pct;            /* 50, 99.9, ... */
+	double ns;
+};
+
+struct rf_interval {
+	double t_s;
+	double ops_per_s;
+	double mb_per_s;
+};
+
+/* One flowop in one run. */
+struct rf_flowop {
+	const char *name;      /* points into the jansson tree */
+	int occurrence;        /* 0, or k for the k-th repeat of the name */
+	double ops;
+	double ops_per_s;
+	double mb_per_s;
+	double ms_per_op;      /* latency mean; NaN without latency_ns */
+	struct rf_point *pcts; /* ascending percentile */
+	int npcts;
+	struct rf_interval *iv;
+	int niv;
+};
+
+struct rf_summary {
+	double ops_per_s;
+	double mb_per_s;
+	double ms_per_op;
+};
+
+struct rf_run {
+	int index;
+	const char *started;   /* "" when absent */
+	double elapsed_s;
+	struct rf_flowop *flowops;
+	int nflowops;
+	struct nameidx byname;  /* flowops by name and occurrence -> position */
+	struct rf_summary summary;
+};
+
+struct rf_doc {
+	const char *path;
+	json_t *root;          /* owned */
+	const char *workload;  /* workload.file, "" when absent */
+	const char *status;    /* "" when absent */
+	struct rf_run *runs;
+	int nruns;
+};
+
+/*
+ * Read and check `path`.  On error prints "flowbench: PATH: what is wrong"
+ * to `err` and returns -1 (doc is then empty; rf_free is still safe).
+ */
+int rf_load(const char *path, struct rf_doc *doc, FILE *err);
+void rf_free(struct rf_doc *doc);
+
+/* A flowop across runs and files: the occurrence-th one named `name`. */
+struct rf_key {
+	const char *name;
+	int occurrence;
+};
+
+/*
+ * Every flowop of every run of every file, in order of first sight
+ * (malloc'ed, *nkeys set); NULL when out of memory.  O(n log n) in the
+ * number of flowops.
+ */
+struct rf_key *rf_keys(const struct rf_doc *docs, int ndocs, int *nkeys);
+
+/* The flowop of `run` with this name and occurrence, or NULL.  O(log n). */
+const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
+				int occurrence);
+
+#endif

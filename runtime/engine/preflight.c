@@ -1,0 +1,525 @@
+/*
+ * preflight.c - checking a run's needs against the machine before it starts.
+ *
+ * Without these checks an absurd workload fails late and messily: a
+ * thread's memsize is allocated and zeroed inside the worker, so 16
+ * threads of memsize=1t start the OOM killer; a path that does not exist
+ * is found after other filesets were created; a fileset larger than its
+ * disk fills it before failing.  Here each need is estimated from the
+ * plan alone (pure functions, unit-tested) and compared with what the
+ * machine allows, and every problem is reported before anything exists.
+ *
+ * The estimates err on the generous side of the program's real use (an
+ * `opennext` flowop counts all its slots, a fileset tree its worst case),
+ * but a run is refused only past a clear limit: 90 % of MemAvailable, the
+ * open-file limit, the process limit, threads-max, the free space.
+ */
+#include "runtime/engine/preflight.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "plan/flowop.h"
+#include "runtime/base/log.h"
+#include "runtime/fileset/pick.h"
+#include "runtime/engine/shared.h"
+#include "runtime/engine/slot.h"
+#include "runtime/engine/thread.h"
+#include "runtime/fileset/tree.h"
+
+/* Stack pages, flowop arrays and private state a thread touches. */
+#define THREAD_OVERHEAD (64u * 1024)
+/* A random iosize starts with a buffer of this size (flowops/io.c). */
+#define RANDOM_IOSIZE_BUF (64u * 1024)
+
+uint64_t preflight_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t preflight_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Thread instances in one instance of process `proc`. */
+static uint64_t threads_per_proc(const struct plan *p, int proc)
+{
+	const struct plan_proc *pp = &p->procs[proc];
+	uint64_t n = 0;
+
+	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
+		n = preflight_add(n, p->threads[t].instances);
+	return n;
+}
+
+uint64_t preflight_thread_instances(const struct plan *p)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < p->nprocs; i++)
+		n = preflight_add(n, preflight_mul(p->procs[i].instances,
+						   threads_per_proc(p, i)));
+	return n;
+}
+
+uint64_t preflight_process_instances(const struct plan *p)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < p->nprocs; i++)
+		n = preflight_add(n, p->procs[i].instances);
+	return n;
+}
+
+/* Every instance of thread `t` in the run. */
+static uint64_t thread_total_instances(const struct plan *p, int t)
+{
+	const struct plan_thread *pt = &p->threads[t];
+
+	return preflight_mul(pt->instances, p->procs[pt->proc].instances);
+}
+
+/*
+ * The buffer a reading or writing flowop allocates when the thread's
+ * memsize cannot hold it (flowops/io.c, wholefile.c): its iosize.
+ */
+static uint64_t flowop_buffer(const struct plan_flowop *f, uint64_t memsize)
+{
+	const struct plan_value *v = &f->attr[FA_IOSIZE];
+
+	if (!f->ops || f->ops->rw == FO_RW_NONE || !plan_attr_given(f, FA_IOSIZE))
+		return 0;
+	if (v->kind == PV_RANDOM)
+		return memsize ? 0 : RANDOM_IOSIZE_BUF;
+	if (v->kind != PV_INT || v->u.i <= 0 || (uint64_t)v->u.i <= memsize)
+		return 0;
+	return (uint64_t)v->u.i;
+}
+
+uint64_t preflight_thread_mem(const struct plan *p, int t)
+{
+	const struct plan_thread *pt = &p->threads[t];
+	uint64_t m = preflight_add(pt->memsize, sizeof(struct fb_thread) + THREAD_OVERHEAD);
+
+	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
+		m = preflight_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
+		m = preflight_add(m, flowop_buffer(&p->flowops[k], pt->memsize));
+	}
+	return m;
+}
+
+uint64_t preflight_fileset_mem(const struct plan *p, int i)
+{
+	const struct plan_fileset *fs = &p->filesets[i];
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
+	uint64_t n = preflight_add(files, leaf);
+	/* directories: about n / (width - 1); a random width counts as 2 */
+	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
+	double dirs_d = (double)n / (w - 1) + 1;
+	uint64_t dirs = dirs_d >= 1.8e19 ? UINT64_MAX : (uint64_t)dirs_d;
+	uint64_t m;
+
+	(void)p;
+	if (files >= UINT32_MAX || leaf >= UINT32_MAX)
+		return UINT64_MAX;      /* tree.c refuses it anyway */
+	m = pick_set_bytes(files, true, true);
+	m = preflight_add(m, pick_set_bytes(leaf, true, false));
+	m = preflight_add(m, pick_set_bytes(dirs > UINT32_MAX ? UINT32_MAX : dirs,
+					    false, false));
+	m = preflight_add(m, preflight_mul(dirs, sizeof(struct tree_dir)));
+	if (fs->size_rv >= 0)
+		m = preflight_add(m, preflight_mul(files, sizeof(uint64_t)));
+	return m;
+}
+
+uint64_t preflight_mem(const struct plan *p)
+{
+	uint64_t m = 0;
+
+	for (int t = 0; t < p->nthreads; t++)
+		m = preflight_add(m, preflight_mul(thread_total_instances(p, t),
+						   preflight_thread_mem(p, t)));
+	for (int i = 0; i < p->nfilesets; i++)
+		m = preflight_add(m, preflight_fileset_mem(p, i));
+	return m;
+}
+
+uint64_t preflight_thread_fds(const struct plan *p, int t)
+{
+	const struct plan_thread *pt = &p->threads[t];
+	bool used[FB_FD_SLOTS] = { false };
+	bool opennext = false, ring = false;
+	uint64_t own = 0, n = 0;
+
+	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
+		const struct plan_flowop *f = &p->flowops[k];
+		int slot;
+
+		if (!f->ops)
+			continue;
+		n += f->ops->held_fds;
+		if (f->ops->cls == FO_CLASS_AIO)
+			ring = true;
+		if (!(f->ops->attrs & FA_BIT(FA_FD)))
+			continue;
+		slot = slot_index(f);
+		if (slot > 0) {
+			if (slot < FB_FD_SLOTS)
+				used[slot] = true;
+		} else if (plan_attr_bool(f, FA_OPENNEXT, false)) {
+			opennext = true;
+		} else {
+			used[0] = true;
+			if (f->fileset >= 0 && f->ops->rw != FO_RW_NONE)
+				own++;
+		}
+	}
+	for (int s = 0; s < FB_FD_SLOTS; s++)
+		n += opennext || used[s];
+	n += own < FB_OWN_SLOTS ? own : FB_OWN_SLOTS;
+	return n + ring + 1;    /* + one transient (listdir, createfile...) */
+}
+
+uint64_t preflight_proc_fds(const struct plan *p, int proc)
+{
+	const struct plan_proc *pp = &p->procs[proc];
+	/* every fileset's root and locked marker stay open in every worker */
+	uint64_t n = PREFLIGHT_BASE_FDS + 2 * (uint64_t)p->nfilesets;
+
+	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
+		n = preflight_add(n, preflight_mul(p->threads[t].instances,
+						   preflight_thread_fds(p, t)));
+	return n;
+}
+
+uint64_t preflight_fileset_bytes(const struct plan_fileset *fs)
+{
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	uint64_t all = preflight_mul(files, fs->size);
+
+	if (fs->prealloc_pct >= 100)
+		return all;
+	if (fs->prealloc_pct <= 0)
+		return 0;
+	return all / 100 * (uint64_t)fs->prealloc_pct +
+	       all % 100 * (uint64_t)fs->prealloc_pct / 100;
+}
+
+const char *preflight_bytes(uint64_t n, char *buf, size_t len)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)n;
+	int u = -1;
+	size_t k;
+
+	if (n < 1024) {
+		snprintf(buf, len, "%" PRIu64 " bytes", n);
+		return buf;
+	}
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	k = (size_t)snprintf(buf, len, "%.1f", v);
+	if (k > 2 && k < len && strcmp(buf + k - 2, ".0") == 0)
+		buf[k - 2] = '\0';     /* "16 TiB", not "16.0 TiB" */
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", unit[u]);
+	return buf;
+}
+
+/* ---- comparing needs with limits ------------------------------------- */
+
+/* The thread definition that needs the most memory in all. */
+static int biggest_thread(const struct plan *p, uint64_t *total)
+{
+	int best = -1;
+
+	*total = 0;
+	for (int t = 0; t < p->nthreads; t++) {
+		uint64_t m = preflight_mul(thread_total_instances(p, t),
+					   preflight_thread_mem(p, t));
+
+		if (best < 0 || m > *total) {
+			best = t;
+			*total = m;
+		}
+	}
+	return best;
+}
+
+static int check_memory(const struct plan *p, const struct preflight_limits *l)
+{
+	uint64_t need = preflight_mem(p), tm = 0;
+	char b1[32], b2[32], b3[32], b4[32];
+	int t;
+
+	if (!l->mem_avail || need <= l->mem_avail / 100 * PREFLIGHT_MEM_PCT)
+		return 0;
+	t = biggest_thread(p, &tm);
+	if (t >= 0 && tm >= need / 2) {
+		const struct plan_thread *pt = &p->threads[t];
+		uint64_t each = preflight_thread_mem(p, t);
+		char what[64];
+
+		if (pt->memsize && pt->memsize >= each / 2)
+			snprintf(what, sizeof(what), "memsize=%s",
+				 preflight_bytes(pt->memsize, b1, sizeof(b1)));
+		else
+			snprintf(what, sizeof(what), "%s each (I/O buffers, statistics)",
+				 preflight_bytes(each, b1, sizeof(b1)));
+		log_error("%s:%d:%d: thread '%s' of process '%s': %s x %" PRIu64
+			  " thread instances needs %s of memory (the whole run about %s); "
+			  "this machine has %s available (flowbench uses at most %d %%): "
+			  "lower memsize or instances",
+			  p->filename, pt->loc.line, pt->loc.col, pt->name,
+			  p->procs[pt->proc].name, what, thread_total_instances(p, t),
+			  preflight_bytes(tm, b2, sizeof(b2)),
+			  preflight_bytes(need, b3, sizeof(b3)),
+			  preflight_bytes(l->mem_avail, b4, sizeof(b4)), PREFLIGHT_MEM_PCT);
+	} else {
+		log_error("the run needs about %s of memory (threads, their statistics "
+			  "and the filesets' trees); this machine has %s available "
+			  "(flowbench uses at most %d %%)",
+			  preflight_bytes(need, b3, sizeof(b3)),
+			  preflight_bytes(l->mem_avail, b4, sizeof(b4)), PREFLIGHT_MEM_PCT);
+	}
+	return 1;
+}
+
+static int check_fds(const struct plan *p, const struct preflight_limits *l)
+{
+	int problems = 0;
+
+	for (int i = 0; l->nofile && i < p->nprocs; i++) {
+		const struct plan_proc *pp = &p->procs[i];
+		uint64_t need = preflight_proc_fds(p, i);
+
+		if (need <= l->nofile)
+			continue;
+		log_error("%s:%d:%d: process '%s': its %" PRIu64 " thread instances may "
+			  "hold up to %" PRIu64 " open files, more than this process may "
+			  "open (%" PRIu64 ", ulimit -n): lower the threads' instances "
+			  "or raise the limit",
+			  p->filename, pp->loc.line, pp->loc.col, pp->name,
+			  threads_per_proc(p, i), need, l->nofile);
+		problems++;
+	}
+	return problems;
+}
+
+static int check_tasks(const struct plan *p, const struct preflight_limits *l)
+{
+	uint64_t tasks = 1;     /* the master */
+	int problems = 0;
+
+	/* a worker runs its last thread instance on its own thread */
+	for (int i = 0; i < p->nprocs; i++) {
+		uint64_t per = threads_per_proc(p, i);
+
+		tasks = preflight_add(tasks, preflight_mul(p->procs[i].instances,
+							   per ? per : 1));
+	}
+	if (l->nproc && tasks > l->nproc) {
+		log_error("the run needs %" PRIu64 " processes and threads (%" PRIu64
+			  " worker processes); this user may have %" PRIu64
+			  " (ulimit -u)", tasks, preflight_process_instances(p), l->nproc);
+		problems++;
+	}
+	if (l->threads_max && tasks > l->threads_max) {
+		log_error("the run needs %" PRIu64 " threads; the system allows %" PRIu64
+			  " in all (/proc/sys/kernel/threads-max)", tasks, l->threads_max);
+		problems++;
+	}
+	return problems;
+}
+
+int preflight_check_limits(const struct plan *p, const struct preflight_limits *l)
+{
+	return check_memory(p, l) + check_fds(p, l) + check_tasks(p, l);
+}
+
+/* ---- reading the machine's limits ------------------------------------ */
+
+/* The number after `key` in /proc/meminfo (kB) in bytes, 0 if unknown. */
+static uint64_t meminfo(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	size_t klen = strlen(key);
+	uint64_t v = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long kb;
+
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':' &&
+		    sscanf(line + klen + 1, "%llu", &kb) == 1) {
+			v = preflight_mul(kb, 1024);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+static uint64_t proc_number(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	unsigned long long v = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static uint64_t rlim(rlim_t r)
+{
+	return r == RLIM_INFINITY ? UINT64_MAX : (uint64_t)r;
+}
+
+void preflight_read_limits(struct preflight_limits *l)
+{
+	struct rlimit rl;
+
+	memset(l, 0, sizeof(*l));
+	l->mem_avail = meminfo("MemAvailable");
+	/* run.c has raised the soft limit as far as it goes: that one counts */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		l->nofile = rlim(rl.rlim_cur);
+	/* root (CAP_SYS_RESOURCE) is not held to RLIMIT_NPROC */
+	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0)
+		l->nproc = rlim(rl.rlim_cur);
+	l->threads_max = proc_number("/proc/sys/kernel/threads-max");
+}
+
+/* ---- fileset paths and disk space ------------------------------------ */
+
+/* The fileset's path is usable; *fresh: <path>/<name> is still to be made. */
+static int check_path(const struct plan *p, const struct plan_fileset *fs,
+		      bool *fresh)
+{
+	const char *what = fs->is_file ? "file" : "fileset";
+	char dir[4096];
+	struct stat st;
+
+	*fresh = false;
+	if (stat(fs->path, &st) < 0) {
+		log_error("%s:%d:%d: %s '%s': path %s %s", p->filename, fs->loc.line,
+			  fs->loc.col, what, fs->name, fs->path,
+			  errno == ENOENT ? "does not exist" : strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		log_error("%s:%d:%d: %s '%s': path %s is not a directory", p->filename,
+			  fs->loc.line, fs->loc.col, what, fs->name, fs->path);
+		return -1;
+	}
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", fs->path, fs->name) >= sizeof(dir)) {
+		log_error("%s:%d:%d: %s '%s': path %s is too long", p->filename,
+			  fs->loc.line, fs->loc.col, what, fs->name, fs->path);
+		return -1;
+	}
+	if (lstat(dir, &st) == 0)
+		return 0;       /* exists: fileset.c reuses, cleans or refuses it */
+	*fresh = true;
+	if (access(fs->path, W_OK | X_OK) < 0) {
+		log_error("%s:%d:%d: %s '%s': path %s is not writable by this user (%s)",
+			  p->filename, fs->loc.line, fs->loc.col, what, fs->name,
+			  fs->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Free space: the bytes preallocated by every new fileset on one file
+ * system against its f_bavail.  A fileset whose directory exists is left
+ * out (reused, or cleaned first: its old files free their space).
+ */
+static int check_space(const struct plan *p, const bool *fresh)
+{
+	int problems = 0;
+
+	for (int i = 0; i < p->nfilesets; i++) {
+		const struct plan_fileset *fs = &p->filesets[i];
+		struct statvfs sv;
+		struct stat st, other;
+		uint64_t need = 0, avail, own;
+		char b1[32], b2[32], b3[32], b4[32], others[64] = "";
+		bool first = true;
+
+		if (!fresh[i] || stat(fs->path, &st) < 0)
+			continue;
+		/* one message per file system, at its first new fileset */
+		for (int j = 0; j < p->nfilesets; j++) {
+			if (!fresh[j] || stat(p->filesets[j].path, &other) < 0 ||
+			    other.st_dev != st.st_dev)
+				continue;
+			if (j < i)
+				first = false;
+			need = preflight_add(need, preflight_fileset_bytes(&p->filesets[j]));
+		}
+		if (!first || statvfs(fs->path, &sv) < 0)
+			continue;
+		avail = preflight_mul(sv.f_bavail, sv.f_frsize);
+		if (need <= avail)
+			continue;
+		own = preflight_fileset_bytes(fs);
+		if (need != own)
+			snprintf(others, sizeof(others), " (%s with the other new filesets there)",
+				 preflight_bytes(need, b3, sizeof(b3)));
+		log_error("%s:%d:%d: %s '%s': %" PRIu64 " files x %s, %d %% preallocated, "
+			  "need %s of disk%s; the file system of %s has %s free: "
+			  "lower the file size or the number of files (often -D "
+			  "filesize=... or -D nfiles=...)",
+			  p->filename, fs->loc.line, fs->loc.col,
+			  fs->is_file ? "file" : "fileset", fs->name,
+			  fs->is_file ? (uint64_t)1 : fs->entries,
+			  preflight_bytes(fs->size, b1, sizeof(b1)), fs->prealloc_pct,
+			  preflight_bytes(own, b2, sizeof(b2)), others,
+			  fs->path, preflight_bytes(avail, b4, sizeof(b4)));
+		problems++;
+	}
+	return problems;
+}
+
+int preflight_check(const struct plan *p)
+{
+	struct preflight_limits l;
+	bool *fresh = calloc((size_t)p->nfilesets + 1, sizeof(*fresh));
+	int problems;
+
+	if (!fresh) {
+		log_error("out of memory");
+		return -1;
+	}
+	preflight_read_limits(&l);
+	problems = preflight_check_limits(p, &l);
+	for (int i = 0; i < p->nfilesets; i++) {
+		bool dup = false;
+
+		fresh[i] = false;
+		for (int j = 0; j < i; j++)
+			dup |= strcmp(p->filesets[j].path, p->filesets[i].path) == 0 &&
+			       strcmp(p->filesets[j].name, p->filesets[i].name) == 0;
+		if (!dup && check_path(p, &p->filesets[i], &fresh[i]) < 0)
+			problems++;
+	}
+	problems += check_space(p, fresh);
+	free(fresh);
+	return problems ? -1 : 0;
+}

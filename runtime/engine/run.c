@@ -1,0 +1,740 @@
+/*
+ * run.c - the master's side of a run, from script actions to the report.
+ *
+ * Sequence: actions (echo, sleep, system, ...) -> files -> cache ->
+ * shared region -> fork one worker per process instance -> start barrier
+ * -> warm-up, if any -> timed phase (event generator, sampler: psrun
+ * snapshots, --interval series, status line) -> stop -> reap every worker
+ * -> report.  Any failure after the fork voids the results: the
+ * first error is printed and the status is 1.
+ *
+ * The timed phase ends at the deadline, when a thread asks for the end
+ * of the run (firstdone, a finish* limit: results kept), when every
+ * worker has exited (alldone), or on an error or interrupt (no results).
+ * Rates divide by the time until the run actually ended.  When it ends,
+ * the master wakes every thread sleeping in a flowop (block, semblock,
+ * eventlimit, ...) so that none can hold the run open.
+ *
+ * A warm-up (--warmup) releases the threads warmup seconds before the
+ * measured phase starts; each thread keeps a baseline of its statistics
+ * at its first op that starts after that (thread_end_warmup), and every
+ * reading subtracts it (shared_sum_stats).  Ops in flight when the
+ * warm-up ends are warm-up ops: the measured window counts exactly the
+ * ops that started and ended inside it.
+ *
+ * The sampler (sampler.h) reads the statistics blocks while the threads
+ * write them, word by word with relaxed atomic loads (stats.h): the
+ * workers are never paused or slowed, and a reading is not an atomic cut.
+ *
+ * The master polls its workers (waitpid(WNOHANG)) while it waits, both at
+ * the barrier and during the timed phase, so a worker that dies is
+ * noticed at once and the run fails with a clear message instead of
+ * hanging.  SIGINT/SIGTERM set the abort flag; workers finish their
+ * current op and exit; the results so far are printed, then
+ * "flowbench: interrupted".  Every wait of the master wakes on the
+ * signal, and once it came the workers have INTERRUPT_GRACE_NS to exit
+ * before they are killed: whatever they do (stopped, in an
+ * uninterruptible wait), the master acts on it within a second.  Without
+ * a signal, a worker that has not exited STUCK_NOTICE_NS after the end is
+ * named with its /proc state, and killed after STOP_TIMEOUT_NS.
+ *
+ * Time values are checked once more before anything runs (check_times):
+ * a deadline in nanoseconds must not wrap (plan.h, PLAN_MAX_SECONDS).
+ */
+#include "runtime/engine/run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/engine/actions.h"
+#include "runtime/fileset/cache.h"
+#include "runtime/base/clock.h"
+#include "runtime/engine/eventgen.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/interrupt.h"
+#include "runtime/base/log.h"
+#include "runtime/engine/preflight.h"
+#include "runtime/engine/proc.h"
+#include "runtime/measure/text.h"
+#include "runtime/engine/sampler.h"
+#include "runtime/engine/shared.h"
+
+#define NS_PER_S 1000000000ull
+#define MS_NS (1000 * 1000ull)
+#define STARTUP_TIMEOUT_NS (30 * NS_PER_S)
+#define STOP_TIMEOUT_NS (60 * NS_PER_S)      /* then stragglers are killed */
+#define STUCK_NOTICE_NS (5 * NS_PER_S)       /* then they are named */
+#define INTERRUPT_GRACE_NS (250 * MS_NS)     /* after SIGINT/SIGTERM: killed */
+#define KILL_WAIT_NS (400 * MS_NS)           /* after SIGKILL: abandoned */
+#define NAMED_MAX 10                         /* stuck workers named one by one */
+#define POLL_NS (100 * MS_NS)
+#define DEFAULT_RUNTIME_S 60
+
+struct worker {
+	pid_t pid;                /* 0 once reaped (or never started) */
+	int proc;
+	uint64_t inst;
+};
+
+struct master {
+	const struct plan *plan;
+	struct shared sh;
+	struct fs_state *fs;
+	struct worker *w;
+	uint64_t nw;              /* workers started */
+	uint64_t live;            /* not yet reaped */
+	char why[512];            /* first worker failure seen by waitpid */
+	struct clock_scale clk;   /* op clock, calibrated from start-up to release */
+	struct eventgen gen;
+	struct run_outcome *out;  /* may be NULL */
+	const double *pct;        /* percentiles to print (NULL: defaults) */
+	int npct;
+	double warmup_s, interval_s;
+	struct sampler smp;
+	bool warming;             /* the warm-up has not yet been seen to end */
+};
+
+/* Many threads, each with many slots: ask for the hard limit. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Remember why a worker ended badly (first reason only) and abort. */
+static void worker_ended(struct master *m, struct worker *w, int status)
+{
+	const char *name = m->plan->procs[w->proc].name;
+	unsigned long long inst = (unsigned long long)w->inst + 1;
+
+	w->pid = 0;
+	m->live--;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROC_EXIT_OK)
+		return;
+	shared_halt(m->sh.ctl, HALT_ABORT);
+	if (m->why[0])
+		return;
+	if (WIFSIGNALED(status))
+		snprintf(m->why, sizeof(m->why),
+			 "worker process '%s' instance %llu killed by signal %d (%s)",
+			 name, inst, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) != PROC_EXIT_REPORTED)
+		snprintf(m->why, sizeof(m->why),
+			 "worker process '%s' instance %llu exited with status %d",
+			 name, inst, WEXITSTATUS(status));
+}
+
+/* Reap what has ended; with `block` wait for at least one.  Returns reaped. */
+static int reap(struct master *m, bool block)
+{
+	int n = 0;
+
+	while (m->live) {
+		int status;
+		pid_t pid = waitpid(-1, &status, n == 0 && block ? 0 : WNOHANG);
+
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		for (uint64_t i = 0; i < m->nw; i++) {
+			if (m->w[i].pid == pid) {
+				worker_ended(m, &m->w[i], status);
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = clock_ns_to_ts(ns);
+
+	/* EINTR (a signal) just returns early: callers re-check. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* Fork one worker per process instance, newest definition first. */
+static int start_workers(struct master *m)
+{
+	const struct plan *p = m->plan;
+	struct run_ctx ctx = { .plan = p, .sh = &m->sh, .filesets = m->fs,
+			       .master = getpid() };
+
+	for (int pi = p->nprocs - 1; pi >= 0; pi--) {
+		const struct plan_proc *pp = &p->procs[pi];
+
+		log_info("Starting %llu %s instances", (unsigned long long)pp->instances,
+			 pp->name);
+		for (uint64_t i = 0; i < pp->instances; i++) {
+			struct worker *w = &m->w[m->nw];
+			pid_t pid;
+
+			/* thousands of forks take a while: an interrupt stops them */
+			if (shared_halted(m->sh.ctl) & HALT_ABORT)
+				return -1;
+			fflush(NULL);
+			pid = fork();
+			if (pid < 0) {
+				shared_set_error(m->sh.ctl, "cannot start process %s: fork: %s",
+						 pp->name, strerror(errno));
+				return -1;
+			}
+			if (pid == 0)
+				_exit(proc_worker(&ctx, pi, i));
+			w->pid = pid;
+			w->proc = pi;
+			w->inst = i;
+			m->nw++;
+			m->live++;
+		}
+	}
+	return 0;
+}
+
+/* Wait until every thread is at the barrier.  0, or -1 with the run aborted. */
+static int wait_ready(struct master *m)
+{
+	struct shared_ctl *c = m->sh.ctl;
+	uint64_t limit = clock_now_ns() + STARTUP_TIMEOUT_NS;
+
+	for (;;) {
+		uint64_t ready = atomic_load_explicit(&c->ready, memory_order_acquire);
+
+		if (shared_halted(c) & HALT_ABORT)
+			return -1;
+		if (ready == m->sh.nslots)
+			return 0;
+		reap(m, false);
+		if (shared_halted(c) & HALT_ABORT)
+			return -1;
+		if (m->live < m->nw) {
+			if (!m->why[0])
+				snprintf(m->why, sizeof(m->why),
+					 "a worker process exited during start-up");
+			shared_halt(c, HALT_ABORT);
+			return -1;
+		}
+		if (clock_now_ns() > limit) {
+			shared_set_error(c, "start-up took more than %llu s (%llu of %llu threads ready)",
+					 STARTUP_TIMEOUT_NS / NS_PER_S,
+					 (unsigned long long)ready,
+					 (unsigned long long)m->sh.nslots);
+			return -1;
+		}
+		sleep_until(clock_now_ns() + 1000 * 1000);
+	}
+}
+
+/* When the run ended, given how the timed phase was left at `now`. */
+static uint64_t end_time(struct master *m, uint64_t now)
+{
+	struct shared_ctl *c = m->sh.ctl;
+	uint64_t stop = atomic_load(&c->stop_ns);
+	uint64_t last = atomic_load(&c->last_exit_ns);
+	uint64_t end = now;
+
+	if (stop)
+		end = stop;                     /* a thread ended the run */
+	else if (m->live == 0 && last)
+		end = last;                     /* every thread ended (alldone) */
+	if (end < c->start_ns)
+		end = c->start_ns;
+	return end < c->deadline_ns ? end : c->deadline_ns;
+}
+
+/*
+ * Sleep through the warm-up and the timed phase on the halt word, waking
+ * at least every POLL_NS to notice dead workers, at the end of the
+ * warm-up, and for the sampler's jobs.  Returns the time the run ended.
+ */
+static uint64_t timed_phase(struct master *m)
+{
+	struct shared_ctl *c = m->sh.ctl;
+
+	for (;;) {
+		uint64_t now = clock_now_ns();
+		uint32_t h = shared_halted(c);
+		uint64_t wake;
+
+		if (h || m->live == 0)
+			return end_time(m, now);
+		if (now >= c->deadline_ns)
+			return c->deadline_ns;
+		if (reap(m, false))
+			continue;
+		if (m->warming && now >= c->start_ns) {
+			m->warming = false;
+			sampler_quiet(&m->smp);
+			log_info("Warm-up done, measuring...");
+		}
+		if (now >= sampler_next(&m->smp)) {
+			sampler_tick(&m->smp, now);
+			continue;
+		}
+		wake = now + POLL_NS;
+		if (c->deadline_ns < wake)
+			wake = c->deadline_ns;
+		if (m->warming && c->start_ns < wake)
+			wake = c->start_ns;
+		if (sampler_next(&m->smp) < wake)
+			wake = sampler_next(&m->smp);
+		shared_halt_wait(c, h, wake > now ? wake - now : 1);
+	}
+}
+
+/* "worker process 'p' instance 2 (pid 123)", for messages. */
+static void worker_name(const struct master *m, const struct worker *w,
+			char *buf, size_t size)
+{
+	snprintf(buf, size, "worker process '%s' instance %llu (pid %d)",
+		 m->plan->procs[w->proc].name, (unsigned long long)w->inst + 1,
+		 (int)w->pid);
+}
+
+/*
+ * Warn about each live worker, "<name> <what> (state: <state>); <next>",
+ * the first NAMED_MAX of them by name.
+ */
+static void warn_live(const struct master *m, const char *what, const char *next)
+{
+	uint64_t named = 0;
+
+	for (uint64_t i = 0; i < m->nw; i++) {
+		char name[256], state[96];
+
+		if (!m->w[i].pid || named++ >= NAMED_MAX)
+			continue;
+		worker_name(m, &m->w[i], name, sizeof(name));
+		proc_state_text(m->w[i].pid, state, sizeof(state));
+		log_warn("%s %s (state: %s); %s", name, what, state, next);
+	}
+	if (named > NAMED_MAX)
+		log_warn("... and %llu more worker processes", (unsigned long long)(named - NAMED_MAX));
+}
+
+static void kill_live(const struct master *m)
+{
+	for (uint64_t i = 0; i < m->nw; i++) {
+		if (m->w[i].pid)
+			kill(m->w[i].pid, SIGKILL);
+	}
+}
+
+/*
+ * Workers that SIGKILL has not ended (a thread in an uninterruptible wait
+ * dies only when the wait ends): named, then no longer waited for; init
+ * reaps them once flowbench has exited.
+ */
+static void abandon_live(struct master *m)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "did not die %g s after SIGKILL",
+		 (double)KILL_WAIT_NS / 1e9);
+	warn_live(m, what, "flowbench exits without it");
+	if (!m->why[0])
+		snprintf(m->why, sizeof(m->why),
+			 "worker processes could not be stopped, even by SIGKILL");
+	for (uint64_t i = 0; i < m->nw; i++)
+		m->w[i].pid = 0;
+	m->live = 0;
+	shared_halt(m->sh.ctl, HALT_ABORT);
+}
+
+/* At `now`: kill what is left, once it is time.  Returns true if it did. */
+static bool kill_when_due(struct master *m, uint64_t now, uint64_t t0,
+			  uint64_t kill_at, bool interrupted, const char *since)
+{
+	char what[128];
+
+	if (now < kill_at)
+		return false;
+	if (interrupted) {
+		snprintf(what, sizeof(what), "has not exited %g s after the interrupt",
+			 (double)INTERRUPT_GRACE_NS / 1e9);
+		warn_live(m, what, "killing it");
+	} else {
+		snprintf(what, sizeof(what), "has not exited %llu s after %s",
+			 (unsigned long long)((now - t0) / NS_PER_S), since);
+		warn_live(m, what, "killing it");
+		if (!m->why[0])
+			snprintf(m->why, sizeof(m->why),
+				 "worker processes did not stop within %llu s; killed",
+				 STOP_TIMEOUT_NS / NS_PER_S);
+	}
+	kill_live(m);
+	shared_halt(m->sh.ctl, HALT_ABORT);
+	return true;
+}
+
+/* The notice STUCK_NOTICE_NS after `since`: who holds the end up, and why. */
+static void name_stuck(const struct master *m, const char *since)
+{
+	char what[128], next[64];
+
+	snprintf(what, sizeof(what), "has not exited %llu s after %s",
+		 STUCK_NOTICE_NS / NS_PER_S, since);
+	snprintf(next, sizeof(next), "waiting up to %llu s, Ctrl-C kills it",
+		 STOP_TIMEOUT_NS / NS_PER_S);
+	warn_live(m, what, next);
+}
+
+/*
+ * Wait for every worker to exit after `since` ("the end of the run").
+ * One still there STUCK_NOTICE_NS later is named with its /proc state;
+ * stragglers are killed after STOP_TIMEOUT_NS, or INTERRUPT_GRACE_NS
+ * after SIGINT/SIGTERM (checked at least every 10 ms, and at once when
+ * the signal cuts the sleep short); whatever SIGKILL has not ended
+ * KILL_WAIT_NS later is abandoned.
+ */
+static void reap_all(struct master *m, const char *since)
+{
+	uint64_t t0 = clock_now_ns();
+	uint64_t kill_at = t0 + STOP_TIMEOUT_NS, killed_at = 0;
+	bool named = false, interrupted = false;
+
+	while (m->live) {
+		uint64_t now;
+
+		if (reap(m, false))
+			continue;
+		now = clock_now_ns();
+		if (!interrupted && interrupt_signal()) {
+			interrupted = true;
+			if (!killed_at && now + INTERRUPT_GRACE_NS < kill_at)
+				kill_at = now + INTERRUPT_GRACE_NS;
+		}
+		if (!named && !killed_at && !interrupted && now >= t0 + STUCK_NOTICE_NS) {
+			name_stuck(m, since);
+			named = true;
+		}
+		if (!killed_at && kill_when_due(m, now, t0, kill_at, interrupted, since))
+			killed_at = now;
+		if (killed_at && now >= killed_at + KILL_WAIT_NS) {
+			reap(m, false);
+			if (m->live)
+				abandon_live(m);
+			break;
+		}
+		sleep_until(now + 10 * MS_NS);
+	}
+}
+
+/*
+ * Merge every thread's measured stats into one fo_stats per plan flowop
+ * (flowops sharing a name share a line, plan_flowop.line), close the
+ * interval series, then print.  `partial`: the run was aborted (error,
+ * interrupt, dead worker) and these are the results until it stopped.
+ */
+static int report(struct master *m, uint64_t end_ns, bool partial)
+{
+	const struct plan *p = m->plan;
+	struct fo_stats *sum = malloc(((size_t)p->nflowops + 3) * sizeof(*sum));
+	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
+	uint64_t warm_ops = shared_warmup_ops(&m->sh);
+
+	if (!sum) {
+		log_error("out of memory");
+		return 1;
+	}
+	atomic_thread_fence(memory_order_acquire);
+	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
+	sampler_end(&m->smp, sum, end_ns);
+	if (m->warmup_s > 0)
+		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
+			 (unsigned long long)warm_ops);
+	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+	if (shared_first_failure(m->sh.ctl))
+		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
+	if (m->out) {
+		m->out->stats = sum;
+		m->out->elapsed_s = elapsed_s;
+		m->out->warmup_ops = warm_ops;
+		m->out->partial = partial;
+		m->out->iv = m->smp.rows;
+		m->out->niv = m->smp.nrows;
+		m->smp.rows = NULL;     /* moved */
+	} else {
+		free(sum);
+	}
+	return 0;
+}
+
+static double runtime_seconds(const struct plan *p)
+{
+	if (p->runtime_s > 0)
+		return p->runtime_s;
+	return p->quit_mode == QUIT_TIMEOUT ? DEFAULT_RUNTIME_S : 0;
+}
+
+static void log_run_took(double s)
+{
+	if (s == (double)(uint64_t)s)
+		log_info("Run took %llu seconds...", (unsigned long long)s);
+	else
+		log_info("Run took %.3f seconds...", s);
+}
+
+/* The end of the timed phase: halt, wake every sleeper, stop the generator. */
+static void stop_run(struct master *m)
+{
+	shared_halt(m->sh.ctl, HALT_STOP);
+	shared_wake_all(&m->sh);
+	eventgen_stop(&m->gen);
+}
+
+/*
+ * Why the run failed, for the log and the results file: the interrupt,
+ * the first error recorded, or the worker failure seen by waitpid.
+ */
+static void report_failure(struct master *m)
+{
+	const char *err = shared_error(m->sh.ctl);
+	int sig = interrupt_signal();
+
+	if (m->out) {
+		m->out->interrupted = sig != 0;
+		snprintf(m->out->error, sizeof(m->out->error), "%s",
+			 sig ? "interrupted" : err ? err :
+			 m->why[0] ? m->why : "the run failed without results");
+	}
+	fflush(stdout);
+	if (sig) {
+		fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(sig));
+		return;
+	}
+	if (err)
+		log_error("%s", err);
+	if (m->why[0])
+		log_error("%s", m->why);
+	if (!err && !m->why[0])
+		log_error("the run failed without results");
+}
+
+/*
+ * `ns` + `s` seconds, saturating: check_times() keeps both far below the
+ * limit, this keeps a deadline from wrapping whatever comes.
+ */
+static uint64_t add_seconds(uint64_t ns, double s)
+{
+	double d = s > 0 ? s * 1e9 : 0;
+
+	if (!(d < 1.8e19) || (uint64_t)d >= UINT64_MAX - 1 - ns)
+		return UINT64_MAX - 1;      /* UINT64_MAX means "no limit" */
+	return ns + (uint64_t)d;
+}
+
+/* Everything after the files are ready.  Returns the exit status. */
+static int run_workers(struct master *m)
+{
+	struct shared_ctl *c = m->sh.ctl;
+	double runtime_s = runtime_seconds(m->plan);
+	struct sampler_options so = {
+		.psrun_period = m->plan->psrun_period, .interval_s = m->interval_s,
+		.warmup_s = m->warmup_s, .runtime_s = runtime_s,
+		.pct = m->pct, .npct = m->npct,
+	};
+	uint64_t release, start, end;
+	bool aborted;
+	int rc = 1;
+
+	if (sampler_init(&m->smp, m->plan, &m->sh, &so) < 0)
+		return 1;
+
+	interrupt_install();
+	interrupt_attach(c);
+	if (start_workers(m) < 0 || wait_ready(m) < 0) {
+		shared_halt(c, HALT_ABORT);
+		shared_release(c);      /* wake the waiters so they can exit */
+		reap_all(m, "the start-up was abandoned");
+		goto out;
+	}
+	clock_scale_finish(&m->clk);
+	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
+	c->clk = m->clk;
+	release = clock_now_ns();
+	start = add_seconds(release, m->warmup_s);
+	c->start_ns = start;
+	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
+	m->warming = m->warmup_s > 0;
+	sampler_begin(&m->smp, release, start);
+	shared_release(c);
+	if (m->warming)
+		log_info("Warming up for %g seconds...", m->warmup_s);
+	else
+		log_info("Running...");
+	if (eventgen_start(&m->gen, c, eventgen_rate(m->plan)) < 0) {
+		shared_set_error(c, "the run needs its event generator");
+		end = start;
+	} else {
+		end = timed_phase(m);
+	}
+	sampler_quiet(&m->smp);
+	stop_run(m);
+	if (!(shared_halted(c) & HALT_ABORT) && end <= start && m->warmup_s > 0)
+		shared_set_error(c, "the run ended during the warm-up (%g s): nothing was measured",
+				 m->warmup_s);
+	if (!(shared_halted(c) & HALT_ABORT))
+		log_run_took((double)(end - start) / 1e9);
+	reap_all(m, "the end of the run");
+	aborted = shared_halted(c) & HALT_ABORT;
+	if (!aborted) {
+		rc = report(m, end, false);
+	} else if (end > start) {
+		/* the results so far: every thread's ops until it stopped */
+		log_info("Run stopped after %.3f seconds: partial results", (double)(end - start) / 1e9);
+		report(m, end, true);
+	}
+out:
+	interrupt_detach();
+	stop_run(m);
+	sampler_free(&m->smp);
+	if (rc != 0)
+		report_failure(m);
+	return rc;
+}
+
+void run_outcome_free(struct run_outcome *o)
+{
+	free(o->stats);
+	free(o->iv);
+	memset(o, 0, sizeof(*o));
+}
+
+/* An interrupt came before the timed phase (interrupt.h). */
+static bool stop_asked(struct run_outcome *out)
+{
+	if (!interrupt_signal())
+		return false;
+	fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(interrupt_signal()));
+	if (out) {
+		out->interrupted = true;
+		snprintf(out->error, sizeof(out->error), "interrupted");
+	}
+	return true;
+}
+
+/* "file:line:col: " for the plan's `run`, or "" without one (--runtime). */
+static const char *run_where(const struct plan *p, char *buf, size_t size)
+{
+	if (!p->run_loc.line)
+		return "";
+	snprintf(buf, size, "%s:%d:%d: ", p->filename, p->run_loc.line,
+		 p->run_loc.col);
+	return buf;
+}
+
+/*
+ * The time values of a run, against plan.h's limits, before anything
+ * runs: the compiler and the command line refuse them first with better
+ * messages; this guards any other caller, and the --interval series
+ * whose length depends on both (runtime / interval rows).
+ */
+static int check_times(const struct plan *p, double warmup_s, double interval_s)
+{
+	double runtime_s = runtime_seconds(p);
+	char where[256];
+
+	if (!(runtime_s >= 0 && runtime_s <= PLAN_MAX_SECONDS) ||
+	    !(warmup_s >= 0 && warmup_s <= PLAN_MAX_SECONDS) ||
+	    !(fabs(p->psrun_period) <= PLAN_MAX_SECONDS) ||
+	    !(interval_s >= 0 && interval_s <= PLAN_MAX_SECONDS)) {
+		log_error("%stime values of %g s (run), %g s (warm-up), %g s (psrun) and %g s (interval): each must be at most flowbench's limit of %g s",
+			  run_where(p, where, sizeof(where)), runtime_s, warmup_s,
+			  p->psrun_period, interval_s, PLAN_MAX_SECONDS);
+		return -1;
+	}
+	if (interval_s > 0 && runtime_s / interval_s > PLAN_MAX_INTERVALS) {
+		log_error("%sa run of %g s with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run",
+			  run_where(p, where, sizeof(where)), runtime_s, interval_s,
+			  runtime_s / interval_s, PLAN_MAX_INTERVALS);
+		return -1;
+	}
+	return 0;
+}
+
+int run_plan(const struct plan *p, const struct run_options *opt,
+	     struct run_outcome *out)
+{
+	struct master m = { .plan = p, .out = out,
+			    .pct = opt ? opt->percentiles : NULL,
+			    .npct = opt ? opt->npercentiles : 0,
+			    .warmup_s = opt ? opt->warmup_s : 0,
+			    .interval_s = opt ? opt->interval_s : 0 };
+	uint64_t nproc = 0;
+	int rc = 1;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (stop_asked(out))
+		return 1;
+	if (check_times(p, m.warmup_s, m.interval_s) < 0)
+		return 1;
+	clock_scale_begin(&m.clk);
+	rc = actions_run(p);
+	if (stop_asked(out))
+		return 1;
+	if (rc != 0)
+		return rc < 0 ? 1 : 0;
+	rc = 1;
+	if (!p->has_run)
+		return 0;
+	for (int i = 0; i < p->nprocs; i++)
+		nproc += p->procs[i].instances;
+	if (nproc == 0) {
+		log_error("nothing to run: no process instances are defined");
+		return 1;
+	}
+	raise_nofile();
+	if (preflight_check(p) < 0)
+		return 1;
+	if (fileset_prepare_all(p, opt && opt->force, &m.fs) < 0) {
+		stop_asked(out);        /* preallocation stopped by an interrupt */
+		return 1;
+	}
+	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
+			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0) {
+		stop_asked(out);
+		goto out;
+	}
+	if (stop_asked(out))
+		goto out;
+	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
+		goto out;
+	m.sh.ctl->keep_going = opt && opt->keep_going;
+	if (m.sh.nslots == 0) {
+		log_error("nothing to run: no thread instances are defined");
+		goto out;
+	}
+	m.w = calloc(nproc, sizeof(*m.w));
+	if (!m.w) {
+		log_error("out of memory");
+		goto out;
+	}
+	rc = run_workers(&m);
+	if (out) {
+		out->tsc = m.clk.tsc;
+		out->clock_read_ns = m.clk.read_ns;
+	}
+out:
+	free(m.w);
+	shared_destroy(&m.sh);
+	fileset_free_all(m.fs, p->nfilesets);
+	return rc;
+}

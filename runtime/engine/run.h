@@ -1,0 +1,57 @@
+/*
+ * run.h - executing a compiled plan: the runtime's single entry point.
+ */
+#ifndef FLOWBENCH_RUN_H
+#define FLOWBENCH_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "plan/plan.h"
+#include "runtime/results/results.h"
+#include "runtime/measure/stats.h"
+
+struct run_options {
+	enum { CACHE_COLD, CACHE_WARM } cache;
+	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
+	const double *percentiles;
+	int npercentiles;
+	/* --warmup: run this long first without recording (0: none). */
+	double warmup_s;
+	/* --interval: record a series of this period (0: none). */
+	double interval_s;
+	/* --keep-going: count failed ops per flowop and go on. */
+	bool keep_going;
+	/* --force: adopt unmarked fileset directories (runtime/fileset/fileset.h). */
+	bool force;
+};
+
+/* What a run leaves for the results file (runtime/results/results.h). */
+struct run_outcome {
+	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
+	double elapsed_s;         /* what the rates divide by */
+	struct res_interval *iv;  /* --interval: [niv * results lines], or NULL */
+	int niv;
+	uint64_t warmup_ops;      /* ops done during the warm-up, not recorded */
+	bool interrupted;         /* SIGINT/SIGTERM ended it */
+	bool partial;             /* stats are the results until an abort */
+	bool tsc;                 /* the op clock counted TSC cycles */
+	double clock_read_ns;     /* its read cost, measured at calibration */
+	char cache[160];          /* the "Cache: ..." decision */
+	char error[512];          /* why it failed, when run.c knows */
+};
+
+/*
+ * Run the plan's actions, prepare its files, start its processes and
+ * threads, run the timed phase and print the report.  Returns the
+ * process exit status: 0 on success, 1 when the run failed or ended
+ * without results (then `out->stats` may still hold the partial results
+ * until it stopped, out->partial set).  SIGINT/SIGTERM are caught from
+ * the timed phase on (interrupt.h; callers may install it earlier).  `out` (may be NULL) receives the merged statistics
+ * and the facts of the run; release with run_outcome_free().
+ */
+int run_plan(const struct plan *p, const struct run_options *opt,
+	     struct run_outcome *out);
+void run_outcome_free(struct run_outcome *o);
+
+#endif

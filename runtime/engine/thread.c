@@ -1,0 +1,430 @@
+/*
+ * thread.c - the life of one thread instance, and its timed loop.
+ *
+ * Timed phase semantics (the measurement contract):
+ *  - The master releases all threads at once and sets start_ns and
+ *    deadline_ns = start_ns + runtime before doing so.
+ *  - An op is counted iff it completed at or before the deadline.  A
+ *    flowop compares the end timestamp it already took for the op's
+ *    latency with the deadline (no extra clock call); the op straddling
+ *    the deadline is discarded and the thread stops (FO_DONE).
+ *  - Rates are computed over exactly deadline - start, so no op outside
+ *    that window is ever counted and none inside is lost.
+ *  - Between ops the thread reads the shared halt word once (a relaxed
+ *    load): STOP (master saw the deadline, or the run ended early) and
+ *    ABORT (an error or an interrupt) both end the loop.
+ *  - The loop walks the thread's top-level flowop entries; a composite
+ *    entry runs its own children through thread_run_entry().
+ *  - FO_FAILED (--keep-going: an op failed and was counted in its
+ *    flowop's statistics, thread_op_failed()) goes on as if it
+ *    succeeded, without counting an op; without --keep-going the first
+ *    failure fails the run (FO_ERROR).
+ *  - FO_NORSC ends the thread; what it means for the run depends on why
+ *    (a finish* limit or a missing file) and the quit mode:
+ *    thread_norsc().
+ *
+ * Hot path: the loop and the flowops' run() touch only this thread's
+ * memory and stats block; no allocation, lock or syscall besides the
+ * I/O itself and the vDSO clock.
+ */
+#include "runtime/engine/thread.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/fileset/fileset.h"
+#include "runtime/fileset/pick.h"
+#include "runtime/base/log.h"
+#include "runtime/base/randvar.h"
+#include "runtime/measure/stats.h"
+#include "runtime/engine/threadmem.h"
+
+int thread_prepare(struct fb_thread *t, const struct plan *p,
+		   const struct fs_state *fs, struct shared *sh, int proc,
+		   uint64_t slot)
+{
+	const struct shared_slot *ss = &sh->slots[slot];
+
+	memset(t, 0, sizeof(*t));
+	t->plan = p;
+	t->pt = &p->threads[ss->thread];
+	t->filesets = fs;
+	t->sh = sh;
+	t->ctl = sh->ctl;
+	t->slot = ss;
+	t->stats = ss->stats;
+	t->sync = ss->sync;
+	t->proc = proc;
+	t->proc_inst = ss->proc_inst;
+	t->thread = ss->thread;
+	t->thread_inst = ss->thread_inst;
+	t->deadline_ticks = UINT64_MAX;
+	t->warm_end_ticks = UINT64_MAX;
+	rng_seed_thread(&t->rng, p->seed, (uint64_t)proc, t->proc_inst,
+			(uint64_t)t->thread, t->thread_inst);
+	slot_init_all(t->slots);
+	t->nfo = t->pt->nflowops;
+	t->fo = calloc((size_t)t->nfo + 1, sizeof(*t->fo));
+	t->iters = calloc((size_t)t->nfo + 1, sizeof(*t->iters));
+	t->rv_rng = calloc((size_t)p->nrandvars + 1, sizeof(*t->rv_rng));
+	if (!t->fo || !t->iters || !t->rv_rng)
+		return -1;
+	for (int i = 0; i < p->nrandvars; i++)
+		randvar_stream_seed(&t->rv_rng[i], &p->randvars[i], i, p->seed,
+				    rng_identity((uint64_t)proc, t->proc_inst,
+						 (uint64_t)t->thread, t->thread_inst));
+	for (int k = 0; k < t->nfo; k++) {
+		const struct plan_flowop *pf = &p->flowops[t->pt->first_flowop + k];
+
+		t->fo[k].pf = pf;
+		t->fo[k].stats = &t->stats[k];
+		t->iters[k] = pf->attr[FA_ITERS].kind == PV_RANDOM ? -1 :
+			      plan_attr_int(pf, FA_ITERS, 1);
+		if (t->iters[k] < -1)
+			t->iters[k] = 0;
+	}
+	return 0;
+}
+
+double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
+			  enum fo_attr a, double dflt)
+{
+	const struct plan_value *v = &pf->attr[a];
+
+	switch (v->kind) {
+	case PV_INT:
+		return (double)v->u.i;
+	case PV_DOUBLE:
+		return v->u.d;
+	case PV_BOOL:
+		return v->u.b;
+	case PV_RANDOM:
+		return randvar_sample(&t->plan->randvars[v->u.rv], &t->rv_rng[v->u.rv]);
+	default:
+		return dflt;
+	}
+}
+
+/* A random `iters`: a new sample, truncated, negative as 0. */
+int64_t thread_sample_iters(struct fb_thread *t, int k)
+{
+	double d = thread_attr_double(t, t->fo[k].pf, FA_ITERS, 1);
+
+	return d >= 1 ? (d < 9e18 ? (int64_t)d : INT64_MAX) : 0;
+}
+
+int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      unsigned flags, struct thread_watch *w)
+{
+	const struct plan_flowop *pf = fi->pf;
+	const char *target = pf->attr[FA_TARGET].kind == PV_STRING ?
+			     pf->attr[FA_TARGET].u.s : NULL;
+
+	memset(w, 0, sizeof(*w));
+	w->bytes = (flags & WATCH_BYTES) != 0;
+	w->src = calloc((size_t)t->nfo + 1, sizeof(*w->src));
+	if (!w->src) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FO_ERROR;
+	}
+	for (int k = 0; k < t->nfo; k++) {
+		const struct flowop_ops *ops = t->fo[k].pf->ops;
+
+		if (target && *target) {
+			if (strcmp(t->fo[k].pf->name, target) != 0)
+				continue;
+			if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+				thread_fail(t, "flowop %s: target %s is not a read or write flowop",
+					    pf->name, target);
+				return FO_ERROR;
+			}
+			w->src[w->n++] = t->fo[k].stats;
+			return 0;
+		}
+		if (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO)
+			continue;
+		if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE)))
+			continue;
+		w->src[w->n++] = t->fo[k].stats;
+	}
+	if (target && *target) {
+		thread_fail(t, "flowop %s: target %s is not a flowop of thread %s",
+			    pf->name, target, t->pt->name);
+		return FO_ERROR;
+	}
+	return 0;
+}
+
+void thread_watch_free(struct thread_watch *w)
+{
+	free(w->src);
+	w->src = NULL;
+	w->n = 0;
+}
+
+void thread_release_mem(struct fb_thread *t)
+{
+	free(t->fo);
+	free(t->iters);
+	free(t->rv_rng);
+	thread_mem_free(&(struct thread_mem){ t->mem, t->memsize, t->mem_mapped });
+	t->fo = NULL;
+	t->iters = NULL;
+	t->rv_rng = NULL;
+	t->mem = NULL;
+	t->mem_mapped = 0;
+}
+
+void thread_fail(struct fb_thread *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	shared_set_verror(t->ctl, fmt, ap);
+	va_end(ap);
+	t->failed = true;
+}
+
+enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* a thread whose ops all fail must still leave its warm-up */
+	if (__builtin_expect(t->warm_end_ticks != UINT64_MAX, 0) &&
+	    thread_ticks(t) >= t->warm_end_ticks)
+		thread_end_warmup(t);
+	STATS_COUNT_ERROR(fi->stats, kind);
+	t->op_failures++;
+	if (t->ctl->keep_going) {
+		/* the first one's text, for the report (a relaxed load after it) */
+		if (!atomic_load_explicit(&t->ctl->fail_claimed, memory_order_relaxed)) {
+			va_start(ap, fmt);
+			shared_note_vfailure(t->ctl, fmt, ap);
+			va_end(ap);
+		}
+		return FO_FAILED;
+	}
+	va_start(ap, fmt);
+	shared_set_verror(t->ctl, fmt, ap);
+	va_end(ap);
+	t->failed = true;
+	return FO_ERROR;
+}
+
+enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const char *path, const char *why)
+{
+	thread_fail(t, "flowop %s: refusing to %s %s: %s; flowbench never writes, "
+		    "truncates or removes what it did not create (the fileset's "
+		    "tree was changed behind its back; it is left untouched)",
+		    fi->pf->name, what, path, why);
+	return FO_ERROR;
+}
+
+/* Linux best-effort I/O priority for the calling thread (ioprio <= 7). */
+static void set_ioprio(struct fb_thread *t)
+{
+	const long who_process = 1, class_be = 2;
+
+	if (t->pt->ioprio < 0 || t->pt->ioprio > 7)
+		return;
+	if (syscall(SYS_ioprio_set, who_process, 0L,
+		    (class_be << 13) | t->pt->ioprio) < 0)
+		log_warn("cannot set ioprio %d for thread %s: %s", t->pt->ioprio,
+			 t->pt->name, strerror(errno));
+}
+
+/* Everything a thread does before the barrier.  0 or -1 (error set). */
+static int thread_setup(struct fb_thread *t)
+{
+	char name[16];
+
+	/* the worker's own thread keeps the process's name (ps, pgrep) */
+	snprintf(name, sizeof(name), "%s", t->pt->name);
+	if (syscall(SYS_gettid) != getpid())
+		pthread_setname_np(pthread_self(), name);
+	set_ioprio(t);
+	if (t->pt->memsize) {
+		struct thread_mem m;
+		char err[512];
+		uint64_t run_pages = t->pt->memtype != MEM_HUGETLB ? 0 :
+			thread_mem_run_pages(t->plan, thread_mem_hugepage_size());
+
+		/* mapped, and every page faulted in, before the barrier */
+		if (thread_mem_alloc(&m, t->pt->memsize, t->pt->memtype, t->pt->name,
+				     run_pages, err, sizeof(err)) != 0) {
+			thread_fail(t, "%s", err);
+			return -1;
+		}
+		t->mem = m.addr;
+		t->memsize = m.size;
+		t->mem_mapped = m.mapped;
+	}
+	for (int k = 0; k < t->nfo; k++) {
+		struct flowop_inst *fi = &t->fo[k];
+		const struct flowop_ops *ops = fi->pf->ops;
+
+		if (ops->init && ops->init(t, fi) != 0) {
+			if (!t->failed)
+				thread_fail(t, "flowop %s: initialisation failed",
+					    fi->pf->name);
+			return -1;
+		}
+		t->ninit = k + 1;
+	}
+	return 0;
+}
+
+/*
+ * FO_NORSC ends this thread.  A finish* limit (thread_finish_reached())
+ * ends the run normally with results in timeout and firstdone modes and
+ * only this thread in alldone mode.  A missing file ends the run
+ * normally in firstdone mode, this thread in alldone mode, and fails the
+ * run in timeout mode (its results would cover a workload that stopped).
+ */
+/*
+ * "Could not obtain a file", with what the fileset looked like at that
+ * moment, so the user knows whether to add entries, shorten the run or
+ * change the mode.
+ */
+static void thread_fail_norsc_fileset(struct fb_thread *t,
+				      const struct flowop_inst *fi,
+				      const struct fs_state *fs)
+{
+	char dirs[160] = "";
+
+	if (fs->pf->leafdirs)
+		snprintf(dirs, sizeof(dirs), "; %llu leaf dirs: %llu exist, %llu busy",
+			 (unsigned long long)fs->pf->leafdirs,
+			 (unsigned long long)pick_count(&fs->leafdirs, PICK_EXISTING),
+			 (unsigned long long)pick_busy_count(&fs->leafdirs));
+	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
+		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "
+		    "stopped early; add entries ($nfiles), shorten the run, "
+		    "or use 'set mode quit firstdone' or 'alldone'",
+		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
+		    (unsigned long long)fs->pf->entries,
+		    (unsigned long long)pick_count(&fs->files, PICK_EXISTING),
+		    (unsigned long long)pick_count(&fs->files, PICK_ABSENT),
+		    (unsigned long long)pick_busy_count(&fs->files), dirs);
+}
+
+static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
+{
+	enum quit_mode mode = t->plan->quit_mode;
+
+	if (t->norsc_fi)
+		fi = t->norsc_fi;
+	if (mode == QUIT_ALLDONE)
+		return;
+	if (mode == QUIT_FIRSTDONE || t->finish_reached) {
+		shared_request_stop(t->ctl, clock_now_ns());
+		return;
+	}
+	if (fi->pf->fileset < 0) {
+		thread_fail(t, "flowop %s (%s) ran out of resources: the run "
+			    "stopped early (use 'set mode quit firstdone' "
+			    "or 'alldone' to end the run there)", fi->pf->name,
+			    fi->pf->ops->name);
+		return;
+	}
+	thread_fail_norsc_fileset(t, fi, &t->filesets[fi->pf->fileset]);
+}
+
+enum fo_result thread_run_entry(struct fb_thread *t, int k)
+{
+	struct flowop_inst *fi = &t->fo[k];
+	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) =
+		fi->pf->ops->run;
+	int64_t n = thread_iters(t, k);
+
+	for (int64_t i = 0;; i++) {
+		enum fo_result r;
+
+		if (shared_halted(t->ctl))
+			return FO_DONE;
+		if (i >= n)
+			return FO_OK;
+		r = run(t, fi);
+		if (__builtin_expect(r != FO_OK, 0)) {
+			if (r == FO_FAILED)
+				continue;       /* counted (--keep-going) */
+			if (r == FO_NORSC && !t->norsc_fi)
+				t->norsc_fi = fi;
+			return r;
+		}
+	}
+}
+
+void thread_end_warmup(struct fb_thread *t)
+{
+	const struct shared_slot *ss = t->slot;
+	int n = t->pt->nflowops;
+
+	t->warm_end_ticks = UINT64_MAX;
+	if (!ss || !ss->base)
+		return;                 /* no warm-up in this region */
+	memcpy(ss->base, t->stats, (size_t)n * sizeof(*t->stats));
+	atomic_store_explicit(ss->base_taken, 1, memory_order_release);
+	for (int k = 0; k < n; k++) {
+		STATS_SET(t->stats[k].op.lat_min_ns, UINT64_MAX);
+		STATS_SET(t->stats[k].op.lat_max_ns, 0);
+		STATS_SET(t->stats[k].open.lat_min_ns, UINT64_MAX);
+		STATS_SET(t->stats[k].open.lat_max_ns, 0);
+	}
+}
+
+/* The timed loop: top-level flowops in order, each `iters` times, until halted. */
+static void thread_loop(struct fb_thread *t)
+{
+	if (t->nfo == 0)
+		return;
+	for (;;) {
+		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].pf->ndesc) {
+			switch (thread_run_entry(t, k)) {
+			case FO_OK:
+				break;
+			case FO_DONE:
+				return;
+			case FO_NORSC:
+				thread_norsc(t, &t->fo[k]);
+				return;
+			case FO_ERROR:
+			default:
+				if (!t->failed)
+					thread_fail(t, "flowop %s failed", t->fo[k].pf->name);
+				return;
+			}
+		}
+	}
+}
+
+void *thread_main(void *arg)
+{
+	struct fb_thread *t = arg;
+	int rc = thread_setup(t);
+
+	shared_arrive_and_wait(t->ctl);
+	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
+		t->clk = t->ctl->clk;
+		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
+		if (t->ctl->warmup)
+			t->warm_end_ticks = clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
+		thread_loop(t);
+		shared_thread_done(t->ctl, clock_now_ns());
+	}
+	for (int k = t->ninit - 1; k >= 0; k--) {
+		const struct flowop_ops *ops = t->fo[k].pf->ops;
+
+		if (ops->fini)
+			ops->fini(t, &t->fo[k]);
+	}
+	slot_close_all(t->slots);
+	return NULL;
+}

@@ -1,0 +1,239 @@
+/*
+ * thread.h - one thread instance of a worker process.
+ *
+ * struct fb_thread is what a flowop's ops receive: the plan, the thread's
+ * own flowop instances, fd slots, memory and random generator, and the
+ * shared control words (halt flags, deadline).  Everything in it is
+ * private to the thread except `ctl` and the stats blocks its flowop
+ * instances point into (which only this thread writes).
+ */
+#ifndef FLOWBENCH_THREAD_H
+#define FLOWBENCH_THREAD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan/flowop.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/rng.h"
+#include "runtime/engine/shared.h"
+#include "runtime/engine/slot.h"
+#include "runtime/measure/stats.h"
+
+struct fs_state;
+
+struct fb_thread {
+	const struct plan *plan;
+	const struct plan_thread *pt;
+	const struct fs_state *filesets;   /* [plan->nfilesets] */
+	const struct shared *sh;           /* the slot table (targets of sync flowops) */
+	struct shared_ctl *ctl;
+	const struct shared_slot *slot;    /* this instance's slot */
+	struct fo_stats *stats;            /* this instance's block (slot->stats) */
+	struct fo_sync *sync;              /* this instance's flowop objects */
+
+	int proc;                          /* plan indices and 0-based instances */
+	uint64_t proc_inst;
+	int thread;
+	uint64_t thread_inst;
+
+	struct clock_scale clk;            /* copied from ctl at release */
+	uint64_t deadline_ticks;           /* the deadline on that clock */
+	uint64_t warm_end_ticks;           /* warm-up end; UINT64_MAX: none, or passed */
+	struct rng rng;
+	struct rng *rv_rng;                /* [plan->nrandvars]: one stream each */
+
+	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
+	uint64_t memsize;
+	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/engine/threadmem.h) */
+
+	/*
+	 * Every flowop entry of the thread, composites' inner flowops
+	 * included (plan order); the loop walks the top-level ones.
+	 */
+	int nfo;
+	struct flowop_inst *fo;            /* [nfo] */
+	int64_t *iters;                    /* [nfo], resolved `iters`; -1: random */
+	int ninit;                         /* flowops whose init succeeded */
+
+	/* Why the loop ended with FO_NORSC. */
+	const struct flowop_inst *norsc_fi;   /* the flowop that returned it */
+	bool finish_reached;               /* a finish* limit, not a missing file */
+
+	struct fb_slot slots[FB_ALL_SLOTS];   /* fd slots, then private ones */
+	int nown;                          /* private slots handed out */
+	void *aio;                         /* flowops/aio.c: the io_uring, or NULL */
+
+	pthread_t tid;
+	bool failed;                       /* this thread recorded an error */
+	uint64_t op_failures;              /* ops of this thread that failed */
+};
+
+/*
+ * Fill `t` for thread instance `slot` of the shared region; allocates
+ * its flowop arrays (worker process, before the barrier).  0 or -1.
+ */
+int thread_prepare(struct fb_thread *t, const struct plan *p,
+		   const struct fs_state *fs, struct shared *sh, int proc,
+		   uint64_t slot);
+void thread_release_mem(struct fb_thread *t);
+
+/* pthread entry: init, barrier, timed loop, fini. */
+void *thread_main(void *arg);
+
+/* Record the run's error (if first) and abort the run. */
+void thread_fail(struct fb_thread *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * An op of flowop `fi` failed with errno `err` (`kind` FE_SHORT for a
+ * short transfer): count it in fi's statistics.  With --keep-going
+ * return FO_FAILED (the thread goes on; the op is not counted as one);
+ * else fail the run with the message (`fmt`) and return FO_ERROR.
+ * Failures of the configuration (a zero iosize, a slot never opened)
+ * are not op failures: thread_fail() them.
+ */
+enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5), cold));
+
+/*
+ * Flowop `fi` met an entry of its fileset that is not flowbench's: a
+ * symbolic link in its path, a hard link, another owner
+ * (runtime/fileset/fsaccess.h).  Not an op failure but a tree changed behind
+ * flowbench's back, so the run stops, even with --keep-going, naming
+ * `what` it was about to do, `path` and `why`.  Returns FO_ERROR.
+ */
+enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+			     const char *what, const char *path, const char *why);
+
+/* The reason thread_refuse() gives for ELOOP from runtime/fsaccess.h. */
+#define THREAD_WHY_LINK "a symbolic link is in its path (flowbench follows none in a fileset)"
+
+/* Hot path: now, on the op clock (see clock.h). */
+static inline uint64_t thread_ticks(const struct fb_thread *t)
+{
+	return clock_ticks(&t->clk);
+}
+
+/*
+ * The first op that started after the warm-up: keep the statistics so
+ * far as the thread's baseline (shared_slot.base) and restart the
+ * extremes.  Once per thread, so not inline.
+ */
+void thread_end_warmup(struct fb_thread *t);
+
+/*
+ * Hot path: count one op of flowop statistics `fs` that ran from tick t0
+ * to tick t1 into `s` (fs->op, or fs->open for an implicit open).  An op
+ * that ended after the deadline is not counted but tallied as discarded,
+ * and false tells the flowop to stop the thread (FO_DONE).  With a
+ * warm-up, the first op starting after it first takes the baseline.
+ */
+static inline bool thread_record(struct fb_thread *t, struct fo_stats *fs,
+				 struct op_stats *s, uint64_t t0, uint64_t t1,
+				 uint64_t bytes)
+{
+	uint64_t ns;
+
+	if (__builtin_expect(t0 >= t->warm_end_ticks, 0))
+		thread_end_warmup(t);
+	if (t1 > t->deadline_ticks) {
+		STATS_SET(fs->discarded, fs->discarded + 1);
+		return false;
+	}
+	ns = clock_ticks_to_ns(&t->clk, t0, t1);
+	if (s == &fs->op)
+		fo_stats_record(fs, ns, bytes);     /* with its histogram */
+	else
+		stats_record(s, ns, bytes);
+	return true;
+}
+
+int64_t thread_sample_iters(struct fb_thread *t, int k);
+
+/*
+ * Hot path: how many times entry `k` runs this time (its `iters`, a new
+ * sample each time if it is a random variable).  The one place the
+ * thread loop and composites read `iters`.
+ */
+static inline int64_t thread_iters(struct fb_thread *t, int k)
+{
+	int64_t n = t->iters[k];
+
+	return __builtin_expect(n >= 0, 1) ? n : thread_sample_iters(t, k);
+}
+
+/* Hot path: the run is stopping (time is up, an error, an interrupt). */
+static inline bool thread_halted(const struct fb_thread *t)
+{
+	return shared_halted(t->ctl) != 0;
+}
+
+/*
+ * Run flowop entry `k` `iters` times (the thread loop for top-level
+ * entries, a composite for its children).  Returns FO_OK, or the first
+ * other result: FO_DONE when the run is stopping.
+ */
+enum fo_result thread_run_entry(struct fb_thread *t, int k);
+
+/* Index of flowop instance `fi` in t->fo. */
+static inline int thread_entry_index(const struct fb_thread *t,
+				     const struct flowop_inst *fi)
+{
+	return (int)(fi - t->fo);
+}
+
+/*
+ * A finish* flowop reached its limit: its FO_NORSC ends the run normally
+ * with results in every quit mode (alldone: ends this thread).
+ */
+static inline void thread_finish_reached(struct fb_thread *t)
+{
+	t->finish_reached = true;
+}
+
+/*
+ * What a limit or finish flowop watches (flowops/rate.c, finish.c): the
+ * ops or bytes of one target flowop of this thread, or, without a
+ * target, of every IO/AIO-class flowop of this thread (never SYNC or
+ * OTHER ones, so never the watching flowop itself).  Implicit opens are
+ * not included: these are the breakdown lines' numbers.
+ */
+struct thread_watch {
+	const struct fo_stats **src;   /* [n], this thread's own blocks */
+	int n;
+	bool bytes;                    /* sum bytes, else op counts */
+};
+
+enum {
+	WATCH_BYTES = 1,       /* bytes, not ops */
+	WATCH_RW_ONLY = 2,     /* only READ/WRITE-marked flowops (iops, bw) */
+};
+
+/*
+ * Resolve the watch of flowop `fi` (its `target` attribute, if given)
+ * with WATCH_* `flags`.  0, or FO_ERROR with the error set.
+ */
+int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      unsigned flags, struct thread_watch *w);
+void thread_watch_free(struct thread_watch *w);
+
+static inline uint64_t thread_watch_read(const struct thread_watch *w)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < w->n; i++)
+		v += w->bytes ? w->src[i]->op.bytes : w->src[i]->op.count;
+	return v;
+}
+
+/*
+ * A numeric attribute as a double (value, ...): a new sample if it is a
+ * random variable; `dflt` when unset or not a number (a string).
+ */
+double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
+			  enum fo_attr a, double dflt);
+
+#endif

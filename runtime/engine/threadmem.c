@@ -1,0 +1,254 @@
+/*
+ * threadmem.c - mapping a thread's memory by `memtype`.
+ *
+ * Whether a buffer sits on 4 KiB pages or on huge pages changes what
+ * direct I/O costs (the kernel pins every page of the buffer per I/O),
+ * so the page size is the user's choice, never the kernel's mood:
+ *  - anon: private anonymous memory with MADV_NOHUGEPAGE, base pages
+ *    even where transparent huge pages are "always";
+ *  - thp: anonymous memory aligned to the PMD size with MADV_HUGEPAGE
+ *    (and MADV_COLLAPSE where the kernel has it, so a fragmented memory
+ *    still ends up huge); an error when THP is disabled;
+ *  - hugetlb: MAP_HUGETLB pages from the reserved pool (vm.nr_hugepages),
+ *    an error naming the sysctl when the pool is short.
+ * Every page is written before the run so no fault lands in an op.
+ */
+#include "runtime/engine/threadmem.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_PMD_SIZE "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+
+const char *thread_mem_type_name(enum plan_memtype type)
+{
+	static const char *const names[] = {
+		[MEM_ANON] = "anon", [MEM_THP] = "thp", [MEM_HUGETLB] = "hugetlb",
+	};
+
+	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
+}
+
+/* A "Key:   N" line of /proc/meminfo, or -1. */
+static long long meminfo(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	size_t klen = strlen(key);
+	char line[128];
+	long long v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+			v = strtoll(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+uint64_t thread_mem_hugepage_size(void)
+{
+	long long kb = meminfo("Hugepagesize");
+
+	return kb > 0 ? (uint64_t)kb * 1024 : 0;
+}
+
+uint64_t thread_mem_run_pages(const struct plan *p, uint64_t hpsize)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; hpsize && i < p->nthreads; i++) {
+		const struct plan_thread *pt = &p->threads[i];
+
+		if (pt->memtype == MEM_HUGETLB && pt->memsize)
+			n += (pt->memsize + hpsize - 1) / hpsize * pt->instances *
+			     p->procs[pt->proc].instances;
+	}
+	return n;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+/* "2 MiB", "1 GiB", "64 KiB" */
+static void size_text(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 1u << 30 && b % (1u << 30) == 0)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
+	else if (b >= 1u << 20 && b % (1u << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+static int map_anon(struct thread_mem *m, const char *name, char *err, size_t len)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	m->mapped = round_up(m->size, page);
+	m->addr = mmap(NULL, m->mapped, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->addr == MAP_FAILED) {
+		snprintf(err, len, "thread %s: cannot allocate memsize %llu bytes: %s",
+			 name, (unsigned long long)m->size, strerror(errno));
+		return -1;
+	}
+	(void)madvise(m->addr, m->mapped, MADV_NOHUGEPAGE);   /* advice only */
+	return 0;
+}
+
+/* THP's policy, 'always', 'madvise' or 'never' ("" when the kernel has none). */
+static void thp_policy(char *buf, size_t len)
+{
+	FILE *f = fopen(THP_ENABLED, "re");
+	char line[128];
+	char *l, *r;
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (l = strchr(line, '[')) &&
+	    (r = strchr(l, ']'))) {
+		*r = '\0';
+		snprintf(buf, len, "%s", l + 1);
+	}
+	fclose(f);
+}
+
+static int map_thp(struct thread_mem *m, const char *name, char *err, size_t len)
+{
+	uint64_t pmd = 0, head;
+	char policy[32];
+	FILE *f;
+	char *raw;
+
+	thp_policy(policy, sizeof(policy));
+	if (!policy[0] || strcmp(policy, "never") == 0) {
+		snprintf(err, len, "thread %s: memtype=thp, but transparent huge pages are %s "
+			 "(%s%s%s)", name, policy[0] ? "disabled" : "not available",
+			 policy[0] ? "'never' in " : "no ", THP_ENABLED,
+			 policy[0] ? "; write madvise to it" : " in this kernel");
+		return -1;
+	}
+	f = fopen(THP_PMD_SIZE, "re");
+	if (f) {
+		unsigned long long v;
+
+		if (fscanf(f, "%llu", &v) == 1)
+			pmd = v;
+		fclose(f);
+	}
+	if (!pmd)
+		pmd = 2u << 20;
+	/* map one huge page more and cut it to a huge-page-aligned range */
+	m->mapped = round_up(m->size, pmd);
+	raw = mmap(NULL, m->mapped + pmd, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (raw == MAP_FAILED) {
+		snprintf(err, len, "thread %s: cannot allocate memsize %llu bytes: %s",
+			 name, (unsigned long long)m->size, strerror(errno));
+		return -1;
+	}
+	head = round_up((uint64_t)(uintptr_t)raw, pmd) - (uint64_t)(uintptr_t)raw;
+	if (head)
+		munmap(raw, head);
+	if (pmd - head)
+		munmap(raw + head + m->mapped, pmd - head);
+	m->addr = raw + head;
+	if (madvise(m->addr, m->mapped, MADV_HUGEPAGE) != 0) {
+		snprintf(err, len, "thread %s: memtype=thp: madvise(MADV_HUGEPAGE): %s",
+			 name, strerror(errno));
+		munmap(m->addr, m->mapped);
+		m->addr = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int map_hugetlb(struct thread_mem *m, const char *name, uint64_t run_pages,
+		       char *err, size_t len)
+{
+	uint64_t hp = thread_mem_hugepage_size();
+	char hps[32];
+	long long total, free_pages;
+	uint64_t pages, want;
+
+	if (!hp) {
+		snprintf(err, len, "thread %s: memtype=hugetlb, but this kernel has no "
+			 "huge pages (no Hugepagesize in /proc/meminfo)", name);
+		return -1;
+	}
+	m->mapped = round_up(m->size, hp);
+	m->addr = mmap(NULL, m->mapped, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (m->addr != MAP_FAILED)
+		return 0;
+	m->addr = NULL;
+	size_text(hp, hps, sizeof(hps));
+	if (errno != ENOMEM) {
+		snprintf(err, len, "thread %s: memtype=hugetlb: cannot map %llu bytes of "
+			 "%s huge pages: %s", name, (unsigned long long)m->mapped, hps,
+			 strerror(errno));
+		return -1;
+	}
+	pages = m->mapped / hp;
+	if (run_pages < pages)
+		run_pages = pages;
+	total = meminfo("HugePages_Total");
+	free_pages = meminfo("HugePages_Free");
+	if (total < 0 || free_pages < 0)
+		total = free_pages = 0;
+	/* what others hold stays theirs: reserve that much more */
+	want = (uint64_t)(total - free_pages) + run_pages;
+	snprintf(err, len, "thread %s: memtype=hugetlb needs %llu huge page%s of %s "
+		 "per instance (%llu for the whole run), but only %lld of %lld are free "
+		 "(reserve them with: sysctl vm.nr_hugepages=%llu)", name,
+		 (unsigned long long)pages, pages == 1 ? "" : "s", hps,
+		 (unsigned long long)run_pages, free_pages, total,
+		 (unsigned long long)want);
+	return -1;
+}
+
+int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,
+		     const char *name, uint64_t run_pages, char *err, size_t len)
+{
+	int r;
+
+	memset(m, 0, sizeof(*m));
+	m->size = size;
+	if (!size)
+		return 0;
+	if (type == MEM_THP)
+		r = map_thp(m, name, err, len);
+	else if (type == MEM_HUGETLB)
+		r = map_hugetlb(m, name, run_pages, err, len);
+	else
+		r = map_anon(m, name, err, len);
+	if (r != 0) {
+		memset(m, 0, sizeof(*m));
+		return -1;
+	}
+	/* fault every page in now, not in the first timed ops */
+	memset(m->addr, 0, m->mapped);
+#ifdef MADV_COLLAPSE
+	if (type == MEM_THP)
+		(void)madvise(m->addr, m->mapped, MADV_COLLAPSE);   /* best effort */
+#endif
+	return 0;
+}
+
+void thread_mem_free(struct thread_mem *m)
+{
+	if (m->addr && m->mapped)
+		munmap(m->addr, m->mapped);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,22 @@
+/*
+ * cache.h - making the page cache cold (or not) before the timed phase.
+ */
+#ifndef FLOWBENCH_CACHE_H
+#define FLOWBENCH_CACHE_H
+
+#include <stdbool.h>
+
+#include "runtime/fileset/fileset.h"
+
+#include <stddef.h>
+
+/*
+ * Cold: sync() and drop_caches if permitted, else fdatasync and
+ * POSIX_FADV_DONTNEED on every existing file.  Warm: nothing, logged.
+ * The decision, as logged after "Cache: ", goes to what[len] (what may
+ * be NULL).  Returns 0, or -1 after logging an error.
+ */
+int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+		  char *what, size_t len);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * fileset.h - the files of a run, on disk and as the workers see them.
+ *
+ * The master populates every file and fileset in memory (runtime/fileset/tree.h),
+ * creates them on disk (reusing, cleaning, preallocating) and maps their
+ * shared run-time state (runtime/fileset/pick.h) before forking.  Workers inherit
+ * struct fs_state through fork(): the tree is read-only, the pick sets
+ * point into shared memory and change during the run.
+ *
+ * A `define file` is a fileset of one file: <path>/<name>/00000001/00000001.
+ */
+#ifndef FLOWBENCH_FILESET_H
+#define FLOWBENCH_FILESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/fileset/marker.h"
+#include "runtime/fileset/pick.h"
+#include "plan/plan.h"
+#include "runtime/fileset/tree.h"
+
+struct fs_state {
+	const struct plan_fileset *pf;
+	char *root;               /* <path>/<name>, owned by flowbench (marker) */
+	size_t rootlen;
+	int rootfd;               /* <path>/<name>, held from preparation to the end
+				     (workers inherit it); -1 before */
+	struct fs_marker marker;  /* its marker, locked for the run */
+	struct fs_tree tree;
+	struct pick_set files;    /* existence, busy, open counts, rotors */
+	struct pick_set leafdirs; /* existence, busy, rotors */
+	struct pick_set dirs;     /* every directory (listdir): busy, rotor */
+	void *shm;                /* the shared mapping behind the pick sets */
+	size_t shm_len;
+};
+
+/*
+ * Populate, create and preallocate every fileset of `p`; *out receives
+ * p->nfilesets states.  Returns 0, or -1 after logging the error (nothing
+ * foreign is ever touched).  `force` (--force) adopts an existing
+ * unmarked directory and leaves foreign entries in place instead of
+ * refusing; it never removes them, nor uses a directory fsguard.h refuses.
+ */
+int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out);
+void fileset_free_all(struct fs_state *fs, int n);
+
+/*
+ * Population only (no disk): the tree of p->filesets[idx] and its shared
+ * state, every entry absent.  For fileset_prepare_all(), tests and
+ * benchmarks.  0 or -1 (logged).
+ */
+int fileset_populate(struct fs_state *fs, const struct plan *p, int idx);
+void fileset_release(struct fs_state *fs);
+
+/* Size of the buffers the path functions below need. */
+static inline size_t fileset_path_max(const struct fs_state *fs)
+{
+	return fs->rootlen + 1 + TREE_PATH_MAX;
+}
+
+/* Absolute paths of entries, built into buf (fileset_path_max() bytes). */
+size_t fileset_file_path(const struct fs_state *fs, uint64_t e, char *buf);
+size_t fileset_leaf_path(const struct fs_state *fs, uint64_t e, char *buf);
+size_t fileset_dir_path(const struct fs_state *fs, uint32_t d, char *buf);
+
+/* A file's size at population (the default working set). */
+static inline uint64_t fileset_file_size(const struct fs_state *fs, uint64_t e)
+{
+	return tree_file_size(&fs->tree, e);
+}
+
+#endif

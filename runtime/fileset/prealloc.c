@@ -1,0 +1,386 @@
+/*
+ * prealloc.c - preallocating a fileset's files with one thread per CPU.
+ *
+ * File creation is dominated by system calls that scale with cores
+ * (open, write, close in different directories), so the master always
+ * spreads the files over min(online CPUs, chunks) threads, whatever
+ * `paralloc` says; each thread claims chunks of consecutive files with an
+ * atomic counter.  Files are opened relative to the fileset's root
+ * directory, never through a symbolic link (runtime/fileset/beneath.h), from a
+ * tree flowbench made or checked.
+ *
+ * A fresh tree (just created or emptied) holds nothing, so each file is
+ * one O_CREAT|O_EXCL open, its writes in 1 MiB blocks of a non-zero
+ * pattern (no file system may compress or dedupe them away) and a close,
+ * with no fsync: the cache step decides what stays cached.  A reused tree
+ * is checked file by file: kept if the size matches, truncated if larger,
+ * completed if smaller; files that must not exist are removed.  A file is
+ * truncated, completed or removed only after the open file (or the entry)
+ * was checked to be ours: a regular file with one link, owned by the
+ * tree's owner (runtime/fileset/marker.h), so a hard link planted in the tree
+ * between the tree's check and this step is refused, not written.
+ *
+ * On a terminal the master thread shows progress on stderr (files, bytes,
+ * rate, ETA) at most four times a second; otherwise it only logs the
+ * final line.  The threads are joined before the master goes on, so no
+ * thread exists when the workers are forked.
+ */
+#include "runtime/fileset/prealloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/fileset/beneath.h"
+#include "runtime/base/clock.h"
+#include "runtime/fileset/fileset.h"
+#include "runtime/base/interrupt.h"
+#include "runtime/base/log.h"
+
+#define CHUNK 64                    /* files claimed at a time */
+#define PROGRESS_NS 250000000ull    /* progress refresh: 4 per second */
+
+struct prealloc_run {
+	const struct prealloc_job *job;
+	uint64_t nfiles;
+	_Atomic uint64_t next;          /* next chunk's first file */
+	_Atomic uint64_t files_done;    /* files made to exist */
+	_Atomic uint64_t bytes_done;
+	_Atomic int failed;
+	pthread_mutex_t lock;           /* only for the end-of-thread signal */
+	pthread_cond_t cond;
+	int running;
+};
+
+/* The absolute path of file e, for messages. */
+static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
+{
+	fileset_file_path(job->fs, e, buf);
+}
+
+/* The first failure of the run is logged; the others only stop it. */
+static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int err)
+{
+	char *path = malloc(fileset_path_max(r->job->fs));
+
+	if (atomic_exchange(&r->failed, 1) == 0) {
+		if (path)
+			msg_path(r->job, e, path);
+		if (err == ECANCELED)
+			log_info("Preallocation interrupted while writing %s",
+				 path ? path : "a file");
+		else
+			log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
+				  what, strerror(err));
+	}
+	free(path);
+}
+
+/* A file with flowbench's name that is not flowbench's: never touched. */
+static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
+{
+	char *path = malloc(fileset_path_max(r->job->fs));
+
+	if (atomic_exchange(&r->failed, 1) == 0) {
+		if (path)
+			msg_path(r->job, e, path);
+		log_error("refusing to preallocate %s: %s; flowbench never writes, "
+			  "truncates or removes a file it did not create (left "
+			  "untouched)", path ? path : "a file", why);
+	}
+	free(path);
+}
+
+/*
+ * Write pattern bytes to [from, to) of fd.  0 or an errno; ECANCELED
+ * when SIGINT/SIGTERM came (a big file must not hold an interrupt up).
+ */
+static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to)
+{
+	while (from < to) {
+		if (interrupt_signal())
+			return ECANCELED;
+		size_t n = to - from < PREALLOC_BLOCK ? (size_t)(to - from) : PREALLOC_BLOCK;
+		ssize_t w = pwrite(fd, r->job->pattern, n, (off_t)from);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		if (w == 0)
+			return ENOSPC;
+		from += (uint64_t)w;
+		atomic_fetch_add_explicit(&r->bytes_done, (uint64_t)w, memory_order_relaxed);
+	}
+	return 0;
+}
+
+/* A new file in a fresh tree: create, write, close. */
+static int create_file(struct prealloc_run *r, uint64_t e, const char *rel, uint64_t size)
+{
+	int fd = beneath_open(r->job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	int err;
+
+	if (fd < 0) {
+		fail_file(r, e, "create", errno);
+		return -1;
+	}
+	err = fill_range(r, fd, 0, size);
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (err) {
+		fail_file(r, e, "write", err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A file that may already exist in a reused tree: keep, trim or complete
+ * it.  The size is read with a plain lstat (reading cannot hurt); a file
+ * to be changed is opened without following links and checked on the
+ * open descriptor before anything is written.
+ */
+static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint64_t size)
+{
+	const struct prealloc_job *job = r->job;
+	struct stat st;
+	uint64_t have = 0;
+	char reason[160];
+	const char *why;
+	int fd, err = 0;
+
+	if (fstatat(job->rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			fail_file(r, e, "not a regular file", EEXIST);
+			return -1;
+		}
+		have = (uint64_t)st.st_size;
+		if (have == size) {
+			if (job->log_each)
+				log_info("Reusing %s/%s: size %llu matches",
+					 job->fs->root, rel, (unsigned long long)size);
+			return 0;
+		}
+		fd = beneath_open(job->rootfd, rel, O_WRONLY, 0);
+	} else if (errno == ENOENT) {
+		fd = beneath_open(job->rootfd, rel, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	} else {
+		fail_file(r, e, "stat", errno);
+		return -1;
+	}
+	if (fd < 0) {
+		fail_file(r, e, "open", errno);
+		return -1;
+	}
+	if ((why = fstat(fd, &st) < 0 ? strerror(errno) :
+		   marker_foreign(&job->fs->marker, &st, reason, sizeof(reason)))) {
+		close(fd);
+		refuse_file(r, e, why);
+		return -1;
+	}
+	have = (uint64_t)st.st_size;
+	if (have > size)
+		err = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
+	else
+		err = fill_range(r, fd, have, size);
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (err) {
+		fail_file(r, e, have > size ? "truncate" : "write", err);
+		return -1;
+	}
+	if (job->log_each && have)
+		log_info("Reusing %s/%s: %s from %llu to %llu bytes", job->fs->root,
+			 rel, have > size ? "truncated" : "extended",
+			 (unsigned long long)have, (unsigned long long)size);
+	return 0;
+}
+
+/* A file that must not exist (not preallocated) in a reused tree. */
+static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
+{
+	const struct fs_state *fs = r->job->fs;
+	char reason[160];
+	const char *name, *why;
+	struct stat st;
+	int pfd = beneath_parent(r->job->rootfd, rel, &name);
+	int rc = 0, err = 0;
+
+	if (pfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		fail_file(r, e, "remove", errno);
+		return -1;
+	}
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		err = errno == ENOENT ? 0 : errno;
+	} else if ((why = marker_foreign(&fs->marker, &st, reason, sizeof(reason)))) {
+		refuse_file(r, e, why);
+		rc = -1;
+	} else if (unlinkat(pfd, name, 0) == 0) {
+		if (r->job->log_each)
+			log_info("Removed %s/%s (not preallocated)", fs->root, rel);
+	} else if (errno != ENOENT) {
+		err = errno;
+	}
+	beneath_close_parent(r->job->rootfd, pfd);
+	if (err) {
+		fail_file(r, e, "remove", err);
+		return -1;
+	}
+	return rc;
+}
+
+static void do_file(struct prealloc_run *r, uint64_t e, char *rel)
+{
+	const struct fs_state *fs = r->job->fs;
+	uint64_t size = fileset_file_size(fs, e);
+	int rc;
+
+	tree_file_relpath(&fs->tree, e, rel);
+	if (!pick_exists(&fs->files, e))
+		rc = r->job->fresh ? 0 : remove_file(r, e, rel);
+	else if (r->job->fresh)
+		rc = create_file(r, e, rel, size);
+	else
+		rc = reuse_file(r, e, rel, size);
+	if (rc == 0 && pick_exists(&fs->files, e))
+		atomic_fetch_add_explicit(&r->files_done, 1, memory_order_relaxed);
+}
+
+static void *worker(void *arg)
+{
+	struct prealloc_run *r = arg;
+	char rel[TREE_PATH_MAX];
+
+	while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
+		uint64_t first = atomic_fetch_add(&r->next, CHUNK);
+
+		if (interrupt_signal()) {
+			atomic_store(&r->failed, 1);
+			log_info("Preallocation of %s interrupted", r->job->fs->pf->name);
+			break;
+		}
+
+		if (first >= r->nfiles)
+			break;
+		for (uint64_t e = first; e < first + CHUNK && e < r->nfiles; e++)
+			do_file(r, e, rel);
+	}
+	pthread_mutex_lock(&r->lock);
+	r->running--;
+	pthread_cond_signal(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static void show_progress(struct prealloc_run *r, uint64_t want_files,
+			  uint64_t want_bytes, uint64_t t0)
+{
+	uint64_t f = atomic_load(&r->files_done), b = atomic_load(&r->bytes_done);
+	double s = (double)(clock_now_ns() - t0) / 1e9;
+	double rate = s > 0 ? (double)f / s : 0;
+	double left = want_bytes && b ? s * (double)(want_bytes - b) / (double)b :
+		      rate > 0 ? (double)(want_files - f) / rate : 0;
+
+	fprintf(stderr, "\rpreallocating %s: %llu/%llu files, %.1f/%.1f MB, %.0f files/s, ETA %.0fs \033[K",
+		r->job->fs->pf->name, (unsigned long long)f,
+		(unsigned long long)want_files, (double)b / 1048576.0,
+		(double)want_bytes / 1048576.0, rate, left > 0 ? left : 0);
+	fflush(stderr);
+}
+
+/* Wait for the threads, refreshing the progress line on a terminal. */
+static void wait_all(struct prealloc_run *r, bool tty, uint64_t want_files,
+		     uint64_t want_bytes, uint64_t t0)
+{
+	pthread_mutex_lock(&r->lock);
+	while (r->running > 0) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)PROGRESS_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+		if (tty && r->running > 0) {
+			pthread_mutex_unlock(&r->lock);
+			show_progress(r, want_files, want_bytes, t0);
+			pthread_mutex_lock(&r->lock);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+}
+
+int prealloc_files(const struct prealloc_job *job)
+{
+	const struct fs_state *fs = job->fs;
+	struct prealloc_run r = { .job = job, .nfiles = fs->tree.nfiles };
+	uint64_t want_files = pick_count(&fs->files, PICK_EXISTING), want_bytes = 0;
+	uint64_t t0 = clock_now_ns();
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t chunks = (r.nfiles + CHUNK - 1) / CHUNK;
+	int nthreads = ncpu < 1 ? 1 : ncpu > 1024 ? 1024 : (int)ncpu;
+	pthread_t *tids;
+	bool tty = isatty(STDERR_FILENO);
+	int started = 0;
+
+	if (fs->tree.sizes) {
+		for (uint64_t e = 0; e < r.nfiles; e++)
+			if (pick_exists(&fs->files, e))
+				want_bytes += fs->tree.sizes[e];
+	} else {
+		want_bytes = want_files * fs->tree.size;
+	}
+	if ((uint64_t)nthreads > chunks)
+		nthreads = (int)chunks;
+	if (nthreads <= 1 || !(tids = calloc((size_t)nthreads, sizeof(*tids)))) {
+		r.running = 1;
+		pthread_mutex_init(&r.lock, NULL);
+		pthread_cond_init(&r.cond, NULL);
+		worker(&r);
+	} else {
+		pthread_mutex_init(&r.lock, NULL);
+		pthread_cond_init(&r.cond, NULL);
+		r.running = nthreads;
+		for (int i = 0; i < nthreads; i++) {
+			if (pthread_create(&tids[i], NULL, worker, &r) != 0)
+				break;
+			started++;
+		}
+		if (started < nthreads) {
+			pthread_mutex_lock(&r.lock);
+			r.running -= nthreads - started;
+			pthread_mutex_unlock(&r.lock);
+			if (started == 0)
+				worker((r.running = 1, &r));
+		}
+		wait_all(&r, tty, want_files, want_bytes, t0);
+		for (int i = 0; i < started; i++)
+			pthread_join(tids[i], NULL);
+		free(tids);
+	}
+	pthread_cond_destroy(&r.cond);
+	pthread_mutex_destroy(&r.lock);
+	if (atomic_load(&r.failed))
+		return -1;
+	if (!fs->pf->is_file)
+		log_info("Pre-allocated %llu of %llu files (%.3f MB) in %s in %.3f seconds",
+			 (unsigned long long)atomic_load(&r.files_done),
+			 (unsigned long long)r.nfiles,
+			 (double)atomic_load(&r.bytes_done) / 1048576.0,
+			 fs->pf->name, (double)(clock_now_ns() - t0) / 1e9);
+	return 0;
+}

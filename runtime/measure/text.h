@@ -1,0 +1,85 @@
+/*
+ * text.h - filebench's human-readable results, byte for byte.
+ *
+ * Reads only finished, merged statistics.  The line formatters take plain
+ * numbers and a FILE* so tests can check their exact bytes.
+ */
+#ifndef FLOWBENCH_REPORT_TEXT_H
+#define FLOWBENCH_REPORT_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan/plan.h"
+#include "runtime/measure/stats.h"
+
+/* Totals over the IO- and AIO-class flowops (the "IO Summary"). */
+struct io_totals {
+	uint64_t ops;          /* their ops plus their implicit opens */
+	uint64_t rd_ops;       /* ops of READ-marked flowops (opens excluded) */
+	uint64_t wr_ops;       /* ops of WRITE-marked flowops (opens excluded) */
+	uint64_t bytes;
+	uint64_t lat_sum_ns;
+	uint64_t opens;        /* implicit opens, all flowops */
+};
+
+/* One "Per-Operation Breakdown" line (no timestamp), newline included. */
+void text_flowop_line(FILE *out, const char *name, const struct op_stats *s,
+		      double elapsed_s);
+
+/*
+ * The same line followed by filebench's latency histogram (enable
+ * lathist): a TAB, "[ ", the 64 bucket counts each followed by a space,
+ * "]" and the newline.
+ */
+void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s,
+			   double elapsed_s);
+
+/* "IO Summary: ..." without the timestamp prefix, newline included. */
+void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s);
+
+/* Sum the IO Summary totals from per-plan-flowop stats. */
+void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
+		    struct io_totals *t);
+
+/*
+ * "Not counted: N ops ended after the deadline (name n, ...)", timestamped,
+ * only if some op straddled the end of the run (one per thread, usually):
+ * with it every system call of the timed phase is accounted for.
+ */
+void text_discarded(FILE *out, const struct plan *p,
+		    const struct fo_stats *per_flowop);
+
+/*
+ * "Errors: N (name n: ENOSPC a, short b; name2 ...)", timestamped, only
+ * if some op failed (counted with --keep-going; without it, the one
+ * failure that ended the run): every failed op, by flowop in breakdown
+ * order and by kind (fo_err_kind_name()).  Failed ops are in no other
+ * number.
+ */
+void text_errors(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop);
+
+/*
+ * flowbench's latency percentiles, timestamped: a header naming them
+ * ("Latency percentiles (ms)  p50  p90 ..."), then, for every flowop
+ * with ops (breakdown order), its name padded to 24 columns and each
+ * percentile in ms with 6 decimals (ns resolution).  The lines never
+ * start with a flowop name, so filebench-style parsers that look for
+ * "^name " still find only the breakdown line.  pct NULL or npct 0:
+ * stats_default_percentiles.
+ */
+void text_percentiles(FILE *out, const struct plan *p,
+		      const struct fo_stats *per_flowop, const double *pct, int npct);
+
+/*
+ * The whole block: timestamped "Per-Operation Breakdown", one line per
+ * flowop (most recently defined first), the timestamped IO Summary and
+ * flowbench's extra lines, the percentiles last (`pct`, `npct` as for
+ * text_percentiles).  per_flowop is indexed like plan.flowops.
+ */
+void text_report(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop, double elapsed_s,
+		 const double *pct, int npct);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * doc.c - the results file's tree, walked once for every format.
+ *
+ * The order and the key names are docs/results-format.md's.  A walker
+ * keeps the first sink error and skips everything after it, so the
+ * emitting code reads like the document.
+ */
+#include "runtime/results/doc.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "config.h"
+
+struct walk {
+	const struct doc_sink *s;
+	int err;
+};
+
+static void map_begin(struct walk *w) { if (!w->err) w->err = w->s->map_begin(w->s->ctx); }
+static void map_end(struct walk *w) { if (!w->err) w->err = w->s->map_end(w->s->ctx); }
+static void list_begin(struct walk *w) { if (!w->err) w->err = w->s->list_begin(w->s->ctx); }
+static void list_end(struct walk *w) { if (!w->err) w->err = w->s->list_end(w->s->ctx); }
+static void key(struct walk *w, const char *k) { if (!w->err) w->err = w->s->key(w->s->ctx, k); }
+
+static void str(struct walk *w, const char *k, const char *v)
+{
+	key(w, k);
+	if (!w->err)
+		w->err = w->s->string(w->s->ctx, v);
+}
+
+static void uint(struct walk *w, const char *k, uint64_t v)
+{
+	key(w, k);
+	if (!w->err)
+		w->err = w->s->integer(w->s->ctx, v);
+}
+
+static void real(struct walk *w, const char *k, double v)
+{
+	key(w, k);
+	if (!w->err)
+		w->err = w->s->real(w->s->ctx, v);
+}
+
+/* A list item or a value after key(). */
+static void boolean(struct walk *w, const char *k, bool v)
+{
+	key(w, k);
+	if (!w->err)
+		w->err = w->s->boolean(w->s->ctx, v);
+}
+
+static void real_item(struct walk *w, double v)
+{
+	if (!w->err)
+		w->err = w->s->real(w->s->ctx, v);
+}
+
+static void str_item(struct walk *w, const char *v)
+{
+	if (!w->err)
+		w->err = w->s->string(w->s->ctx, v);
+}
+
+/* A percentile as a key: 50, 99.9, 99.99 (no trailing zeros). */
+static void pct_key(struct walk *w, double q)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%g", q);
+	key(w, buf);
+}
+
+static void plan_value(struct walk *w, const char *k, const struct plan_value *v)
+{
+	char buf[48];
+
+	key(w, k);
+	if (w->err)
+		return;
+	switch (v->kind) {
+	case PV_INT:
+		if (v->u.i >= 0) {
+			w->err = w->s->integer(w->s->ctx, (uint64_t)v->u.i);
+			break;
+		}
+		w->err = w->s->real(w->s->ctx, (double)v->u.i);
+		break;
+	case PV_DOUBLE:
+		w->err = w->s->real(w->s->ctx, v->u.d);
+		break;
+	case PV_BOOL:
+		w->err = w->s->boolean(w->s->ctx, v->u.b);
+		break;
+	case PV_STRING:
+		w->err = w->s->string(w->s->ctx, v->u.s);
+		break;
+	case PV_RANDOM:
+		snprintf(buf, sizeof(buf), "random variable %d", v->u.rv);
+		w->err = w->s->string(w->s->ctx, buf);
+		break;
+	default:
+		w->err = w->s->string(w->s->ctx, NULL);
+		break;
+	}
+}
+
+static void workload(struct walk *w, const struct run_results *r)
+{
+	key(w, "workload");
+	map_begin(w);
+	str(w, "file", r->workload);
+	str(w, "sha256", r->sha256[0] ? r->sha256 : NULL);
+	key(w, "variables");
+	map_begin(w);
+	for (int i = 0; i < r->nvars; i++)
+		plan_value(w, r->vars[i].name, &r->vars[i].value);
+	map_end(w);
+	key(w, "defines");
+	map_begin(w);
+	for (int i = 0; i < r->ndefines; i++)
+		str(w, r->defines[i].name, r->defines[i].value);
+	map_end(w);
+	map_end(w);
+}
+
+static void environment(struct walk *w, const struct res_env *e)
+{
+	key(w, "environment");
+	map_begin(w);
+	str(w, "hostname", e->hostname);
+	str(w, "kernel", e->kernel);
+	uint(w, "cpus", e->cpus > 0 ? (uint64_t)e->cpus : 0);
+	uint(w, "memory_bytes", e->memory_bytes);
+	key(w, "clock");
+	map_begin(w);
+	str(w, "source", e->clock_source);
+	real(w, "read_cost_ns", e->clock_read_ns);
+	map_end(w);
+	str(w, "cache", e->cache[0] ? e->cache : NULL);
+	key(w, "filesystems");
+	list_begin(w);
+	for (int i = 0; i < e->nfs; i++) {
+		const struct res_filesystem *f = &e->fs[i];
+
+		map_begin(w);
+		str(w, "path", f->path);
+		str(w, "type", f->type);
+		str(w, "statfs_magic", f->magic[0] ? f->magic : NULL);
+		str(w, "device", f->device);
+		str(w, "mount_options", f->options);
+		map_end(w);
+	}
+	list_end(w);
+	map_end(w);
+}
+
+/* "percentiles": { "50": v[0], ... } at the results' percentiles. */
+static void percentiles(struct walk *w, const struct run_results *r,
+			const double *v)
+{
+	key(w, "percentiles");
+	map_begin(w);
+	for (int k = 0; k < r->npct; k++) {
+		pct_key(w, r->pct[k]);
+		real_item(w, v[k]);
+	}
+	map_end(w);
+}
+
+static void latency(struct walk *w, const struct run_results *r,
+		    const struct res_latency *l)
+{
+	key(w, "latency_ns");
+	map_begin(w);
+	real(w, "mean", l->mean);
+	real(w, "stdev", l->stdev);
+	real(w, "min", l->min);
+	real(w, "max", l->max);
+	percentiles(w, r, l->pct);
+	map_end(w);
+}
+
+/* One --interval entry: its counts, rates and latency (mean, percentiles). */
+static void interval(struct walk *w, const struct run_results *r,
+		     const struct res_interval *iv)
+{
+	map_begin(w);
+	real(w, "t_s", iv->t_s);
+	real(w, "dt_s", iv->dt_s);
+	uint(w, "ops", iv->ops);
+	uint(w, "bytes", iv->bytes);
+	real(w, "ops_per_s", iv->ops_per_s);
+	real(w, "mb_per_s", iv->mb_per_s);
+	if (iv->has_latency) {
+		key(w, "latency_ns");
+		map_begin(w);
+		real(w, "mean", iv->mean_ns);
+		percentiles(w, r, iv->pct);
+		map_end(w);
+	}
+	map_end(w);
+}
+
+static void flowop(struct walk *w, const struct run_results *r,
+		   const struct res_flowop *o)
+{
+	map_begin(w);
+	str(w, "name", o->name);
+	str(w, "type", o->type);
+	str(w, "class", o->cls);
+	str(w, "rw", o->rw);
+	uint(w, "ops", o->ops);
+	uint(w, "bytes", o->bytes);
+	real(w, "ops_per_s", o->ops_per_s);
+	real(w, "mb_per_s", o->mb_per_s);
+	real(w, "ms_per_op", o->ms_per_op);
+	uint(w, "implicit_opens", o->implicit_opens);
+	uint(w, "not_counted", o->not_counted);
+	uint(w, "errors", o->errors);
+	key(w, "error_kinds");
+	map_begin(w);
+	for (int k = 0; k < FE_NKINDS; k++)
+		if (o->err[k])
+			uint(w, fo_err_kind_name((enum fo_err_kind)k), o->err[k]);
+	map_end(w);
+	if (o->has_latency)
+		latency(w, r, &o->lat);
+	key(w, "intervals");
+	list_begin(w);
+	for (int i = 0; i < o->niv; i++)
+		interval(w, r, &o->iv[i]);
+	list_end(w);
+	map_end(w);
+}
+
+static void run(struct walk *w, const struct run_results *r,
+		const struct res_run *run)
+{
+	const struct res_summary *s = &run->summary;
+
+	map_begin(w);
+	uint(w, "index", (uint64_t)run->index);
+	str(w, "started", run->started);
+	real(w, "elapsed_s", run->elapsed_s);
+	boolean(w, "partial", run->partial);
+	key(w, "flowops");
+	list_begin(w);
+	for (int j = 0; j < r->nflowops; j++)
+		flowop(w, r, &run->flowops[j]);
+	list_end(w);
+	key(w, "summary");
+	map_begin(w);
+	uint(w, "ops", s->ops);
+	real(w, "ops_per_s", s->ops_per_s);
+	real(w, "rd_per_s", s->rd_per_s);
+	real(w, "wr_per_s", s->wr_per_s);
+	real(w, "mb_per_s", s->mb_per_s);
+	real(w, "ms_per_op", s->ms_per_op);
+	map_end(w);
+	map_end(w);
+}
+
+static void stat(struct walk *w, const char *k, const struct res_stat *s)
+{
+	key(w, k);
+	map_begin(w);
+	real(w, "mean", s->mean);
+	real(w, "stdev", s->stdev);
+	real(w, "min", s->min);
+	real(w, "max", s->max);
+	key(w, "ci95");
+	list_begin(w);
+	real_item(w, s->ci_lo);
+	real_item(w, s->ci_hi);
+	list_end(w);
+	map_end(w);
+}
+
+static void agg_stats(struct walk *w, const struct res_agg *a)
+{
+	stat(w, "ops_per_s", &a->ops_per_s);
+	stat(w, "mb_per_s", &a->mb_per_s);
+	stat(w, "ms_per_op", &a->ms_per_op);
+}
+
+static void aggregate(struct walk *w, const struct run_results *r)
+{
+	key(w, "aggregate");
+	map_begin(w);
+	uint(w, "runs", (uint64_t)r->agg_runs);
+	key(w, "flowops");
+	list_begin(w);
+	for (int j = 0; j < r->nflowops; j++) {
+		map_begin(w);
+		str(w, "name", r->runs[0].flowops[j].name);
+		agg_stats(w, &r->agg[j]);
+		map_end(w);
+	}
+	list_end(w);
+	key(w, "summary");
+	map_begin(w);
+	agg_stats(w, &r->agg_summary);
+	map_end(w);
+	map_end(w);
+}
+
+int results_emit(const struct run_results *r, const struct doc_sink *sink)
+{
+	struct walk w = { .s = sink };
+
+	map_begin(&w);
+	str(&w, "format", "flowbench-results/1");
+	key(&w, "flowbench");
+	map_begin(&w);
+	str(&w, "version", r->version ? r->version : PACKAGE_VERSION);
+	map_end(&w);
+	key(&w, "command");
+	list_begin(&w);
+	for (int i = 0; i < r->argc; i++)
+		str_item(&w, r->argv[i]);
+	list_end(&w);
+	str(&w, "status", results_status_name(r->status));
+	str(&w, "error", r->error);
+	workload(&w, r);
+	uint(&w, "seed", r->seed);
+	real(&w, "warmup_s", r->warmup_s);
+	real(&w, "interval_s", r->interval_s);
+	environment(&w, &r->env);
+	key(&w, "percentiles");
+	list_begin(&w);
+	for (int k = 0; k < r->npct; k++)
+		real_item(&w, r->pct[k]);
+	list_end(&w);
+	key(&w, "runs");
+	list_begin(&w);
+	for (int i = 0; i < r->nruns; i++)
+		run(&w, r, &r->runs[i]);
+	list_end(&w);
+	if (r->has_aggregate && r->agg_runs >= 2)
+		aggregate(&w, r);
+	map_end(&w);
+	return w.err ? -1 : 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * json.c - the results file as JSON, with jansson.
+ *
+ * The sink builds a jansson tree (a stack of open maps and lists, and the
+ * pending key of the innermost map), then dumps it indented with
+ * DOC_REAL_DIGITS significant digits, the same text yaml.c writes.
+ */
+#include "runtime/results/doc.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSON_DEPTH 16
+
+struct json_builder {
+	json_t *stack[JSON_DEPTH];
+	int depth;
+	json_t *root;
+	char *key;                /* of the next value in a map (a copy) */
+};
+
+/* Attach a new value (reference stolen) where the document is. */
+static int put(struct json_builder *b, json_t *v)
+{
+	json_t *top;
+	int rc;
+
+	if (!v)
+		return -1;
+	if (b->depth == 0) {
+		if (b->root) {
+			json_decref(v);
+			return -1;
+		}
+		b->root = v;
+		return 0;
+	}
+	top = b->stack[b->depth - 1];
+	if (json_is_object(top)) {
+		rc = b->key ? json_object_set_new(top, b->key, v) : (json_decref(v), -1);
+		free(b->key);
+		b->key = NULL;
+	} else {
+		rc = json_array_append_new(top, v);
+	}
+	return rc;
+}
+
+static int open_node(struct json_builder *b, json_t *v)
+{
+	if (!v || b->depth == JSON_DEPTH || put(b, v) < 0)
+		return -1;
+	b->stack[b->depth++] = v;   /* borrowed: the parent owns it */
+	return 0;
+}
+
+static int j_map_begin(void *ctx) { return open_node(ctx, json_object()); }
+static int j_list_begin(void *ctx) { return open_node(ctx, json_array()); }
+
+static int j_close(void *ctx)
+{
+	struct json_builder *b = ctx;
+
+	if (b->depth == 0)
+		return -1;
+	b->depth--;
+	return 0;
+}
+
+static int j_key(void *ctx, const char *key)
+{
+	struct json_builder *b = ctx;
+
+	free(b->key);
+	b->key = strdup(key);
+	return b->key ? 0 : -1;
+}
+
+static int j_string(void *ctx, const char *s)
+{
+	return put(ctx, s ? json_string(s) : json_null());
+}
+
+static int j_integer(void *ctx, uint64_t v)
+{
+	if (v > INT64_MAX)
+		return put(ctx, json_real((double)v));
+	return put(ctx, json_integer((json_int_t)v));
+}
+
+static int j_real(void *ctx, double v)
+{
+	return put(ctx, isfinite(v) ? json_real(v) : json_null());
+}
+
+static int j_boolean(void *ctx, int v)
+{
+	return put(ctx, json_boolean(v));
+}
+
+int results_write_json(FILE *f, const struct run_results *r)
+{
+	struct json_builder b = { .depth = 0 };
+	struct doc_sink sink = {
+		.map_begin = j_map_begin, .map_end = j_close,
+		.list_begin = j_list_begin, .list_end = j_close,
+		.key = j_key, .string = j_string, .integer = j_integer,
+		.real = j_real, .boolean = j_boolean, .ctx = &b,
+	};
+	int rc = -1;
+
+	if (results_emit(r, &sink) == 0 && b.root && b.depth == 0 &&
+	    json_dumpf(b.root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		       JSON_REAL_PRECISION(DOC_REAL_DIGITS)) == 0 &&
+	    fputc('\n', f) != EOF)
+		rc = 0;
+	json_decref(b.root);
+	free(b.key);
+	return rc;
+}

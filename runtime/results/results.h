@@ -1,0 +1,205 @@
+/*
+ * results.h - a run's results as plain data, for the results files.
+ *
+ * After each run of a session (one per --repeat) the caller adds the
+ * merged per-flowop statistics with results_add_run(); the metadata
+ * (command, workload, variables, seed, environment) is filled once.
+ * results_aggregate() summarises the runs (mean, stdev, min, max, 95 %
+ * confidence interval).  The writers (runtime/report/results_out.h) walk
+ * this structure only; nothing here knows about JSON or YAML.
+ * docs/results-format.md is the schema.
+ */
+#ifndef FLOWBENCH_RESULTS_H
+#define FLOWBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "plan/plan.h"
+#include "runtime/measure/stats.h"
+
+#define RES_MAX_PCT 16
+
+enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
+
+struct res_latency {
+	double mean, stdev, min, max;
+	double pct[RES_MAX_PCT];          /* at results.pct[] */
+};
+
+/*
+ * One --interval of one flowop: the ops that ended in (t_s - dt_s, t_s],
+ * times counted from the start of the timed phase (after any warm-up).
+ */
+struct res_interval {
+	double t_s, dt_s;
+	uint64_t ops, bytes;
+	double ops_per_s, mb_per_s;
+	bool has_latency;                 /* false: no op in it */
+	double mean_ns;
+	double pct[RES_MAX_PCT];          /* at results.pct[] */
+};
+
+struct res_flowop {
+	const char *name;
+	const char *type;                 /* "read", "write", ... */
+	const char *cls;                  /* "io", "aio", "sync", "composite", "other" */
+	const char *rw;                   /* "read", "write", "readwrite", "none" */
+	uint64_t ops, bytes, implicit_opens, not_counted;
+	uint64_t errors;                  /* failed ops (fo_stats.err summed) */
+	uint64_t err[FE_NKINDS];          /* by kind (runtime/measure/stats.h) */
+	double ops_per_s, mb_per_s, ms_per_op;
+	bool has_latency;                 /* false: no op, no latency block */
+	struct res_latency lat;
+	struct res_interval *iv;          /* [niv], --interval, else NULL */
+	int niv;
+};
+
+/* The IO Summary line's numbers. */
+struct res_summary {
+	uint64_t ops;
+	double ops_per_s, rd_per_s, wr_per_s, mb_per_s, ms_per_op;
+};
+
+struct res_run {
+	int index;                        /* 1-based */
+	char started[32];                 /* UTC, ISO 8601 */
+	double elapsed_s;
+	bool partial;                     /* the run failed or was interrupted:
+					     results until it stopped */
+	struct res_flowop *flowops;       /* [results.nflowops], plan order */
+	struct res_summary summary;
+};
+
+/* One quantity over the runs. */
+struct res_stat {
+	double mean, stdev, min, max;
+	double ci_lo, ci_hi;              /* 95 % CI of the mean (Student's t) */
+};
+
+struct res_agg {
+	struct res_stat ops_per_s, mb_per_s, ms_per_op;
+};
+
+struct res_var {
+	const char *name;
+	struct plan_value value;          /* PV_RANDOM: written as a string */
+};
+
+struct res_define {
+	const char *name, *value;         /* -D as given */
+};
+
+struct res_filesystem {
+	char *path, *type, *device, *options;
+	char magic[24];                   /* statfs f_type, "0x..." */
+};
+
+struct res_env {
+	char hostname[256];
+	char kernel[512];
+	long cpus;
+	uint64_t memory_bytes;
+	const char *clock_source;         /* "tsc" or "monotonic" */
+	double clock_read_ns;             /* cost of one op-clock read */
+	char cache[160];                  /* the Cache: decision of the last run */
+	struct res_filesystem *fs;
+	int nfs;
+};
+
+struct run_results {
+	const char *version;
+	char *const *argv;                /* the command line (caller's) */
+	int argc;
+	enum res_status status;
+	char *error;                      /* malloc'ed, NULL when none */
+
+	const char *workload;
+	char sha256[65];                  /* hex, "" when unknown */
+	const struct res_var *vars;       /* caller's, often from the plan */
+	int nvars;
+	const struct res_define *defines; /* caller's */
+	int ndefines;
+	uint64_t seed;
+	double warmup_s;                  /* --warmup (0: none) */
+	double interval_s;                /* --interval (0: no series) */
+	struct res_env env;
+
+	double pct[RES_MAX_PCT];          /* percentiles reported, e.g. 99.9 */
+	int npct;
+
+	int nflowops;
+	struct res_run *runs;
+	int nruns;
+
+	bool has_aggregate;               /* results_aggregate() with >= 2 runs */
+	int agg_runs;                     /* how many: the complete runs */
+	struct res_agg *agg;              /* [nflowops] */
+	struct res_agg agg_summary;
+};
+
+/* The default percentiles: 50 90 95 99 99.9 99.99 (--percentiles: set pct/npct). */
+void results_init(struct run_results *r);
+void results_free(struct run_results *r);
+
+/* The first error of the session (kept if one is already set). */
+void results_set_error(struct run_results *r, enum res_status st,
+		       const char *text);
+
+/*
+ * Add one completed run: statistics merged per plan flowop (indexed like
+ * p->flowops), the time the rates divide by, and when it started
+ * (time(NULL)).  0, or -1 when out of memory.
+ */
+int results_add_run(struct run_results *r, const struct plan *p,
+		    const struct fo_stats *per_flowop, double elapsed_s,
+		    int64_t started);
+
+/*
+ * Attach an interval series to the run just added: `rows` holds `n`
+ * intervals of `nlines` entries each (interval-major, one per report
+ * line, like res_run.flowops).  Copied.  0, or -1 when out of memory.
+ */
+int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+			  int n, int nlines);
+
+/*
+ * One interval's numbers from its statistics `s` (already the difference
+ * over the interval), ending at t_s and lasting dt_s.
+ */
+void results_fill_interval(struct res_interval *iv, const struct fo_stats *s,
+			   double t_s, double dt_s, const double *pct, int npct);
+
+/* Mean, sample stdev, min, max and CI over `n` values (n >= 1). */
+void results_stat(const double *v, int n, struct res_stat *out);
+
+/*
+ * Student's t quantile for a two-sided 95 % interval (p = 0.975) with
+ * `dof` degrees of freedom: a table for 1..30, beyond it the
+ * Cornish-Fisher expansion around the normal quantile (error < 1e-4).
+ */
+double results_t975(int dof);
+
+/*
+ * Fill agg/agg_summary over the complete runs (a partial last run is left
+ * out; needs two complete runs).  0 or -1 (memory).
+ */
+int results_aggregate(struct run_results *r);
+
+/* SHA-256 (hex) of `len` bytes into out[65]. */
+void results_sha256_hex(const void *data, size_t len, char out[65]);
+
+/*
+ * The environment: host, kernel, CPUs, memory, op clock, and for each
+ * distinct fileset path its file system (statfs type, mount device and
+ * options from /proc/self/mountinfo).  `cache`, `tsc` and the clock's
+ * read cost (measured when the run calibrated it) come from the run.
+ * Never fails: what cannot be read is left empty.
+ */
+void results_capture_env(struct run_results *r, const struct plan *p,
+			 const char *cache, bool tsc, double clock_read_ns);
+
+/* "ok", "failed", "interrupted". */
+const char *results_status_name(enum res_status st);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * results_env.c - what machine and file systems a run measured, for the
+ * results file: host, kernel, CPUs, memory, the op clock and its cost,
+ * and for each distinct fileset path the file system under it (statfs
+ * magic; device, type and options from /proc/self/mountinfo).  Read once,
+ * after the runs; anything unreadable is left empty, never an error.
+ */
+#include "runtime/results/results.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+
+/* The nearest existing directory at or above `path` (fileset may be gone). */
+static char *existing_dir(const char *path)
+{
+	char *p = strdup(path), *slash;
+	struct stat st;
+
+	while (p && stat(p, &st) < 0) {
+		slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			strcpy(p, "/");
+			break;
+		}
+		*slash = '\0';
+	}
+	return p;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
+			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/*
+ * The mountinfo line for the mount holding `real` (a resolved path on
+ * device `dev`): same major:minor, longest mount point that prefixes it.
+ */
+static void find_mount(struct res_filesystem *f, const char *real, dev_t dev)
+{
+	FILE *in = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0, best = 0;
+
+	if (!in)
+		return;
+	while (getline(&line, &cap, in) > 0) {
+		unsigned maj, min;
+		char mnt[PATH_MAX], opts[1024], fstype[256], source[PATH_MAX];
+		char *dash = strstr(line, " - ");
+		size_t len;
+
+		if (!dash ||
+		    sscanf(line, "%*u %*u %u:%u %*s %4095s %1023s", &maj, &min, mnt, opts) != 4 ||
+		    sscanf(dash + 3, "%255s %4095s", fstype, source) != 2)
+			continue;
+		if (makedev(maj, min) != dev)
+			continue;
+		unescape(mnt);
+		len = strlen(mnt);
+		if (strncmp(real, mnt, len) != 0 ||
+		    (len > 1 && real[len] != '/' && real[len] != '\0'))
+			continue;
+		if (len + 1 <= best)
+			continue;
+		best = len + 1;
+		unescape(source);
+		free(f->type);
+		free(f->device);
+		free(f->options);
+		f->type = strdup(fstype);
+		f->device = strdup(source);
+		f->options = strdup(opts);
+	}
+	free(line);
+	fclose(in);
+}
+
+static void capture_fs(struct res_filesystem *f, const char *path)
+{
+	char *dir = existing_dir(path);
+	char real[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+
+	f->path = strdup(path);
+	if (!dir)
+		return;
+	if (statfs(dir, &sfs) == 0)
+		snprintf(f->magic, sizeof(f->magic), "0x%lx", (unsigned long)sfs.f_type);
+	if (realpath(dir, real) && stat(real, &st) == 0)
+		find_mount(f, real, st.st_dev);
+	free(dir);
+}
+
+static void capture_filesystems(struct res_env *env, const struct plan *p)
+{
+	if (!p || p->nfilesets <= 0)
+		return;
+	env->fs = calloc((size_t)p->nfilesets, sizeof(*env->fs));
+	if (!env->fs)
+		return;
+	for (int i = 0; i < p->nfilesets; i++) {
+		const char *path = p->filesets[i].path;
+		bool seen = false;
+
+		if (!path)
+			continue;
+		for (int j = 0; j < env->nfs && !seen; j++)
+			seen = env->fs[j].path && strcmp(env->fs[j].path, path) == 0;
+		if (!seen)
+			capture_fs(&env->fs[env->nfs++], path);
+	}
+}
+
+void results_capture_env(struct run_results *r, const struct plan *p,
+			 const char *cache, bool tsc, double clock_read_ns)
+{
+	struct res_env *env = &r->env;
+	struct utsname u;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+
+	if (gethostname(env->hostname, sizeof(env->hostname) - 1) < 0)
+		env->hostname[0] = '\0';
+	if (uname(&u) == 0)
+		snprintf(env->kernel, sizeof(env->kernel), "%s %s %s",
+			 u.sysname, u.release, u.machine);
+	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	env->memory_bytes = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+	env->clock_source = tsc ? "tsc" : "monotonic";
+	env->clock_read_ns = clock_read_ns;
+	snprintf(env->cache, sizeof(env->cache), "%s", cache ? cache : "");
+	if (!env->fs)
+		capture_filesystems(env, p);
+}

@@ -1,0 +1,227 @@
+/*
+ * session.c - the repeat loop around run_plan() and the results files.
+ *
+ * Every run is a whole run of the workload: actions, files (re-prepared:
+ * reused or recreated as the script says), cache step, timed phase, and
+ * its own breakdown.  All runs use the plan's seed, so they make the same
+ * random choices.  The results file is written at the end whatever
+ * happened: status "ok", "failed" or "interrupted", the first error, and
+ * the runs completed until then.
+ *
+ * SIGINT and SIGTERM are caught for the whole session (interrupt.h): an
+ * interrupt while files are prepared stops the session once that step
+ * ends, one during the timed phase stops the run at once; either way the
+ * results so far are printed and written, and the status is 128 + the
+ * signal.  A run that failed or was interrupted after its timed phase
+ * began is kept in the results, marked partial, and left out of the
+ * aggregate.
+ *
+ * The status is settled when the last run ends: the results files say it
+ * and the exit status is it.  An interrupt after that (while the files
+ * are written) changes neither: the files are completed; a second one
+ * abandons them (their temporary files removed, none replaced) and exits
+ * 128 + signal; none can make a file say "ok" and the exit status say
+ * "interrupted" (write_results).
+ */
+#include "runtime/results/session.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "runtime/base/interrupt.h"
+#include "runtime/base/log.h"
+#include "runtime/results/doc.h"
+#include "runtime/results/outfile.h"
+
+/* The plan's variables, as the results file lists them. */
+static struct res_var *plan_vars(const struct plan *p)
+{
+	struct res_var *v = calloc((size_t)p->nvars + 1, sizeof(*v));
+
+	for (int i = 0; v && i < p->nvars; i++) {
+		v[i].name = p->var_names[i];
+		v[i].value = p->var_values[i];
+	}
+	return v;
+}
+
+/* One run; 0 when it completed with results, else 1 (error recorded). */
+static int one_run(const struct plan *p, const struct session_options *so,
+		   struct run_results *res, struct run_outcome *o)
+{
+	time_t started = time(NULL);
+	int rc;
+
+	log_first_error_reset();
+	rc = run_plan(p, &so->run, o);
+
+	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
+					 (int64_t)started) < 0 ||
+			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0)) {
+		log_error("out of memory");
+		results_set_error(res, RES_FAILED, "out of memory");
+		return 1;
+	}
+	if (rc != 0) {
+		bool intr = o->interrupted || interrupt_signal();
+		const char *first = log_first_error();
+
+		if (o->stats)
+			res->runs[res->nruns - 1].partial = true;
+		/* the first error line printed is the one the file keeps */
+		results_set_error(res, intr ? RES_INTERRUPTED : RES_FAILED,
+				  intr ? "interrupted" : first[0] ? first :
+				  o->error[0] ? o->error :
+				  "the run failed (see the messages before)");
+		return 1;
+	}
+	return 0;
+}
+
+/* The results files being written, for the second interrupt's cleanup. */
+struct pending_files {
+	struct outfile *files;
+	int n;
+};
+
+/* interrupt_on_exit()'s cleanup: async-signal-safe (unlinkat, write). */
+static void discard_pending(void *arg)
+{
+	static const char msg[] = "flowbench: the results files were not written\n";
+	const struct pending_files *pf = arg;
+
+	for (int i = 0; i < pf->n; i++)
+		outfile_discard_async(&pf->files[i]);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more can be done */
+	}
+}
+
+#define LATE_NOTICE "\nflowbench: interrupt after the run ended: writing its results " \
+	"files first (interrupt again to abandon them)\n"
+
+/*
+ * Write every results file and settle the exit status (returned), in two
+ * steps: every file prepared (its temporary file written and fsync'ed,
+ * interrupts only noted), then every one renamed with the signals held,
+ * the exit status settled before they are released.  So a second
+ * interrupt while the files are prepared replaces none and leaves no
+ * temporary file (discard_pending), and one after the renames exits with
+ * the status the files agree with.
+ */
+static int write_results(const struct session_options *so,
+			 const struct run_results *res, int status)
+{
+	struct pending_files pf = { NULL, so->noutputs };
+	bool failed = false;
+	sigset_t old;
+
+	if (pf.n > 0 && !(pf.files = calloc((size_t)pf.n, sizeof(*pf.files)))) {
+		log_error("out of memory: no results file written");
+		failed = true;
+	}
+	if (pf.files && interrupt_signal() && res->status != RES_INTERRUPTED)
+		fputs(LATE_NOTICE, stderr);
+	interrupt_on_exit(discard_pending, &pf, LATE_NOTICE);
+	for (int i = 0; pf.files && i < pf.n; i++)
+		if (results_prepare_file(&pf.files[i], so->outputs[i], res) < 0)
+			failed = true;
+	interrupt_hold(&old);
+	for (int i = 0; pf.files && i < pf.n; i++)
+		if (pf.files[i].live && outfile_commit(&pf.files[i]) < 0)
+			failed = true;
+	if (res->status == RES_INTERRUPTED)
+		status = interrupt_status();
+	else if (failed)
+		status = 1;
+	interrupt_on_exit(NULL, NULL, NULL);
+	interrupt_settle(status);
+	interrupt_release(&old);
+	for (int i = 0; pf.files && i < pf.n; i++) {
+		if (pf.files[i].committed)
+			log_info("Results written to %s", so->outputs[i]);
+		outfile_close(&pf.files[i]);
+	}
+	free(pf.files);
+	return status;
+}
+
+/* Every --output path can be written: checked before the first run. */
+static int outputs_writable(const struct session_options *so)
+{
+	for (int i = 0; i < so->noutputs; i++)
+		if (outfile_check("results", so->outputs[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int session_run(const struct plan *p, const struct session_options *so)
+{
+	struct run_results res;
+	struct run_outcome o;
+	struct res_var *vars = plan_vars(p);
+	char cache[sizeof(o.cache)] = "";
+	double clock_read_ns = 0;
+	bool tsc = false;
+	int status = 0;
+
+	if (outputs_writable(so) < 0) {
+		free(vars);
+		return 1;
+	}
+	results_init(&res);
+	res.version = PACKAGE_VERSION;
+	res.argv = so->argv;
+	res.argc = so->argc;
+	res.workload = so->workload;
+	if (so->source)
+		results_sha256_hex(so->source, so->source_len, res.sha256);
+	res.vars = vars;
+	res.nvars = vars ? p->nvars : 0;
+	res.defines = so->defines;
+	res.ndefines = so->ndefines;
+	res.seed = p->seed;
+	res.warmup_s = so->run.warmup_s;
+	res.interval_s = so->run.interval_s;
+	if (so->run.percentiles && so->run.npercentiles > 0) {
+		res.npct = so->run.npercentiles < RES_MAX_PCT ?
+			   so->run.npercentiles : RES_MAX_PCT;
+		memcpy(res.pct, so->run.percentiles, (size_t)res.npct * sizeof(*res.pct));
+	}
+
+	interrupt_install();
+	for (int i = 0; i < so->repeat; i++) {
+		if (so->repeat > 1)
+			log_info("Run %d of %d", i + 1, so->repeat);
+		status = one_run(p, so, &res, &o);
+		if (o.cache[0])
+			memcpy(cache, o.cache, sizeof(cache));
+		tsc = o.tsc;
+		clock_read_ns = o.clock_read_ns;
+		if (status != 0 || !o.stats) {
+			run_outcome_free(&o);
+			break;          /* failed, or a script without a run */
+		}
+		run_outcome_free(&o);
+	}
+	if (res.nruns - (res.nruns && res.runs[res.nruns - 1].partial) >= 2) {
+		if (results_aggregate(&res) < 0) {
+			log_error("out of memory");
+			status = 1;
+		} else {
+			text_aggregate(stdout, &res);
+		}
+	}
+	if (so->noutputs > 0)
+		results_capture_env(&res, p, cache, tsc, clock_read_ns);
+	status = write_results(so, &res, status);
+	results_free(&res);
+	free(vars);
+	return status;
+}

@@ -1,0 +1,45 @@
+/*
+ * session.h - one `flowbench run`: the workload run --repeat times, each
+ * run's report, the aggregate over the runs and the results files.
+ */
+#ifndef FLOWBENCH_SESSION_H
+#define FLOWBENCH_SESSION_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "plan/plan.h"
+#include "runtime/results/results.h"
+#include "runtime/engine/run.h"
+
+struct session_options {
+	struct run_options run;
+	int repeat;                       /* >= 1 */
+	const char *const *outputs;       /* results files (.json/.yaml/.yml) */
+	int noutputs;
+	/* for the results file */
+	char *const *argv;
+	int argc;
+	const char *workload;             /* file name as given */
+	const void *source;               /* the workload file's bytes */
+	size_t source_len;
+	const struct res_define *defines;
+	int ndefines;
+};
+
+/*
+ * Run the plan so->repeat times (each run prepares its files and applies
+ * the cache mode as configured), stop at the first failed or interrupted
+ * run, print the aggregate when two or more runs completed, and write
+ * every results file, also after a failure.  Returns the exit status:
+ * 0, 1 when a run failed or a results file could not be written (or an
+ * --output path is refused before the first run), 128 + signal when a
+ * run was interrupted.  The status is settled (interrupt_settle) before
+ * returning: a later signal exits at once with it.
+ */
+int session_run(const struct plan *p, const struct session_options *so);
+
+/* The aggregate block printed after the runs' reports. */
+void text_aggregate(FILE *out, const struct run_results *r);
+
+#endif

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "config.h"
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
 #include "lang/fio_import.h"

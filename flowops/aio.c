@@ -81,6 +81,7 @@
 #include "runtime/base/log.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 /*
  * Requests in flight per thread.  filebench has no limit; 256 covers the

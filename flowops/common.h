@@ -14,6 +14,7 @@
 #include "plan/flowop.h"
 #include "runtime/engine/slot.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 /*
  * Which slot a flowop works on: `fd` if > 0; else with `opennext` a

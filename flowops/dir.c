@@ -24,6 +24,7 @@
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/fsaccess.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 struct dir_priv {
 	char *path;             /* fileset_path_max() bytes */

@@ -26,6 +26,7 @@
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/fsaccess.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 struct file_priv {
 	struct fo_slotsel sel;

@@ -42,6 +42,7 @@
 #include "runtime/base/rng.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 /*
  * directio: this flowop's iosize, misalign and buffer against the

@@ -37,6 +37,7 @@
 #include "runtime/fileset/fileset.h"
 #include "runtime/base/rng.h"
 #include "runtime/engine/thread.h"
+#include "runtime/engine/threadfile.h"
 
 #define WF_ALIGN 4096
 #define WF_DEFAULT_BUF (1u << 20)

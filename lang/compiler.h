@@ -23,8 +23,9 @@
 #include <stdint.h>
 
 #include "lang/ast.h"
-#include "lang/compile.h"
 #include "plan/plan.h"
+
+struct compile_options;      /* lang/compile.h */
 
 struct diag;
 

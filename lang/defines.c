@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/compile.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
 

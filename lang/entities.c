@@ -15,7 +15,6 @@
 #include "plan/flowop.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
-#include "runtime/engine/preflight.h"
 
 /* ---- evaluated attribute values ------------------------------------- */
 
@@ -606,9 +605,9 @@ static void check_thread_total(struct compiler *c, int index, struct src_loc loc
 
 	for (int t = pr->first_thread; t < pr->first_thread + pr->nthreads; t++) {
 		one_over |= c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES;
-		per = preflight_add(per, c->p->threads[t].instances);
+		per = plan_sat_add(per, c->p->threads[t].instances);
 	}
-	total = preflight_add(before, preflight_mul(pr->instances, per));
+	total = plan_sat_add(before, plan_sat_mul(pr->instances, per));
 	c->thread_instances = total;
 	if (one_over || total <= FB_MAX_THREAD_INSTANCES ||
 	    before > FB_MAX_THREAD_INSTANCES)

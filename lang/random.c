@@ -13,7 +13,7 @@
 
 #include "lang/compiler.h"
 #include "plan/diag.h"
-#include "runtime/base/randvar.h"
+#include "lang/randvar.h"
 
 /*
  * randtable={{pct, lo, hi}, ...}: every cell evaluated now, into *rows

@@ -64,43 +64,4 @@ struct parse_ctx {
 /* The scanner entry point, a wrapper that records token history. */
 int yylex(YYSTYPE *lvalp, YYLTYPE *llocp, yyscan_t scanner);
 
-/* Command and entity spellings, for "did you mean" (NULL-terminated). */
-extern const char *const ast_command_names[];
-extern const char *const ast_entity_names[];
-
-/*
- * ---- AST constructors (ast.c); all memory comes from the arena ----
- * Each sets the node's depth from its children's (ast.h); bounding it is
- * the parser's job.
- */
-
-enum num_status {
-	NUM_OK,
-	NUM_INVALID,            /* not digits[.digits][kmgt] */
-	NUM_TOO_LARGE,          /* does not fit int64 (or double) */
-};
-
-/* Convert `len` bytes of number text into an EX_INT or EX_DOUBLE node. */
-enum num_status ast_number(const char *text, size_t len, struct ast_expr *out);
-
-struct ast_expr *ast_expr_new(struct arena *a, enum ast_expr_kind kind,
-			      struct src_loc loc);
-struct ast_expr *ast_expr_word(struct arena *a, char *word,
-			       struct src_loc loc);
-struct ast_expr *ast_expr_binary(struct arena *a, enum ast_expr_kind kind,
-				 struct src_loc loc, struct ast_expr *l,
-				 struct ast_expr *r);
-/* -operand (EX_NEG) */
-struct ast_expr *ast_expr_unary(struct arena *a, struct src_loc loc,
-				struct ast_expr *operand);
-struct ast_attr *ast_attr_new(struct arena *a, char *name, bool is_local,
-			      struct ast_expr *value, struct src_loc loc);
-struct ast_entity *ast_entity_new(struct arena *a, struct src_loc loc,
-				  struct ast_attr *attrs,
-				  struct ast_entity *body);
-struct ast_word *ast_word_new(struct arena *a, char *text,
-			      struct src_loc loc);
-struct ast_stmt *ast_stmt_new(struct arena *a, enum ast_stmt_kind kind,
-			      struct src_loc loc);
-
 #endif

@@ -19,7 +19,7 @@
 #include "plan/srcloc.h"
 
 struct flowop_ops;
-struct plan_randvar;      /* runtime/base/randvar.h */
+struct plan_randvar;      /* plan/randvar.h */
 
 /*
  * flowbench's limits on time values, checked before anything runs (the
@@ -32,6 +32,23 @@ struct plan_randvar;      /* runtime/base/randvar.h */
  * interval), each a results line per flowop kept in memory until the end.
  */
 #define PLAN_MAX_SECONDS 1e9
+/*
+ * Thread instances one run may have: the compiler rejects more (with the
+ * attribute's location); the shared region's slot table
+ * (runtime/engine/shared.c) is sized by it.
+ */
+#define FB_MAX_THREAD_INSTANCES (1u << 20)
+
+/* Saturating arithmetic for counts and sizes: past UINT64_MAX is "too much". */
+static inline uint64_t plan_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t plan_sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
 #define PLAN_MAX_EVENT_RATE 1e9
 #define PLAN_MAX_INTERVALS 1000000
 

@@ -4,9 +4,9 @@
  * Process globals (documented exception to "no global state"): a signal
  * handler takes no argument, so what it needs - the signal seen and the
  * control words to halt - must be reachable from it.  Everything the
- * handler does is async-signal-safe: sig_atomic_t stores, an atomic
- * fetch-or and a futex wake (shared_halt), write(2), the writer's cleanup
- * (unlinkat(2)) and _exit(2).
+ * handler does is async-signal-safe: sig_atomic_t stores, the run's halt
+ * hook (an atomic fetch-or and a futex wake: the engine's shared_halt),
+ * write(2), the writer's cleanup (unlinkat(2)) and _exit(2).
  */
 #include "runtime/base/interrupt.h"
 
@@ -16,10 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/engine/shared.h"
-
 static volatile sig_atomic_t caught;              /* first signal, or 0 */
-static struct shared_ctl *volatile halt_ctl;      /* the running run's, or NULL */
+static void (*volatile halt_fn)(void *);          /* the running run's, or NULL */
+static void *volatile halt_arg;
 static void (*volatile exit_cleanup)(void *);     /* interrupt_on_exit */
 static void *volatile exit_arg;
 static const char *volatile exit_notice;
@@ -36,7 +35,7 @@ static void say(const char *msg)
 
 static void on_signal(int sig)
 {
-	struct shared_ctl *c = halt_ctl;
+	void (*halt)(void *) = halt_fn;
 	void (*cleanup)(void *) = exit_cleanup;
 
 	if (settled >= 0)
@@ -50,8 +49,8 @@ static void on_signal(int sig)
 	caught = sig;
 	if (cleanup && exit_notice)
 		say(exit_notice);
-	if (c)
-		shared_halt(c, HALT_ABORT);
+	if (halt)
+		halt(halt_arg);
 }
 
 void interrupt_install(void)
@@ -75,19 +74,21 @@ void interrupt_restore(void)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	installed = false;
-	halt_ctl = NULL;
+	halt_fn = NULL;
 }
 
-void interrupt_attach(struct shared_ctl *c)
+void interrupt_attach(void (*halt)(void *arg), void *arg)
 {
-	halt_ctl = c;
+	halt_fn = NULL;
+	halt_arg = arg;
+	halt_fn = halt;
 	if (caught)                 /* caught before the run could be told */
-		shared_halt(c, HALT_ABORT);
+		halt(arg);
 }
 
 void interrupt_detach(void)
 {
-	halt_ctl = NULL;
+	halt_fn = NULL;
 }
 
 int interrupt_signal(void)

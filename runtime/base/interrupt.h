@@ -21,15 +21,17 @@
 
 #include <signal.h>
 
-struct shared_ctl;
 
 /* Catch SIGINT and SIGTERM from now on (idempotent). */
 void interrupt_install(void);
 /* Restore the previous dispositions. */
 void interrupt_restore(void);
 
-/* While a run's workers live: a signal also halts `c` (HALT_ABORT). */
-void interrupt_attach(struct shared_ctl *c);
+/*
+ * While a run's workers live: a signal also calls halt(arg), which must
+ * be async-signal-safe (the engine sets its halt word and wakes).
+ */
+void interrupt_attach(void (*halt)(void *arg), void *arg);
 void interrupt_detach(void);
 
 /* The first signal caught (SIGINT, SIGTERM), or 0. */

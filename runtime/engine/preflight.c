@@ -40,16 +40,6 @@
 /* A random iosize starts with a buffer of this size (flowops/io.c). */
 #define RANDOM_IOSIZE_BUF (64u * 1024)
 
-uint64_t preflight_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-uint64_t preflight_mul(uint64_t a, uint64_t b)
-{
-	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
 /* Thread instances in one instance of process `proc`. */
 static uint64_t threads_per_proc(const struct plan *p, int proc)
 {
@@ -57,7 +47,7 @@ static uint64_t threads_per_proc(const struct plan *p, int proc)
 	uint64_t n = 0;
 
 	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
-		n = preflight_add(n, p->threads[t].instances);
+		n = plan_sat_add(n, p->threads[t].instances);
 	return n;
 }
 
@@ -66,7 +56,7 @@ uint64_t preflight_thread_instances(const struct plan *p)
 	uint64_t n = 0;
 
 	for (int i = 0; i < p->nprocs; i++)
-		n = preflight_add(n, preflight_mul(p->procs[i].instances,
+		n = plan_sat_add(n, plan_sat_mul(p->procs[i].instances,
 						   threads_per_proc(p, i)));
 	return n;
 }
@@ -76,7 +66,7 @@ uint64_t preflight_process_instances(const struct plan *p)
 	uint64_t n = 0;
 
 	for (int i = 0; i < p->nprocs; i++)
-		n = preflight_add(n, p->procs[i].instances);
+		n = plan_sat_add(n, p->procs[i].instances);
 	return n;
 }
 
@@ -85,7 +75,7 @@ static uint64_t thread_total_instances(const struct plan *p, int t)
 {
 	const struct plan_thread *pt = &p->threads[t];
 
-	return preflight_mul(pt->instances, p->procs[pt->proc].instances);
+	return plan_sat_mul(pt->instances, p->procs[pt->proc].instances);
 }
 
 /*
@@ -108,11 +98,11 @@ static uint64_t flowop_buffer(const struct plan_flowop *f, uint64_t memsize)
 uint64_t preflight_thread_mem(const struct plan *p, int t)
 {
 	const struct plan_thread *pt = &p->threads[t];
-	uint64_t m = preflight_add(pt->memsize, sizeof(struct fb_thread) + THREAD_OVERHEAD);
+	uint64_t m = plan_sat_add(pt->memsize, sizeof(struct fb_thread) + THREAD_OVERHEAD);
 
 	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
-		m = preflight_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
-		m = preflight_add(m, flowop_buffer(&p->flowops[k], pt->memsize));
+		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
+		m = plan_sat_add(m, flowop_buffer(&p->flowops[k], pt->memsize));
 	}
 	return m;
 }
@@ -122,7 +112,7 @@ uint64_t preflight_fileset_mem(const struct plan *p, int i)
 	const struct plan_fileset *fs = &p->filesets[i];
 	uint64_t files = fs->is_file ? 1 : fs->entries;
 	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
-	uint64_t n = preflight_add(files, leaf);
+	uint64_t n = plan_sat_add(files, leaf);
 	/* directories: about n / (width - 1); a random width counts as 2 */
 	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
 	double dirs_d = (double)n / (w - 1) + 1;
@@ -133,12 +123,12 @@ uint64_t preflight_fileset_mem(const struct plan *p, int i)
 	if (files >= UINT32_MAX || leaf >= UINT32_MAX)
 		return UINT64_MAX;      /* tree.c refuses it anyway */
 	m = pick_set_bytes(files, true, true);
-	m = preflight_add(m, pick_set_bytes(leaf, true, false));
-	m = preflight_add(m, pick_set_bytes(dirs > UINT32_MAX ? UINT32_MAX : dirs,
+	m = plan_sat_add(m, pick_set_bytes(leaf, true, false));
+	m = plan_sat_add(m, pick_set_bytes(dirs > UINT32_MAX ? UINT32_MAX : dirs,
 					    false, false));
-	m = preflight_add(m, preflight_mul(dirs, sizeof(struct tree_dir)));
+	m = plan_sat_add(m, plan_sat_mul(dirs, sizeof(struct tree_dir)));
 	if (fs->size_rv >= 0)
-		m = preflight_add(m, preflight_mul(files, sizeof(uint64_t)));
+		m = plan_sat_add(m, plan_sat_mul(files, sizeof(uint64_t)));
 	return m;
 }
 
@@ -147,10 +137,10 @@ uint64_t preflight_mem(const struct plan *p)
 	uint64_t m = 0;
 
 	for (int t = 0; t < p->nthreads; t++)
-		m = preflight_add(m, preflight_mul(thread_total_instances(p, t),
+		m = plan_sat_add(m, plan_sat_mul(thread_total_instances(p, t),
 						   preflight_thread_mem(p, t)));
 	for (int i = 0; i < p->nfilesets; i++)
-		m = preflight_add(m, preflight_fileset_mem(p, i));
+		m = plan_sat_add(m, preflight_fileset_mem(p, i));
 	return m;
 }
 
@@ -197,7 +187,7 @@ uint64_t preflight_proc_fds(const struct plan *p, int proc)
 	uint64_t n = PREFLIGHT_BASE_FDS + 2 * (uint64_t)p->nfilesets;
 
 	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
-		n = preflight_add(n, preflight_mul(p->threads[t].instances,
+		n = plan_sat_add(n, plan_sat_mul(p->threads[t].instances,
 						   preflight_thread_fds(p, t)));
 	return n;
 }
@@ -205,7 +195,7 @@ uint64_t preflight_proc_fds(const struct plan *p, int proc)
 uint64_t preflight_fileset_bytes(const struct plan_fileset *fs)
 {
 	uint64_t files = fs->is_file ? 1 : fs->entries;
-	uint64_t all = preflight_mul(files, fs->size);
+	uint64_t all = plan_sat_mul(files, fs->size);
 
 	if (fs->prealloc_pct >= 100)
 		return all;
@@ -246,7 +236,7 @@ static int biggest_thread(const struct plan *p, uint64_t *total)
 
 	*total = 0;
 	for (int t = 0; t < p->nthreads; t++) {
-		uint64_t m = preflight_mul(thread_total_instances(p, t),
+		uint64_t m = plan_sat_mul(thread_total_instances(p, t),
 					   preflight_thread_mem(p, t));
 
 		if (best < 0 || m > *total) {
@@ -326,7 +316,7 @@ static int check_tasks(const struct plan *p, const struct preflight_limits *l)
 	for (int i = 0; i < p->nprocs; i++) {
 		uint64_t per = threads_per_proc(p, i);
 
-		tasks = preflight_add(tasks, preflight_mul(p->procs[i].instances,
+		tasks = plan_sat_add(tasks, plan_sat_mul(p->procs[i].instances,
 							   per ? per : 1));
 	}
 	if (l->nproc && tasks > l->nproc) {
@@ -365,7 +355,7 @@ static uint64_t meminfo(const char *key)
 
 		if (strncmp(line, key, klen) == 0 && line[klen] == ':' &&
 		    sscanf(line + klen + 1, "%llu", &kb) == 1) {
-			v = preflight_mul(kb, 1024);
+			v = plan_sat_mul(kb, 1024);
 			break;
 		}
 	}
@@ -471,11 +461,11 @@ static int check_space(const struct plan *p, const bool *fresh)
 				continue;
 			if (j < i)
 				first = false;
-			need = preflight_add(need, preflight_fileset_bytes(&p->filesets[j]));
+			need = plan_sat_add(need, preflight_fileset_bytes(&p->filesets[j]));
 		}
 		if (!first || statvfs(fs->path, &sv) < 0)
 			continue;
-		avail = preflight_mul(sv.f_bavail, sv.f_frsize);
+		avail = plan_sat_mul(sv.f_bavail, sv.f_frsize);
 		if (need <= avail)
 			continue;
 		own = preflight_fileset_bytes(fs);

@@ -20,13 +20,6 @@
 
 #include "plan/plan.h"
 
-/*
- * Thread instances one run may have: the compiler rejects more (with the
- * attribute's location).  Must stay equal to SHARED_MAX_SLOTS in
- * runtime/engine/shared.c, whose slot table is sized by it.
- */
-#define FB_MAX_THREAD_INSTANCES (1u << 20)
-
 /* A run may use at most this share of MemAvailable (percent). */
 #define PREFLIGHT_MEM_PCT 90
 
@@ -40,10 +33,6 @@ struct preflight_limits {
 	uint64_t nproc;           /* RLIMIT_NPROC soft limit; UINT64_MAX for root */
 	uint64_t threads_max;     /* /proc/sys/kernel/threads-max */
 };
-
-/* Saturating arithmetic: a need past UINT64_MAX is simply "too much". */
-uint64_t preflight_add(uint64_t a, uint64_t b);
-uint64_t preflight_mul(uint64_t a, uint64_t b);
 
 /* Thread instances of the whole run (saturating). */
 uint64_t preflight_thread_instances(const struct plan *p);

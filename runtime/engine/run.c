@@ -540,6 +540,12 @@ static uint64_t add_seconds(uint64_t ns, double s)
 	return ns + (uint64_t)d;
 }
 
+/* interrupt.h's hook: a signal aborts the run (async-signal-safe). */
+static void halt_on_signal(void *ctl)
+{
+	shared_halt(ctl, HALT_ABORT);
+}
+
 /* Everything after the files are ready.  Returns the exit status. */
 static int run_workers(struct master *m)
 {
@@ -558,7 +564,7 @@ static int run_workers(struct master *m)
 		return 1;
 
 	interrupt_install();
-	interrupt_attach(c);
+	interrupt_attach(halt_on_signal, c);
 	if (start_workers(m) < 0 || wait_ready(m) < 0) {
 		shared_halt(c, HALT_ABORT);
 		shared_release(c);      /* wake the waiters so they can exit */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "plan/plan.h"
-#include "runtime/results/results.h"
+#include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
 
 struct run_options {
@@ -26,7 +26,7 @@ struct run_options {
 	bool force;
 };
 
-/* What a run leaves for the results file (runtime/results/results.h). */
+/* What a run leaves for the results file (runtime/results/). */
 struct run_outcome {
 	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
 	double elapsed_s;         /* what the rates divide by */

@@ -230,7 +230,7 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 	row = &s->rows[(size_t)s->nrows * (size_t)s->nlines];
 	for (int i = 0, n = 0; i < p->nflowops; i++)
 		if (p->flowops[i].line == i)
-			results_fill_interval(&row[n++], &s->iv_out[i], t1, t1 - t0,
+			interval_fill(&row[n++], &s->iv_out[i], t1, t1 - t0,
 					      s->opt.pct, s->opt.npct);
 	s->nrows++;
 	sampler_quiet(s);

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
-#include "runtime/results/results.h"
+#include "runtime/measure/interval.h"
 #include "runtime/engine/shared.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/status.h"

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "runtime/base/log.h"
-#include "runtime/engine/preflight.h"
 
 /* Thread slots allowed in one run: the limit the compiler checks (preflight.h). */
 #define SHARED_MAX_SLOTS FB_MAX_THREAD_INSTANCES

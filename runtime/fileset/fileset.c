@@ -654,8 +654,11 @@ static int make_leafdirs(const struct fs_state *fs, bool fresh)
 static int create_one(struct fs_state *fs, const char *pattern, bool force)
 {
 	const struct plan_fileset *pf = fs->pf;
-	struct prealloc_job job = { .fs = fs, .pattern = pattern,
-				    .log_each = pf->is_file };
+	struct prealloc_job job = {
+		.name = pf->name, .root = fs->root, .is_file = pf->is_file,
+		.tree = &fs->tree, .files = &fs->files, .marker = &fs->marker,
+		.pattern = pattern, .log_each = pf->is_file,
+	};
 	bool created;
 
 	if (open_root(fs, force, &created) < 0)

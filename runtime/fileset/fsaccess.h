@@ -11,7 +11,7 @@
  * the tree: the op fails with ELOOP instead.
  *
  * A file is written only after its open descriptor was checked
- * (fsa_refusal_fd(), through runtime/engine/slot.h's slot_writable()):
+ * (fsa_refusal_fd(), through runtime/engine/threadfile.h's slot_writable()):
  * flowbench writes only regular files with at most one link owned by the
  * tree's owner (runtime/fileset/marker.h), so a hard link to somebody's file
  * planted in the tree is refused before a byte is written to it.  The

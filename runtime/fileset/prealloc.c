@@ -40,7 +40,6 @@
 
 #include "runtime/fileset/beneath.h"
 #include "runtime/base/clock.h"
-#include "runtime/fileset/fileset.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 
@@ -62,13 +61,17 @@ struct prealloc_run {
 /* The absolute path of file e, for messages. */
 static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
 {
-	fileset_file_path(job->fs, e, buf);
+	size_t n = strlen(job->root);
+
+	memcpy(buf, job->root, n);
+	buf[n] = '/';
+	tree_file_relpath(job->tree, e, buf + n + 1);
 }
 
 /* The first failure of the run is logged; the others only stop it. */
 static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int err)
 {
-	char *path = malloc(fileset_path_max(r->job->fs));
+	char *path = malloc(strlen(r->job->root) + 1 + TREE_PATH_MAX);
 
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
@@ -86,7 +89,7 @@ static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int 
 /* A file with flowbench's name that is not flowbench's: never touched. */
 static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
 {
-	char *path = malloc(fileset_path_max(r->job->fs));
+	char *path = malloc(strlen(r->job->root) + 1 + TREE_PATH_MAX);
 
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
@@ -166,7 +169,7 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		if (have == size) {
 			if (job->log_each)
 				log_info("Reusing %s/%s: size %llu matches",
-					 job->fs->root, rel, (unsigned long long)size);
+					 job->root, rel, (unsigned long long)size);
 			return 0;
 		}
 		fd = beneath_open(job->rootfd, rel, O_WRONLY, 0);
@@ -181,7 +184,7 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		return -1;
 	}
 	if ((why = fstat(fd, &st) < 0 ? strerror(errno) :
-		   marker_foreign(&job->fs->marker, &st, reason, sizeof(reason)))) {
+		   marker_foreign(job->marker, &st, reason, sizeof(reason)))) {
 		close(fd);
 		refuse_file(r, e, why);
 		return -1;
@@ -198,7 +201,7 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		return -1;
 	}
 	if (job->log_each && have)
-		log_info("Reusing %s/%s: %s from %llu to %llu bytes", job->fs->root,
+		log_info("Reusing %s/%s: %s from %llu to %llu bytes", job->root,
 			 rel, have > size ? "truncated" : "extended",
 			 (unsigned long long)have, (unsigned long long)size);
 	return 0;
@@ -207,7 +210,7 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 /* A file that must not exist (not preallocated) in a reused tree. */
 static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
 {
-	const struct fs_state *fs = r->job->fs;
+	const struct prealloc_job *job = r->job;
 	char reason[160];
 	const char *name, *why;
 	struct stat st;
@@ -222,12 +225,12 @@ static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
 	}
 	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		err = errno == ENOENT ? 0 : errno;
-	} else if ((why = marker_foreign(&fs->marker, &st, reason, sizeof(reason)))) {
+	} else if ((why = marker_foreign(job->marker, &st, reason, sizeof(reason)))) {
 		refuse_file(r, e, why);
 		rc = -1;
 	} else if (unlinkat(pfd, name, 0) == 0) {
 		if (r->job->log_each)
-			log_info("Removed %s/%s (not preallocated)", fs->root, rel);
+			log_info("Removed %s/%s (not preallocated)", job->root, rel);
 	} else if (errno != ENOENT) {
 		err = errno;
 	}
@@ -241,18 +244,18 @@ static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
 
 static void do_file(struct prealloc_run *r, uint64_t e, char *rel)
 {
-	const struct fs_state *fs = r->job->fs;
-	uint64_t size = fileset_file_size(fs, e);
+	const struct prealloc_job *job = r->job;
+	uint64_t size = tree_file_size(job->tree, e);
 	int rc;
 
-	tree_file_relpath(&fs->tree, e, rel);
-	if (!pick_exists(&fs->files, e))
+	tree_file_relpath(job->tree, e, rel);
+	if (!pick_exists(job->files, e))
 		rc = r->job->fresh ? 0 : remove_file(r, e, rel);
 	else if (r->job->fresh)
 		rc = create_file(r, e, rel, size);
 	else
 		rc = reuse_file(r, e, rel, size);
-	if (rc == 0 && pick_exists(&fs->files, e))
+	if (rc == 0 && pick_exists(job->files, e))
 		atomic_fetch_add_explicit(&r->files_done, 1, memory_order_relaxed);
 }
 
@@ -266,7 +269,7 @@ static void *worker(void *arg)
 
 		if (interrupt_signal()) {
 			atomic_store(&r->failed, 1);
-			log_info("Preallocation of %s interrupted", r->job->fs->pf->name);
+			log_info("Preallocation of %s interrupted", r->job->name);
 			break;
 		}
 
@@ -292,7 +295,7 @@ static void show_progress(struct prealloc_run *r, uint64_t want_files,
 		      rate > 0 ? (double)(want_files - f) / rate : 0;
 
 	fprintf(stderr, "\rpreallocating %s: %llu/%llu files, %.1f/%.1f MB, %.0f files/s, ETA %.0fs \033[K",
-		r->job->fs->pf->name, (unsigned long long)f,
+		r->job->name, (unsigned long long)f,
 		(unsigned long long)want_files, (double)b / 1048576.0,
 		(double)want_bytes / 1048576.0, rate, left > 0 ? left : 0);
 	fflush(stderr);
@@ -326,9 +329,9 @@ static void wait_all(struct prealloc_run *r, bool tty, uint64_t want_files,
 
 int prealloc_files(const struct prealloc_job *job)
 {
-	const struct fs_state *fs = job->fs;
-	struct prealloc_run r = { .job = job, .nfiles = fs->tree.nfiles };
-	uint64_t want_files = pick_count(&fs->files, PICK_EXISTING), want_bytes = 0;
+	const struct fs_tree *tree = job->tree;
+	struct prealloc_run r = { .job = job, .nfiles = tree->nfiles };
+	uint64_t want_files = pick_count(job->files, PICK_EXISTING), want_bytes = 0;
 	uint64_t t0 = clock_now_ns();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t chunks = (r.nfiles + CHUNK - 1) / CHUNK;
@@ -337,12 +340,12 @@ int prealloc_files(const struct prealloc_job *job)
 	bool tty = isatty(STDERR_FILENO);
 	int started = 0;
 
-	if (fs->tree.sizes) {
+	if (tree->sizes) {
 		for (uint64_t e = 0; e < r.nfiles; e++)
-			if (pick_exists(&fs->files, e))
-				want_bytes += fs->tree.sizes[e];
+			if (pick_exists(job->files, e))
+				want_bytes += tree->sizes[e];
 	} else {
-		want_bytes = want_files * fs->tree.size;
+		want_bytes = want_files * tree->size;
 	}
 	if ((uint64_t)nthreads > chunks)
 		nthreads = (int)chunks;
@@ -376,11 +379,11 @@ int prealloc_files(const struct prealloc_job *job)
 	pthread_mutex_destroy(&r.lock);
 	if (atomic_load(&r.failed))
 		return -1;
-	if (!fs->pf->is_file)
+	if (!job->is_file)
 		log_info("Pre-allocated %llu of %llu files (%.3f MB) in %s in %.3f seconds",
 			 (unsigned long long)atomic_load(&r.files_done),
 			 (unsigned long long)r.nfiles,
 			 (double)atomic_load(&r.bytes_done) / 1048576.0,
-			 fs->pf->name, (double)(clock_now_ns() - t0) / 1e9);
+			 job->name, (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
 }

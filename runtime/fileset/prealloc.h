@@ -6,12 +6,20 @@
 
 #include <stdbool.h>
 
-struct fs_state;
+#include "runtime/fileset/marker.h"
+#include "runtime/fileset/pick.h"
+#include "runtime/fileset/tree.h"
 
 #define PREALLOC_BLOCK (1u << 20)   /* write size: 1 MiB */
 
+/* One fileset's files to write (fileset.c fills it from its state). */
 struct prealloc_job {
-	const struct fs_state *fs;
+	const char *name;         /* the fileset's, for messages */
+	const char *root;         /* <path>/<name>, for messages */
+	bool is_file;             /* a `define file`: no summary line */
+	const struct fs_tree *tree;
+	const struct pick_set *files;   /* which files must exist */
+	const struct fs_marker *marker; /* whose a reused file must be */
 	int rootfd;               /* the fileset's root directory */
 	bool fresh;               /* the tree was just created or emptied */
 	bool log_each;            /* log what happens to each reused file */

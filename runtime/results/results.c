@@ -166,26 +166,6 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-void results_fill_interval(struct res_interval *iv, const struct fo_stats *s,
-			   double t_s, double dt_s, const double *pct, int npct)
-{
-	const struct op_stats *op = &s->op;
-
-	memset(iv, 0, sizeof(*iv));
-	iv->t_s = t_s;
-	iv->dt_s = dt_s;
-	iv->ops = op->count;
-	iv->bytes = op->bytes;
-	iv->ops_per_s = per_s((double)op->count, dt_s);
-	iv->mb_per_s = per_s((double)op->bytes / 1048576.0, dt_s);
-	iv->has_latency = op->count > 0;
-	if (!iv->has_latency)
-		return;
-	iv->mean_ns = (double)op->lat_sum_ns / (double)op->count;
-	for (int k = 0; k < npct && k < RES_MAX_PCT; k++)
-		iv->pct[k] = fo_stats_percentile(s, pct[k]);
-}
-
 int results_add_intervals(struct run_results *r, const struct res_interval *rows,
 			  int n, int nlines)
 {

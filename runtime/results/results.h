@@ -5,7 +5,7 @@
  * merged per-flowop statistics with results_add_run(); the metadata
  * (command, workload, variables, seed, environment) is filled once.
  * results_aggregate() summarises the runs (mean, stdev, min, max, 95 %
- * confidence interval).  The writers (runtime/report/results_out.h) walk
+ * confidence interval).  The writers (runtime/results/doc.h) walk
  * this structure only; nothing here knows about JSON or YAML.
  * docs/results-format.md is the schema.
  */
@@ -16,27 +16,13 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
-
-#define RES_MAX_PCT 16
 
 enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
 
 struct res_latency {
 	double mean, stdev, min, max;
-	double pct[RES_MAX_PCT];          /* at results.pct[] */
-};
-
-/*
- * One --interval of one flowop: the ops that ended in (t_s - dt_s, t_s],
- * times counted from the start of the timed phase (after any warm-up).
- */
-struct res_interval {
-	double t_s, dt_s;
-	uint64_t ops, bytes;
-	double ops_per_s, mb_per_s;
-	bool has_latency;                 /* false: no op in it */
-	double mean_ns;
 	double pct[RES_MAX_PCT];          /* at results.pct[] */
 };
 
@@ -162,13 +148,6 @@ int results_add_run(struct run_results *r, const struct plan *p,
  */
 int results_add_intervals(struct run_results *r, const struct res_interval *rows,
 			  int n, int nlines);
-
-/*
- * One interval's numbers from its statistics `s` (already the difference
- * over the interval), ending at t_s and lasting dt_s.
- */
-void results_fill_interval(struct res_interval *iv, const struct fo_stats *s,
-			   double t_s, double dt_s, const double *pct, int npct);
 
 /* Mean, sample stdev, min, max and CI over `n` values (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

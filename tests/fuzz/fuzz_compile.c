@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
 #include "lang/fio_import.h"

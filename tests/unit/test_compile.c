@@ -11,6 +11,7 @@
 
 #include "plan/flowop.h"
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "lang/compile.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"

@@ -15,6 +15,7 @@
 
 #include "plan/flowop.h"
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
 #include "lang/fio_import.h"

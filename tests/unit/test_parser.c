@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "plan/diag.h"
 
 #include "tests/unit/check_main.h"

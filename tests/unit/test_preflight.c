@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lang/ast.h"
+#include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
 #include "runtime/engine/preflight.h"
@@ -103,10 +104,10 @@ START_TEST(test_bytes)
 	ck_assert_str_eq(preflight_bytes(1536, b, sizeof(b)), "1.5 KiB");
 	ck_assert_str_eq(preflight_bytes(16ull << 40, b, sizeof(b)), "16 TiB");
 	ck_assert_str_eq(preflight_bytes(24217240ull * 1024, b, sizeof(b)), "23.1 GiB");
-	ck_assert_uint_eq(preflight_add(UINT64_MAX - 1, 5), UINT64_MAX);
-	ck_assert_uint_eq(preflight_mul(1ull << 40, 1ull << 40), UINT64_MAX);
-	ck_assert_uint_eq(preflight_mul(0, UINT64_MAX), 0);
-	ck_assert_uint_eq(preflight_mul(3, 7), 21);
+	ck_assert_uint_eq(plan_sat_add(UINT64_MAX - 1, 5), UINT64_MAX);
+	ck_assert_uint_eq(plan_sat_mul(1ull << 40, 1ull << 40), UINT64_MAX);
+	ck_assert_uint_eq(plan_sat_mul(0, UINT64_MAX), 0);
+	ck_assert_uint_eq(plan_sat_mul(3, 7), 21);
 }
 END_TEST
 

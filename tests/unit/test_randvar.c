@@ -13,6 +13,7 @@
 
 #include "plan/arena.h"
 #include "plan/diag.h"
+#include "lang/randvar.h"
 #include "runtime/base/randvar.h"
 #include "runtime/base/rng.h"
 

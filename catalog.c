@@ -6,6 +6,7 @@
  * drift from the files.
  */
 #include "catalog.h"
+#include "plan/oom.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -150,17 +151,13 @@ static char **workload_names(const char *dir, int *n)
 		if (!is_workload(dir, de->d_name))
 			continue;
 		if (*n == cap) {
-			char **nn = realloc(names, (size_t)(cap ? cap * 2 : 64) *
-					    sizeof(*names));
+			char **nn = xreallocarray(names, (size_t)(cap ? cap * 2 : 64),
+						  sizeof(*names));
 
-			if (!nn)
-				abort();
 			names = nn;
 			cap = cap ? cap * 2 : 64;
 		}
-		names[*n] = strdup(de->d_name);
-		if (!names[*n])
-			abort();
+		names[*n] = xstrdup(de->d_name);
 		(*n)++;
 	}
 	closedir(dp);

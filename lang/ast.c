@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 const char *const ast_command_names[] = {
 	"create", "define", "debug", "domultisync", "echo", "enable",
@@ -154,11 +155,7 @@ static double decimal_value(const char *text, size_t len, size_t dot)
 	if (sig <= 15 && frac < sizeof(pow10) / sizeof(pow10[0]))
 		return (double)mant / pow10[frac];
 
-	copy = strndup(text, len);
-	if (!copy) {
-		fprintf(stderr, "flowbench: out of memory\n");
-		abort();
-	}
+	copy = xstrndup(text, len);
 	v = strtod(copy, NULL);
 	free(copy);
 	return v;

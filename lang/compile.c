@@ -28,18 +28,14 @@
 #include "plan/flowop.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 void *compiler_grow(void *arr, int *cap, int n, size_t size)
 {
 	if (n < *cap)
 		return arr;
 	*cap = *cap ? *cap * 2 : 8;
-	arr = realloc(arr, (size_t)*cap * size);
-	if (!arr) {
-		fprintf(stderr, "flowbench: out of memory\n");
-		abort();
-	}
-	return arr;
+	return xreallocarray(arr, (size_t)*cap, size);
 }
 
 /*
@@ -100,12 +96,8 @@ static void name_grow(struct name_index *ix)
 {
 	struct name_index big = { .cap = ix->cap ? ix->cap * 2 : 64 };
 
-	big.keys = calloc(big.cap, sizeof(*big.keys));
-	big.vals = calloc(big.cap, sizeof(*big.vals));
-	if (!big.keys || !big.vals) {
-		fprintf(stderr, "flowbench: out of memory\n");
-		abort();
-	}
+	big.keys = xcalloc(big.cap, sizeof(*big.keys));
+	big.vals = xcalloc(big.cap, sizeof(*big.vals));
 	for (size_t i = 0; i < ix->cap; i++)
 		if (ix->keys[i])
 			name_put(&big, ix->keys[i], ix->vals[i]);
@@ -191,7 +183,7 @@ static const char *concat_strings(struct compiler *c, const struct ast_stmt *st)
 	bool ok = true;
 
 	if (!f)
-		abort();
+		oom_exit();
 	for (const struct ast_string_list *s = st->strings; s; s = s->next) {
 		struct value v;
 

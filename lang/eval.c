@@ -14,6 +14,7 @@
 
 #include "lang/compiler.h"
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -199,7 +200,7 @@ static int eval_string(struct compiler *c, const struct ast_strseg *seg,
 	int rc = 0;
 
 	if (!f)
-		abort();
+		oom_exit();
 	for (; seg; seg = seg->next) {
 		struct value v;
 

@@ -18,6 +18,7 @@
  * line can end a comment and start a statement.
  */
 #include "lang/fio_import.h"
+#include "plan/oom.h"
 
 #include <ctype.h>
 #include <search.h>
@@ -76,9 +77,7 @@ static void *grow(void *p, int n, size_t size)
 
 	if (n & (n - 1))
 		return p;
-	np = reallocarray(p, n ? 2 * (size_t)n : 1, size);
-	if (!np)
-		abort();
+	np = xreallocarray(p, n ? 2 * (size_t)n : 1, size);
 	return np;
 }
 
@@ -108,7 +107,7 @@ static struct keyed *insert(struct emit *e, void **root, const char *key, int va
 	n->key = arena_strdup(&e->a, key);
 	n->val = val;
 	if (!tsearch(n, root, entry_cmp))
-		abort();
+		oom_exit();
 	return n;
 }
 
@@ -705,9 +704,7 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 	int j = 0;
 
 	e->njobs = jf->njobs;
-	e->jobs = calloc((size_t)jf->njobs, sizeof(*e->jobs));
-	if (!e->jobs)
-		abort();
+	e->jobs = xcalloc((size_t)jf->njobs, sizeof(*e->jobs));
 	for (int i = 0; i < jf->nsections; i++) {
 		if (jf->sections[i].global)
 			continue;
@@ -774,7 +771,7 @@ int fio_import(const char *source_name, const char *text, size_t len,
 	/* into memory first: nothing is printed unless all of it is right */
 	mem = open_memstream(&buf, &n);
 	if (!mem)
-		abort();
+		oom_exit();
 	if (fio_parse(text, len, &d, &jf) == 0 &&
 	    fio_emit(&jf, source_name, &d, mem) == 0)
 		status = 0;

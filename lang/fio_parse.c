@@ -10,6 +10,7 @@
  * that import-fio cannot translate.
  */
 #include "lang/fio_import.h"
+#include "plan/oom.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -400,9 +401,7 @@ static struct fio_section *new_section(struct fio_jobfile *jf, const char *name,
 	if (jf->nsections == jf->sections_cap) {
 		int cap = jf->sections_cap ? 2 * jf->sections_cap : 8;
 
-		s = reallocarray(jf->sections, (size_t)cap, sizeof(*s));
-		if (!s)
-			abort();
+		s = xreallocarray(jf->sections, (size_t)cap, sizeof(*s));
 		jf->sections = s;
 		jf->sections_cap = cap;
 	}

@@ -14,6 +14,7 @@
 #include "lang/compiler.h"
 #include "plan/diag.h"
 #include "lang/randvar.h"
+#include "plan/oom.h"
 
 /*
  * randtable={{pct, lo, hi}, ...}: every cell evaluated now, into *rows
@@ -26,9 +27,7 @@ static int eval_randtable(struct compiler *c, const struct ast_expr *t,
 	int errors = 0;
 
 	free(*rows);
-	*rows = calloc(t->u.table.nrows + 1, sizeof(**rows));
-	if (!*rows)
-		abort();
+	*rows = xcalloc(t->u.table.nrows + 1, sizeof(**rows));
 	spec->nrows = (int)t->u.table.nrows;
 	spec->table_loc = t->loc;
 	for (size_t r = 0; r < t->u.table.nrows; r++) {
@@ -74,9 +73,7 @@ static int build_random(struct compiler *c, const char *fn,
 
 	for (const struct ast_attr *a = args; a; a = a->next)
 		nargs++;
-	av = calloc((size_t)nargs + 1, sizeof(*av));
-	if (!av)
-		abort();
+	av = xcalloc((size_t)nargs + 1, sizeof(*av));
 	for (const struct ast_attr *a = args; a; a = a->next) {
 		struct randvar_arg *arg = &av[spec.nargs];
 		struct value v;

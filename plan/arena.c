@@ -2,6 +2,7 @@
  * arena.c - bump allocation in chained blocks; see arena.h.
  */
 #include "plan/arena.h"
+#include "plan/oom.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,11 +45,7 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (!b || b->cap - b->used < size) {
 		size_t cap = size > ARENA_BLOCK_MIN ? size : ARENA_BLOCK_MIN;
 
-		b = malloc(sizeof(*b) + cap);
-		if (!b) {
-			fprintf(stderr, "flowbench: out of memory\n");
-			abort();
-		}
+		b = xmalloc(sizeof(*b) + cap);
 		b->used = 0;
 		b->cap = cap;
 		b->next = a->head;

@@ -93,3 +93,22 @@ timeout 600 "$FLOWBENCH" check "$tmp/fan40.f" >"$tmp/out" 2>"$tmp/err" || st=$?
 grep -q "more than flowbench's limit of 100000 flowops in one run" "$tmp/err" ||
 	{ head -c 2000 "$tmp/err"; fail "fan40: no flowop-limit error"; }
 ok "fan40: check refuses it: $(grep -m1 'limit of 100000 flowops' "$tmp/err" | cut -c1-100)"
+
+# out of memory in the front end: the one policy (plan/oom.h) is a
+# message and status 1, never abort() (134) or a crash.  100,000 flowops
+# need about 80 MB to compile; the process gets 60 MB of address space.
+# (Not in sanitizer builds: ASan and TSan reserve terabytes up front.)
+if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
+	echo "SKIP (part): out of memory, in a sanitizer build"
+else
+	awk 'BEGIN { print "define process name=p { thread name=t {"
+		for (i = 0; i < 100000; i++) printf "flowop hog name=h%d, value=1\n", i
+		print "} }"; print "run 1" }' >"$tmp/big.f"
+	st=0
+	(ulimit -v 60000 && exec "$FLOWBENCH" check "$tmp/big.f") >"$tmp/out" 2>"$tmp/err" || st=$?
+	[ "$st" -eq 1 ] || { head -c 2000 "$tmp/err"; fail "out of memory: check exited $st, not 1"; }
+	grep -qx "flowbench: out of memory" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "out of memory: no message"; }
+	"$FLOWBENCH" check "$tmp/big.f" >"$tmp/out" 2>"$tmp/err" ||
+		{ head -c 2000 "$tmp/err"; fail "100,000 flowops refused with memory to spare"; }
+	ok "out of memory while compiling: 'flowbench: out of memory', status 1 (the same script compiles with memory)"
+fi

@@ -108,7 +108,7 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
 enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
 			     const char *what, const char *path, const char *why);
 
-/* The reason thread_refuse() gives for ELOOP from runtime/fsaccess.h. */
+/* The reason thread_refuse() gives for ELOOP from runtime/fileset/fsaccess.h. */
 #define THREAD_WHY_LINK "a symbolic link is in its path (flowbench follows none in a fileset)"
 
 /* Hot path: now, on the op clock (see clock.h). */

@@ -20,7 +20,7 @@
  * it, with --force it is left in place (and so is the directory holding
  * it).  `trusttree` skips that walk (its cost grows with the tree), never
  * the checks that protect data: the marker, the lock, the reserved top
- * level, and the run-time checks of runtime/fsaccess.h.
+ * level, and the run-time checks of runtime/fileset/fsaccess.h.
  *
  * The fileset's directory is opened once, through its resolved path with
  * no link followed, and held until the run ends; every later step works

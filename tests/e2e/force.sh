@@ -213,7 +213,7 @@ if command -v strace >/dev/null 2>&1; then
 fi
 
 # ---- issue 10 item 5: system trees, /run/user, every passwd home --------
-# (runtime/fsguard.c).  Made-up names: the refusal must come before
+# (runtime/fileset/fsguard.c).  Made-up names: the refusal must come before
 # anything is created.  Should the guard ever break, the directory made
 # (its name is unique, checked absent first) is removed and the test fails.
 tag=flowbench-guard-test-$$

@@ -183,7 +183,9 @@ static int parse_seed(struct cli_args *args, const char *opt, const char *v,
 static int set_allow_system(struct cli_args *args, const char *opt,
 			    const char *v, FILE *err)
 {
-	(void)opt, (void)v, (void)err;
+	(void)opt;
+	(void)v;
+	(void)err;
 	args->allow_system = true;
 	return 0;
 }
@@ -191,7 +193,9 @@ static int set_allow_system(struct cli_args *args, const char *opt,
 static int set_keep_going(struct cli_args *args, const char *opt,
 			  const char *v, FILE *err)
 {
-	(void)opt, (void)v, (void)err;
+	(void)opt;
+	(void)v;
+	(void)err;
 	args->keep_going = true;
 	return 0;
 }
@@ -199,7 +203,9 @@ static int set_keep_going(struct cli_args *args, const char *opt,
 static int set_force(struct cli_args *args, const char *opt, const char *v,
 		     FILE *err)
 {
-	(void)opt, (void)v, (void)err;
+	(void)opt;
+	(void)v;
+	(void)err;
 	args->force = true;
 	return 0;
 }
@@ -280,7 +286,8 @@ static int parse_percentiles(struct cli_args *args, const char *opt,
 static int set_format(struct cli_args *args, const char *opt, const char *v,
 		      FILE *err)
 {
-	(void)opt, (void)err;
+	(void)opt;
+	(void)err;
 	args->format = v;     /* checked by compare, which knows the formats */
 	return 0;
 }
@@ -288,7 +295,8 @@ static int set_format(struct cli_args *args, const char *opt, const char *v,
 static int set_report_out(struct cli_args *args, const char *opt,
 			  const char *v, FILE *err)
 {
-	(void)opt, (void)err;
+	(void)opt;
+	(void)err;
 	args->report_out = v;
 	return 0;
 }
@@ -296,7 +304,9 @@ static int set_report_out(struct cli_args *args, const char *opt,
 static int want_help(struct cli_args *args, const char *opt, const char *v,
 		     FILE *err)
 {
-	(void)opt, (void)v, (void)err;
+	(void)opt;
+	(void)v;
+	(void)err;
 	args->cmd = CLI_HELP;
 	return CLI_STOP;
 }
@@ -304,7 +314,9 @@ static int want_help(struct cli_args *args, const char *opt, const char *v,
 static int want_version(struct cli_args *args, const char *opt,
 			const char *v, FILE *err)
 {
-	(void)opt, (void)v, (void)err;
+	(void)opt;
+	(void)v;
+	(void)err;
 	args->cmd = CLI_VERSION;
 	return CLI_STOP;
 }
@@ -462,7 +474,9 @@ static int job_finish(struct cli_args *args, FILE *err)
 /* list: no operand at all. */
 static int no_operand(struct cli_args *args, const char *a, FILE *err)
 {
-	(void)args, (void)a, (void)err;
+	(void)args;
+	(void)a;
+	(void)err;
 	return -1;
 }
 
@@ -565,15 +579,15 @@ static void unknown_option(const struct cli_subcommand *sc, const char *a,
 static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
 		       int *i, struct cli_args *args, FILE *err)
 {
-	const char *a = argv[*i], *value;
+	const char *a = argv[*i], *value, *spelling;
 	const struct cli_option *o = find_option(sc, a, &value);
-	char typed[3] = { '-', a[1], '\0' };
-	const char *spelling = a[1] == '-' ? o ? o->name : a : typed;
+	char typed[3] = { '-', a[1], '\0' };   /* -D as typed, for messages */
 
 	if (!o) {
 		unknown_option(sc, a, err);
 		return -1;
 	}
+	spelling = a[1] == '-' ? o->name : typed;
 	if (o->arg && !value) {
 		if (*i + 1 >= argc) {
 			fprintf(err, "flowbench: %s needs %s\n", spelling,
@@ -583,6 +597,14 @@ static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
 		value = argv[++*i];
 	}
 	return o->parse(args, spelling, value, err);
+}
+
+/* A refusal of a subcommand that has one usage message: print it. */
+static int misused(const struct cli_subcommand *sc, int r, FILE *err)
+{
+	if (r < 0 && sc->misuse)
+		fprintf(err, "flowbench: %s\n", sc->misuse);
+	return r;
 }
 
 /* The words after the subcommand, from argv[first]. */
@@ -595,18 +617,12 @@ static int parse_rest(const struct cli_subcommand *sc, int argc, char **argv,
 
 		if (a[0] == '-' && a[1])
 			r = take_option(sc, argc, argv, &i, args, err);
-		else if ((r = sc->operand(args, a, err)) < 0 && sc->misuse)
-			fprintf(err, "flowbench: %s\n", sc->misuse);
-		if (r < 0)
-			return -1;
-		if (r == CLI_STOP)
-			return 0;
+		else
+			r = misused(sc, sc->operand(args, a, err), err);
+		if (r != 0)
+			return r < 0 ? -1 : 0;     /* an error, or CLI_STOP */
 	}
-	if (!sc->finish || sc->finish(args, err) == 0)
-		return 0;
-	if (sc->misuse)
-		fprintf(err, "flowbench: %s\n", sc->misuse);
-	return -1;
+	return misused(sc, sc->finish ? sc->finish(args, err) : 0, err);
 }
 
 /* argv[1]: a subcommand's word, or an option (then the words are run's). */

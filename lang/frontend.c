@@ -86,8 +86,10 @@ int frontend_compile(const struct frontend_input *in,
 	struct diag d;
 
 	memset(out, 0, sizeof(*out));
-	if (load_text(in, out) < 0)
-		return out->errors = 1;
+	if (load_text(in, out) < 0) {
+		out->errors = 1;
+		return 1;
+	}
 	diag_init(&d, in->path, out->text, out->len, in->err);
 	ast_parse(in->path, out->text, out->len, &d, &out->script);
 	out->parsed = true;

@@ -1,7 +1,16 @@
 /*
- * cli.c - parsing flowbench's command line.  Hand-written rather than
- * getopt_long because options follow a subcommand and `-D name=value`
- * repeats; every mistake is a usage error with a one-line reason.
+ * cli.c - flowbench's command line, from two tables: the subcommands
+ * (the word, what follows it, its line of help) and the options (one row
+ * each: long and short name, argument, the subcommands that take it,
+ * parser, help).  Parsing and `flowbench --help` are both generated from
+ * them, and tests/e2e/options.sh holds the man page and the README to the
+ * same rows.
+ *
+ * A small matcher of its own rather than getopt_long: getopt keeps global
+ * state, takes abbreviations (--rep for --repeat) that a later option
+ * would silently make ambiguous, and permutes argv, which the results
+ * files record as the user typed it.  Every mistake is a usage error with
+ * a one-line reason.
  */
 #include "cli.h"
 
@@ -13,115 +22,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_usage(FILE *out)
-{
-	fputs(
-"usage: flowbench run FILE [options]     run a WML workload\n"
-"       flowbench -f FILE [options]      the same (filebench's habit)\n"
-"       flowbench check FILE [-D ...]    parse and validate, touch nothing\n"
-"       flowbench list                   the catalogue of workloads; FILE may\n"
-"                                        be a name from it (run fileserver)\n"
-"       flowbench compare A.json B.json... [--format text|markdown|csv]\n"
-"                                        results files side by side: mean ±\n"
-"                                        stdev, %diff against A, Welch's t-test\n"
-"       flowbench report A.json... -o FILE.html\n"
-"                                        one self-contained HTML page of charts\n"
-"       flowbench import-fio JOB.fio     print a commented WML workload doing\n"
-"                                        what the fio job file does\n"
-"       flowbench --help | --version\n"
-"\n"
-"options:\n"
-"  -D, --define NAME=VALUE  set $NAME before the script runs; the script's\n"
-"                           own 'set $NAME=...' is then skipped. VALUE is\n"
-"                           written as in WML: 64m, 8k, true, /tmp/dir\n"
-"  --runtime SECONDS        duration of the timed phase (overrides 'run N')\n"
-"  --cache cold|warm        cold (default): empty the page cache before the\n"
-"                           timed phase: as root with drop_caches (the whole\n"
-"                           machine's cache), else fdatasync+fadvise(DONTNEED)\n"
-"                           on the workload's files; warm: leave it as\n"
-"                           preallocation left it\n"
-"  --seed N                 seed every random choice (offsets, random\n"
-"                           variables); without it a seed is chosen and\n"
-"                           printed, so any run can be repeated\n"
-"  --allow-system           let the script's 'system \"...\"' commands run\n"
-"  --keep-going             count failed I/O (ENOSPC, EIO, EROFS, ...) per\n"
-"                           flowop and go on, instead of ending the run at\n"
-"                           the first one\n"
-"  --force                  adopt an existing fileset directory that flowbench\n"
-"                           did not create (no .flowbench marker) and use\n"
-"                           it even if it holds other files: only entries\n"
-"                           with flowbench's 8-digit names are ever removed;\n"
-"                           /, home and system directories stay refused\n"
-"  --repeat N               run the whole workload N times (files prepared\n"
-"                           and cache applied each time), then print mean,\n"
-"                           stdev, range and 95% confidence interval\n"
-"  --output FILE            also write the results to FILE: .json or .yaml/\n"
-"                           .yml by its name (may be given more than once);\n"
-"                           written also when the run fails or is interrupted\n"
-"  --percentiles LIST       latency percentiles to print per flowop, e.g.\n"
-"                           50,99,99.9 (each between 0 and 100; default\n"
-"                           50,90,95,99,99.9,99.99)\n"
-"  --warmup SECONDS         run the workload this long first without\n"
-"                           recording anything (ramp); --runtime follows\n"
-"  --interval SECONDS       record ops/s, MB/s and latency percentiles of\n"
-"                           every flowop every SECONDS (at least 0.01) into\n"
-"                           the results files, and log a line per interval\n"
-"\n"
-"environment:\n"
-"  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
-"                           default: the installed one\n"
-"\n"
-"exit status: 0 success, 1 script error or failed run, 2 usage error,\n"
-"             130/143 interrupted by SIGINT/SIGTERM (results so far kept)\n",
-	      out);
-}
+/* An option's parser returns 0, CLI_STOP (nothing after it is read), or -1. */
+#define CLI_STOP 1
 
-/* The value of option `opt`: "--opt=value", or the next argument. */
-static const char *option_value(int argc, char **argv, int *i,
-				const char *opt, FILE *err)
-{
-	size_t n = strlen(opt);
+typedef int cli_option_fn(struct cli_args *args, const char *opt,
+			  const char *value, FILE *err);
 
-	if (strncmp(argv[*i], opt, n) == 0 && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (*i + 1 >= argc) {
-		fprintf(err, "flowbench: %s needs a value\n", opt);
-		return NULL;
+#define CMD(c) (1u << (c))
+#define WORKLOAD_CMDS (CMD(CLI_RUN) | CMD(CLI_CHECK))
+#define EVERY_CMD (CMD(CLI_RUN) | CMD(CLI_CHECK) | CMD(CLI_LIST) | \
+		   CMD(CLI_COMPARE) | CMD(CLI_REPORT) | CMD(CLI_IMPORT_FIO))
+
+struct cli_option {
+	const char *name;         /* "--runtime", or NULL */
+	char short_name;          /* 'D' for -D, or 0 */
+	const char *arg;          /* "SECONDS" in the help; NULL: a flag */
+	unsigned commands;        /* CMD() of every subcommand that takes it */
+	cli_option_fn *parse;
+	const char *help;         /* one paragraph; cli_usage() wraps it */
+	const char *missing;      /* "needs ..." without its value; NULL: "a value" */
+};
+
+/* ---- the option parsers -------------------------------------------- */
+
+static int set_file(struct cli_args *args, const char *opt, const char *v,
+		    FILE *err)
+{
+	(void)opt;
+	if (args->file) {
+		fprintf(err, "flowbench: only one workload file, please\n");
+		return -1;
 	}
-	return argv[++*i];
+	args->file = v;
+	return 0;
 }
 
-static int add_define(struct cli_args *args, const char *text, FILE *err)
+int cli_split_define(const char *text, struct frontend_define *def)
 {
 	const char *eq = strchr(text, '=');
-	struct cli_define *defs;
-	char *name;
+	size_t skip = text[0] == '$';
 
-	if (!eq || eq == text) {
+	if (!eq || eq == text)
+		return -1;
+	def->name = strndup(text + skip, (size_t)(eq - text) - skip);
+	if (!def->name)
+		abort();
+	def->value = eq + 1;
+	return 0;
+}
+
+static int add_define(struct cli_args *args, const char *opt, const char *text,
+		      FILE *err)
+{
+	struct frontend_define def, *defs;
+
+	(void)opt;
+	if (cli_split_define(text, &def) < 0) {
 		fprintf(err, "flowbench: -D needs NAME=VALUE, not '%s'\n", text);
 		return -1;
 	}
-	name = strndup(text[0] == '$' ? text + 1 : text,
-		       (size_t)(eq - text) - (text[0] == '$'));
 	defs = realloc(args->defines,
 		       (size_t)(args->ndefines + 1) * sizeof(*defs));
-	if (!name || !defs) {
-		free(name);
+	if (!defs) {
+		free((char *)def.name);
 		fprintf(err, "flowbench: out of memory\n");
 		return -1;
 	}
 	args->defines = defs;
-	defs[args->ndefines].name = name;
-	defs[args->ndefines].value = eq + 1;
-	args->ndefines++;
+	defs[args->ndefines++] = def;
 	return 0;
 }
 
-static int parse_runtime(const char *text, struct cli_args *args, FILE *err)
+static int parse_runtime(struct cli_args *args, const char *opt,
+			 const char *text, FILE *err)
 {
 	char *end;
 	double s;
 
+	(void)opt;
 	errno = 0;
 	s = strtod(text, &end);
 	if (errno || end == text || *end || !isfinite(s) || s <= 0) {
@@ -158,32 +136,127 @@ static int parse_seconds(const char *opt, const char *text, double min,
 	return 0;
 }
 
-/*
- * --interval with --runtime: the series would have runtime / interval
- * rows, kept in memory to the end (a script's `run N` is checked by
- * run_plan() instead, before anything runs).
- */
-static int check_interval_count(const struct cli_args *args, FILE *err)
+static int parse_warmup(struct cli_args *args, const char *opt,
+			const char *text, FILE *err)
 {
-	double n;
+	return parse_seconds(opt, text, 0.001, &args->warmup_s, err);
+}
 
-	if (!args->runtime_given || args->interval_s <= 0)
-		return 0;
-	n = args->runtime_s / args->interval_s;
-	if (n <= PLAN_MAX_INTERVALS)
-		return 0;
-	fprintf(err, "flowbench: --runtime %g with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run\n",
-		args->runtime_s, args->interval_s, n, PLAN_MAX_INTERVALS);
-	return -1;
+static int parse_interval(struct cli_args *args, const char *opt,
+			  const char *text, FILE *err)
+{
+	return parse_seconds(opt, text, 0.01, &args->interval_s, err);
+}
+
+static int parse_cache(struct cli_args *args, const char *opt,
+		       const char *v, FILE *err)
+{
+	(void)opt;
+	if (strcmp(v, "warm") == 0) {
+		args->cache_warm = true;
+	} else if (strcmp(v, "cold") == 0) {
+		args->cache_warm = false;
+	} else {
+		fprintf(err, "flowbench: --cache is cold or warm, not '%s'\n", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_seed(struct cli_args *args, const char *opt, const char *v,
+		      FILE *err)
+{
+	char *end;
+
+	(void)opt;
+	errno = 0;
+	args->seed = strtoull(v, &end, 10);
+	/* strtoull would take " -1" (spaces, a sign) as 2^64 - 1 */
+	if (errno || end == v || *end || !(v[0] >= '0' && v[0] <= '9')) {
+		fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
+		return -1;
+	}
+	args->seed_given = true;
+	return 0;
+}
+
+static int set_allow_system(struct cli_args *args, const char *opt,
+			    const char *v, FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->allow_system = true;
+	return 0;
+}
+
+static int set_keep_going(struct cli_args *args, const char *opt,
+			  const char *v, FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->keep_going = true;
+	return 0;
+}
+
+static int set_force(struct cli_args *args, const char *opt, const char *v,
+		     FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->force = true;
+	return 0;
+}
+
+static int parse_repeat(struct cli_args *args, const char *opt,
+			const char *text, FILE *err)
+{
+	char *end;
+	long n;
+
+	(void)opt;
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < 1 || n > 100000) {
+		fprintf(err, "flowbench: --repeat needs a whole number of runs from 1, not '%s'\n",
+			text);
+		return -1;
+	}
+	args->repeat = (int)n;
+	return 0;
+}
+
+static int add_output(struct cli_args *args, const char *opt,
+		      const char *path, FILE *err)
+{
+	const char **outs;
+
+	(void)opt;
+	if (results_format_of(path) < 0) {
+		fprintf(err, "flowbench: --output %s: the file name must end in .json, .yaml or .yml\n",
+			path);
+		return -1;
+	}
+	outs = realloc(args->outputs, (size_t)(args->noutputs + 1) * sizeof(*outs));
+	if (!outs) {
+		fprintf(err, "flowbench: out of memory\n");
+		return -1;
+	}
+	args->outputs = outs;
+	outs[args->noutputs++] = path;
+	return 0;
 }
 
 /* "50,99,99.9": up to CLI_MAX_PERCENTILES numbers, each in (0, 100). */
-
-static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
+static int parse_percentiles(struct cli_args *args, const char *opt,
+			     const char *text, FILE *err)
 {
 	const char *s = text;
 	int n = 0;
 
+	(void)opt;
 	for (;;) {
 		char *end;
 		double q;
@@ -210,248 +283,383 @@ static int parse_percentiles(const char *text, struct cli_args *args, FILE *err)
 	return 0;
 }
 
-static int add_output(struct cli_args *args, const char *path, FILE *err)
+static int set_format(struct cli_args *args, const char *opt, const char *v,
+		      FILE *err)
 {
-	const char **outs;
-
-	if (results_format_of(path) < 0) {
-		fprintf(err, "flowbench: --output %s: the file name must end in .json, .yaml or .yml\n",
-			path);
-		return -1;
-	}
-	outs = realloc(args->outputs, (size_t)(args->noutputs + 1) * sizeof(*outs));
-	if (!outs) {
-		fprintf(err, "flowbench: out of memory\n");
-		return -1;
-	}
-	args->outputs = outs;
-	outs[args->noutputs++] = path;
+	(void)opt;
+	(void)err;
+	args->format = v;     /* checked by compare, which knows the formats */
 	return 0;
 }
 
-static int parse_repeat(const char *text, struct cli_args *args, FILE *err)
+static int set_report_out(struct cli_args *args, const char *opt,
+			  const char *v, FILE *err)
 {
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(text, &end, 10);
-	if (errno || end == text || *end || n < 1 || n > 100000) {
-		fprintf(err, "flowbench: --repeat needs a whole number of runs from 1, not '%s'\n",
-			text);
-		return -1;
-	}
-	args->repeat = (int)n;
+	(void)opt;
+	(void)err;
+	args->report_out = v;
 	return 0;
 }
 
-static bool is_option(const char *arg, const char *opt)
+static int want_help(struct cli_args *args, const char *opt, const char *v,
+		     FILE *err)
 {
-	size_t n = strlen(opt);
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->cmd = CLI_HELP;
+	return CLI_STOP;
+}
 
-	return strncmp(arg, opt, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+static int want_version(struct cli_args *args, const char *opt,
+			const char *v, FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->cmd = CLI_VERSION;
+	return CLI_STOP;
+}
+
+/* ---- the option table: one row per option -------------------------- */
+
+static const struct cli_option options[] = {
+	{ NULL, 'f', "FILE", WORKLOAD_CMDS, set_file,
+	  "the workload file: flowbench -f FILE is flowbench run FILE; "
+	  "one workload file per run", "a file" },
+	{ "--define", 'D', "NAME=VALUE", WORKLOAD_CMDS, add_define,
+	  "set $NAME before the script runs; the script's own "
+	  "'set $NAME=...' is then skipped. VALUE is written as in WML: "
+	  "64m, 8k, true, /tmp/dir. Repeat for several variables", NULL },
+	{ "--runtime", 0, "SECONDS", WORKLOAD_CMDS, parse_runtime,
+	  "duration of the timed phase (overrides 'run N')", NULL },
+	{ "--cache", 0, "cold|warm", WORKLOAD_CMDS, parse_cache,
+	  "cold (default): empty the page cache before the timed phase: as "
+	  "root with drop_caches (the whole machine's cache), else "
+	  "fdatasync+fadvise(DONTNEED) on the workload's files; warm: leave "
+	  "it as preallocation left it", NULL },
+	{ "--seed", 0, "N", WORKLOAD_CMDS, parse_seed,
+	  "seed every random choice (offsets, random variables); without it "
+	  "a seed is chosen and printed, so any run can be repeated", NULL },
+	{ "--allow-system", 0, NULL, WORKLOAD_CMDS, set_allow_system,
+	  "let the script's 'system \"...\"' commands run", NULL },
+	{ "--keep-going", 0, NULL, WORKLOAD_CMDS, set_keep_going,
+	  "count failed I/O (ENOSPC, EIO, EROFS, ...) per flowop and go on, "
+	  "instead of ending the run at the first one", NULL },
+	{ "--force", 0, NULL, WORKLOAD_CMDS, set_force,
+	  "adopt an existing fileset directory that flowbench did not create "
+	  "(no .flowbench marker) and use it even if it holds other files: "
+	  "only entries with flowbench's 8-digit names are ever removed; /, "
+	  "home and system directories stay refused", NULL },
+	{ "--repeat", 0, "N", WORKLOAD_CMDS, parse_repeat,
+	  "run the whole workload N times (files prepared and cache applied "
+	  "each time), then print mean, stdev, range and 95% confidence "
+	  "interval", NULL },
+	{ "--output", 0, "FILE", WORKLOAD_CMDS, add_output,
+	  "also write the results to FILE: .json or .yaml/.yml by its name "
+	  "(may be given more than once); written also when the run fails or "
+	  "is interrupted", NULL },
+	{ "--percentiles", 0, "LIST", WORKLOAD_CMDS, parse_percentiles,
+	  "latency percentiles to print per flowop, e.g. 50,99,99.9 (each "
+	  "between 0 and 100; default 50,90,95,99,99.9,99.99)", NULL },
+	{ "--warmup", 0, "SECONDS", WORKLOAD_CMDS, parse_warmup,
+	  "run the workload this long first without recording anything "
+	  "(ramp); --runtime follows", NULL },
+	{ "--interval", 0, "SECONDS", WORKLOAD_CMDS, parse_interval,
+	  "record ops/s, MB/s and latency percentiles of every flowop every "
+	  "SECONDS (at least 0.01) into the results files, and log a line "
+	  "per interval", NULL },
+	{ "--format", 0, "text|markdown|csv", CMD(CLI_COMPARE), set_format,
+	  "the tables as text (the default), GitHub markdown or CSV", NULL },
+	{ "--output", 'o', "FILE.html", CMD(CLI_REPORT), set_report_out,
+	  "where to write the page (required)", NULL },
+	{ "--help", 'h', NULL, EVERY_CMD, want_help,
+	  "print this help and exit", NULL },
+	{ "--version", 'V', NULL, EVERY_CMD, want_version,
+	  "print the version and exit", NULL },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+/* ---- operands and the end of each subcommand ----------------------- */
+
+static int workload_operand(struct cli_args *args, const char *a, FILE *err)
+{
+	if (args->file) {
+		fprintf(err, "flowbench: unexpected argument '%s' (one workload file per run)\n", a);
+		return -1;
+	}
+	args->file = a;
+	return 0;
 }
 
 /*
- * `compare FILE FILE... [--format F]` and `report FILE... -o OUT`: results
- * files and the options of those two commands, in any order.
+ * --interval with --runtime: the series would have runtime / interval
+ * rows, kept in memory to the end (a script's `run N` is checked by
+ * run_plan() instead, before anything runs).
  */
-static int parse_results_command(int argc, char **argv, struct cli_args *args,
-				 FILE *err)
+static int check_interval_count(const struct cli_args *args, FILE *err)
 {
-	const char *name = argv[1];
-	bool compare = args->cmd == CLI_COMPARE;
+	double n;
 
-	args->format = "text";
-	args->inputs = calloc((size_t)argc, sizeof(*args->inputs));
-	if (!args->inputs) {
+	if (!args->runtime_given || args->interval_s <= 0)
+		return 0;
+	n = args->runtime_s / args->interval_s;
+	if (n <= PLAN_MAX_INTERVALS)
+		return 0;
+	fprintf(err, "flowbench: --runtime %g with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run\n",
+		args->runtime_s, args->interval_s, n, PLAN_MAX_INTERVALS);
+	return -1;
+}
+
+static int workload_finish(struct cli_args *args, FILE *err)
+{
+	if (!args->file) {
+		fprintf(err, "flowbench: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
+		return -1;
+	}
+	return check_interval_count(args, err);
+}
+
+static int results_operand(struct cli_args *args, const char *a, FILE *err)
+{
+	char **in = realloc(args->inputs, (size_t)(args->ninputs + 1) * sizeof(*in));
+
+	if (!in) {
 		fprintf(err, "flowbench: out of memory\n");
 		return -1;
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
+	args->inputs = in;
+	in[args->ninputs++] = (char *)a;
+	return 0;
+}
 
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			args->cmd = CLI_HELP;
-			return 0;
-		} else if (compare && is_option(a, "--format")) {
-			if (!(args->format = option_value(argc, argv, &i, "--format", err)))
-				return -1;
-		} else if (!compare && (strcmp(a, "-o") == 0 || is_option(a, "--output"))) {
-			if (!(args->report_out = option_value(argc, argv, &i,
-							      a[1] == 'o' ? "-o" : "--output", err)))
-				return -1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(err, "flowbench: %s: unknown option '%s' (try 'flowbench --help')\n",
-				name, a);
-			return -1;
-		} else {
-			args->inputs[args->ninputs++] = argv[i];
-		}
-	}
-	if (args->ninputs < (compare ? 2 : 1)) {
-		fprintf(err, compare ?
-			"flowbench: compare needs two results files or more (flowbench compare base.json new.json)\n" :
-			"flowbench: report needs a results file (flowbench report results.json -o report.html)\n");
+static int compare_finish(struct cli_args *args, FILE *err)
+{
+	if (args->ninputs >= 2)
+		return 0;
+	fprintf(err, "flowbench: compare needs two results files or more (flowbench compare base.json new.json)\n");
+	return -1;
+}
+
+static int report_finish(struct cli_args *args, FILE *err)
+{
+	if (args->ninputs < 1) {
+		fprintf(err, "flowbench: report needs a results file (flowbench report results.json -o report.html)\n");
 		return -1;
 	}
-	if (!compare && !args->report_out) {
+	if (!args->report_out) {
 		fprintf(err, "flowbench: report needs -o FILE.html (where to write the page)\n");
 		return -1;
 	}
 	return 0;
 }
 
+/* import-fio: one job file, not an option; anything else is misuse. */
+static int job_operand(struct cli_args *args, const char *a, FILE *err)
+{
+	(void)err;
+	if (args->file || a[0] == '-')
+		return -1;
+	args->file = a;
+	return 0;
+}
+
+static int job_finish(struct cli_args *args, FILE *err)
+{
+	(void)err;
+	return args->file ? 0 : -1;
+}
+
+/* list: no operand at all. */
+static int no_operand(struct cli_args *args, const char *a, FILE *err)
+{
+	(void)args;
+	(void)a;
+	(void)err;
+	return -1;
+}
+
+/* ---- the subcommand table ------------------------------------------ */
+
+struct cli_subcommand {
+	const char *word;         /* "run"; NULL: argv[1] is an option (run's) */
+	enum cli_command cmd;
+	const char *synopsis;     /* after "flowbench " in the help; NULL: none */
+	const char *help;
+	/* an argument that is not an option, and the checks at the end;
+	 * operand NULL: the rest of the line is not looked at */
+	int (*operand)(struct cli_args *args, const char *a, FILE *err);
+	int (*finish)(struct cli_args *args, FILE *err);
+	bool named;               /* errors say "flowbench: WORD: ..." */
+	const char *misuse;       /* a wrong argument or option: this message */
+};
+
+static const struct cli_subcommand subcommands[] = {
+	{ "run", CLI_RUN, "run FILE [options]", "run a WML workload",
+	  workload_operand, workload_finish, false, NULL },
+	{ NULL, CLI_RUN, "-f FILE [options]", "the same (filebench's habit)",
+	  workload_operand, workload_finish, false, NULL },
+	{ "check", CLI_CHECK, "check FILE [options]",
+	  "parse and validate, touch nothing",
+	  workload_operand, workload_finish, false, NULL },
+	{ "list", CLI_LIST, "list",
+	  "the catalogue of workloads; FILE may be a name from it (run fileserver)",
+	  no_operand, NULL, false,
+	  "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" },
+	{ "compare", CLI_COMPARE, "compare A.json B.json... [options]",
+	  "results files side by side: mean ± stdev, %diff against A, "
+	  "Welch's t-test",
+	  results_operand, compare_finish, true, NULL },
+	{ "report", CLI_REPORT, "report A.json... -o FILE.html",
+	  "one self-contained HTML page of charts",
+	  results_operand, report_finish, true, NULL },
+	{ "import-fio", CLI_IMPORT_FIO, "import-fio JOB.fio",
+	  "print a commented WML workload doing what the fio job file does",
+	  job_operand, job_finish, false,
+	  "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" },
+	{ "help", CLI_HELP, "--help | --version", "this help, or the version",
+	  NULL, NULL, false, NULL },
+	{ "version", CLI_VERSION, NULL, NULL, NULL, NULL, false, NULL },
+};
+
+#define NSUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
+
+/* ---- parsing -------------------------------------------------------- */
+
+/* The option `a` names among those `sc` takes, and its inline value. */
+static const struct cli_option *find_option(const struct cli_subcommand *sc,
+					    const char *a, const char **inline_value)
+{
+	*inline_value = NULL;
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const struct cli_option *o = &options[i];
+
+		if (!(o->commands & CMD(sc->cmd)))
+			continue;
+		if (a[1] == '-' && o->name) {
+			size_t n = strlen(o->name);
+
+			if (strncmp(a, o->name, n) != 0)
+				continue;
+			if (a[n] == '\0')
+				return o;
+			if (a[n] == '=' && o->arg) {
+				*inline_value = a + n + 1;
+				return o;
+			}
+		} else if (a[1] != '-' && o->short_name && a[1] == o->short_name) {
+			if (a[2] == '\0')
+				return o;
+			if (o->arg) {       /* -DNAME=VALUE */
+				*inline_value = a + 2;
+				return o;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void unknown_option(const struct cli_subcommand *sc, const char *a,
+			   FILE *err)
+{
+	if (sc->misuse)
+		fprintf(err, "flowbench: %s\n", sc->misuse);
+	else if (sc->named)
+		fprintf(err, "flowbench: %s: unknown option '%s' (try 'flowbench --help')\n",
+			sc->word, a);
+	else
+		fprintf(err, "flowbench: unknown option '%s' (try 'flowbench --help')\n", a);
+}
+
+/*
+ * One option at argv[*i]: its value inline or the next argument (taken
+ * whatever it looks like, so `--runtime --cache` is a bad runtime).
+ */
+static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
+		       int *i, struct cli_args *args, FILE *err)
+{
+	const char *a = argv[*i], *value, *spelling;
+	const struct cli_option *o = find_option(sc, a, &value);
+	char typed[3] = { '-', a[1], '\0' };   /* -D as typed, for messages */
+
+	if (!o) {
+		unknown_option(sc, a, err);
+		return -1;
+	}
+	spelling = a[1] == '-' ? o->name : typed;
+	if (o->arg && !value) {
+		if (*i + 1 >= argc) {
+			fprintf(err, "flowbench: %s needs %s\n", spelling,
+				o->missing ? o->missing : "a value");
+			return -1;
+		}
+		value = argv[++*i];
+	}
+	return o->parse(args, spelling, value, err);
+}
+
+/* A refusal of a subcommand that has one usage message: print it. */
+static int misused(const struct cli_subcommand *sc, int r, FILE *err)
+{
+	if (r < 0 && sc->misuse)
+		fprintf(err, "flowbench: %s\n", sc->misuse);
+	return r;
+}
+
+/* The words after the subcommand, from argv[first]. */
+static int parse_rest(const struct cli_subcommand *sc, int argc, char **argv,
+		      int first, struct cli_args *args, FILE *err)
+{
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		int r;
+
+		if (a[0] == '-' && a[1])
+			r = take_option(sc, argc, argv, &i, args, err);
+		else
+			r = misused(sc, sc->operand(args, a, err), err);
+		if (r != 0)
+			return r < 0 ? -1 : 0;     /* an error, or CLI_STOP */
+	}
+	return misused(sc, sc->finish ? sc->finish(args, err) : 0, err);
+}
+
+/* argv[1]: a subcommand's word, or an option (then the words are run's). */
+static const struct cli_subcommand *find_subcommand(const char *word)
+{
+	for (size_t i = 0; i < NSUBCOMMANDS; i++) {
+		const struct cli_subcommand *sc = &subcommands[i];
+
+		if (sc->word ? strcmp(word, sc->word) == 0 : word[0] == '-')
+			return sc;
+	}
+	return NULL;
+}
+
 int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 {
-	int i = 1;
-	const char *v;
+	const struct cli_subcommand *sc;
 
 	memset(args, 0, sizeof(*args));
 	args->repeat = 1;
+	args->format = "text";
 	args->argv = argv;
 	args->argc = argc;
 	if (argc < 2) {
 		cli_usage(err);
 		return -1;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		args->cmd = CLI_HELP;
-		return 0;
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
-	    strcmp(argv[1], "version") == 0) {
-		args->cmd = CLI_VERSION;
-		return 0;
-	}
-	if (strcmp(argv[1], "run") == 0) {
-		args->cmd = CLI_RUN;
-		i = 2;
-	} else if (strcmp(argv[1], "check") == 0) {
-		args->cmd = CLI_CHECK;
-		i = 2;
-	} else if (strcmp(argv[1], "list") == 0) {
-		args->cmd = CLI_LIST;
-		if (argc > 2) {
-			fprintf(err, "flowbench: list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)\n");
-			return -1;
-		}
-		return 0;
-	} else if (strcmp(argv[1], "compare") == 0 || strcmp(argv[1], "report") == 0) {
-		args->cmd = argv[1][0] == 'c' ? CLI_COMPARE : CLI_REPORT;
-		return parse_results_command(argc, argv, args, err);
-	} else if (strcmp(argv[1], "import-fio") == 0) {
-		args->cmd = CLI_IMPORT_FIO;
-		if (argc != 3 || argv[2][0] == '-') {
-			fprintf(err, "flowbench: import-fio takes one fio job file (flowbench import-fio job.fio > job.f)\n");
-			return -1;
-		}
-		args->file = argv[2];
-		return 0;
-	} else if (argv[1][0] == '-') {
-		args->cmd = CLI_RUN;        /* flowbench -f FILE ... */
-	} else {
+	sc = find_subcommand(argv[1]);
+	if (!sc) {
 		fprintf(err, "flowbench: unknown command '%s' (try 'flowbench --help')\n",
 			argv[1]);
 		return -1;
 	}
-
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "-f") == 0) {
-			if (++i >= argc) {
-				fprintf(err, "flowbench: -f needs a file\n");
-				return -1;
-			}
-			if (args->file) {
-				fprintf(err, "flowbench: only one workload file, please\n");
-				return -1;
-			}
-			args->file = argv[i];
-		} else if (strncmp(a, "-D", 2) == 0 || is_option(a, "--define")) {
-			if (strncmp(a, "-D", 2) == 0 && a[2])
-				v = a + 2;
-			else if (!(v = option_value(argc, argv, &i, a[1] == 'D' ? "-D" : "--define", err)))
-				return -1;
-			if (add_define(args, v, err) < 0)
-				return -1;
-		} else if (is_option(a, "--runtime")) {
-			if (!(v = option_value(argc, argv, &i, "--runtime", err)) ||
-			    parse_runtime(v, args, err) < 0)
-				return -1;
-		} else if (is_option(a, "--cache")) {
-			if (!(v = option_value(argc, argv, &i, "--cache", err)))
-				return -1;
-			if (strcmp(v, "warm") == 0) {
-				args->cache_warm = true;
-			} else if (strcmp(v, "cold") == 0) {
-				args->cache_warm = false;
-			} else {
-				fprintf(err, "flowbench: --cache is cold or warm, not '%s'\n", v);
-				return -1;
-			}
-		} else if (is_option(a, "--seed")) {
-			char *end;
-
-			if (!(v = option_value(argc, argv, &i, "--seed", err)))
-				return -1;
-			errno = 0;
-			args->seed = strtoull(v, &end, 10);
-			/* strtoull would take " -1" (spaces, a sign) as 2^64 - 1 */
-			if (errno || end == v || *end || !(v[0] >= '0' && v[0] <= '9')) {
-				fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
-				return -1;
-			}
-			args->seed_given = true;
-		} else if (strcmp(a, "--allow-system") == 0) {
-			args->allow_system = true;
-		} else if (strcmp(a, "--keep-going") == 0) {
-			args->keep_going = true;
-		} else if (strcmp(a, "--force") == 0) {
-			args->force = true;
-		} else if (is_option(a, "--repeat")) {
-			if (!(v = option_value(argc, argv, &i, "--repeat", err)) ||
-			    parse_repeat(v, args, err) < 0)
-				return -1;
-		} else if (is_option(a, "--output")) {
-			if (!(v = option_value(argc, argv, &i, "--output", err)) ||
-			    add_output(args, v, err) < 0)
-				return -1;
-		} else if (is_option(a, "--warmup")) {
-			if (!(v = option_value(argc, argv, &i, "--warmup", err)) ||
-			    parse_seconds("--warmup", v, 0.001, &args->warmup_s, err) < 0)
-				return -1;
-		} else if (is_option(a, "--interval")) {
-			if (!(v = option_value(argc, argv, &i, "--interval", err)) ||
-			    parse_seconds("--interval", v, 0.01, &args->interval_s, err) < 0)
-				return -1;
-		} else if (is_option(a, "--percentiles")) {
-			if (!(v = option_value(argc, argv, &i, "--percentiles", err)) ||
-			    parse_percentiles(v, args, err) < 0)
-				return -1;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			args->cmd = CLI_HELP;
-			return 0;
-		} else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-			args->cmd = CLI_VERSION;
-			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(err, "flowbench: unknown option '%s' (try 'flowbench --help')\n", a);
-			return -1;
-		} else if (!args->file) {
-			args->file = a;
-		} else {
-			fprintf(err, "flowbench: unexpected argument '%s' (one workload file per run)\n", a);
-			return -1;
-		}
-	}
-	if (!args->file) {
-		fprintf(err, "flowbench: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
-		return -1;
-	}
-	return check_interval_count(args, err);
+	args->cmd = sc->cmd;
+	if (!sc->operand)
+		return 0;
+	return parse_rest(sc, argc, argv, sc->word ? 2 : 1, args, err);
 }
 
 void cli_args_free(struct cli_args *args)
@@ -467,4 +675,126 @@ void cli_args_free(struct cli_args *args)
 	free(args->outputs);
 	args->outputs = NULL;
 	args->noutputs = 0;
+}
+
+/* ---- --help, from the same tables --------------------------------- */
+
+#define HELP_WIDTH 79
+
+/*
+ * `text` from column `col` on, wrapped at HELP_WIDTH; the line holds
+ * `used` columns already (a term longer than that starts a new line).
+ */
+static void print_wrapped(FILE *out, int used, int col, const char *text)
+{
+	const char *p = text;
+
+	if (used > col - 2) {
+		fputc('\n', out);
+		used = 0;
+	}
+	fprintf(out, "%*s", col - used, "");
+	used = col;
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (used > col && used + 1 + (int)n > HELP_WIDTH) {
+			fprintf(out, "\n%*s", col, "");
+			used = col;
+		} else if (used > col) {
+			fputc(' ', out);
+			used++;
+		}
+		fwrite(p, 1, n, out);
+		used += (int)n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}
+
+static void usage_commands(FILE *out)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < NSUBCOMMANDS; i++) {
+		const struct cli_subcommand *sc = &subcommands[i];
+		int used;
+
+		if (!sc->synopsis)
+			continue;
+		used = fprintf(out, "%s flowbench %s", first ? "usage:" : "      ",
+			       sc->synopsis);
+		print_wrapped(out, used, 40, sc->help);
+		first = false;
+	}
+}
+
+/* "run and check", "compare", "every command". */
+static void print_commands(FILE *out, unsigned mask)
+{
+	int n = 0, k = 0;
+
+	if (mask == EVERY_CMD) {
+		fputs("every command", out);
+		return;
+	}
+	for (unsigned m = mask; m; m &= m - 1)
+		n++;
+	for (size_t i = 0; i < NSUBCOMMANDS; i++) {
+		const struct cli_subcommand *sc = &subcommands[i];
+
+		if (!sc->word || !(mask & CMD(sc->cmd)))
+			continue;
+		k++;
+		fprintf(out, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",
+			sc->word);
+	}
+}
+
+static void print_option(FILE *out, const struct cli_option *o)
+{
+	int used = fprintf(out, "  ");
+
+	if (o->short_name)
+		used += fprintf(out, "-%c%s", o->short_name, o->name ? ", " : "");
+	if (o->name)
+		used += fprintf(out, "%s", o->name);
+	if (o->arg)
+		used += fprintf(out, " %s", o->arg);
+	print_wrapped(out, used, 27, o->help);
+}
+
+/* The options grouped by the subcommands that take them, in table order. */
+static void usage_options(FILE *out)
+{
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= options[j].commands == options[i].commands;
+		if (seen)
+			continue;
+		fputs("\noptions of ", out);
+		print_commands(out, options[i].commands);
+		fputs(":\n", out);
+		for (size_t j = i; j < NOPTIONS; j++)
+			if (options[j].commands == options[i].commands)
+				print_option(out, &options[j]);
+	}
+}
+
+void cli_usage(FILE *out)
+{
+	usage_commands(out);
+	usage_options(out);
+	fputs(
+"\n"
+"environment:\n"
+"  FLOWBENCH_WORKLOADS      the workload catalogue (list, bare names);\n"
+"                           default: the installed one\n"
+"\n"
+"exit status: 0 success, 1 script error or failed run, 2 usage error,\n"
+"             130/143 interrupted by SIGINT/SIGTERM (results so far kept)\n",
+	      out);
 }

@@ -1,18 +1,18 @@
 /*
  * cli.h - the command line of flowbench: what the user asked for.
  *
- *   flowbench run FILE [-D name=value]... [--runtime S] [--cache cold|warm]
- *                      [--seed N] [--allow-system] [--keep-going]
- *                      [--percentiles LIST] [--repeat N]
- *                      [--output FILE.json|FILE.yaml]... [--warmup S] [--interval S]
- *   flowbench -f FILE [same options]        (filebench habit: same as run)
- *   flowbench check FILE [-D name=value]...
+ *   flowbench run FILE [options]            (-f FILE: the same, filebench's habit)
+ *   flowbench check FILE [options]
  *   flowbench list                          (the workload catalogue)
  *   flowbench compare A.json B.json... [--format text|markdown|csv]
  *   flowbench report A.json... -o report.html
  *   flowbench import-fio JOB.fio            (WML for an fio job file, on stdout)
  *   flowbench --help | --version
- * FILE may also be the bare name of a catalogue workload (catalog.h).
+ *
+ * cli.c holds two tables, the subcommands and the options (one row each:
+ * names, argument, the subcommands that take it, parser, help line); the
+ * parsing and `flowbench --help` both come from them.  FILE may also be
+ * the bare name of a catalogue workload (catalog.h).
  */
 #ifndef FLOWBENCH_CLI_H
 #define FLOWBENCH_CLI_H
@@ -20,6 +20,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lang/frontend.h"
+
+/* The subcommands; main.c has a handler for each. */
 enum cli_command {
 	CLI_RUN,
 	CLI_CHECK,
@@ -29,15 +32,11 @@ enum cli_command {
 	CLI_IMPORT_FIO,
 	CLI_HELP,
 	CLI_VERSION,
+	CLI_NCOMMANDS
 };
 
 /* --percentiles: how many values at most. */
 #define CLI_MAX_PERCENTILES 16
-
-struct cli_define {
-	const char *name;         /* points into argv or a copy */
-	const char *value;
-};
 
 struct cli_args {
 	enum cli_command cmd;
@@ -46,7 +45,7 @@ struct cli_args {
 	int ninputs;
 	const char *format;       /* compare --format: "text" unless given */
 	const char *report_out;   /* report -o FILE */
-	struct cli_define *defines;
+	struct frontend_define *defines;   /* -D: names malloc'ed, values in argv */
 	int ndefines;
 	bool runtime_given;
 	double runtime_s;
@@ -69,11 +68,21 @@ struct cli_args {
 
 /*
  * Parse argv.  On a usage error prints the reason to `err` and returns -1
- * (the caller exits with status 2).  `args->defines` is malloc'ed: release
- * with cli_args_free().
+ * (the caller exits with status 2).  Release `args` with cli_args_free()
+ * in either case.
  */
 int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err);
 void cli_args_free(struct cli_args *args);
+
+/* `flowbench --help`: the subcommands, then every option of the table. */
 void cli_usage(FILE *out);
+
+/*
+ * "NAME=VALUE" (NAME may start with '$', which is dropped) into a define:
+ * the name malloc'ed, the value pointing into `text`.  Returns 0, or -1
+ * when `text` has no '=' or nothing before it.  The fuzz target splits
+ * its "# -D" line with it too.
+ */
+int cli_split_define(const char *text, struct frontend_define *def);
 
 #endif

@@ -1,11 +1,12 @@
 /*
- * main.c - flowbench's pipeline, end to end:
- *   read the file -> ast_parse (tokens, AST) -> compile_script (plan)
- *   -> run_plan (processes, threads, statistics, report).
- * Each stage reports its own errors; this file only decides the exit
+ * main.c - flowbench's entry: the command line (cli.h) picks a
+ * subcommand, and this file hands it to its handler.  `run` and `check`
+ * go through the front end's one entry (lang/frontend.h: read, parse,
+ * -D, compile) to a plan; `run` then hands the plan to the session
+ * (runtime/results/session.h: processes, threads, statistics, report).
+ * Each stage reports its own errors; the handlers only decide the exit
  * status: 0 success, 1 script error or failed run, 2 usage error.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,32 +17,11 @@
 #include "catalog.h"
 #include "cli.h"
 #include "config.h"
-#include "lang/ast.h"
-#include "lang/parse.h"
-#include "lang/compile.h"
-#include "plan/diag.h"
 #include "lang/fio_import.h"
-#include "lang/srcfile.h"
-#include "runtime/compare/commands.h"
+#include "lang/frontend.h"
 #include "runtime/base/log.h"
+#include "runtime/compare/commands.h"
 #include "runtime/results/session.h"
-
-/* `import-fio JOB.fio`: the WML translation on stdout. */
-static int import_fio(const char *path)
-{
-	size_t len = 0;
-	char *text = srcfile_read(path, &len);
-	int status;
-
-	if (!text) {
-		fprintf(stderr, "flowbench: cannot read '%s': %s\n", path,
-			strerror(errno));
-		return 1;
-	}
-	status = fio_import(path, text, len, stdout, stderr);
-	free(text);
-	return status;
-}
 
 /* A seed for a run without --seed: different every time, and printed. */
 static uint64_t fresh_seed(void)
@@ -59,6 +39,75 @@ static bool ends_with_quit(const struct plan *p)
 	return p->nactions && p->actions[p->nactions - 1].kind == PA_QUIT;
 }
 
+/*
+ * The file `run FILE` means: FILE itself, or a catalogue workload when
+ * FILE is a bare name that is not a file here (`run fileserver`).
+ * Malloc'ed; NULL after a message.
+ */
+static char *workload_path(const char *file)
+{
+	char *found = catalog_resolve(file, catalog_dir(NULL));
+
+	if (found)
+		return found;
+	if (!strchr(file, '/') && access(file, F_OK) < 0) {
+		fprintf(stderr, "flowbench: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list')\n",
+			file, catalog_dir(NULL));
+		return NULL;
+	}
+	found = strdup(file);
+	if (!found)
+		abort();
+	return found;
+}
+
+/* A workload compiled for `run` or `check`. */
+struct workload {
+	char *path;
+	struct frontend_result fe;
+};
+
+/*
+ * run and check: FILE through the front end to a plan that has something
+ * to do.  0, or 1 after the messages; release with workload_free() in
+ * either case.
+ */
+static int workload_load(const struct cli_args *args, struct workload *w)
+{
+	struct frontend_input in = {
+		.defines = args->defines, .ndefines = args->ndefines,
+		.compile = {
+			.runtime_given = args->runtime_given,
+			.runtime_s = args->runtime_s,
+			.seed = args->seed_given ? args->seed : fresh_seed(),
+			.allow_system = args->allow_system,
+		},
+		.err = stderr,
+	};
+
+	memset(w, 0, sizeof(*w));
+	w->path = workload_path(args->file);
+	if (!w->path)
+		return 1;
+	in.path = w->path;
+	if (frontend_compile(&in, &w->fe))
+		return 1;
+	if (!w->fe.plan.has_run && !ends_with_quit(&w->fe.plan)) {
+		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
+			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
+			w->path);
+		return 1;
+	}
+	return 0;
+}
+
+static void workload_free(struct workload *w)
+{
+	frontend_free(&w->fe);
+	free(w->path);
+}
+
+/* check's one line: what the plan holds. */
 static void print_summary(const struct plan *p)
 {
 	uint64_t threads = 0;
@@ -84,8 +133,7 @@ static void print_summary(const struct plan *p)
 }
 
 /* Run the compiled plan --repeat times and write the results files. */
-static int run_session(const struct cli_args *args, const struct plan *plan,
-		       const char *source, size_t len)
+static int run_session(const struct cli_args *args, const struct workload *w)
 {
 	struct res_define *defs = calloc((size_t)args->ndefines + 1, sizeof(*defs));
 	struct session_options so = {
@@ -99,7 +147,7 @@ static int run_session(const struct cli_args *args, const struct plan *plan,
 		.repeat = args->repeat,
 		.outputs = args->outputs, .noutputs = args->noutputs,
 		.argv = args->argv, .argc = args->argc,
-		.workload = args->file, .source = source, .source_len = len,
+		.workload = w->path, .source = w->fe.text, .source_len = w->fe.len,
 		.defines = defs, .ndefines = args->ndefines,
 	};
 	int status;
@@ -110,132 +158,103 @@ static int run_session(const struct cli_args *args, const struct plan *plan,
 		defs[i].name = args->defines[i].name;
 		defs[i].value = args->defines[i].value;
 	}
-	status = session_run(plan, &so);
+	status = session_run(&w->fe.plan, &so);
 	free(defs);
 	return status;
 }
 
-/* Parse, compile and (for `run`) execute the workload. */
-static int flowbench(const struct cli_args *args)
+/* ---- the handlers, one per subcommand ---------------------------------- */
+
+static int cmd_run(const struct cli_args *args)
 {
-	struct ast_script script;
-	struct compile_options copts = { 0 };
-	struct diag d;
-	struct plan plan;
-	size_t len = 0;
-	char *source = srcfile_read(args->file, &len);
-	int status = 1;
+	struct workload w;
+	int status = workload_load(args, &w);
 
-	if (!source) {
-		fprintf(stderr, "flowbench: cannot read '%s': %s\n", args->file,
-			strerror(errno));
-		return 1;
-	}
-	diag_init(&d, args->file, source, len, stderr);
-	ast_parse(args->file, source, len, &d, &script);
-
-	copts.defines = calloc((size_t)args->ndefines + 1, sizeof(*copts.defines));
-	if (!copts.defines)
-		abort();
-	for (int i = 0; i < args->ndefines; i++) {
-		struct diag dd;
-		char origin[300];
-
-		snprintf(origin, sizeof(origin), "-D %s", args->defines[i].name);
-		diag_init(&dd, origin, NULL, 0, stderr);
-		copts.defines[i].name = args->defines[i].name;
-		copts.defines[i].value = ast_parse_value(origin,
-				args->defines[i].value, &dd, &script.arena);
-		if (!copts.defines[i].value || dd.errors)
-			d.errors++;
-	}
-	copts.ndefines = args->ndefines;
-	copts.runtime_given = args->runtime_given;
-	copts.runtime_s = args->runtime_s;
-	copts.seed = args->seed_given ? args->seed : fresh_seed();
-	copts.allow_system = args->allow_system;
-
-	if (d.errors == 0)
-		compile_script(&script, &copts, &d, &plan);
-	else
-		memset(&plan, 0, sizeof(plan));
-
-	if (d.errors) {
-		fprintf(stderr, "%s: %d error%s", args->file, d.errors,
-			d.errors == 1 ? "" : "s");
-		if (d.errors > d.max_errors)
-			fprintf(stderr, " (the first %d shown)", d.max_errors);
-		fputc('\n', stderr);
-	} else if (!plan.has_run && !ends_with_quit(&plan)) {
-		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
-			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
-			args->file);
-	} else if (args->cmd == CLI_CHECK) {
-		print_summary(&plan);
-		status = 0;
-	} else {
+	if (status == 0) {
 		log_info("Seed: %llu (repeat this run's random choices with --seed %llu)",
-			 (unsigned long long)plan.seed,
-			 (unsigned long long)plan.seed);
-		status = run_session(args, &plan, source, len);
+			 (unsigned long long)w.fe.plan.seed,
+			 (unsigned long long)w.fe.plan.seed);
+		status = run_session(args, &w);
 	}
-	plan_free(&plan);
-	free(copts.defines);
-	ast_script_free(&script);
-	free(source);
+	workload_free(&w);
 	return status;
 }
+
+static int cmd_check(const struct cli_args *args)
+{
+	struct workload w;
+	int status = workload_load(args, &w);
+
+	if (status == 0)
+		print_summary(&w.fe.plan);
+	workload_free(&w);
+	return status;
+}
+
+static int cmd_list(const struct cli_args *args)
+{
+	(void)args;
+	return catalog_list(stdout, stderr);
+}
+
+static int cmd_compare_files(const struct cli_args *args)
+{
+	return cmd_compare(args->inputs, args->ninputs, args->format, stdout,
+			   stderr);
+}
+
+static int cmd_report_files(const struct cli_args *args)
+{
+	return cmd_report(args->inputs, args->ninputs, args->report_out, stderr);
+}
+
+/* `import-fio JOB.fio`: the WML translation on stdout. */
+static int cmd_import_fio(const struct cli_args *args)
+{
+	size_t len = 0;
+	char *text = frontend_read(args->file, &len, stderr);
+	int status;
+
+	if (!text)
+		return 1;
+	status = fio_import(args->file, text, len, stdout, stderr);
+	free(text);
+	return status;
+}
+
+static int cmd_help(const struct cli_args *args)
+{
+	(void)args;
+	cli_usage(stdout);
+	return 0;
+}
+
+static int cmd_version(const struct cli_args *args)
+{
+	(void)args;
+	printf("flowbench %s\n", PACKAGE_VERSION);
+	return 0;
+}
+
+static int (*const handlers[CLI_NCOMMANDS])(const struct cli_args *) = {
+	[CLI_RUN] = cmd_run,
+	[CLI_CHECK] = cmd_check,
+	[CLI_LIST] = cmd_list,
+	[CLI_COMPARE] = cmd_compare_files,
+	[CLI_REPORT] = cmd_report_files,
+	[CLI_IMPORT_FIO] = cmd_import_fio,
+	[CLI_HELP] = cmd_help,
+	[CLI_VERSION] = cmd_version,
+};
 
 int main(int argc, char **argv)
 {
 	struct cli_args args;
-	int status;
+	int status = 2;
 
 	log_init();
-	if (cli_parse(argc, argv, &args, stderr) < 0) {
-		cli_args_free(&args);
-		return 2;
-	}
-	switch (args.cmd) {
-	case CLI_HELP:
-		cli_usage(stdout);
-		status = 0;
-		break;
-	case CLI_VERSION:
-		printf("flowbench %s\n", PACKAGE_VERSION);
-		status = 0;
-		break;
-	case CLI_LIST:
-		status = catalog_list(stdout, stderr);
-		break;
-	case CLI_COMPARE:
-		status = cmd_compare(args.inputs, args.ninputs, args.format,
-				     stdout, stderr);
-		break;
-	case CLI_REPORT:
-		status = cmd_report(args.inputs, args.ninputs, args.report_out,
-				    stderr);
-		break;
-	case CLI_IMPORT_FIO:
-		status = import_fio(args.file);
-		break;
-	default: {
-		/* `run fileserver`: a bare name may come from the catalogue */
-		char *found = catalog_resolve(args.file, catalog_dir(NULL));
-
-		if (found) {
-			args.file = found;
-		} else if (!strchr(args.file, '/') && access(args.file, F_OK) < 0) {
-			fprintf(stderr, "flowbench: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list')\n",
-				args.file, catalog_dir(NULL));
-			status = 1;
-			break;
-		}
-		status = flowbench(&args);
-		free(found);
-		break;
-	}
-	}
+	if (cli_parse(argc, argv, &args, stderr) == 0)
+		status = handlers[args.cmd](&args);
 	cli_args_free(&args);
 	return status;
 }

@@ -104,3 +104,48 @@ ok "a script without run is an error that says how to fix it"
 expect_status 1 "$FLOWBENCH" -f "$tmp/norun.f" --runtime 1
 grep -q "IO Summary" "$tmp/out" && fail "a failed run printed results"
 ok "a failed run exits 1 without results"
+
+# the option table (cli.c): each usage error keeps its own message
+usage_msg() {
+	pattern=$1
+	shift
+	expect_status 2 "$FLOWBENCH" "$@"
+	grep -qxF -e "flowbench: $pattern" "$tmp/err" ||
+		{ cat "$tmp/err"; fail "'$*': not 'flowbench: $pattern'"; }
+}
+R=$WORKLOADS/randomrw.f
+usage_msg "only one workload file, please" -f "$R" -f "$R"
+usage_msg "unexpected argument 'x' (one workload file per run)" check "$R" x
+usage_msg "-f needs a file" -f
+usage_msg "--define needs a value" check "$R" --define
+usage_msg "-D needs NAME=VALUE, not 'x'" check "$R" -Dx
+usage_msg "unknown option '--rep' (try 'flowbench --help')" check "$R" --rep 3
+usage_msg "unknown option '--force=1' (try 'flowbench --help')" check "$R" --force=1
+usage_msg "unknown command 'frobnicate' (try 'flowbench --help')" frobnicate
+usage_msg "no workload file given (e.g. flowbench run workloads/randomrw.f)" check
+usage_msg "compare: unknown option '-o' (try 'flowbench --help')" compare a.json b.json -o x
+usage_msg "compare needs two results files or more (flowbench compare base.json new.json)" compare a.json
+usage_msg "report needs -o FILE.html (where to write the page)" report a.json
+usage_msg "--output needs a value" report a.json --output
+usage_msg "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" list x
+usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio a.fio b.fio
+usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio -
+ok "usage errors of the option table keep their messages"
+
+# every value form: --opt=value, -Dvalue, -fFILE
+expect_status 0 "$FLOWBENCH" check -f"$R" --define=nthreads=3 -Druntime=7 --cache=warm --seed=5
+grep -q "6 threads" "$tmp/out" && grep -q "run 7 s" "$tmp/out" ||
+	{ cat "$tmp/out" "$tmp/err"; fail "attached option values not taken"; }
+ok "-fFILE, --opt=VALUE and -DNAME=VALUE are read"
+
+# --help and --version after every command (list, compare, report and
+# import-fio used to refuse them)
+for cmd in "check $R" list "compare a.json b.json" "report a.json" import-fio; do
+	# shellcheck disable=SC2086
+	expect_status 0 "$FLOWBENCH" $cmd --help
+	grep -q "^options of run and check:" "$tmp/out" || fail "'$cmd --help' printed no options"
+	# shellcheck disable=SC2086
+	expect_status 0 "$FLOWBENCH" $cmd --version
+	grep -Eq '^flowbench [0-9]' "$tmp/out" || fail "'$cmd --version' printed no version"
+done
+ok "--help and --version are taken after every command"

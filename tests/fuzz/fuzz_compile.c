@@ -1,19 +1,21 @@
 /*
  * fuzz_compile.c - libFuzzer target for the WML front end.
  *
- * Feeds each input through what `flowbench check` does with a file:
- * ast_parse (scanner and parser), the -D value parser, then
- * compile_script, and frees everything.  A crash, a sanitizer report, a
- * leak or a hang here is a bug a user could trigger with a workload file.
+ * Feeds each input through what `flowbench check` does with a file: the
+ * front end's one entry, frontend_compile() (scanner and parser, the -D
+ * value parser, the compiler), and frees everything.  A crash, a
+ * sanitizer report, a leak or a hang here is a bug a user could trigger
+ * with a workload file.
  *
  * Nothing is executed: no run, no `system` (allow_system stays false),
  * no file is opened.  Diagnostics go to a stream that discards them.
  *
  * A first line "# -D NAME=VALUE" (a comment to the parser) is also given
- * to the compiler as a command-line define, so the fuzzer reaches the -D
- * value parser and the override path too.  Every input also goes through
- * `flowbench import-fio` (fio job parser and WML writer), the other front
- * end, its output discarded.
+ * to the front end as a command-line define, split by the command line's
+ * own cli_split_define(), so the fuzzer reaches the -D value parser and
+ * the override path too.  Every input also goes through `flowbench
+ * import-fio` (fio job parser and WML writer), the other front end, and
+ * the WML it writes is compiled through frontend_compile() like a file.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,11 +24,9 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "lang/ast.h"
-#include "lang/parse.h"
-#include "lang/compile.h"
-#include "plan/diag.h"
+#include "cli.h"
 #include "lang/fio_import.h"
+#include "lang/frontend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -49,15 +49,15 @@ static FILE *open_discard(void)
 }
 
 /*
- * "# -D NAME=VALUE" on the first line: split it like cli.c's add_define
- * (a leading '$' on NAME is dropped).  Returns 1 with malloc'ed *name and
- * *value, 0 when the first line is not such a define.
+ * "# -D NAME=VALUE" on the first line: split as the command line splits
+ * -D.  Returns 1 with def->name malloc'ed and def->value pointing into
+ * the malloc'ed *line, 0 when the first line is not such a define.
  */
-static int first_line_define(const char *src, size_t len, char **name,
-			     char **value)
+static int first_line_define(const char *src, size_t len, char **line,
+			     struct frontend_define *def)
 {
 	static const char tag[] = "# -D ";
-	const char *p, *nl, *eq;
+	const char *p, *nl;
 
 	if (len < sizeof(tag) - 1 || memcmp(src, tag, sizeof(tag) - 1) != 0)
 		return 0;
@@ -65,59 +65,71 @@ static int first_line_define(const char *src, size_t len, char **name,
 	nl = memchr(p, '\n', len - (size_t)(p - src));
 	if (!nl)
 		nl = src + len;
-	eq = memchr(p, '=', (size_t)(nl - p));
-	if (!eq || eq == p)
-		return 0;
-	if (*p == '$')
-		p++;
-	*name = strndup(p, (size_t)(eq - p));
-	*value = strndup(eq + 1, (size_t)(nl - eq - 1));
-	if (!*name || !*value)
+	*line = strndup(p, (size_t)(nl - p));
+	if (!*line)
 		abort();
-	return 1;
+	if (cli_split_define(*line, def) == 0)
+		return 1;
+	free(*line);
+	*line = NULL;
+	return 0;
+}
+
+/* `text` (NUL at text[len]) through the front end, as `check` would. */
+static void compile_text(const char *name, const char *text, size_t len,
+			 const struct frontend_define *defs, int ndefs,
+			 FILE *out)
+{
+	struct frontend_input in = {
+		.path = name, .text = text, .len = len,
+		.defines = defs, .ndefines = ndefs,
+		.compile = { .seed = 1, .allow_system = false },
+		.err = out,
+	};
+	struct frontend_result fe;
+
+	frontend_compile(&in, &fe);
+	frontend_free(&fe);
+}
+
+/* The fio job's WML, compiled when import-fio accepted the job. */
+static void import_and_compile(const char *source, size_t size, FILE *out)
+{
+	char *wml = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&wml, &len);
+	int status;
+
+	if (!mem)
+		abort();
+	status = fio_import("fuzz.fio", source, size, mem, out);
+	if (fclose(mem) != 0)
+		abort();
+	if (status == 0)
+		compile_text("fuzz.fio.f", wml, len, NULL, 0, out);
+	free(wml);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct compile_options copts = { .seed = 1, .allow_system = false };
-	struct compile_define def = { 0 };
-	struct ast_script script;
-	struct plan plan;
-	struct diag d;
-	char *source, *name = NULL, *value = NULL;
+	struct frontend_define def = { 0 };
+	char *source, *line = NULL;
 	FILE *out = open_discard();
+	int ndefs;
 
-	/* as srcfile_read() gives it: the text, NUL-terminated */
+	/* as frontend_read() gives it: the text, NUL-terminated */
 	source = malloc(size + 1);
 	if (!source)
 		abort();
 	memcpy(source, data, size);
 	source[size] = '\0';
 
-	diag_init(&d, "fuzz.f", source, size, out);
-	ast_parse("fuzz.f", source, size, &d, &script);
+	ndefs = first_line_define(source, size, &line, &def);
+	compile_text("fuzz.f", source, size, &def, ndefs, out);
+	import_and_compile(source, size, out);
 
-	if (first_line_define(source, size, &name, &value)) {
-		struct diag dd;
-
-		diag_init(&dd, "-D fuzz", NULL, 0, out);
-		def.name = name;
-		def.value = ast_parse_value("-D fuzz", value, &dd, &script.arena);
-		if (!def.value || dd.errors)
-			d.errors++;
-		copts.defines = &def;
-		copts.ndefines = 1;
-	}
-
-	if (d.errors == 0) {
-		compile_script(&script, &copts, &d, &plan);
-		plan_free(&plan);
-	}
-
-	ast_script_free(&script);
-	fio_import("fuzz.fio", source, size, out, out);
-	free(name);
-	free(value);
+	free((char *)def.name);
+	free(line);
 	free(source);
 	fclose(out);
 	return 0;

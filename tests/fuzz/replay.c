@@ -5,16 +5,15 @@
  * has (plain, sanitized, fuzzing), so `make check` replays the saved
  * crash reproducers in tests/fuzz/regressions/ (tests/fuzz/regressions.sh)
  * without clang's libFuzzer and without a fuzzing run.  A regression
- * shows as a crash, a sanitizer report or a hang of this program.
+ * shows as a crash, a sanitizer report or a hang of this program.  Files
+ * are read as flowbench reads a workload (frontend_read()).
  */
-#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "lang/srcfile.h"
+#include "lang/frontend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,13 +25,10 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		size_t len = 0;
-		uint8_t *buf = (uint8_t *)srcfile_read(argv[i], &len);
+		uint8_t *buf = (uint8_t *)frontend_read(argv[i], &len, stderr);
 
-		if (!buf) {
-			fprintf(stderr, "replay: cannot read '%s': %s\n", argv[i],
-				strerror(errno));
+		if (!buf)
 			return 1;
-		}
 		LLVMFuzzerTestOneInput(buf, len);
 		free(buf);
 		printf("ok %s\n", argv[i]);

@@ -16,6 +16,7 @@
 
 #include "plan/plan.h"
 #include "runtime/results/doc.h"
+#include "plan/oom.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,9 +65,7 @@ int cli_split_define(const char *text, struct frontend_define *def)
 
 	if (!eq || eq == text)
 		return -1;
-	def->name = strndup(text + skip, (size_t)(eq - text) - skip);
-	if (!def->name)
-		abort();
+	def->name = xstrndup(text + skip, (size_t)(eq - text) - skip);
 	def->value = eq + 1;
 	return 0;
 }

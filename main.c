@@ -22,6 +22,7 @@
 #include "runtime/base/log.h"
 #include "runtime/compare/commands.h"
 #include "runtime/results/session.h"
+#include "plan/oom.h"
 
 /* A seed for a run without --seed: different every time, and printed. */
 static uint64_t fresh_seed(void)
@@ -55,9 +56,7 @@ static char *workload_path(const char *file)
 			file, catalog_dir(NULL));
 		return NULL;
 	}
-	found = strdup(file);
-	if (!found)
-		abort();
+	found = xstrdup(file);
 	return found;
 }
 
@@ -135,7 +134,7 @@ static void print_summary(const struct plan *p)
 /* Run the compiled plan --repeat times and write the results files. */
 static int run_session(const struct cli_args *args, const struct workload *w)
 {
-	struct res_define *defs = calloc((size_t)args->ndefines + 1, sizeof(*defs));
+	struct res_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
 	struct session_options so = {
 		.run.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
 		.run.percentiles = args->percentiles,
@@ -152,8 +151,6 @@ static int run_session(const struct cli_args *args, const struct workload *w)
 	};
 	int status;
 
-	if (!defs)
-		abort();
 	for (int i = 0; i < args->ndefines; i++) {
 		defs[i].name = args->defines[i].name;
 		defs[i].value = args->defines[i].value;

@@ -13,6 +13,7 @@
 #include "lang/parse.h"
 #include "lang/srcfile.h"
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 char *frontend_read(const char *path, size_t *len, FILE *err)
 {
@@ -49,11 +50,9 @@ static struct compile_define *parse_defines(const struct frontend_input *in,
 					    struct ast_script *script,
 					    struct diag *d)
 {
-	struct compile_define *defs = calloc((size_t)in->ndefines + 1,
-					     sizeof(*defs));
+	struct compile_define *defs = xcalloc((size_t)in->ndefines + 1,
+					      sizeof(*defs));
 
-	if (!defs)
-		abort();
 	for (int i = 0; i < in->ndefines; i++) {
 		struct diag dd;
 		char origin[300];

@@ -224,8 +224,8 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 /*
  * One attribute `a` of type `t` into values[index]: evaluated (bare: true)
  * and converted; a repeat is warned about and the last one counts.  The
- * value is stored only when it converted, so values[index] is set
- * exactly when an earlier one was.  0 or -1 (reported).
+ * value is stored only once it converted, so a value in error never
+ * replaces an earlier one.  0 or -1 (reported).
  */
 static int eval_into(struct compiler *c, const struct ast_attr *a,
 		     enum attr_type t, int index, const char *what,
@@ -398,14 +398,10 @@ int attrs_eval_flowop(struct compiler *c, const struct flowop_ops *ops,
 		 * Another flowop's attribute: its value is still checked (as
 		 * that flowop declares it), so that an error in it comes first.
 		 */
-		{
-			struct plan_value scratch = { 0 };
-
-			if (eval_into(c, a, s->type, 0, what, &scratch) < 0)
-				errors++;
-			else if (!foreign)
-				foreign = a;
-		}
+		if (eval_into(c, a, s->type, 0, what, &(struct plan_value){ 0 }) < 0)
+			errors++;
+		else if (!foreign)
+			foreign = a;
 	}
 	if (!errors && foreign) {
 		diag_error(c->d, foreign->loc, "flowop %s does not take attribute '%s'",

@@ -130,9 +130,9 @@ accepted mem
 refused run mem "mem\.f:4:3: thread 't' of process 'p': memsize=1 TiB x 16 thread instances needs 16 TiB of memory.*this machine has .* available"
 
 # aioread iodepth=256 keeps 256 requests in flight, each into a buffer of
-# its own: 256 x iosize per thread (preflight used to count one).  Sized
+# its own: 256 x iosize per thread (preflight used to count none).  Sized
 # from this machine: with iodepth the threads' buffers are about 1.3 x
-# MemAvailable, without it under 1 %.  A build that lets it go ahead is
+# MemAvailable, without it (16 MiB a thread) about 0.5 %.  A build that lets it go ahead is
 # held by ulimit -v, so that it fails to allocate instead of taking the
 # machine's memory (not in sanitizer builds: they reserve terabytes).
 avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)

@@ -9,7 +9,9 @@
  *
  *  - Each thread instance has one io_uring of AIO_DEPTH entries, created
  *    by the init of its first aio flowop (before the start barrier) and
- *    freed after the fini of its last one (a reference count).
+ *    freed after the fini of its last one (a reference count).  It lives
+ *    in the thread's slot for this family (thread_family_slot()); each
+ *    flowop instance keeps a pointer to it, so no op looks it up.
  *  - aiowrite sets up its file like write (the implicit open is its own
  *    op in stats->open; `fd`, `opennext`, `directio`, `dsync`), picks the
  *    offset like write (a random whole block of the working set with
@@ -113,7 +115,16 @@ struct aio_req {
 	int buf;                  /* its read buffer (aio_priv.bufs), -1: none */
 };
 
-/* A thread's ring (t->aio) and its request table. */
+/* This family's key to its per-thread slot: the address is what counts. */
+static const char aio_family_key;
+
+/*
+ * The io_uring's own memory in the kernel (locked): 256 SQEs of 64
+ * bytes, 512 CQEs of 16, the index array and the ring headers, in pages.
+ */
+#define AIO_KERNEL_RING_BYTES (32u * 1024)
+
+/* A thread's ring (its family slot) and its request table. */
 struct aio_ring {
 	struct io_uring ring;
 	unsigned refs;            /* aio flowops initialised in this thread */
@@ -127,6 +138,7 @@ struct aio_ring {
 
 struct aio_priv {
 	struct io_priv io;        /* shared with read/write: buffer, slot, offsets */
+	struct aio_ring *ring;    /* the thread's */
 	bool read;
 	unsigned depth;           /* iodepth; 0: one request per execution */
 	unsigned inflight;        /* this flowop's requests taken */
@@ -140,6 +152,12 @@ struct aio_priv {
 	const struct fb_slot *eof_slot;
 	uint32_t eof_gen;
 	uint64_t eof;
+};
+
+/* aioread's and aiowrite's own attributes, after read's and write's. */
+enum aio_attr {
+	AIO_IODEPTH = IO_COUNT,   /* requests kept in flight (0: one per execution) */
+	AIO_COUNT
 };
 
 /* How aio_reap() records and waits. */
@@ -172,44 +190,52 @@ static void aio_unavailable(struct fb_thread *t, const struct flowop_inst *fi,
 		    strerror(err), hint);
 }
 
-/* Take a reference on the thread's ring, creating it.  0 or FO_ERROR. */
-static int aio_ring_get(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * A reference on the thread's ring, created (into the family slot) by
+ * the first aio flowop of the thread.  NULL with the run's error set.
+ */
+static struct aio_ring *aio_ring_get(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct aio_ring *r = t->aio;
+	void **slot = thread_family_slot(t, &aio_family_key);
+	struct aio_ring *r;
 	int rc;
 
-	if (r) {
+	if (slot && *slot) {
+		r = *slot;
 		r->refs++;
-		return 0;
+		return r;
 	}
-	r = calloc(1, sizeof(*r));
+	r = slot ? calloc(1, sizeof(*r)) : NULL;
 	if (!r) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return NULL;
 	}
 	rc = io_uring_queue_init(AIO_DEPTH, &r->ring, 0);
 	if (rc < 0) {
 		free(r);
 		aio_unavailable(t, fi, -rc);
-		return FO_ERROR;
+		return NULL;
 	}
 	for (unsigned i = 0; i < AIO_DEPTH; i++)
 		r->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
 	r->nfree = AIO_DEPTH;
 	r->refs = 1;
-	t->aio = r;
-	return 0;
+	*slot = r;
+	return r;
 }
 
-static void aio_ring_put(struct fb_thread *t)
+/* Drop a reference; the last one frees the ring and empties the slot. */
+static void aio_ring_put(struct fb_thread *t, struct aio_ring *r)
 {
-	struct aio_ring *r = t->aio;
+	void **slot;
 
 	if (!r || --r->refs > 0)
 		return;
 	io_uring_queue_exit(&r->ring);
 	free(r);
-	t->aio = NULL;
+	slot = thread_family_slot(t, &aio_family_key);
+	if (slot)
+		*slot = NULL;
 }
 
 /*
@@ -425,10 +451,9 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 }
 
 /* Wait for every request in flight; they are done but not counted. */
-static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi)
+static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi,
+		      struct aio_ring *r)
 {
-	struct aio_ring *r = t->aio;
-
 	if (r)
 		aio_reap(t, fi, r, r->inflight, 0);
 }
@@ -436,7 +461,7 @@ static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi)
 /* io.c's hook: a random iosize outgrew the buffer the requests in flight use. */
 static enum fo_result aio_before_regrow(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct aio_ring *r = t->aio;
+	struct aio_ring *r = ((struct aio_priv *)fi->priv)->ring;
 
 	return aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
 }
@@ -588,7 +613,7 @@ static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 static enum fo_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = t->aio;
+	struct aio_ring *r = p->ring;
 	enum fo_result res;
 
 	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
@@ -613,7 +638,7 @@ static enum fo_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
 static enum fo_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = t->aio;
+	struct aio_ring *r = p->ring;
 	enum fo_result res = FO_OK, sub;
 
 	while (p->inflight < p->depth && r->inflight < AIO_DEPTH) {
@@ -641,9 +666,10 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	}
 	fi->priv = p;
 	p->read = read;
-	p->depth = (unsigned)plan_attr_int(fi->pf, FA_IODEPTH, 0);
+	p->depth = (unsigned)plan_attr_int(fi->pf, AIO_IODEPTH, 0);
 	p->io.before_regrow = aio_before_regrow;
-	if (aio_ring_get(t, fi) != 0) {
+	p->ring = aio_ring_get(t, fi);
+	if (!p->ring) {
 		free(p);
 		fi->priv = NULL;
 		return FO_ERROR;
@@ -666,11 +692,11 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	}
 	return 0;
 fail:
+	aio_ring_put(t, p->ring);
 	io_priv_teardown(&p->io);
 	free(p->bfree);
 	free(p);
 	fi->priv = NULL;
-	aio_ring_put(t);
 	return FO_ERROR;
 }
 
@@ -687,14 +713,15 @@ static int aioread_init(struct fb_thread *t, struct flowop_inst *fi)
 static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
+	struct aio_ring *r = p ? p->ring : NULL;
 
-	aio_drain(t, fi);
+	aio_drain(t, fi, r);
 	/* the queue depth reached, once per flowop statement (first instance) */
 	if (p && p->depth && t->proc_inst == 0 && t->thread_inst == 0)
 		log_info("flowop %s: at most %u request%s in flight at once "
 			 "(iodepth=%u)", fi->pf->name, p->max_inflight,
 			 p->max_inflight == 1 ? "" : "s", p->depth);
-	aio_ring_put(t);
+	aio_ring_put(t, r);
 	if (p) {
 		io_priv_teardown(&p->io);
 		free(p->bufs);
@@ -716,10 +743,10 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 			struct diag *d)
 {
 	int errs = io_validate(p, f, d);
-	int64_t depth = plan_attr_int(f, FA_IODEPTH, 1);
+	int64_t depth = plan_attr_int(f, AIO_IODEPTH, 1);
 
-	if (plan_attr_given(f, FA_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
-		diag_error(d, f->attr[FA_IODEPTH].loc,
+	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
+		diag_error(d, f->attr[AIO_IODEPTH].loc,
 			   "flowop %s: iodepth must be 1 to %d, not %lld", f->name,
 			   AIO_DEPTH, (long long)depth);
 		errs++;
@@ -727,20 +754,23 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 	return errs;
 }
 
+/* aiowait's priv is the thread's ring. */
 static int aiowait_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return aio_ring_get(t, fi);
+	fi->priv = aio_ring_get(t, fi);
+	return fi->priv ? 0 : FO_ERROR;
 }
 
 static void aiowait_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
-	aio_drain(t, fi);
-	aio_ring_put(t);
+	aio_drain(t, fi, fi->priv);
+	aio_ring_put(t, fi->priv);
+	fi->priv = NULL;
 }
 
 static enum fo_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct aio_ring *r = t->aio;
+	struct aio_ring *r = fi->priv;
 	uint64_t t0 = thread_ticks(t), t1 = t0;
 
 	if (r->inflight) {
@@ -754,17 +784,82 @@ static enum fo_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 	return fo_record(t, fi, t0, t1, 0);
 }
 
-#define AIO_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
-		   FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
-		   FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT) |       \
-		   FA_BIT(FA_IODEPTH))
+/* The ring, once per thread whatever the number of aio flowops there. */
+static void aio_need_ring(struct flowop_need *n)
+{
+	n->shared = &aio_family_key;
+	n->shared_mem = sizeof(struct aio_ring) + AIO_KERNEL_RING_BYTES;
+	n->shared_fds = 1;
+}
+
+/*
+ * read/write's buffer and slots, aio_priv's own part and the ring; with
+ * iodepth, a read has `iodepth` buffers of its own (aio_bufs_alloc(): the
+ * iosize, or a random one's first size, rounded up to IO_ALIGN), while
+ * writes in flight share the pattern buffer.
+ */
+static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
+			struct flowop_need *n, bool read)
+{
+	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	uint64_t depth = (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
+	uint64_t size = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
+			io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
+	uint64_t bufsz = plan_sat_add(size, IO_ALIGN - 1) / IO_ALIGN * IO_ALIGN;
+
+	io_need(p, f, n);
+	n->mem = plan_sat_add(n->mem, sizeof(struct aio_priv) - sizeof(struct io_priv));
+	if (read && depth)
+		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
+	aio_need_ring(n);
+}
+
+static void aiowrite_need(const struct plan *p, const struct plan_flowop *f,
+			  struct flowop_need *n)
+{
+	aio_io_need(p, f, n, false);
+}
+
+static void aioread_need(const struct plan *p, const struct plan_flowop *f,
+			 struct flowop_need *n)
+{
+	aio_io_need(p, f, n, true);
+}
+
+static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
+			 struct flowop_need *n)
+{
+	(void)p;
+	(void)f;
+	aio_need_ring(n);
+}
+
+#define AIO_ATTR_IODEPTH                                                \
+	{ "iodepth", T_SIZE, AIO_IODEPTH,                               \
+	  "requests of its own kept in flight, 1..256 (flowbench's own)" }
+
+static const struct attr_spec aiowrite_attrs[] = {
+	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
+	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
+	AIO_ATTR_IODEPTH,
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec aioread_attrs[] = {
+	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
+	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
+	AIO_ATTR_IODEPTH, FC_ATTR_NOREADAHEAD,
+	{ NULL, 0, 0, NULL }
+};
 
 static const struct flowop_ops fo_aiowrite = {
 	.name = "aiowrite",
 	.cls = FO_CLASS_AIO,
 	.rw = FO_RW_WRITE,
-	.attrs = AIO_ATTRS,
+	.attrs = aiowrite_attrs,
+	.nattr = AIO_COUNT,
 	.validate = aio_validate,
+	.need = aiowrite_need,
 	.init = aiowrite_init,
 	.run = aio_io_run,
 	.fini = aio_io_fini,
@@ -774,8 +869,10 @@ static const struct flowop_ops fo_aioread = {
 	.name = "aioread",
 	.cls = FO_CLASS_AIO,
 	.rw = FO_RW_READ,
-	.attrs = AIO_ATTRS | FA_BIT(FA_NOREADAHEAD),
+	.attrs = aioread_attrs,
+	.nattr = AIO_COUNT,
 	.validate = aio_validate,
+	.need = aioread_need,
 	.init = aioread_init,
 	.run = aio_io_run,
 	.fini = aio_io_fini,
@@ -785,7 +882,7 @@ static const struct flowop_ops fo_aiowait = {
 	.name = "aiowait",
 	.cls = FO_CLASS_AIO,
 	.rw = FO_RW_NONE,
-	.attrs = FA_BIT(FA_ITERS),
+	.need = aiowait_need,
 	.init = aiowait_init,
 	.run = aiowait_run,
 	.fini = aiowait_fini,

@@ -13,13 +13,25 @@
 void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
 {
 	sel->fixed = slot_index(pf);
-	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FA_OPENNEXT, false);
+	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FC_OPENNEXT, false);
 	sel->may_own = sel->fixed == 0 && !sel->opennext && pf->fileset >= 0 &&
 		       pf->ops && pf->ops->rw != FO_RW_NONE;
 	sel->own = 0;
 	sel->fileset = pf->fileset;
 	sel->rotor = FB_FD_SLOTS - 1;
 	sel->file_rotor = 0;
+}
+
+void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n)
+{
+	struct fo_slotsel sel;
+
+	fo_slotsel_init(&sel, f);
+	if (sel.opennext)
+		n->every_slot = true;
+	else
+		n->slot = sel.fixed;
+	n->own_slot = sel.may_own;
 }
 
 struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel)
@@ -96,9 +108,9 @@ enum need { NEED_FILE, NEED_FILE_OR_FD, NEED_NOTHING };
 static int validate(const struct plan *p, const struct plan_flowop *f,
 		    struct diag *d, enum need need)
 {
-	static const enum fo_attr fds[] = { FA_FD, FA_SRCFD };
+	static const int fds[] = { PA_FD, FC_SRCFD };
 	const char *type = f->ops ? f->ops->name : "flowop";
-	bool has_file = f->fileset >= 0 || plan_attr_given(f, FA_FILENAME);
+	bool has_file = f->fileset >= 0 || plan_attr_given(f, PA_FILENAME);
 	int errs = 0;
 
 	(void)p;
@@ -107,19 +119,19 @@ static int validate(const struct plan *p, const struct plan_flowop *f,
 			   "(filename=...)", f->name, type);
 		errs++;
 	} else if (need == NEED_FILE_OR_FD && !has_file &&
-		   plan_attr_int(f, FA_FD, 0) <= 0) {
+		   plan_attr_int(f, PA_FD, 0) <= 0) {
 		diag_error(d, f->loc, "flowop %s: %s needs a file or fileset "
 			   "(filename=...) or the fd slot of an open file (fd=N)",
 			   f->name, type);
 		errs++;
 	}
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]) && fds[i] < f->nattr; i++) {
 		int64_t v = plan_attr_int(f, fds[i], 0);
 
 		if (v < 0 || v >= FB_FD_SLOTS) {
 			diag_error(d, f->attr[fds[i]].loc,
 				   "flowop %s: %s must be 0..%d, not %lld", f->name,
-				   fds[i] == FA_FD ? "fd" : "srcfd", FB_FD_SLOTS - 1,
+				   fds[i] == PA_FD ? "fd" : "srcfd", FB_FD_SLOTS - 1,
 				   (long long)v);
 			errs++;
 		}

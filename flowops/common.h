@@ -1,8 +1,10 @@
 /*
  * common.h - what the file-based flowop families share: choosing the fd
  * slot (`fd`, `opennext`), failing with a message that names the flowop,
- * the path and the reason (and counting the failure: --keep-going), and
- * the compile-time checks of `fd`/`srcfd`.
+ * the path and the reason (and counting the failure: --keep-going), the
+ * compile-time checks of `fd`/`srcfd`, the attributes the file-based
+ * families declare alike (their index constants and table entries) and
+ * what a flowop's slot use adds to its need (plan/flowop.h).
  */
 #ifndef FLOWBENCH_FLOWOPS_COMMON_H
 #define FLOWBENCH_FLOWOPS_COMMON_H
@@ -15,6 +17,43 @@
 #include "runtime/engine/slot.h"
 #include "runtime/engine/thread.h"
 #include "runtime/engine/threadfile.h"
+
+/*
+ * The attributes the file-based families (file.c, wholefile.c, io.c,
+ * aio.c) read alike, numbered after the ones every stage knows; each
+ * family numbers its own from FC_OWN, and sets flowop_ops.nattr to its
+ * whole range (its init reads these for every flowop of the family,
+ * whether the flowop takes them or not: unset then).
+ */
+enum fo_common_attr {
+	FC_OPENNEXT = PA_OWN,  /* rotate through the fd slots (fo_slotsel_init()) */
+	FC_DSYNC,              /* O_SYNC (fo_open_flags()) */
+	FC_DIRECTIO,           /* O_DIRECT (fo_open_flags()) */
+	FC_NOREADAHEAD,        /* posix_fadvise(POSIX_FADV_RANDOM) after an open */
+	FC_IOSIZE,             /* bytes per op or chunk */
+	FC_WORKINGSET,         /* bytes of the file it works on */
+	FC_SRCFD,              /* writewholefile: the slot whose file gives the size */
+	FC_OWN                 /* a file-based family's own attributes from here */
+};
+
+#define FC_ATTR_OPENNEXT                                                \
+	{ "opennext", T_BOOL, FC_OPENNEXT,                              \
+	  "rotate through the fd slots and open the next file in each" }
+#define FC_ATTR_DSYNC                                                   \
+	{ "dsync", T_BOOL, FC_DSYNC, "open with O_SYNC" }
+#define FC_ATTR_DIRECTIO                                                \
+	{ "directio", T_BOOL, FC_DIRECTIO, "open with O_DIRECT" }
+#define FC_ATTR_NOREADAHEAD                                             \
+	{ "noreadahead", T_BOOL, FC_NOREADAHEAD,                        \
+	  "posix_fadvise(POSIX_FADV_RANDOM) after the open" }
+#define FC_ATTR_IOSIZE                                                  \
+	{ "iosize", T_SIZE_RV, FC_IOSIZE, "bytes per op (or chunk)" }
+#define FC_ATTR_WORKINGSET                                              \
+	{ "workingset", T_SIZE, FC_WORKINGSET,                          \
+	  "bytes of the file it works on (0: the file's size)" }
+#define FC_ATTR_SRCFD                                                   \
+	{ "srcfd", T_SIZE, FC_SRCFD,                                    \
+	  "the fd slot whose file's size it writes" }
 
 /*
  * Which slot a flowop works on: `fd` if > 0; else with `opennext` a
@@ -74,8 +113,8 @@ static inline int fo_fileset(const struct flowop_inst *fi, const struct fb_slot 
  */
 static inline int fo_open_flags(const struct plan_flowop *pf)
 {
-	return (plan_attr_bool(pf, FA_DIRECTIO, false) ? O_DIRECT : 0) |
-	       (plan_attr_bool(pf, FA_DSYNC, false) ? O_SYNC : 0);
+	return (plan_attr_bool(pf, FC_DIRECTIO, false) ? O_DIRECT : 0) |
+	       (plan_attr_bool(pf, FC_DSYNC, false) ? O_SYNC : 0);
 }
 
 /* Count the flowop's op from t0 to t1: FO_OK, or FO_DONE past the deadline. */
@@ -128,6 +167,13 @@ enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
  */
 enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
 				const struct fb_slot *s) __attribute__((cold));
+
+/*
+ * need(): the fd slots flowop `f` may hold open, as fo_slotsel_init()
+ * chooses them (its `fd`, every slot with `opennext`, else slot 0 and
+ * maybe a private one).
+ */
+void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n);
 
 /* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */
 int fo_validate_file(const struct plan *p, const struct plan_flowop *f,

@@ -31,7 +31,6 @@ static const struct flowop_ops fo_composite = {
 	.name = "composite",
 	.cls = FO_CLASS_COMPOSITE,
 	.rw = FO_RW_NONE,
-	.attrs = FA_BIT(FA_ITERS),
 	.run = composite_run,
 };
 

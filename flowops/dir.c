@@ -14,6 +14,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -153,24 +154,49 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 	return fo_record(t, fi, t0, t1, bytes);
 }
 
-#define DIR_OP(nm, attrmask, fn, held)                  \
+/* Its private state and path buffer (at most PATH_MAX bytes). */
+static void dir_need(const struct plan *p, const struct plan_flowop *f,
+		     struct flowop_need *n)
+{
+	(void)p;
+	(void)f;
+	n->mem = sizeof(struct dir_priv) + PATH_MAX;
+}
+
+/* makedir, removedir also keep the parent directory last used open. */
+static void leafdir_need(const struct plan *p, const struct plan_flowop *f,
+			 struct flowop_need *n)
+{
+	dir_need(p, f, n);
+	n->fds = 1;
+}
+
+static const struct attr_spec leafdir_attrs[] = {
+	ATTR_FILENAME, ATTR_INDEXED,
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec listdir_attrs[] = {
+	ATTR_FILENAME,
+	{ NULL, 0, 0, NULL }
+};
+
+#define DIR_OP(nm, table, fn, needs)                    \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
-		.attrs = attrmask,                      \
-		.held_fds = held,                       \
+		.attrs = table,                         \
 		.validate = fo_validate_file,           \
+		.need = needs,                          \
 		.init = dir_init,                       \
 		.run = fn,                              \
 		.fini = dir_fini,                       \
 	}
 
-DIR_OP(makedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
-       makedir_run, 1);
-DIR_OP(removedir, FA_BIT(FA_FILENAME) | FA_BIT(FA_INDEXED) | FA_BIT(FA_ITERS),
-       removedir_run, 1);
-DIR_OP(listdir, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), listdir_run, 0);
+DIR_OP(makedir, leafdir_attrs, makedir_run, leafdir_need);
+DIR_OP(removedir, leafdir_attrs, removedir_run, leafdir_need);
+DIR_OP(listdir, listdir_attrs, listdir_run, dir_need);
 
 const struct flowop_ops *const flowops_dir[] = {
 	&fo_makedir, &fo_removedir, &fo_listdir, NULL,

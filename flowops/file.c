@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int file_init(struct fb_thread *t, struct flowop_inst *fi)
 	fsa_dircache_init(&p->dirs);
 	fo_slotsel_init(&p->sel, pf);
 	p->oflags = fo_open_flags(pf);
-	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	return 0;
 }
 
@@ -347,35 +348,84 @@ static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
-#define OPEN_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
-		    FA_BIT(FA_INDEXED) | FA_BIT(FA_DSYNC) | FA_BIT(FA_DIRECTIO) | \
-		    FA_BIT(FA_NOREADAHEAD) | FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
-#define SLOT_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
-		    FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
-#define PICK_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_INDEXED) | \
-		    FA_BIT(FA_ITERS) | FA_BIT(FA_IOSIZE))
+/*
+ * Its private state and path buffer (fileset_path_max() bytes: at most
+ * PATH_MAX), and the fd slots it may hold.
+ */
+static void file_need(const struct plan *p, const struct plan_flowop *f,
+		      struct flowop_need *n)
+{
+	(void)p;
+	n->mem = sizeof(struct file_priv) + PATH_MAX;
+	fo_need_slot(f, n);
+}
 
-#define FILE_OP(nm, attrmask, fn, val, held)            \
+/* deletefile also keeps the directory it last deleted in open. */
+static void deletefile_need(const struct plan *p, const struct plan_flowop *f,
+			    struct flowop_need *n)
+{
+	file_need(p, f, n);
+	n->fds = 1;
+}
+
+/* fsyncset syncs the slots other flowops opened: none of its own. */
+static void fsyncset_need(const struct plan *p, const struct plan_flowop *f,
+			  struct flowop_need *n)
+{
+	(void)p;
+	(void)f;
+	n->mem = sizeof(struct file_priv) + PATH_MAX;
+}
+
+/* openfile, createfile */
+static const struct attr_spec open_attrs[] = {
+	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_DSYNC,
+	FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
+	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ NULL, 0, 0, NULL }
+};
+
+/* closefile, fsync: the slot's file */
+static const struct attr_spec slot_attrs[] = {
+	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT,
+	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ NULL, 0, 0, NULL }
+};
+
+/* deletefile, statfile: a picked file, or the one slot `fd` held */
+static const struct attr_spec pick_attrs[] = {
+	ATTR_FILENAME, ATTR_FD, ATTR_INDEXED,
+	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec fsyncset_attrs[] = {
+	ATTR_FILENAME,
+	{ NULL, 0, 0, NULL }
+};
+
+#define FILE_OP(nm, table, fn, val, needs)              \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
-		.attrs = attrmask,                      \
-		.held_fds = held,                       \
+		.attrs = table,                         \
+		.nattr = FC_OWN,                        \
 		.validate = val,                        \
+		.need = needs,                          \
 		.init = file_init,                      \
 		.run = fn,                              \
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, OPEN_ATTRS, openfile_run, fo_validate_file, 0);
-FILE_OP(createfile, OPEN_ATTRS, createfile_run, fo_validate_file, 0);
-FILE_OP(closefile, SLOT_ATTRS, closefile_run, fo_validate_slot, 0);
-FILE_OP(deletefile, PICK_ATTRS, deletefile_run, fo_validate_file_or_fd, 1);
-FILE_OP(statfile, PICK_ATTRS, statfile_run, fo_validate_file_or_fd, 0);
-FILE_OP(fsync, SLOT_ATTRS, fsync_run, fo_validate_slot, 0);
-FILE_OP(fsyncset, FA_BIT(FA_FILENAME) | FA_BIT(FA_ITERS), fsyncset_run,
-	fo_validate_file, 0);
+FILE_OP(openfile, open_attrs, openfile_run, fo_validate_file, file_need);
+FILE_OP(createfile, open_attrs, createfile_run, fo_validate_file, file_need);
+FILE_OP(closefile, slot_attrs, closefile_run, fo_validate_slot, file_need);
+FILE_OP(deletefile, pick_attrs, deletefile_run, fo_validate_file_or_fd,
+	deletefile_need);
+FILE_OP(statfile, pick_attrs, statfile_run, fo_validate_file_or_fd, file_need);
+FILE_OP(fsync, slot_attrs, fsync_run, fo_validate_slot, file_need);
+FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, fo_validate_file, fsyncset_need);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

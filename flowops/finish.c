@@ -20,6 +20,20 @@
 #include "plan/diag.h"
 #include "runtime/engine/thread.h"
 
+/* The finish flowops' own attributes. */
+enum finish_attr {
+	FIN_VALUE = PA_OWN,   /* the limit */
+	FIN_TARGET,           /* the flowop of this thread whose ops or bytes count */
+	FIN_COUNT
+};
+
+static const char *finish_target(const struct plan_flowop *f)
+{
+	const struct plan_value *v = &f->attr[FIN_TARGET];
+
+	return v->kind == PV_STRING ? v->u.s : NULL;
+}
+
 struct finish_priv {
 	struct thread_watch watch;
 	uint64_t limit;
@@ -36,9 +50,9 @@ static int finish_init_flags(struct fb_thread *t, struct flowop_inst *fi,
 		return FO_ERROR;
 	}
 	fi->priv = p;
-	v = thread_attr_double(t, fi->pf, FA_VALUE, 0);
+	v = thread_attr_double(t, fi->pf, FIN_VALUE, 0);
 	p->limit = v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
-	return thread_watch_init(t, fi, flags, &p->watch);
+	return thread_watch_init(t, fi, finish_target(fi->pf), flags, &p->watch);
 }
 
 static int count_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -93,16 +107,15 @@ static enum fo_result bytes_run(struct fb_thread *t, struct flowop_inst *fi)
 static int finish_validate(const struct plan *p, const struct plan_flowop *f,
 			   struct diag *d)
 {
-	const char *target = f->attr[FA_TARGET].kind == PV_STRING ?
-			     f->attr[FA_TARGET].u.s : NULL;
+	const char *target = finish_target(f);
 	int errs = 0;
 
-	if (!plan_attr_given(f, FA_VALUE)) {
+	if (!plan_attr_given(f, FIN_VALUE)) {
 		diag_error(d, f->loc, "flowop %s: %s needs a limit (value=N)", f->name,
 			   f->ops->name);
 		errs++;
-	} else if (f->attr[FA_VALUE].kind == PV_STRING) {
-		diag_error(d, f->attr[FA_VALUE].loc, "flowop %s: value must be a number",
+	} else if (f->attr[FIN_VALUE].kind == PV_STRING) {
+		diag_error(d, f->attr[FIN_VALUE].loc, "flowop %s: value must be a number",
 			   f->name);
 		errs++;
 	}
@@ -113,7 +126,7 @@ static int finish_validate(const struct plan *p, const struct plan_flowop *f,
 			found = p->flowops[i].thread == f->thread &&
 				!strcmp(p->flowops[i].name, target);
 		if (!found) {
-			diag_error(d, f->attr[FA_TARGET].loc,
+			diag_error(d, f->attr[FIN_TARGET].loc,
 				   "flowop %s: target '%s' is not a flowop of thread %s",
 				   f->name, target, p->threads[f->thread].name);
 			errs++;
@@ -122,13 +135,27 @@ static int finish_validate(const struct plan *p, const struct plan_flowop *f,
 	return errs;
 }
 
-#define FINISH_ATTRS (FA_BIT(FA_VALUE) | FA_BIT(FA_TARGET) | FA_BIT(FA_ITERS))
+/* Its private state and the statistics blocks it watches (one per flowop at most). */
+static void finish_need(const struct plan *p, const struct plan_flowop *f,
+			struct flowop_need *n)
+{
+	n->mem = sizeof(struct finish_priv) +
+		 ((uint64_t)p->threads[f->thread].nflowops + 1) * sizeof(void *);
+}
+
+static const struct attr_spec finish_attrs[] = {
+	{ "value", T_ANY, FIN_VALUE, "the limit: ops, or bytes" },
+	{ "target", T_STRING, FIN_TARGET,
+	  "the flowop of this thread whose ops or bytes count" },
+	{ NULL, 0, 0, NULL }
+};
 
 static const struct flowop_ops fo_finishoncount = {
 	.name = "finishoncount",
 	.cls = FO_CLASS_OTHER,
-	.attrs = FINISH_ATTRS,
+	.attrs = finish_attrs,
 	.validate = finish_validate,
+	.need = finish_need,
 	.init = count_init,
 	.run = count_run,
 	.fini = finish_fini,
@@ -137,8 +164,9 @@ static const struct flowop_ops fo_finishoncount = {
 static const struct flowop_ops fo_finishonbytes = {
 	.name = "finishonbytes",
 	.cls = FO_CLASS_OTHER,
-	.attrs = FINISH_ATTRS,
+	.attrs = finish_attrs,
 	.validate = finish_validate,
+	.need = finish_need,
 	.init = bytes_init,
 	.run = bytes_run,
 	.fini = finish_fini,

@@ -122,10 +122,10 @@ static int io_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
 	const struct plan_flowop *pf = fi->pf;
-	bool iosize_random = pf->attr[FA_IOSIZE].kind == PV_RANDOM;
-	/* a random size starts with a 64 KiB buffer, grown when a sample needs it */
-	int64_t iosize = iosize_random ? 65536 : plan_attr_int(pf, FA_IOSIZE, 0);
-	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
+	bool iosize_random = pf->attr[FC_IOSIZE].kind == PV_RANDOM;
+	/* a random size starts with a buffer of IO_RANDOM_BUF, grown when a sample needs it */
+	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, FC_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
@@ -135,8 +135,8 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 	p->bufsize = p->iosize;
 	p->iosize_random = iosize_random;
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
-	p->random = plan_attr_bool(pf, FA_RANDOM, false);
-	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	p->random = plan_attr_bool(pf, IO_RANDOM, false);
+	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	fo_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
 		thread_fail(t, "flowop %s: fd %d out of range 0..%d", pf->name,
@@ -144,8 +144,8 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 		return FO_ERROR;
 	}
 	p->oflags = fo_open_flags(pf);
-	p->misalign = (uint64_t)plan_attr_int(pf, FA_MISALIGN, 0);
-	p->memoffset = (uint64_t)plan_attr_int(pf, FA_MEMOFFSET, 0);
+	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
+	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	if (io_buffer(t, pf, p) != 0)
 		return FO_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
@@ -181,7 +181,7 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
 				     struct io_priv *p)
 {
-	int64_t n = fo_attr_int(t, fi->pf, FA_IOSIZE, 1);
+	int64_t n = fo_attr_int(t, fi->pf, FC_IOSIZE, 1);
 	void *b;
 
 	p->iosize = n < 1 ? 1 : (uint64_t)n;
@@ -425,13 +425,13 @@ static int io_validate_memoffset(const struct plan *p, const struct plan_flowop 
 				 struct diag *d)
 {
 	uint64_t memsize = f->thread >= 0 ? p->threads[f->thread].memsize : 0;
-	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
-	uint64_t memoffset = (uint64_t)plan_attr_int(f, FA_MEMOFFSET, 0);
+	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
+	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
 
-	if (!memoffset || !memsize || f->attr[FA_IOSIZE].kind == PV_RANDOM ||
+	if (!memoffset || !memsize || f->attr[FC_IOSIZE].kind == PV_RANDOM ||
 	    iosize <= 0 || memoffset + (uint64_t)iosize <= memsize)
 		return 0;
-	diag_error(d, f->attr[FA_MEMOFFSET].loc,
+	diag_error(d, f->attr[IO_MEMOFFSET].loc,
 		   "flowop %s: memoffset %llu plus iosize %lld does not fit in the "
 		   "thread's memsize (%llu bytes)", f->name,
 		   (unsigned long long)memoffset, (long long)iosize,
@@ -439,33 +439,74 @@ static int io_validate_memoffset(const struct plan *p, const struct plan_flowop 
 	return 1;
 }
 
-/* Compile-time checks shared by read, write and aiowrite. */
+/* Can the files of fileset `fs` grow: does any flowop write (maybe) to them? */
+static bool fileset_may_grow(const struct plan *p, int fs)
+{
+	for (int i = 0; i < p->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+
+		/* a flowop given only `fd` may write to any file */
+		if (f->ops->rw == FO_RW_WRITE && (f->fileset == fs || f->fileset < 0))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A sequential read reads at most `iosize` bytes per op from the slot's
+ * offset.  From files of a constant size that nothing in the run writes
+ * to, an iosize larger than the files can never be read whole: every op
+ * would be a short read.  (Random reads are checked by io_validate();
+ * readwholefile reads in chunks of iosize, where a large one is fine.)
+ */
+static int io_validate_short_reads(const struct plan *p,
+				   const struct plan_flowop *f, struct diag *d)
+{
+	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_fileset *fs;
+
+	if (f->fileset < 0 || io->kind != PV_INT || plan_attr_bool(f, IO_RANDOM, false))
+		return 0;
+	fs = &p->filesets[f->fileset];
+	if (fs->size_rv >= 0 || (uint64_t)io->u.i <= fs->size ||
+	    fileset_may_grow(p, f->fileset))
+		return 0;
+	diag_error(d, io->loc,
+		   "flowop %s: iosize %lld is larger than the %llu-byte files of %s '%s', and no flowop writes to them: every read would be short; lower iosize or raise the file size",
+		   f->name, (long long)io->u.i, (unsigned long long)fs->size,
+		   fs->is_file ? "file" : "fileset", fs->name);
+	return 1;
+}
+
+/* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
 {
 	int errs = 0;
-	int64_t iosize = plan_attr_int(f, FA_IOSIZE, 0);
-	int64_t ws = plan_attr_int(f, FA_WORKINGSET, 0);
-	uint64_t misalign = (uint64_t)plan_attr_int(f, FA_MISALIGN, 0);
+	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
+	int64_t ws = plan_attr_int(f, FC_WORKINGSET, 0);
+	uint64_t misalign = (uint64_t)plan_attr_int(f, IO_MISALIGN, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
-	if (!plan_attr_given(f, FA_IOSIZE) ||
-	    (f->attr[FA_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
-		diag_error(d, plan_attr_given(f, FA_IOSIZE) ? f->attr[FA_IOSIZE].loc : f->loc,
+	if (!plan_attr_given(f, FC_IOSIZE) ||
+	    (f->attr[FC_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
+		diag_error(d, plan_attr_given(f, FC_IOSIZE) ? f->attr[FC_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;
 	}
 	errs += fo_validate_file_or_fd(p, f, d);
 	if (ws < 0) {
-		diag_error(d, f->attr[FA_WORKINGSET].loc,
+		diag_error(d, f->attr[FC_WORKINGSET].loc,
 			   "flowop %s: workingset must not be negative", f->name);
 		errs++;
 	}
-	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, FA_RANDOM, false)) {
+	if (f->ops && f->ops->rw == FO_RW_READ)
+		errs += io_validate_short_reads(p, f, d);
+	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, IO_RANDOM, false)) {
 		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
 
 		if ((uint64_t)iosize + misalign > wss) {
-			diag_error(d, f->attr[FA_IOSIZE].loc,
+			diag_error(d, f->attr[FC_IOSIZE].loc,
 				   "flowop %s: iosize %lld%s is larger than the working set "
 				   "(%llu bytes)", f->name, (long long)iosize,
 				   misalign ? " plus misalign" : "", (unsigned long long)wss);
@@ -476,17 +517,46 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	return errs;
 }
 
-#define IO_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_RANDOM) | \
-		  FA_BIT(FA_WORKINGSET) | FA_BIT(FA_DIRECTIO) | FA_BIT(FA_DSYNC) | \
-		  FA_BIT(FA_FD) | FA_BIT(FA_ITERS) | FA_BIT(FA_OPENNEXT) |       \
-		  FA_BIT(FA_NOREADAHEAD) | FA_BIT(FA_MISALIGN) | FA_BIT(FA_MEMOFFSET))
+void io_need(const struct plan *p, const struct plan_flowop *f,
+	     struct flowop_need *n)
+{
+	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	uint64_t memsize = p->threads[f->thread].memsize;
+	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
+	uint64_t iosize = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
+			  io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
+
+	n->mem = sizeof(struct io_priv);
+	/* a random size takes the thread's memory whole, or its own buffer */
+	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
+		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
+	fo_need_slot(f, n);
+}
+
+static const struct attr_spec io_attrs[] = {
+	ATTR_FILENAME,
+	FC_ATTR_IOSIZE,
+	IO_ATTR_RANDOM,
+	FC_ATTR_WORKINGSET,
+	FC_ATTR_DIRECTIO,
+	FC_ATTR_DSYNC,
+	ATTR_FD,
+	FC_ATTR_OPENNEXT,
+	FC_ATTR_NOREADAHEAD,
+	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
+	{ "memoffset", T_SIZE, IO_MEMOFFSET,
+	  "the buffer starts this many bytes into the thread's memory" },
+	{ NULL, 0, 0, NULL }
+};
 
 static const struct flowop_ops fo_read = {
 	.name = "read",
 	.cls = FO_CLASS_IO,
 	.rw = FO_RW_READ,
-	.attrs = IO_ATTRS,
+	.attrs = io_attrs,
+	.nattr = IO_COUNT,
 	.validate = io_validate,
+	.need = io_need,
 	.init = io_init,
 	.run = io_read,
 	.fini = io_fini,
@@ -496,8 +566,10 @@ static const struct flowop_ops fo_write = {
 	.name = "write",
 	.cls = FO_CLASS_IO,
 	.rw = FO_RW_WRITE,
-	.attrs = IO_ATTRS,
+	.attrs = io_attrs,
+	.nattr = IO_COUNT,
 	.validate = io_validate,
+	.need = io_need,
 	.init = io_init,
 	.run = io_write,
 	.fini = io_fini,

@@ -19,6 +19,20 @@ struct diag;
 struct fb_thread;
 
 #define IO_ALIGN 4096
+/* A random iosize starts with a buffer of this size, grown for larger samples. */
+#define IO_RANDOM_BUF 65536
+
+/* read's and write's own attributes (aio.c numbers its own after IO_COUNT). */
+enum io_attr {
+	IO_RANDOM = FC_OWN,    /* a random whole block of the working set */
+	IO_MISALIGN,           /* bytes added to every offset */
+	IO_MEMOFFSET,          /* the buffer starts this far into thread memory */
+	IO_COUNT
+};
+
+#define IO_ATTR_RANDOM                                                  \
+	{ "random", T_BOOL, IO_RANDOM,                                  \
+	  "a random whole iosize block of the working set, else sequential" }
 
 struct io_priv {
 	char *buf;             /* bufsize bytes, IO_ALIGN-aligned */
@@ -67,8 +81,15 @@ void io_priv_teardown(struct io_priv *p);
 enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
 			struct io_priv *p, struct fb_slot *s, uint64_t *off);
 
-/* Compile-time checks of read, write and aiowrite. */
+/* Compile-time checks of read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d);
+
+/*
+ * What io_priv_setup() allocates for flowop `f` (its io_priv and, when
+ * the thread's memory does not hold it, its buffer), with its fd slots.
+ */
+void io_need(const struct plan *p, const struct plan_flowop *f,
+	     struct flowop_need *n);
 
 #endif

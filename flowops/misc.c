@@ -18,13 +18,19 @@
 #include "runtime/base/log.h"
 #include "runtime/engine/thread.h"
 
+/* Their one attribute of their own. */
+enum misc_attr {
+	MISC_VALUE = PA_OWN,   /* seconds, iterations, the text, the sample */
+	MISC_COUNT
+};
+
 #define NS_PER_S 1e9
 #define HOG_CHUNK (1u << 20)
 #define HOG_SCRATCH 64
 
 static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	double secs = thread_attr_double(t, fi->pf, FA_VALUE, 0);
+	double secs = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
 	uint64_t t0 = thread_ticks(t), t1;
 	uint64_t now = clock_now_ns();
 	uint64_t until;
@@ -73,7 +79,7 @@ static void free_priv(struct fb_thread *t, struct flowop_inst *fi)
 
 static enum fo_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	double v = thread_attr_double(t, fi->pf, FA_VALUE, 0);
+	double v = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
 	uint64_t n = v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
 	unsigned char *mem = fi->priv ? fi->priv : t->mem;
 	uint64_t t0 = thread_ticks(t), t1;
@@ -91,7 +97,7 @@ static enum fo_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
 
 static enum fo_result print_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	const struct plan_value *v = &fi->pf->attr[FA_VALUE];
+	const struct plan_value *v = &fi->pf->attr[MISC_VALUE];
 	const struct plan_proc *pp = &t->plan->procs[t->proc];
 	char num[64];
 	const char *text = "";
@@ -99,7 +105,7 @@ static enum fo_result print_run(struct fb_thread *t, struct flowop_inst *fi)
 	if (v->kind == PV_STRING) {
 		text = v->u.s;
 	} else if (v->kind != PV_UNSET) {
-		snprintf(num, sizeof(num), "%.17g", thread_attr_double(t, fi->pf, FA_VALUE, 0));
+		snprintf(num, sizeof(num), "%.17g", thread_attr_double(t, fi->pf, MISC_VALUE, 0));
 		text = num;
 	}
 	log_info("Message from process (%s,%llu), thread (%s,%llu): %s", pp->name,
@@ -126,7 +132,7 @@ static int testrv_init(struct fb_thread *t, struct flowop_inst *fi)
 static enum fo_result testrv_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct testrv_priv *p = fi->priv;
-	double v = thread_attr_double(t, fi->pf, FA_VALUE, 0);
+	double v = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
 
 	p->n++;
 	p->sum += v;
@@ -155,20 +161,53 @@ static int numeric_value(const struct plan *p, const struct plan_flowop *f,
 			 struct diag *d)
 {
 	(void)p;
-	if (f->attr[FA_VALUE].kind == PV_STRING) {
-		diag_error(d, f->attr[FA_VALUE].loc, "flowop %s: %s needs a number as value",
+	if (f->attr[MISC_VALUE].kind == PV_STRING) {
+		diag_error(d, f->attr[MISC_VALUE].loc, "flowop %s: %s needs a number as value",
 			   f->name, f->ops->name);
 		return 1;
 	}
 	return 0;
 }
 
-#define MISC_ATTRS (FA_BIT(FA_VALUE) | FA_BIT(FA_ITERS))
+/* hog without thread memory stores into a scratch area of its own. */
+static void hog_need(const struct plan *p, const struct plan_flowop *f,
+		     struct flowop_need *n)
+{
+	n->mem = p->threads[f->thread].memsize ? 0 : HOG_SCRATCH;
+}
+
+static void testrv_need(const struct plan *p, const struct plan_flowop *f,
+			struct flowop_need *n)
+{
+	(void)p;
+	(void)f;
+	n->mem = sizeof(struct testrv_priv);
+}
+
+static const struct attr_spec delay_attrs[] = {
+	{ "value", T_SECONDS, MISC_VALUE, "seconds to sleep (fractions allowed)" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec hog_attrs[] = {
+	{ "value", T_ANY, MISC_VALUE, "bytes to store into the thread's memory" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec print_attrs[] = {
+	{ "value", T_ANY, MISC_VALUE, "the text (or number) to log" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec testrandvar_attrs[] = {
+	{ "value", T_ANY, MISC_VALUE, "the random variable to sample" },
+	{ NULL, 0, 0, NULL }
+};
 
 static const struct flowop_ops fo_delay = {
 	.name = "delay",
 	.cls = FO_CLASS_OTHER,
-	.attrs = MISC_ATTRS,
+	.attrs = delay_attrs,
 	.validate = numeric_value,
 	.run = delay_run,
 };
@@ -176,8 +215,9 @@ static const struct flowop_ops fo_delay = {
 static const struct flowop_ops fo_hog = {
 	.name = "hog",
 	.cls = FO_CLASS_OTHER,
-	.attrs = MISC_ATTRS,
+	.attrs = hog_attrs,
 	.validate = numeric_value,
+	.need = hog_need,
 	.init = hog_init,
 	.run = hog_run,
 	.fini = free_priv,
@@ -186,15 +226,16 @@ static const struct flowop_ops fo_hog = {
 static const struct flowop_ops fo_print = {
 	.name = "print",
 	.cls = FO_CLASS_OTHER,
-	.attrs = MISC_ATTRS,
+	.attrs = print_attrs,
 	.run = print_run,
 };
 
 static const struct flowop_ops fo_testrandvar = {
 	.name = "testrandvar",
 	.cls = FO_CLASS_OTHER,
-	.attrs = MISC_ATTRS,
+	.attrs = testrandvar_attrs,
 	.validate = numeric_value,
+	.need = testrv_need,
 	.init = testrv_init,
 	.run = testrv_run,
 	.fini = testrv_fini,

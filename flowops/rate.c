@@ -23,6 +23,20 @@
 
 #define MIB (1024 * 1024)
 
+/* The limit flowops' own attributes. */
+enum rate_attr {
+	RATE_TARGET = PA_OWN,   /* the flowop of this thread whose ops or bytes count */
+	RATE_COUNT
+};
+
+/* The target, or NULL: every IO/AIO flowop of the thread. */
+static const char *limit_target(const struct plan_flowop *f)
+{
+	const struct plan_value *v = &f->attr[RATE_TARGET];
+
+	return f->nattr > RATE_TARGET && v->kind == PV_STRING ? v->u.s : NULL;
+}
+
 struct limit_priv {
 	bool on;                     /* the run has an event generator */
 	struct thread_watch watch;
@@ -87,7 +101,7 @@ static int limit_init_flags(struct fb_thread *t, struct flowop_inst *fi,
 	p->unit = (flags & WATCH_BYTES) ? MIB : 1;
 	if (!watch)
 		return 0;
-	return thread_watch_init(t, fi, flags, &p->watch);
+	return thread_watch_init(t, fi, limit_target(fi->pf), flags, &p->watch);
 }
 
 static int eventlimit_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -125,8 +139,7 @@ static void limit_fini(struct fb_thread *t, struct flowop_inst *fi)
 static int limit_validate(const struct plan *p, const struct plan_flowop *f,
 			  struct diag *d)
 {
-	const char *target = f->attr[FA_TARGET].kind == PV_STRING ?
-			     f->attr[FA_TARGET].u.s : NULL;
+	const char *target = limit_target(f);
 	bool rw_only = strcmp(f->ops->name, "opslimit") != 0;
 	const struct plan_flowop *found = NULL;
 
@@ -137,13 +150,13 @@ static int limit_validate(const struct plan *p, const struct plan_flowop *f,
 			found = &p->flowops[i];
 	}
 	if (!found) {
-		diag_error(d, f->attr[FA_TARGET].loc,
+		diag_error(d, f->attr[RATE_TARGET].loc,
 			   "flowop %s: target '%s' is not a flowop of thread %s",
 			   f->name, target, p->threads[f->thread].name);
 		return 1;
 	}
 	if (rw_only && !(found->ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
-		diag_error(d, f->attr[FA_TARGET].loc,
+		diag_error(d, f->attr[RATE_TARGET].loc,
 			   "flowop %s: the target of %s must read or write data, "
 			   "and '%s' is a %s", f->name, f->ops->name, target,
 			   found->ops->name);
@@ -152,22 +165,38 @@ static int limit_validate(const struct plan *p, const struct plan_flowop *f,
 	return 0;
 }
 
+/*
+ * Its private state and, for the watching ones, the table of statistics
+ * blocks it watches (at most one per flowop of the thread).
+ */
+static void limit_need(const struct plan *p, const struct plan_flowop *f,
+		       struct flowop_need *n)
+{
+	n->mem = sizeof(struct limit_priv) +
+		 ((uint64_t)p->threads[f->thread].nflowops + 1) * sizeof(void *);
+}
+
+static const struct attr_spec limit_attrs[] = {
+	{ "target", T_STRING, RATE_TARGET,
+	  "the flowop of this thread whose ops or bytes are paid for" },
+	{ NULL, 0, 0, NULL }
+};
+
 static const struct flowop_ops fo_eventlimit = {
 	.name = "eventlimit",
 	.cls = FO_CLASS_OTHER,
-	.attrs = FA_BIT(FA_ITERS),
+	.need = limit_need,
 	.init = eventlimit_init,
 	.run = eventlimit_run,
 	.fini = limit_fini,
 };
 
-#define LIMIT_ATTRS (FA_BIT(FA_TARGET) | FA_BIT(FA_ITERS))
-
 static const struct flowop_ops fo_iopslimit = {
 	.name = "iopslimit",
 	.cls = FO_CLASS_OTHER,
-	.attrs = LIMIT_ATTRS,
+	.attrs = limit_attrs,
 	.validate = limit_validate,
+	.need = limit_need,
 	.init = iopslimit_init,
 	.run = limit_run,
 	.fini = limit_fini,
@@ -176,8 +205,9 @@ static const struct flowop_ops fo_iopslimit = {
 static const struct flowop_ops fo_opslimit = {
 	.name = "opslimit",
 	.cls = FO_CLASS_OTHER,
-	.attrs = LIMIT_ATTRS,
+	.attrs = limit_attrs,
 	.validate = limit_validate,
+	.need = limit_need,
 	.init = opslimit_init,
 	.run = limit_run,
 	.fini = limit_fini,
@@ -186,8 +216,9 @@ static const struct flowop_ops fo_opslimit = {
 static const struct flowop_ops fo_bwlimit = {
 	.name = "bwlimit",
 	.cls = FO_CLASS_OTHER,
-	.attrs = LIMIT_ATTRS,
+	.attrs = limit_attrs,
 	.validate = limit_validate,
+	.need = limit_need,
 	.init = bwlimit_init,
 	.run = limit_run,
 	.fini = limit_fini,

@@ -37,6 +37,15 @@
 
 static const struct flowop_ops fo_block, fo_semblock;
 
+/* The sync flowops' own attributes. */
+enum sync_attr {
+	SYNC_TARGET = PA_OWN,  /* wakeup, sempost: the block/semblock flowop */
+	SYNC_VALUE,            /* semblock, sempost: units, default 1 */
+	SYNC_HIGHWATER,        /* semblock: initial credit, default 1 */
+	SYNC_BLOCKING,         /* sempost: wait for credit */
+	SYNC_COUNT
+};
+
 struct sync_targets {
 	struct fo_sync **obj;
 	uint64_t n;
@@ -44,7 +53,7 @@ struct sync_targets {
 
 static const char *target_of(const struct plan_flowop *pf)
 {
-	const struct plan_value *v = &pf->attr[FA_TARGET];
+	const struct plan_value *v = &pf->attr[SYNC_TARGET];
 
 	return v->kind == PV_STRING && *v->u.s ? v->u.s : NULL;
 }
@@ -80,7 +89,7 @@ static bool sync_take(struct fb_thread *t, struct fo_sync *o,
 
 static int64_t sync_value(struct fb_thread *t, const struct plan_flowop *pf)
 {
-	double v = thread_attr_double(t, pf, FA_VALUE, 1);
+	double v = thread_attr_double(t, pf, SYNC_VALUE, 1);
 
 	return v > 0 ? (v < 9e18 ? (int64_t)v : INT64_MAX) : 0;
 }
@@ -196,7 +205,7 @@ static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
 	struct fo_sync *o = own_object(t, fi);
 
 	/* Before the barrier, so before any sempost can run. */
-	atomic_fetch_add(&o->hw, plan_attr_int(fi->pf, FA_HIGHWATER, 1));
+	atomic_fetch_add(&o->hw, plan_attr_int(fi->pf, SYNC_HIGHWATER, 1));
 	return 0;
 }
 
@@ -216,7 +225,7 @@ static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct sync_targets *st = fi->priv;
 	int64_t v = sync_value(t, fi->pf);
-	bool blocking = plan_attr_bool(fi->pf, FA_BLOCKING, false);
+	bool blocking = plan_attr_bool(fi->pf, SYNC_BLOCKING, false);
 	uint64_t t0 = thread_ticks(t);
 
 	for (uint64_t i = 0; i < st->n; i++) {
@@ -244,7 +253,7 @@ static int target_validate(const struct plan *p, const struct plan_flowop *f,
 		if (p->flowops[i].ops == ops && !strcmp(p->flowops[i].name, target))
 			return 0;
 	}
-	diag_error(d, f->attr[FA_TARGET].loc, "flowop %s: no %s flowop named '%s'",
+	diag_error(d, f->attr[SYNC_TARGET].loc, "flowop %s: no %s flowop named '%s'",
 		   f->name, ops->name, target);
 	return 1;
 }
@@ -265,27 +274,86 @@ static int semblock_validate(const struct plan *p, const struct plan_flowop *f,
 			     struct diag *d)
 {
 	(void)p;
-	if (f->attr[FA_HIGHWATER].kind == PV_RANDOM ||
-	    f->attr[FA_HIGHWATER].kind == PV_STRING) {
-		diag_error(d, f->attr[FA_HIGHWATER].loc,
+	if (f->attr[SYNC_HIGHWATER].kind == PV_RANDOM ||
+	    f->attr[SYNC_HIGHWATER].kind == PV_STRING) {
+		diag_error(d, f->attr[SYNC_HIGHWATER].loc,
 			   "flowop %s: highwater must be a fixed number", f->name);
 		return 1;
 	}
 	return 0;
 }
 
+/*
+ * wakeup/sempost: their table of target objects, one per instance of
+ * every `ops` flowop named by the target in the run (targets_init()).
+ */
+static void targets_need(const struct plan *p, const struct plan_flowop *f,
+			 struct flowop_need *n, const struct flowop_ops *ops)
+{
+	const char *target = target_of(f);
+	uint64_t objs = 0;
+
+	for (int i = 0; target && i < p->nflowops; i++) {
+		const struct plan_flowop *g = &p->flowops[i];
+		const struct plan_thread *pt = &p->threads[g->thread];
+
+		if (g->ops == ops && !strcmp(g->name, target))
+			objs = plan_sat_add(objs, plan_sat_mul(pt->instances,
+							       p->procs[pt->proc].instances));
+	}
+	n->mem = plan_sat_add(sizeof(struct sync_targets),
+			      plan_sat_mul(objs, sizeof(struct fo_sync *)));
+}
+
+static void wakeup_need(const struct plan *p, const struct plan_flowop *f,
+			struct flowop_need *n)
+{
+	targets_need(p, f, n, &fo_block);
+}
+
+static void sempost_need(const struct plan *p, const struct plan_flowop *f,
+			 struct flowop_need *n)
+{
+	targets_need(p, f, n, &fo_semblock);
+}
+
+#define SYNC_ATTR_TARGET(what)                                          \
+	{ "target", T_STRING, SYNC_TARGET, "the " what " flowop to post to" }
+#define SYNC_ATTR_VALUE                                                 \
+	{ "value", T_ANY, SYNC_VALUE, "units to take or post (default 1)" }
+
+static const struct attr_spec wakeup_attrs[] = {
+	SYNC_ATTR_TARGET("block"),
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec semblock_attrs[] = {
+	SYNC_ATTR_VALUE,
+	{ "highwater", T_SIZE, SYNC_HIGHWATER, "initial credit (default 1)" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec sempost_attrs[] = {
+	SYNC_ATTR_VALUE,
+	SYNC_ATTR_TARGET("semblock"),
+	{ "blocking", T_BOOL, SYNC_BLOCKING,
+	  "wait for credit: run at most highwater units ahead" },
+	{ NULL, 0, 0, NULL }
+};
+
 static const struct flowop_ops fo_block = {
 	.name = "block",
 	.cls = FO_CLASS_SYNC,
-	.attrs = FA_BIT(FA_ITERS),
 	.run = block_run,
 };
 
 static const struct flowop_ops fo_wakeup = {
 	.name = "wakeup",
 	.cls = FO_CLASS_SYNC,
-	.attrs = FA_BIT(FA_ITERS) | FA_BIT(FA_TARGET),
+	.attrs = wakeup_attrs,
+	.nattr = SYNC_COUNT,
 	.validate = wakeup_validate,
+	.need = wakeup_need,
 	.init = wakeup_init,
 	.run = wakeup_run,
 	.fini = targets_fini,
@@ -294,7 +362,8 @@ static const struct flowop_ops fo_wakeup = {
 static const struct flowop_ops fo_semblock = {
 	.name = "semblock",
 	.cls = FO_CLASS_SYNC,
-	.attrs = FA_BIT(FA_ITERS) | FA_BIT(FA_VALUE) | FA_BIT(FA_HIGHWATER),
+	.attrs = semblock_attrs,
+	.nattr = SYNC_COUNT,
 	.validate = semblock_validate,
 	.init = semblock_init,
 	.run = semblock_run,
@@ -303,9 +372,10 @@ static const struct flowop_ops fo_semblock = {
 static const struct flowop_ops fo_sempost = {
 	.name = "sempost",
 	.cls = FO_CLASS_SYNC,
-	.attrs = FA_BIT(FA_ITERS) | FA_BIT(FA_VALUE) | FA_BIT(FA_TARGET) |
-		 FA_BIT(FA_BLOCKING),
+	.attrs = sempost_attrs,
+	.nattr = SYNC_COUNT,
 	.validate = sempost_validate,
+	.need = sempost_need,
 	.init = sempost_init,
 	.run = sempost_run,
 	.fini = targets_fini,

@@ -42,6 +42,12 @@
 #define WF_ALIGN 4096
 #define WF_DEFAULT_BUF (1u << 20)
 
+/* The buffer of a flowop of constant `iosize` (a random one reads 0 here). */
+static size_t wf_bufsize(int64_t iosize)
+{
+	return iosize > 0 ? (size_t)iosize : WF_DEFAULT_BUF;
+}
+
 struct wf_priv {
 	struct fo_slotsel sel;
 	int oflags;
@@ -57,8 +63,8 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct plan_flowop *pf = fi->pf;
 	struct wf_priv *p = calloc(1, sizeof(*p));
-	int64_t iosize = plan_attr_int(pf, FA_IOSIZE, 0);
-	int64_t ws = plan_attr_int(pf, FA_WORKINGSET, 0);
+	int64_t iosize = plan_attr_int(pf, FC_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", pf->name);
@@ -67,10 +73,10 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = p;
 	fo_slotsel_init(&p->sel, pf);
 	p->oflags = fo_open_flags(pf);
-	p->noreadahead = plan_attr_bool(pf, FA_NOREADAHEAD, false);
+	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
-	p->srcfd = (int)plan_attr_int(pf, FA_SRCFD, 0);
-	p->bufsize = iosize > 0 ? (size_t)iosize : WF_DEFAULT_BUF;
+	p->srcfd = (int)plan_attr_int(pf, FC_SRCFD, 0);
+	p->bufsize = wf_bufsize(iosize);
 	if (t->mem && t->memsize >= p->bufsize) {
 		p->buf = t->mem;
 	} else {
@@ -144,7 +150,7 @@ static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst 
 
 	if (r != FO_OK)
 		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FA_IOSIZE, 0), wf_wss(t, p, s));
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), wf_wss(t, p, s));
 	t0 = thread_ticks(t);
 	while ((n = pread(s->fd, p->buf, chunk, (off_t)off)) > 0)
 		off += (uint64_t)n;
@@ -200,7 +206,7 @@ static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst
 	} else {
 		size = wf_wss(t, p, s);
 	}
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FA_IOSIZE, 0), size);
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), size);
 	t0 = thread_ticks(t);
 	done = write_all(s->fd, p->buf, chunk, s->offset, size, &err);
 	t1 = thread_ticks(t);
@@ -259,7 +265,7 @@ static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
 
 static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, FA_IOSIZE, 0);
+	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
@@ -270,7 +276,7 @@ static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi
 
 static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, FA_IOSIZE, 0);
+	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
@@ -285,9 +291,9 @@ static int append_validate(const struct plan *p, const struct plan_flowop *f,
 {
 	int errs = fo_validate_file_or_fd(p, f, d);
 
-	if (!plan_attr_given(f, FA_IOSIZE) ||
-	    (f->attr[FA_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, FA_IOSIZE, 0) <= 0)) {
-		diag_error(d, plan_attr_given(f, FA_IOSIZE) ? f->attr[FA_IOSIZE].loc : f->loc,
+	if (!plan_attr_given(f, FC_IOSIZE) ||
+	    (f->attr[FC_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, FC_IOSIZE, 0) <= 0)) {
+		diag_error(d, plan_attr_given(f, FC_IOSIZE) ? f->attr[FC_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name,
 			   f->ops ? f->ops->name : "append");
 		errs++;
@@ -295,28 +301,54 @@ static int append_validate(const struct plan *p, const struct plan_flowop *f,
 	return errs;
 }
 
-#define WF_ATTRS (FA_BIT(FA_FILENAME) | FA_BIT(FA_FD) | FA_BIT(FA_OPENNEXT) | \
-		  FA_BIT(FA_INDEXED) | FA_BIT(FA_IOSIZE) | FA_BIT(FA_DSYNC) |   \
-		  FA_BIT(FA_DIRECTIO) | FA_BIT(FA_NOREADAHEAD) |                \
-		  FA_BIT(FA_ITERS) | FA_BIT(FA_WORKINGSET))
+/*
+ * Its private state and, when the thread's memory cannot hold it, its
+ * own buffer (wf_init()), and the fd slots it may hold.
+ */
+static void wf_need(const struct plan *p, const struct plan_flowop *f,
+		    struct flowop_need *n)
+{
+	uint64_t bufsize = wf_bufsize(plan_attr_int(f, FC_IOSIZE, 0));
 
-#define WF_OP(nm, rwmark, attrmask, fn, val)            \
+	n->mem = sizeof(struct wf_priv);
+	if (p->threads[f->thread].memsize < bufsize)
+		n->mem = plan_sat_add(n->mem, bufsize);
+	fo_need_slot(f, n);
+}
+
+static const struct attr_spec wf_attrs[] = {
+	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_IOSIZE,
+	FC_ATTR_DSYNC, FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
+	FC_ATTR_WORKINGSET,
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec writewholefile_attrs[] = {
+	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_IOSIZE,
+	FC_ATTR_DSYNC, FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
+	FC_ATTR_WORKINGSET, FC_ATTR_SRCFD,
+	{ NULL, 0, 0, NULL }
+};
+
+#define WF_OP(nm, rwmark, table, fn, val)               \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = rwmark,                           \
-		.attrs = attrmask,                      \
+		.attrs = table,                         \
+		.nattr = FC_OWN,                        \
 		.validate = val,                        \
+		.need = wf_need,                        \
 		.init = wf_init,                        \
 		.run = fn,                              \
 		.fini = wf_fini,                        \
 	}
 
-WF_OP(readwholefile, FO_RW_READ, WF_ATTRS, readwholefile_run, fo_validate_file_or_fd);
-WF_OP(writewholefile, FO_RW_WRITE, WF_ATTRS | FA_BIT(FA_SRCFD),
+WF_OP(readwholefile, FO_RW_READ, wf_attrs, readwholefile_run, fo_validate_file_or_fd);
+WF_OP(writewholefile, FO_RW_WRITE, writewholefile_attrs,
       writewholefile_run, fo_validate_file_or_fd);
-WF_OP(appendfile, FO_RW_WRITE, WF_ATTRS, appendfile_run, append_validate);
-WF_OP(appendfilerand, FO_RW_WRITE, WF_ATTRS, appendfilerand_run, append_validate);
+WF_OP(appendfile, FO_RW_WRITE, wf_attrs, appendfile_run, append_validate);
+WF_OP(appendfilerand, FO_RW_WRITE, wf_attrs, appendfilerand_run, append_validate);
 
 const struct flowop_ops *const flowops_wholefile[] = {
 	&fo_readwholefile, &fo_writewholefile, &fo_appendfile, &fo_appendfilerand,

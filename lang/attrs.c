@@ -1,20 +1,25 @@
 /*
  * attrs.c - which attributes each entity takes, and their values checked.
  *
- * An attribute of a file, fileset, process, thread or flowop is looked up
- * in its entity's table (name, id, type), evaluated with the variables of
- * the moment and converted to the type the table gives it.  Everything a
- * user can misspell or misplace is reported here, with a suggestion: an
- * unknown name, a value of the wrong type, a fileset attribute in
- * `define file`, an attribute a flowop does not take.
+ * An attribute of a file, fileset, process or thread is looked up in its
+ * entity's table here (name, id, type); a flowop's in the table of the
+ * attributes every flowop takes (plan/plan.c) and then in the one its
+ * family declares with its ops (plan/flowop.h).  It is evaluated with
+ * the variables of the moment and converted to the type the table gives
+ * it.  Everything a user can misspell or misplace is reported here, with
+ * a suggestion: an unknown name, a value of the wrong type, a fileset
+ * attribute in `define file`, an attribute only other flowops take.
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan/flowop.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 /* Where a file attribute may be written (see misplaced()). */
 enum attr_place {
@@ -22,7 +27,7 @@ enum attr_place {
 	FILESET_ONLY,   /* shapes a tree of files: not for `define file` */
 };
 
-struct attr_spec {
+struct entity_attr {
 	const char *name;
 	int id;
 	enum attr_type type;
@@ -33,7 +38,7 @@ struct attr_spec {
  * `define file` and `define fileset` share one table: a file is a fileset
  * of one entry, so only the attributes that shape a tree are left out.
  */
-static const struct attr_spec fileset_attrs[] = {
+static const struct entity_attr fileset_attrs[] = {
 	{ "name", E_NAME, T_STRING, ANYWHERE },
 	{ "path", E_PATH, T_STRING, ANYWHERE },
 	{ "entries", E_ENTRIES, T_SIZE, FILESET_ONLY },
@@ -54,14 +59,14 @@ static const struct attr_spec fileset_attrs[] = {
 	{ NULL, 0, 0, ANYWHERE }
 };
 
-static const struct attr_spec process_attrs[] = {
+static const struct entity_attr process_attrs[] = {
 	{ "name", E_NAME, T_STRING, ANYWHERE },
 	{ "instances", E_INSTANCES, T_SIZE, ANYWHERE },
 	{ "nice", E_NICE, T_INT, ANYWHERE },
 	{ NULL, 0, 0, ANYWHERE }
 };
 
-static const struct attr_spec thread_attrs[] = {
+static const struct entity_attr thread_attrs[] = {
 	{ "name", E_NAME, T_STRING, ANYWHERE },
 	{ "instances", E_INSTANCES, T_SIZE, ANYWHERE },
 	{ "memsize", E_MEMSIZE, T_SIZE, ANYWHERE },
@@ -71,42 +76,15 @@ static const struct attr_spec thread_attrs[] = {
 	{ NULL, 0, 0, ANYWHERE }
 };
 
-/* Flowop attributes; FA_COUNT marks `name`, which every flowop takes. */
-static const struct attr_spec flowop_attrs[] = {
-	{ "name", FA_COUNT, T_STRING, ANYWHERE },
-	{ "filename", FA_FILENAME, T_STRING, ANYWHERE },
-	{ "filesetname", FA_FILENAME, T_STRING, ANYWHERE },
-	{ "iosize", FA_IOSIZE, T_SIZE_RV, ANYWHERE },
-	{ "workingset", FA_WORKINGSET, T_SIZE, ANYWHERE },
-	{ "random", FA_RANDOM, T_BOOL, ANYWHERE },
-	{ "dsync", FA_DSYNC, T_BOOL, ANYWHERE },
-	{ "directio", FA_DIRECTIO, T_BOOL, ANYWHERE },
-	{ "noreadahead", FA_NOREADAHEAD, T_BOOL, ANYWHERE },
-	{ "misalign", FA_MISALIGN, T_SIZE, ANYWHERE },
-	{ "memoffset", FA_MEMOFFSET, T_SIZE, ANYWHERE },
-	{ "fd", FA_FD, T_SIZE, ANYWHERE },
-	{ "srcfd", FA_SRCFD, T_SIZE, ANYWHERE },
-	{ "opennext", FA_OPENNEXT, T_BOOL, ANYWHERE },
-	{ "iters", FA_ITERS, T_SIZE_RV, ANYWHERE },
-	{ "value", FA_VALUE, T_ANY, ANYWHERE },
-	{ "target", FA_TARGET, T_STRING, ANYWHERE },
-	{ "blocking", FA_BLOCKING, T_BOOL, ANYWHERE },
-	{ "highwater", FA_HIGHWATER, T_SIZE, ANYWHERE },
-	{ "indexed", FA_INDEXED, T_SIZE_RV, ANYWHERE },
-	{ "iodepth", FA_IODEPTH, T_SIZE, ANYWHERE },
-	{ NULL, 0, 0, ANYWHERE }
-};
-
-static const struct attr_spec *const owner_specs[] = {
+static const struct entity_attr *const owner_specs[] = {
 	[FOR_FILE] = fileset_attrs,
 	[FOR_FILESET] = fileset_attrs,
 	[FOR_PROCESS] = process_attrs,
 	[FOR_THREAD] = thread_attrs,
-	[FOR_FLOWOP] = flowop_attrs,
 };
 
-static const struct attr_spec *find_spec(const struct attr_spec *specs,
-					 const char *name)
+static const struct entity_attr *find_spec(const struct entity_attr *specs,
+					   const char *name)
 {
 	for (; specs->name; specs++)
 		if (strcmp(specs->name, name) == 0)
@@ -115,7 +93,7 @@ static const struct attr_spec *find_spec(const struct attr_spec *specs,
 }
 
 /* A fileset attribute written in `define file`: a known name, wrong place. */
-static bool misplaced(enum attr_owner owner, const struct attr_spec *s)
+static bool misplaced(enum attr_owner owner, const struct entity_attr *s)
 {
 	return owner == FOR_FILE && s->place == FILESET_ONLY;
 }
@@ -133,7 +111,7 @@ static void unknown_attr(struct compiler *c, const struct ast_attr *a,
 	int n = 0;
 
 	for (int pass = 0; pass < 2; pass++)
-		for (const struct attr_spec *s = owner_specs[owner];
+		for (const struct entity_attr *s = owner_specs[owner];
 		     s->name && n < 39; s++)
 			if (misplaced(owner, s) == (pass == 1))
 				names[n++] = s->name;
@@ -149,7 +127,7 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 {
 	out->loc = a->value ? a->value->loc : a->loc;
 	if (v->kind == V_RANDVAR) {
-		if (t == T_SIZE_RV || t == T_ANY) {
+		if (t == T_SIZE_RV || t == T_ANY || t == T_SECONDS) {
 			out->kind = PV_RANDOM;
 			out->u.rv = v->rv;
 			return 0;
@@ -161,6 +139,7 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 	}
 	switch (t) {
 	case T_ANY:
+	case T_SECONDS:
 		out->kind = v->kind == V_INT ? PV_INT :
 			    v->kind == V_DOUBLE ? PV_DOUBLE :
 			    v->kind == V_BOOL ? PV_BOOL : PV_STRING;
@@ -243,27 +222,54 @@ int attr_convert(struct compiler *c, const struct ast_attr *a,
 }
 
 /*
- * Evaluate an attribute list against the table of `owner`.  values[id]
- * receives each attribute (the last one wins when repeated, with a
- * warning); `given` gets bit id set.  `what` names the entity in messages
- * ("flowop read").  Returns the number of errors.
+ * One attribute `a` of type `t` into values[index]: evaluated (bare: true)
+ * and converted; a repeat is warned about and the last one counts.  The
+ * value is stored only once it converted, so a value in error never
+ * replaces an earlier one.  0 or -1 (reported).
  */
+static int eval_into(struct compiler *c, const struct ast_attr *a,
+		     enum attr_type t, int index, const char *what,
+		     struct plan_value *values)
+{
+	struct plan_value out = { 0 };
+	struct value v;
+
+	if (attr_given(values, index))
+		diag_warning(c->d, a->loc,
+			     "attribute '%s' given twice for %s; the last one counts",
+			     a->name, what);
+	if (a->value) {
+		if (eval_expr(c, a->value, &v) < 0)
+			return -1;
+	} else {
+		v = (struct value){ .kind = V_BOOL, .b = true };
+	}
+	if (attr_convert(c, a, t, &v, &out) < 0)
+		return -1;
+	values[index] = out;
+	return 0;
+}
+
+/* A composite's local variable where only attributes may be. */
+static void local_misplaced(struct compiler *c, const struct ast_attr *a)
+{
+	diag_error(c->d, a->loc,
+		   "local variable '$%s' is only allowed in a composite flowop",
+		   a->name);
+}
+
 int attrs_eval(struct compiler *c, enum attr_owner owner,
 	       const struct ast_attr *attrs, const char *what,
-	       struct plan_value *values, uint64_t *given)
+	       struct plan_value *values)
 {
-	const struct attr_spec *specs = owner_specs[owner];
+	const struct entity_attr *specs = owner_specs[owner];
 	int errors = 0;
 
-	*given = 0;
 	for (const struct ast_attr *a = attrs; a; a = a->next) {
-		const struct attr_spec *s;
-		struct value v;
+		const struct entity_attr *s;
 
 		if (a->is_local) {
-			diag_error(c->d, a->loc,
-				   "local variable '$%s' is only allowed in a composite flowop",
-				   a->name);
+			local_misplaced(c, a);
 			errors++;
 			continue;
 		}
@@ -280,45 +286,129 @@ int attrs_eval(struct compiler *c, enum attr_owner owner,
 			errors++;
 			continue;
 		}
-		if (*given & (1ull << s->id))
-			diag_warning(c->d, a->loc,
-				     "attribute '%s' given twice for %s; the last one counts",
-				     a->name, what);
-		if (a->value) {
-			if (eval_expr(c, a->value, &v) < 0) {
-				errors++;
-				continue;
-			}
-		} else {
-			v = (struct value){ .kind = V_BOOL, .b = true };
-		}
-		if (attr_convert(c, a, s->type, &v, &values[s->id]) < 0) {
+		if (eval_into(c, a, s->type, s->id, what, values) < 0)
 			errors++;
-			continue;
-		}
-		*given |= 1ull << s->id;
 	}
 	return errors;
 }
 
-/*
- * After attrs_eval(FOR_FLOWOP): the attributes `ops` does not take (its
- * `attrs` mask).  Reports the first one; returns 0 or -1.
- */
-int attrs_check_flowop(struct compiler *c, const struct flowop_ops *ops,
-		       const struct ast_attr *attrs)
+/* Append the names of `specs` to names[*n] (sized by the caller). */
+static void collect_names(const struct attr_spec *specs, const char **names,
+			  size_t *n)
 {
-	for (const struct ast_attr *a = attrs; a; a = a->next) {
-		const struct attr_spec *s = find_spec(flowop_attrs, a->name);
+	for (; specs && specs->name; specs++)
+		names[(*n)++] = specs->name;
+}
 
-		if (s && s->id != FA_COUNT && !(ops->attrs & FA_BIT(s->id))) {
-			diag_error(c->d, a->loc,
-				   "flowop %s does not take attribute '%s'",
-				   ops->name, a->name);
-			return -1;
-		}
+static size_t count_specs(const struct attr_spec *specs)
+{
+	size_t n = 0;
+
+	for (; specs && specs->name; specs++)
+		n++;
+	return n;
+}
+
+/*
+ * The attribute names `ops` takes (all = false), or those of every
+ * implemented flowop (all = true), NULL-terminated; free() it.
+ */
+static const char **flowop_attr_names(const struct flowop_ops *ops, bool all)
+{
+	const char *const *types = flowop_names();
+	size_t cap = count_specs(plan_flowop_common_attrs) + count_specs(ops->attrs) + 1;
+	const char **names;
+	size_t n = 0;
+
+	for (const char *const *t = types; all && *t; t++)
+		cap += count_specs(flowop_lookup(*t)->attrs);
+	names = xcalloc(cap, sizeof(*names));
+	collect_names(plan_flowop_common_attrs, names, &n);
+	collect_names(ops->attrs, names, &n);
+	for (const char *const *t = types; all && *t; t++)
+		collect_names(flowop_lookup(*t)->attrs, names, &n);
+	names[n] = NULL;
+	return names;
+}
+
+/*
+ * "unknown attribute" for flowop `ops`, with the closest name it takes;
+ * if none of its own is close, the closest another flowop takes (whose
+ * use here is then reported as such).
+ */
+static void unknown_flowop_attr(struct compiler *c, const struct ast_attr *a,
+				const struct flowop_ops *ops, const char *what)
+{
+	const char **own = flowop_attr_names(ops, false);
+	const char **all = NULL;
+	const char *near = diag_suggest(a->name, own);
+	char hint[160] = "";
+
+	if (!near) {
+		all = flowop_attr_names(ops, true);
+		near = diag_suggest(a->name, all);
 	}
-	return 0;
+	if (near)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+	diag_error(c->d, a->loc, "unknown attribute '%s' for %s%s", a->name,
+		   what, hint);
+	free(own);
+	free(all);
+}
+
+/* The spec of `name` in the table of some implemented flowop, or NULL. */
+static const struct attr_spec *spec_of_any_flowop(const char *name)
+{
+	for (const char *const *n = flowop_names(); *n; n++) {
+		const struct attr_spec *s = flowop_attr_spec(flowop_lookup(*n), name);
+
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+int attrs_eval_flowop(struct compiler *c, const struct flowop_ops *ops,
+		      const struct ast_attr *attrs, const char *what,
+		      struct plan_value *values)
+{
+	const struct ast_attr *foreign = NULL;
+	int errors = 0;
+
+	for (const struct ast_attr *a = attrs; a; a = a->next) {
+		const struct attr_spec *s;
+
+		if (a->is_local) {
+			local_misplaced(c, a);
+			errors++;
+			continue;
+		}
+		s = flowop_attr_spec(ops, a->name);
+		if (s) {
+			errors += eval_into(c, a, s->type, s->index, what, values) < 0;
+			continue;
+		}
+		s = spec_of_any_flowop(a->name);
+		if (!s) {
+			unknown_flowop_attr(c, a, ops, what);
+			errors++;
+			continue;
+		}
+		/*
+		 * Another flowop's attribute: its value is still checked (as
+		 * that flowop declares it), so that an error in it comes first.
+		 */
+		if (eval_into(c, a, s->type, 0, what, &(struct plan_value){ 0 }) < 0)
+			errors++;
+		else if (!foreign)
+			foreign = a;
+	}
+	if (!errors && foreign) {
+		diag_error(c->d, foreign->loc, "flowop %s does not take attribute '%s'",
+			   ops->name, foreign->name);
+		errors++;
+	}
+	return errors;
 }
 
 /* The string `name=` of an attribute list, evaluated now (or NULL). */

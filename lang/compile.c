@@ -556,49 +556,6 @@ static void build_run(struct compiler *c, const struct ast_stmt *run)
 			   "nothing to run: the script defines no process");
 }
 
-/* Can the files of fileset `fs` grow: does any flowop write (maybe) to them? */
-static bool fileset_may_grow(const struct plan *p, int fs)
-{
-	for (int i = 0; i < p->nflowops; i++) {
-		const struct plan_flowop *f = &p->flowops[i];
-
-		/* a flowop given only `fd` may write to any file */
-		if (f->ops->rw == FO_RW_WRITE && (f->fileset == fs || f->fileset < 0))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A positioned read (one that takes `random`) reads at most `iosize`
- * bytes per op from the slot's offset.  Sequentially, from files of a
- * constant size that nothing in the run writes to, an iosize larger than
- * the files can never be read whole: every op would be a short read.
- * (Random reads are checked by the flowop itself; readwholefile reads in
- * chunks of iosize, where a large one is fine.)
- */
-static void check_short_reads(const struct plan *p, struct diag *d)
-{
-	for (int i = 0; i < p->nflowops; i++) {
-		const struct plan_flowop *f = &p->flowops[i];
-		const struct plan_value *io = &f->attr[FA_IOSIZE];
-		const struct plan_fileset *fs;
-
-		if (f->ops->rw != FO_RW_READ || !(f->ops->attrs & FA_BIT(FA_RANDOM)) ||
-		    f->fileset < 0 || io->kind != PV_INT ||
-		    plan_attr_bool(f, FA_RANDOM, false))
-			continue;
-		fs = &p->filesets[f->fileset];
-		if (fs->size_rv >= 0 || (uint64_t)io->u.i <= fs->size ||
-		    fileset_may_grow(p, f->fileset))
-			continue;
-		diag_error(d, io->loc,
-			   "flowop %s: iosize %lld is larger than the %llu-byte files of %s '%s', and no flowop writes to them: every read would be short; lower iosize or raise the file size",
-			   f->name, (long long)io->u.i, (unsigned long long)fs->size,
-			   fs->is_file ? "file" : "fileset", fs->name);
-	}
-}
-
 /* ---- entry ----------------------------------------------------------- */
 
 /*
@@ -640,7 +597,6 @@ int compile_script(const struct ast_script *script,
 		if (f->ops->validate)
 			f->ops->validate(out, f, d);
 	}
-	check_short_reads(out, d);
 	free(c.vars);
 	free(c.composites);
 	free(c.files);

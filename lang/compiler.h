@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "lang/ast.h"
+#include "plan/flowop.h"
 #include "plan/plan.h"
 
 struct compile_options;      /* lang/compile.h */
@@ -188,23 +189,18 @@ int random_gamma(struct compiler *c, double mean, double gamma1000,
 
 /* ---- attrs.c ---------------------------------------------------------- */
 
-/* What an attribute holds once converted (attr_convert()). */
-enum attr_type {
-	T_STRING,   /* text; numbers are accepted as their decimal text */
-	T_SIZE,     /* a non-negative whole number (bytes, counts) */
-	T_SIZE_RV,  /* the same, or a random variable sampled at each use */
-	T_INT,      /* a whole number, may be negative */
-	T_BOOL,     /* true/false, bare, or a number (non-zero = true) */
-	T_PCT,      /* a boolean (true = 100) or a percentage 0..100 */
-	T_ANY,      /* kept as written, random variables too (`value`) */
-};
+/*
+ * Attribute types (enum attr_type) and a flowop's attribute table
+ * (struct attr_spec) are the flowop contract's (plan/flowop.h); the
+ * tables of the other entities use the same types.
+ */
 
 /* The entity an attribute list belongs to: selects its table. */
-enum attr_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD, FOR_FLOWOP };
+enum attr_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD };
 
 /*
- * Attribute ids of entities other than flowops (flowops use enum fo_attr,
- * with FA_COUNT for `name`): the index of each value attrs_eval() fills.
+ * Attribute ids of entities other than flowops (a flowop's come from
+ * its ops' table): the index of each value attrs_eval() fills.
  */
 enum {
 	E_NAME, E_PATH, E_SIZE, E_PREALLOC, E_PARALLOC, E_REUSE, E_TRUSTTREE,
@@ -213,11 +209,30 @@ enum {
 	E_IOPRIO, E_FILESIZEGAMMA, E_MEMTYPE, E_COUNT
 };
 
+/* Was the attribute at `values[id]` written (attrs_eval(), attrs_eval_flowop())? */
+static inline bool attr_given(const struct plan_value *values, int id)
+{
+	return values[id].kind != PV_UNSET;
+}
+
+/*
+ * Evaluate the attribute list of a file, fileset, process or thread
+ * against its table: values[id] (E_COUNT of them) receives each (the
+ * last one wins when repeated, with a warning).  `what` names the entity
+ * in messages ("thread").  Returns the number of errors.
+ */
 int attrs_eval(struct compiler *c, enum attr_owner owner,
 	       const struct ast_attr *attrs, const char *what,
-	       struct plan_value *values, uint64_t *given);
-int attrs_check_flowop(struct compiler *c, const struct flowop_ops *ops,
-		       const struct ast_attr *attrs);
+	       struct plan_value *values);
+/*
+ * The same for a statement of flowop `ops`, against the attributes
+ * every flowop takes and its ops' table: values has flowop_nattr(ops)
+ * entries.  An attribute only other flowops take is reported ("flowop
+ * read does not take attribute 'target'") once the others are fine.
+ */
+int attrs_eval_flowop(struct compiler *c, const struct flowop_ops *ops,
+		      const struct ast_attr *attrs, const char *what,
+		      struct plan_value *values);
 int attr_convert(struct compiler *c, const struct ast_attr *a,
 		 enum attr_type t, const struct value *v,
 		 struct plan_value *out);

@@ -15,35 +15,35 @@
 #include "plan/flowop.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
+#include "plan/oom.h"
 
 /* ---- evaluated attribute values ------------------------------------- */
 
 /* A boolean attribute: false when not given. */
-static bool flag_attr(const struct plan_value *v, uint64_t given, int id)
+static bool flag_attr(const struct plan_value *v, int id)
 {
-	return (given & (1ull << id)) && v[id].u.b;
+	return attr_given(v, id) && v[id].u.b;
 }
 
 /* A constant attribute (attrs.c refused random variables), or its default. */
-static int64_t const_attr(const struct plan_value *v, uint64_t given, int id,
-			  int64_t dflt)
+static int64_t const_attr(const struct plan_value *v, int id, int64_t dflt)
 {
-	return (given & (1ull << id)) ? v[id].u.i : dflt;
+	return attr_given(v, id) ? v[id].u.i : dflt;
 }
 
 /* A random-variable attribute: its index, -1 when not given or constant. */
-static int random_attr(const struct plan_value *v, uint64_t given, int id)
+static int random_attr(const struct plan_value *v, int id)
 {
-	return (given & (1ull << id)) && v[id].kind == PV_RANDOM ? v[id].u.rv : -1;
+	return v[id].kind == PV_RANDOM ? v[id].u.rv : -1;
 }
 
 /* ---- files and filesets --------------------------------------------- */
 
 /* runtime/fileset/tree.c numbers a fileset's files and directories in 32 bits. */
 static void count_limit(struct compiler *c, const struct plan_value *v,
-			uint64_t given, int id, const char *attr, const char *name)
+			int id, const char *attr, const char *name)
 {
-	if (const_attr(v, given, id, 0) >= (int64_t)UINT32_MAX)
+	if (const_attr(v, id, 0) >= (int64_t)UINT32_MAX)
 		diag_error(c->d, v[id].loc,
 			   "fileset '%s': %s=%lld is more than flowbench's limit of %u",
 			   name, attr, (long long)v[id].u.i, UINT32_MAX - 1);
@@ -58,22 +58,21 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	bool is_file = pd->st->kind == ST_DEFINE_FILE;
 	const char *what = is_file ? "file" : "fileset";
 	struct plan_value v[E_COUNT] = { 0 };
-	uint64_t given;
 	struct plan_fileset *fs;
 	int64_t size;
 
 	if (attrs_eval(c, is_file ? FOR_FILE : FOR_FILESET, pd->st->attrs,
-		       what, v, &given))
+		       what, v))
 		return;
-	if (!(given & (1ull << E_PATH))) {
+	if (!attr_given(v, E_PATH)) {
 		diag_error(c->d, pd->st->loc, "%s '%s' needs a path (path=...)",
 			   what, pd->name);
 		return;
 	}
-	if (given & (1ull << E_CACHED))
+	if (attr_given(v, E_CACHED))
 		diag_warning(c->d, v[E_CACHED].loc,
 			     "'cached' is ignored: the cache state is set by --cache (cold by default)");
-	if (flag_attr(v, given, E_READONLY) && flag_attr(v, given, E_WRITEONLY))
+	if (flag_attr(v, E_READONLY) && flag_attr(v, E_WRITEONLY))
 		diag_error(c->d, v[E_WRITEONLY].loc,
 			   "%s '%s' cannot be both readonly and writeonly",
 			   what, pd->name);
@@ -86,16 +85,16 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	fs->path = v[E_PATH].u.s;
 	fs->is_file = is_file;
 	fs->loc = pd->st->loc;
-	size = (given & (1ull << E_SIZE)) && v[E_SIZE].kind == PV_INT ?
+	size = attr_given(v, E_SIZE) && v[E_SIZE].kind == PV_INT ?
 	       v[E_SIZE].u.i : 1024;
 	fs->size = (uint64_t)size;
-	fs->size_rv = random_attr(v, given, E_SIZE);
-	fs->prealloc_pct = (int)const_attr(v, given, E_PREALLOC, 0);
-	fs->paralloc = flag_attr(v, given, E_PARALLOC);
-	fs->reuse = flag_attr(v, given, E_REUSE);
-	fs->trusttree = flag_attr(v, given, E_TRUSTTREE);
-	fs->readonly = flag_attr(v, given, E_READONLY);
-	fs->writeonly = flag_attr(v, given, E_WRITEONLY);
+	fs->size_rv = random_attr(v, E_SIZE);
+	fs->prealloc_pct = (int)const_attr(v, E_PREALLOC, 0);
+	fs->paralloc = flag_attr(v, E_PARALLOC);
+	fs->reuse = flag_attr(v, E_REUSE);
+	fs->trusttree = flag_attr(v, E_TRUSTTREE);
+	fs->readonly = flag_attr(v, E_READONLY);
+	fs->writeonly = flag_attr(v, E_WRITEONLY);
 	fs->dirwidth_rv = -1;
 	fs->dirdepth_rv = -1;
 	if (is_file) {
@@ -103,36 +102,36 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 		fs->dirwidth = 10;
 		fs->dirgamma = 0;
 	} else {
-		fs->entries = (uint64_t)const_attr(v, given, E_ENTRIES, 0);
-		fs->leafdirs = (uint64_t)const_attr(v, given, E_LEAFDIRS, 0);
-		fs->dirgamma = const_attr(v, given, E_DIRGAMMA, 1500);
-		if (const_attr(v, given, E_FILESIZEGAMMA, 0) > 0 && fs->size_rv < 0)
+		fs->entries = (uint64_t)const_attr(v, E_ENTRIES, 0);
+		fs->leafdirs = (uint64_t)const_attr(v, E_LEAFDIRS, 0);
+		fs->dirgamma = const_attr(v, E_DIRGAMMA, 1500);
+		if (const_attr(v, E_FILESIZEGAMMA, 0) > 0 && fs->size_rv < 0)
 			fs->size_rv = random_gamma(c, (double)fs->size,
 						   (double)v[E_FILESIZEGAMMA].u.i,
 						   v[E_FILESIZEGAMMA].loc);
-		fs->dirwidth_rv = random_attr(v, given, E_DIRWIDTH);
-		if (given & (1ull << E_DIRWIDTH) && fs->dirwidth_rv < 0)
+		fs->dirwidth_rv = random_attr(v, E_DIRWIDTH);
+		if (attr_given(v, E_DIRWIDTH) && fs->dirwidth_rv < 0)
 			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;
-		if (given & (1ull << E_DIRDEPTHRV)) {
-			fs->dirdepth_rv = random_attr(v, given, E_DIRDEPTHRV);
+		if (attr_given(v, E_DIRDEPTHRV)) {
+			fs->dirdepth_rv = random_attr(v, E_DIRDEPTHRV);
 			if (fs->dirdepth_rv < 0)
 				diag_error(c->d, v[E_DIRDEPTHRV].loc,
 					   "fileset '%s': dirdepthrv must name a random variable",
 					   pd->name);
 		}
 		if (fs->entries == 0 && fs->leafdirs == 0)
-			diag_error(c->d, (given & (1ull << E_ENTRIES)) ?
+			diag_error(c->d, attr_given(v, E_ENTRIES) ?
 				   v[E_ENTRIES].loc : pd->st->loc,
 				   "fileset '%s' has no entries and no leafdirs: it would be empty, and no flowop could use it",
 				   pd->name);
-		count_limit(c, v, given, E_ENTRIES, "entries", pd->name);
-		count_limit(c, v, given, E_LEAFDIRS, "leafdirs", pd->name);
-		if (!(given & (1ull << E_DIRWIDTH)) &&
+		count_limit(c, v, E_ENTRIES, "entries", pd->name);
+		count_limit(c, v, E_LEAFDIRS, "leafdirs", pd->name);
+		if (!attr_given(v, E_DIRWIDTH) &&
 		    (fs->entries > 1 || fs->leafdirs > 1))
 			diag_error(c->d, pd->st->loc,
 				   "fileset '%s' needs a directory width (dirwidth=...)",
 				   pd->name);
-		else if (fs->dirwidth_rv < 0 && (given & (1ull << E_DIRWIDTH)) &&
+		else if (fs->dirwidth_rv < 0 && attr_given(v, E_DIRWIDTH) &&
 			 fs->dirwidth < 1)
 			diag_error(c->d, v[E_DIRWIDTH].loc,
 				   "fileset '%s': dirwidth must be at least 1",
@@ -294,37 +293,28 @@ static bool room_for_expansion(struct compiler *c, const struct ast_entity *e,
 	return false;
 }
 
-/* Flowop attributes that are a number of seconds, checked like `run N`. */
-static const struct {
-	const char *flowop;
-	enum fo_attr attr;
-} time_attrs[] = {
-	{ "delay", FA_VALUE },
-};
-
 /*
- * A constant time attribute of `f` (a random variable is sampled while
- * the run goes and cannot be checked here): not negative, and within
- * PLAN_MAX_SECONDS like every time value of a script.
+ * The constant time attributes of `f` (type T_SECONDS in its table; a
+ * random variable is sampled while the run goes and cannot be checked
+ * here): not negative, and within PLAN_MAX_SECONDS like every time value
+ * of a script.
  */
 static void check_time_attrs(struct compiler *c, const struct plan_flowop *f)
 {
-	for (size_t i = 0; i < sizeof(time_attrs) / sizeof(time_attrs[0]); i++) {
-		const struct plan_value *v = &f->attr[time_attrs[i].attr];
+	for (const struct attr_spec *s = f->ops->attrs; s && s->name; s++) {
+		const struct plan_value *v = &f->attr[s->index];
 		char what[96];
-		double s;
+		double secs;
 
-		if (strcmp(f->ops->name, time_attrs[i].flowop) != 0 ||
-		    !plan_attr_given(f, time_attrs[i].attr) ||
-		    (v->kind != PV_INT && v->kind != PV_DOUBLE))
+		if (s->type != T_SECONDS || (v->kind != PV_INT && v->kind != PV_DOUBLE))
 			continue;
-		s = v->kind == PV_INT ? (double)v->u.i : v->u.d;
+		secs = v->kind == PV_INT ? (double)v->u.i : v->u.d;
 		snprintf(what, sizeof(what), "flowop %s", f->name);
-		if (s < 0)
-			diag_error(c->d, v->loc, "%s: %s value (seconds) must not be negative",
-				   what, f->ops->name);
+		if (secs < 0)
+			diag_error(c->d, v->loc, "%s: %s %s (seconds) must not be negative",
+				   what, f->ops->name, s->name);
 		else
-			compiler_check_seconds(c, s, v->loc, what);
+			compiler_check_seconds(c, secs, v->loc, what);
 	}
 }
 
@@ -337,8 +327,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 			 int thread, const char *prefix, int depth)
 {
 	const struct flowop_ops *ops = flowop_lookup(e->type);
-	struct plan_value v[FA_COUNT + 1] = { 0 };
-	uint64_t given;
+	struct plan_value *v;
 	struct plan_flowop *f;
 	struct composite *cp;
 	const char *name;
@@ -365,17 +354,18 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		return;
 	}
 	snprintf(what, sizeof(what), "flowop %s", ops->name);
-	if (attrs_eval(c, FOR_FLOWOP, e->attrs, what, v, &given) ||
-	    attrs_check_flowop(c, ops, e->attrs) < 0)
+	/* the plan keeps the values: its arena owns them */
+	v = arena_alloc(&c->p->arena, (size_t)flowop_nattr(ops) * sizeof(*v));
+	if (attrs_eval_flowop(c, ops, e->attrs, what, v))
 		return;
-	if (!(given & (1ull << FA_COUNT))) {
+	if (!attr_given(v, PA_NAME)) {
 		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)",
 			   ops->name);
 		return;
 	}
 	name = prefix ? arena_printf(&c->p->arena, "%s.%s", prefix,
-				     v[FA_COUNT].u.s) : v[FA_COUNT].u.s;
-	line = report_line(c, name, v[FA_COUNT].loc, c->p->nflowops);
+				     v[PA_NAME].u.s) : v[PA_NAME].u.s;
+	line = report_line(c, name, v[PA_NAME].loc, c->p->nflowops);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
 	f->ops = ops;
@@ -385,18 +375,15 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	f->loc = e->loc;
 	f->thread = thread;
 	f->fileset = -1;
-	for (int a = 0; a < FA_COUNT; a++) {
-		f->attr[a] = v[a];
-		if (given & (1ull << a))
-			f->given |= FA_BIT(a);
-	}
+	f->attr = v;
+	f->nattr = flowop_nattr(ops);
 	check_time_attrs(c, f);
-	if (plan_attr_given(f, FA_ITERS) && f->attr[FA_ITERS].kind == PV_INT &&
-	    f->attr[FA_ITERS].u.i < 1)
-		diag_error(c->d, f->attr[FA_ITERS].loc,
+	if (plan_attr_given(f, PA_ITERS) && f->attr[PA_ITERS].kind == PV_INT &&
+	    f->attr[PA_ITERS].u.i < 1)
+		diag_error(c->d, f->attr[PA_ITERS].loc,
 			   "flowop %s: iters must be at least 1", f->name);
-	if (plan_attr_given(f, FA_FILENAME)) {
-		const char *fname = f->attr[FA_FILENAME].u.s;
+	if (plan_attr_given(f, PA_FILENAME)) {
+		const char *fname = f->attr[PA_FILENAME].u.s;
 
 		f->fileset = find_fileset(c, fname);
 		if (f->fileset < 0 && defined_but_broken(c, fname))
@@ -407,7 +394,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 
 			for (int i = 0; names && i < c->p->nfilesets; i++)
 				names[i] = c->p->filesets[i].name;
-			diag_error(c->d, f->attr[FA_FILENAME].loc,
+			diag_error(c->d, f->attr[PA_FILENAME].loc,
 				   "flowop %s: no file or fileset named '%s'%s",
 				   f->name, fname,
 				   names ? diag_did_you_mean(hint, sizeof(hint),
@@ -452,9 +439,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 			nlocals += a->is_local;
 	for (const struct ast_attr *a = e->attrs; a; a = a->next)
 		nlocals += a->is_local;
-	sc.vars = calloc((size_t)nlocals + 1, sizeof(*sc.vars));
-	if (!sc.vars)
-		abort();
+	sc.vars = xcalloc((size_t)nlocals + 1, sizeof(*sc.vars));
 	/* definition defaults, then the invocation's values */
 	for (int pass = 0; pass < 2; pass++) {
 		for (const struct ast_attr *a = pass ? def->trailing_attrs : def->attrs; a; a = a->next) {
@@ -503,10 +488,9 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	f->thread = thread;
 	f->fileset = -1;
 	f->depth = depth;
-	if (iters.kind != PV_UNSET) {
-		f->attr[FA_ITERS] = iters;
-		f->given |= FA_BIT(FA_ITERS);
-	}
+	f->nattr = flowop_nattr(f->ops);
+	f->attr = arena_alloc(&c->p->arena, (size_t)f->nattr * sizeof(*f->attr));
+	f->attr[PA_ITERS] = iters;
 
 	cp->expanding = true;
 	c->scope = &sc;
@@ -523,12 +507,12 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 
 /* `memtype=anon|thp|hugetlb` (runtime/engine/threadmem.h); an error keeps anon. */
 static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_value *v,
-					uint64_t given, const char *thread)
+					const char *thread)
 {
 	static const char *const names[] = { "anon", "thp", "hugetlb", NULL };
 	char hint[80];
 
-	if (!(given & (1ull << E_MEMTYPE)))
+	if (!attr_given(v, E_MEMTYPE))
 		return MEM_ANON;
 	for (int i = 0; names[i]; i++)
 		if (strcmp(v[E_MEMTYPE].u.s, names[i]) == 0)
@@ -545,17 +529,16 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 			 int proc)
 {
 	struct plan_value v[E_COUNT] = { 0 };
-	uint64_t given;
 	struct plan_thread *t;
 	int index = c->p->nthreads;
 
 	/* attributes in error keep their defaults: the flowops are checked too */
-	attrs_eval(c, FOR_THREAD, e->attrs, "thread", v, &given);
-	if (!(given & (1ull << E_NAME))) {
+	attrs_eval(c, FOR_THREAD, e->attrs, "thread", v);
+	if (!attr_given(v, E_NAME)) {
 		diag_error(c->d, e->loc, "thread needs a name (name=...)");
 		v[E_NAME].u.s = "?";
 	}
-	if (given & (1ull << E_USEISM))
+	if (attr_given(v, E_USEISM))
 		diag_warning(c->d, v[E_USEISM].loc,
 			     "'useism' has no effect in flowbench: thread memory is always private");
 
@@ -564,10 +547,10 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	t->name = v[E_NAME].u.s;
 	t->loc = e->loc;
 	t->proc = proc;
-	t->instances = (uint64_t)const_attr(v, given, E_INSTANCES, 1);
-	t->memsize = (uint64_t)const_attr(v, given, E_MEMSIZE, 0);
-	t->ioprio = (int)const_attr(v, given, E_IOPRIO, 8);
-	t->memtype = thread_memtype(c, v, given, t->name);
+	t->instances = (uint64_t)const_attr(v, E_INSTANCES, 1);
+	t->memsize = (uint64_t)const_attr(v, E_MEMSIZE, 0);
+	t->ioprio = (int)const_attr(v, E_IOPRIO, 8);
+	t->memtype = thread_memtype(c, v, t->name);
 	if (t->memtype != MEM_ANON && !t->memsize)
 		diag_warning(c->d, v[E_MEMTYPE].loc,
 			     "thread '%s': memtype has no effect without memsize", t->name);
@@ -630,18 +613,17 @@ void build_process(struct compiler *c, const struct pending *pd)
 {
 	const struct ast_entity *e = pd->st->entity;
 	struct plan_value v[E_COUNT] = { 0 };
-	uint64_t given;
 	struct plan_proc *pr;
 	int index = c->p->nprocs;
 
 	/* attributes in error keep their defaults: the threads are checked too */
-	attrs_eval(c, FOR_PROCESS, e->attrs, "process", v, &given);
+	attrs_eval(c, FOR_PROCESS, e->attrs, "process", v);
 	pr = PUSH(c->p->procs, c->p->nprocs, c->caps_procs);
 	memset(pr, 0, sizeof(*pr));
 	pr->name = pd->name;
 	pr->loc = e->loc;
-	pr->instances = (uint64_t)const_attr(v, given, E_INSTANCES, 1);
-	pr->nice = (int)const_attr(v, given, E_NICE, 0);
+	pr->instances = (uint64_t)const_attr(v, E_INSTANCES, 1);
+	pr->nice = (int)const_attr(v, E_NICE, 0);
 	if (pr->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "process '%s': instances must be at least 1", pr->name);
@@ -650,6 +632,6 @@ void build_process(struct compiler *c, const struct pending *pd)
 		build_thread(c, t, index);
 	c->p->procs[index].nthreads = c->p->nthreads -
 				      c->p->procs[index].first_thread;
-	check_thread_total(c, index, (given & (1ull << E_INSTANCES)) ?
+	check_thread_total(c, index, attr_given(v, E_INSTANCES) ?
 			   v[E_INSTANCES].loc : e->loc);
 }

@@ -2,7 +2,9 @@
  * flowop.h - the ops table every flowop family fills in.
  *
  * A flowop type (read, write, openfile, ...) is a struct flowop_ops: its
- * name, its statistics class, which attributes it accepts, and the
+ * name, its statistics class, the attributes it takes (declared by its
+ * family next to its code, struct attr_spec), what one instance needs
+ * per thread (the `need` hook, which preflight adds up) and the
  * functions the runtime calls.  Each family file (io.c, file.c, ...)
  * exports one NULL-terminated array of them and registry.c maps names to
  * entries, like fio's I/O engines.  Neither the compiler nor the runtime
@@ -11,6 +13,7 @@
 #ifndef FLOWBENCH_FLOWOP_H
 #define FLOWBENCH_FLOWOP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "plan/plan.h"
@@ -49,17 +52,95 @@ struct flowop_inst {
 	void *priv;               /* state owned by the flowop's ops */
 };
 
+/*
+ * What an attribute holds once the compiler converted it (lang/attrs.c,
+ * attr_convert()).  Only the types that allow it take a random variable.
+ */
+enum attr_type {
+	T_STRING,   /* text; numbers are accepted as their decimal text */
+	T_SIZE,     /* a non-negative whole number (bytes, counts) */
+	T_SIZE_RV,  /* the same, or a random variable sampled at each use */
+	T_INT,      /* a whole number, may be negative */
+	T_BOOL,     /* true/false, bare, or a number (non-zero = true) */
+	T_PCT,      /* a boolean (true = 100) or a percentage 0..100 */
+	T_ANY,      /* kept as written, random variables too (`value`) */
+	T_SECONDS,  /* as T_ANY; a constant number is a time, checked like `run N` */
+};
+
+/*
+ * One attribute a flowop takes, as its family declares it next to its
+ * code (fio's engines declare their options the same way).  `index` is
+ * where the compiler stores the value in plan_flowop.attr: one of the
+ * enum plan_attr every stage knows (plan/plan.h), or a number of the
+ * family's own from PA_OWN up, which the family reads through its own
+ * constants.  Two names may share an index (filename, filesetname).
+ */
+struct attr_spec {
+	const char *name;
+	enum attr_type type;
+	int index;
+	const char *help;         /* one line: what it does */
+};
+
+/* The attributes every flowop takes (name, iters), NULL-terminated (flowop.c). */
+extern const struct attr_spec plan_flowop_common_attrs[];
+
+/* Entries for the flowop tables that take an attribute the engine reads. */
+#define ATTR_FILENAME                                                   \
+	{ "filename", T_STRING, PA_FILENAME,                            \
+	  "the file or fileset it works on" },                          \
+	{ "filesetname", T_STRING, PA_FILENAME, "the same as filename" }
+#define ATTR_FD                                                         \
+	{ "fd", T_SIZE, PA_FD,                                          \
+	  "the fd slot it works on, 1..127 (0: slot 0, the default)" }
+#define ATTR_INDEXED                                                    \
+	{ "indexed", T_SIZE_RV, PA_INDEXED,                             \
+	  "the entry of the fileset to take, instead of the next one" }
+
+/*
+ * What one instance of a flowop needs in each thread instance that runs
+ * it, as its ops' `need` hook states it for runtime/engine/preflight.c,
+ * which adds these up (with the engine's own per-thread and per-flowop
+ * state) and compares the sums with the machine's limits before anything
+ * is created.  A figure may err high, never low.  The caller zeroes the
+ * struct and sets `slot` to -1 before the call.
+ */
+struct flowop_need {
+	uint64_t mem;             /* bytes it allocates: buffers, private state */
+	uint64_t fds;             /* descriptors it keeps open between executions,
+				     fd slots aside (deletefile's kept directory) */
+	/* The thread's fd slots it may hold open (runtime/engine/slot.h). */
+	int slot;                 /* that slot, -1 none */
+	bool every_slot;          /* it rotates through all of them (opennext) */
+	bool own_slot;            /* it may take a private slot of its own */
+	/*
+	 * State its family keeps once per thread instance, whatever the
+	 * number of its flowops there (aio.c: the io_uring): counted once
+	 * per thread for each distinct non-NULL `shared` key (the family's
+	 * thread slot key, thread_family_slot()).
+	 */
+	const void *shared;
+	uint64_t shared_mem;
+	uint64_t shared_fds;
+};
+
 struct flowop_ops {
 	const char *name;
 	enum fo_class cls;
 	unsigned rw;              /* enum fo_rw */
-	uint32_t attrs;           /* FA_BIT() mask of attributes it accepts */
 	/*
-	 * Descriptors one instance keeps open between executions besides
-	 * the fd slots (deletefile's kept directory), for the preflight
-	 * count of open files.
+	 * The attributes it takes besides name and iters (every flowop takes
+	 * those), NULL-terminated; NULL for none.  The compiler checks and
+	 * converts a statement's attributes against them.
 	 */
-	unsigned held_fds;
+	const struct attr_spec *attrs;
+	/*
+	 * Values in plan_flowop.attr: at least PA_OWN and one more than
+	 * every index of `attrs`; a family whose code reads an index its
+	 * flowop does not declare (a shared init) sets it to its whole
+	 * range, so that the read finds the attribute unset.  0 = the least.
+	 */
+	int nattr;
 
 	/*
 	 * Compile-time checks of attribute values and combinations (e.g. a
@@ -68,6 +149,12 @@ struct flowop_ops {
 	 */
 	int (*validate)(const struct plan *p, const struct plan_flowop *f,
 			struct diag *d);
+	/*
+	 * What one instance of `f` needs per thread instance (struct
+	 * flowop_need), from the plan alone.  May be NULL: nothing.
+	 */
+	void (*need)(const struct plan *p, const struct plan_flowop *f,
+		     struct flowop_need *n);
 	/* Per thread instance, before the start barrier.  0 or FO_ERROR. */
 	int (*init)(struct fb_thread *t, struct flowop_inst *fi);
 	/* One execution: performs, times and records its op(s). */
@@ -104,5 +191,23 @@ int flowop_is_known_unimplemented(const char *name);
 
 /* Every implemented flowop name, NULL-terminated (for "did you mean"). */
 const char *const *flowop_names(void);
+
+/*
+ * The spec of attribute `name` in `ops`'s table or the common one, or
+ * NULL when `ops` does not take it (not for the hot path).
+ */
+const struct attr_spec *flowop_attr_spec(const struct flowop_ops *ops,
+					 const char *name);
+
+/* Values a plan entry of `ops` has (plan_flowop.nattr). */
+int flowop_nattr(const struct flowop_ops *ops);
+
+/*
+ * Attribute `name` of flowop `f` looked up in its ops' table (tests,
+ * tools: not for the hot path); an unset value when its flowop does not
+ * take it.
+ */
+const struct plan_value *plan_flowop_attr(const struct plan_flowop *f,
+					  const char *name);
 
 #endif

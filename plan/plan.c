@@ -1,7 +1,7 @@
 /*
  * plan.c - releasing a plan.  The compiler allocates the arrays with
- * realloc (they grow while it walks the script) and every string in the
- * plan's arena.
+ * realloc (they grow while it walks the script) and every string and
+ * attribute value in the plan's arena.
  */
 #include "plan/plan.h"
 

@@ -74,31 +74,20 @@ struct plan_value {
 	struct src_loc loc;     /* where the value was written */
 };
 
-/* Attributes a flowop statement may carry (WML reference section 3.6). */
-enum fo_attr {
-	FA_FILENAME,     /* filename / filesetname: resolved to plan_flowop.file */
-	FA_IOSIZE,
-	FA_WORKINGSET,
-	FA_RANDOM,
-	FA_DSYNC,
-	FA_DIRECTIO,
-	FA_NOREADAHEAD,
-	FA_MISALIGN,     /* read/write: bytes added to every offset (flowbench's own) */
-	FA_MEMOFFSET,    /* read/write: the buffer starts this far into thread memory */
-	FA_FD,
-	FA_SRCFD,
-	FA_OPENNEXT,
-	FA_ITERS,
-	FA_VALUE,
-	FA_TARGET,
-	FA_BLOCKING,
-	FA_HIGHWATER,
-	FA_INDEXED,
-	FA_IODEPTH,      /* aioread/aiowrite: requests kept in flight (flowbench's own) */
-	FA_COUNT
+/*
+ * The flowop attributes every stage may read, whatever the flowop: the
+ * first PA_OWN values of every plan_flowop.attr.  A flowop family's own
+ * attributes (iosize, value, ...) are declared by the family next to its
+ * code (struct attr_spec, plan/flowop.h) and numbered from PA_OWN up.
+ */
+enum plan_attr {
+	PA_NAME,         /* every flowop: its name as written (see plan_flowop.name) */
+	PA_ITERS,        /* every flowop: executions per pass (runtime/engine/thread.c) */
+	PA_FILENAME,     /* filename / filesetname: resolved to plan_flowop.fileset */
+	PA_FD,           /* the fd slot it works on (runtime/engine/slot.h) */
+	PA_INDEXED,      /* the entry it picks (runtime/engine/threadfile.c) */
+	PA_OWN           /* the first index of a family's own attributes */
 };
-
-#define FA_BIT(a) (1u << (a))
 
 /*
  * A file or fileset (reference 3.2, 3.3).  A `define file` has is_file
@@ -133,8 +122,13 @@ struct plan_flowop {
 	struct src_loc loc;
 	int thread;               /* index into plan.threads */
 	int fileset;              /* index into plan.filesets, -1 if none */
-	uint32_t given;           /* FA_BIT() of the attributes written */
-	struct plan_value attr[FA_COUNT];
+	/*
+	 * Its attribute values, PV_UNSET where not written: enum plan_attr
+	 * first, then its family's own (indexed as its ops' attr_spec table
+	 * says).  nattr >= PA_OWN entries, from the plan's arena.
+	 */
+	struct plan_value *attr;
+	int nattr;
 	/*
 	 * A composite invocation (ops->cls == FO_CLASS_COMPOSITE) is followed
 	 * in the array by its inner flowops, `ndesc` entries in all (nested
@@ -241,17 +235,9 @@ struct plan {
 	int nvars;
 };
 
-/* Helpers for flowops reading their attributes, with defaults. */
-static inline bool plan_attr_given(const struct plan_flowop *f, enum fo_attr a)
+/* A value as a number or a flag, `dflt` when unset (or a string). */
+static inline int64_t plan_value_int(const struct plan_value *v, int64_t dflt)
 {
-	return (f->given & FA_BIT(a)) != 0;
-}
-
-static inline int64_t plan_attr_int(const struct plan_flowop *f,
-				    enum fo_attr a, int64_t dflt)
-{
-	const struct plan_value *v = &f->attr[a];
-
 	switch (v->kind) {
 	case PV_INT:
 		return v->u.i;
@@ -264,11 +250,8 @@ static inline int64_t plan_attr_int(const struct plan_flowop *f,
 	}
 }
 
-static inline bool plan_attr_bool(const struct plan_flowop *f,
-				  enum fo_attr a, bool dflt)
+static inline bool plan_value_bool(const struct plan_value *v, bool dflt)
 {
-	const struct plan_value *v = &f->attr[a];
-
 	switch (v->kind) {
 	case PV_BOOL:
 		return v->u.b;
@@ -279,6 +262,26 @@ static inline bool plan_attr_bool(const struct plan_flowop *f,
 	default:
 		return dflt;
 	}
+}
+
+/*
+ * Reading attribute `a` of a flowop (an enum plan_attr, or an index of
+ * the flowop's family below plan_flowop.nattr): one array index.
+ */
+static inline bool plan_attr_given(const struct plan_flowop *f, int a)
+{
+	return f->attr[a].kind != PV_UNSET;
+}
+
+static inline int64_t plan_attr_int(const struct plan_flowop *f, int a,
+				    int64_t dflt)
+{
+	return plan_value_int(&f->attr[a], dflt);
+}
+
+static inline bool plan_attr_bool(const struct plan_flowop *f, int a, bool dflt)
+{
+	return plan_value_bool(&f->attr[a], dflt);
 }
 
 void plan_free(struct plan *p);

@@ -3,7 +3,8 @@
  *
  * `iosize`, `indexed` and the like may name a random variable, which WML
  * samples at every evaluation.  The file and directory flowops read such
- * attributes through fo_attr_int() only, so that sampling (from the
+ * attributes (`a`: an enum plan_attr, or an index of their family)
+ * through fo_attr_int() only, so that sampling (from the
  * thread's own stream for that variable) lives in this one place.  A
  * sample is truncated toward zero.
  */
@@ -16,7 +17,7 @@
 #include "runtime/engine/thread.h"
 
 static inline int64_t fo_attr_int(struct fb_thread *t, const struct plan_flowop *pf,
-				  enum fo_attr a, int64_t dflt)
+				  int a, int64_t dflt)
 {
 	if (pf->attr[a].kind == PV_RANDOM)
 		return (int64_t)thread_attr_double(t, pf, a, (double)dflt);

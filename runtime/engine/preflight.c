@@ -8,6 +8,10 @@
  * disk fills it before failing.  Here each need is estimated from the
  * plan alone (pure functions, unit-tested) and compared with what the
  * machine allows, and every problem is reported before anything exists.
+ * What a flowop needs (its buffers, private state, descriptors, fd slots,
+ * state its family shares in a thread) it states itself through its
+ * ops' need hook (plan/flowop.h); here those are added up with the
+ * engine's own per-thread and per-flowop state.
  *
  * The estimates err on the generous side of the program's real use (an
  * `opennext` flowop counts all its slots, a fileset tree its worst case),
@@ -35,10 +39,8 @@
 #include "runtime/engine/thread.h"
 #include "runtime/fileset/tree.h"
 
-/* Stack pages, flowop arrays and private state a thread touches. */
+/* Stack pages, flowop arrays and state of its own a thread touches. */
 #define THREAD_OVERHEAD (64u * 1024)
-/* A random iosize starts with a buffer of this size (flowops/io.c). */
-#define RANDOM_IOSIZE_BUF (64u * 1024)
 
 /* Thread instances in one instance of process `proc`. */
 static uint64_t threads_per_proc(const struct plan *p, int proc)
@@ -78,31 +80,53 @@ static uint64_t thread_total_instances(const struct plan *p, int t)
 	return plan_sat_mul(pt->instances, p->procs[pt->proc].instances);
 }
 
-/*
- * The buffer a reading or writing flowop allocates when the thread's
- * memsize cannot hold it (flowops/io.c, wholefile.c): its iosize.
- */
-static uint64_t flowop_buffer(const struct plan_flowop *f, uint64_t memsize)
+/* What flowop `f` needs in each thread instance, by its ops' need hook. */
+static void flowop_need(const struct plan *p, const struct plan_flowop *f,
+			struct flowop_need *n)
 {
-	const struct plan_value *v = &f->attr[FA_IOSIZE];
+	memset(n, 0, sizeof(*n));
+	n->slot = -1;
+	if (f->ops && f->ops->need)
+		f->ops->need(p, f, n);
+}
 
-	if (!f->ops || f->ops->rw == FO_RW_NONE || !plan_attr_given(f, FA_IOSIZE))
-		return 0;
-	if (v->kind == PV_RANDOM)
-		return memsize ? 0 : RANDOM_IOSIZE_BUF;
-	if (v->kind != PV_INT || v->u.i <= 0 || (uint64_t)v->u.i <= memsize)
-		return 0;
-	return (uint64_t)v->u.i;
+/*
+ * The per-thread state shared by a family's flowops is counted once per
+ * thread: true the first time `key` is seen in `seen` (up to
+ * SHARED_KEYS distinct keys; past that every one counts again, which
+ * only errs high).
+ */
+#define SHARED_KEYS 16
+
+struct shared_seen {
+	const void *key[SHARED_KEYS];
+	int n;
+};
+
+static bool first_sight(struct shared_seen *seen, const void *key)
+{
+	for (int i = 0; i < seen->n; i++)
+		if (seen->key[i] == key)
+			return false;
+	if (seen->n < SHARED_KEYS)
+		seen->key[seen->n++] = key;
+	return true;
 }
 
 uint64_t preflight_thread_mem(const struct plan *p, int t)
 {
 	const struct plan_thread *pt = &p->threads[t];
 	uint64_t m = plan_sat_add(pt->memsize, sizeof(struct fb_thread) + THREAD_OVERHEAD);
+	struct shared_seen seen = { .n = 0 };
 
 	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
+		struct flowop_need n;
+
+		flowop_need(p, &p->flowops[k], &n);
 		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
-		m = plan_sat_add(m, flowop_buffer(&p->flowops[k], pt->memsize));
+		m = plan_sat_add(m, n.mem);
+		if (n.shared && first_sight(&seen, n.shared))
+			m = plan_sat_add(m, n.shared_mem);
 	}
 	return m;
 }
@@ -148,36 +172,26 @@ uint64_t preflight_thread_fds(const struct plan *p, int t)
 {
 	const struct plan_thread *pt = &p->threads[t];
 	bool used[FB_FD_SLOTS] = { false };
-	bool opennext = false, ring = false;
+	bool every = false;
+	struct shared_seen seen = { .n = 0 };
 	uint64_t own = 0, n = 0;
 
 	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
-		const struct plan_flowop *f = &p->flowops[k];
-		int slot;
+		struct flowop_need need;
 
-		if (!f->ops)
-			continue;
-		n += f->ops->held_fds;
-		if (f->ops->cls == FO_CLASS_AIO)
-			ring = true;
-		if (!(f->ops->attrs & FA_BIT(FA_FD)))
-			continue;
-		slot = slot_index(f);
-		if (slot > 0) {
-			if (slot < FB_FD_SLOTS)
-				used[slot] = true;
-		} else if (plan_attr_bool(f, FA_OPENNEXT, false)) {
-			opennext = true;
-		} else {
-			used[0] = true;
-			if (f->fileset >= 0 && f->ops->rw != FO_RW_NONE)
-				own++;
-		}
+		flowop_need(p, &p->flowops[k], &need);
+		n = plan_sat_add(n, need.fds);
+		if (need.shared && first_sight(&seen, need.shared))
+			n = plan_sat_add(n, need.shared_fds);
+		every |= need.every_slot;
+		if (need.slot >= 0 && need.slot < FB_FD_SLOTS)
+			used[need.slot] = true;
+		own += need.own_slot;
 	}
 	for (int s = 0; s < FB_FD_SLOTS; s++)
-		n += opennext || used[s];
+		n += every || used[s];
 	n += own < FB_OWN_SLOTS ? own : FB_OWN_SLOTS;
-	return n + ring + 1;    /* + one transient (listdir, createfile...) */
+	return n + 1;    /* + one transient (listdir, createfile...) */
 }
 
 uint64_t preflight_proc_fds(const struct plan *p, int proc)

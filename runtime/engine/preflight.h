@@ -40,9 +40,11 @@ uint64_t preflight_thread_instances(const struct plan *p);
 uint64_t preflight_process_instances(const struct plan *p);
 
 /*
- * Memory of one instance of thread `t`: its memsize, the I/O buffers of
- * flowops that do not fit in it, flowbench's own per-thread state and one
- * statistics block (struct fo_stats, ~36 KiB) per flowop.
+ * Memory of one instance of thread `t`: its memsize, flowbench's own
+ * per-thread state, one statistics block (struct fo_stats, ~36 KiB) per
+ * flowop, and what each flowop says it allocates (its need hook: I/O
+ * buffers that do not fit in memsize, aioread's iodepth buffers, private
+ * state), with the state a family shares in a thread (the io_uring) once.
  */
 uint64_t preflight_thread_mem(const struct plan *p, int t);
 /* Memory of fileset `i`'s tree and shared pick state (an estimate). */
@@ -51,9 +53,11 @@ uint64_t preflight_fileset_mem(const struct plan *p, int i);
 uint64_t preflight_mem(const struct plan *p);
 
 /*
- * File descriptors one instance of thread `t` may hold at once: its fd
- * slots (an `opennext` flowop rotates through all FB_FD_SLOTS), one own
- * slot per flowop that may take one, an io_uring, one transient.
+ * File descriptors one instance of thread `t` may hold at once: the fd
+ * slots its flowops say they may hold (an `opennext` flowop rotates
+ * through all FB_FD_SLOTS), one own slot per flowop that may take one,
+ * the descriptors they keep (a kept directory; a family's shared io_uring
+ * once), one transient.
  */
 uint64_t preflight_thread_fds(const struct plan *p, int t);
 /* Descriptors one instance of process `proc` may hold (base included). */

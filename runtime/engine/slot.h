@@ -51,7 +51,7 @@ struct fb_slot {
 /* The slot flowop `pf` uses: its `fd` attribute if > 0, else 0. */
 static inline int slot_index(const struct plan_flowop *pf)
 {
-	int64_t fd = plan_attr_int(pf, FA_FD, 0);
+	int64_t fd = plan_attr_int(pf, PA_FD, 0);
 
 	return fd > 0 ? (int)fd : 0;
 }

@@ -83,8 +83,8 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 
 		t->fo[k].pf = pf;
 		t->fo[k].stats = &t->stats[k];
-		t->iters[k] = pf->attr[FA_ITERS].kind == PV_RANDOM ? -1 :
-			      plan_attr_int(pf, FA_ITERS, 1);
+		t->iters[k] = pf->attr[PA_ITERS].kind == PV_RANDOM ? -1 :
+			      plan_attr_int(pf, PA_ITERS, 1);
 		if (t->iters[k] < -1)
 			t->iters[k] = 0;
 	}
@@ -92,7 +92,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 }
 
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
-			  enum fo_attr a, double dflt)
+			  int a, double dflt)
 {
 	const struct plan_value *v = &pf->attr[a];
 
@@ -113,17 +113,15 @@ double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
 /* A random `iters`: a new sample, truncated, negative as 0. */
 int64_t thread_sample_iters(struct fb_thread *t, int k)
 {
-	double d = thread_attr_double(t, t->fo[k].pf, FA_ITERS, 1);
+	double d = thread_attr_double(t, t->fo[k].pf, PA_ITERS, 1);
 
 	return d >= 1 ? (d < 9e18 ? (int64_t)d : INT64_MAX) : 0;
 }
 
 int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
-		      unsigned flags, struct thread_watch *w)
+		      const char *target, unsigned flags, struct thread_watch *w)
 {
 	const struct plan_flowop *pf = fi->pf;
-	const char *target = pf->attr[FA_TARGET].kind == PV_STRING ?
-			     pf->attr[FA_TARGET].u.s : NULL;
 
 	memset(w, 0, sizeof(*w));
 	w->bytes = (flags & WATCH_BYTES) != 0;
@@ -167,8 +165,31 @@ void thread_watch_free(struct thread_watch *w)
 	w->n = 0;
 }
 
+void **thread_family_slot(struct fb_thread *t, const void *key)
+{
+	struct thread_family *grown;
+
+	for (int i = 0; i < t->nfamilies; i++)
+		if (t->families[i].key == key)
+			return &t->families[i].state;
+	grown = realloc(t->families, ((size_t)t->nfamilies + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	t->families = grown;
+	t->families[t->nfamilies] = (struct thread_family){ .key = key };
+	return &t->families[t->nfamilies++].state;
+}
+
+void thread_families_free(struct fb_thread *t)
+{
+	free(t->families);
+	t->families = NULL;
+	t->nfamilies = 0;
+}
+
 void thread_release_mem(struct fb_thread *t)
 {
+	thread_families_free(t);
 	free(t->fo);
 	free(t->iters);
 	free(t->rv_rng);

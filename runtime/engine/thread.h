@@ -23,6 +23,16 @@
 
 struct fs_state;
 
+/*
+ * One flowop family's state in a thread instance (flowops/aio.c: the
+ * io_uring its flowops share), found by the family's key: the address
+ * of an object private to the family.
+ */
+struct thread_family {
+	const void *key;
+	void *state;
+};
+
 struct fb_thread {
 	const struct plan *plan;
 	const struct plan_thread *pt;
@@ -63,7 +73,10 @@ struct fb_thread {
 
 	struct fb_slot slots[FB_ALL_SLOTS];   /* fd slots, then private ones */
 	int nown;                          /* private slots handed out */
-	void *aio;                         /* flowops/aio.c: the io_uring, or NULL */
+
+	/* State flowop families keep per thread (thread_family_slot()). */
+	struct thread_family *families;    /* [nfamilies] */
+	int nfamilies;
 
 	pthread_t tid;
 	bool failed;                       /* this thread recorded an error */
@@ -78,6 +91,17 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 		   const struct fs_state *fs, struct shared *sh, int proc,
 		   uint64_t slot);
 void thread_release_mem(struct fb_thread *t);
+
+/*
+ * The slot of the family whose key is `key` in this thread, added
+ * (holding NULL) the first time; NULL if out of memory.  A family's init
+ * fills it, its fini releases the state and sets it back to NULL; a
+ * flowop keeps the state's address in its priv, so nothing is looked up
+ * per op.  The slot's own address is only good until the next call.
+ */
+void **thread_family_slot(struct fb_thread *t, const void *key);
+/* Free the slot table (its families emptied their slots). */
+void thread_families_free(struct fb_thread *t);
 
 /* pthread entry: init, barrier, timed loop, fini. */
 void *thread_main(void *arg);
@@ -213,11 +237,12 @@ enum {
 };
 
 /*
- * Resolve the watch of flowop `fi` (its `target` attribute, if given)
- * with WATCH_* `flags`.  0, or FO_ERROR with the error set.
+ * Resolve the watch of flowop `fi`: `target`, the name of a flowop of
+ * the thread (its `target` attribute), or NULL or "" for all, with
+ * WATCH_* `flags`.  0, or FO_ERROR with the error set.
  */
 int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
-		      unsigned flags, struct thread_watch *w);
+		      const char *target, unsigned flags, struct thread_watch *w);
 void thread_watch_free(struct thread_watch *w);
 
 static inline uint64_t thread_watch_read(const struct thread_watch *w)
@@ -230,10 +255,11 @@ static inline uint64_t thread_watch_read(const struct thread_watch *w)
 }
 
 /*
- * A numeric attribute as a double (value, ...): a new sample if it is a
- * random variable; `dflt` when unset or not a number (a string).
+ * Numeric attribute `a` of `pf` (an enum plan_attr, or an index of its
+ * family: value, ...) as a double: a new sample if it is a random
+ * variable; `dflt` when unset or not a number (a string).
  */
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
-			  enum fo_attr a, double dflt);
+			  int a, double dflt);
 
 #endif

@@ -22,13 +22,13 @@ enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
 			 const struct pick_set *set, enum pick_want want, unsigned flags,
 			 uint64_t *own, uint64_t *e)
 {
-	bool indexed = plan_attr_given(pf, FA_INDEXED);
+	bool indexed = plan_attr_given(pf, PA_INDEXED);
 
 	for (;;) {
 		enum pick_rc rc;
 
 		if (indexed) {
-			int64_t v = fo_attr_int(t, pf, FA_INDEXED, 0);
+			int64_t v = fo_attr_int(t, pf, PA_INDEXED, 0);
 
 			rc = pick_indexed(set, want, flags, v < 0 ? (uint64_t)-v : (uint64_t)v, e);
 		} else {

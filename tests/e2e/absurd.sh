@@ -129,6 +129,28 @@ wl mem "" "" ",memsize=1t,instances=16" "$READ"
 accepted mem
 refused run mem "mem\.f:4:3: thread 't' of process 'p': memsize=1 TiB x 16 thread instances needs 16 TiB of memory.*this machine has .* available"
 
+# aioread iodepth=256 keeps 256 requests in flight, each into a buffer of
+# its own: 256 x iosize per thread (preflight used to count none).  Sized
+# from this machine: with iodepth the threads' buffers are about 1.3 x
+# MemAvailable, without it (16 MiB a thread) about 0.5 %.  A build that lets it go ahead is
+# held by ulimit -v, so that it fails to allocate instead of taking the
+# machine's memory (not in sanitizer builds: they reserve terabytes).
+avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+if [ -z "$avail" ]; then
+	echo "SKIP (part): iodepth memory: no MemAvailable in /proc/meminfo"
+elif grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
+	echo "SKIP (part): iodepth memory, in a sanitizer build"
+else
+	n=$((avail / (3 * 1024 * 1024) + 1))   # threads of 4 GiB each
+	wl iodepth "" "" ",instances=$n" 'aioread name=r,filesetname=fs,iosize=16m,iodepth=$depth'
+	sed -i 's/size=64k/size=16m/' "$tmp/iodepth.f"
+	accepted iodepth -D depth=256
+	(
+		ulimit -v 2097152 || exit 77
+		refused run iodepth "iodepth\.f:4:3: thread 't' of process 'p': 4(\.[0-9])? GiB each \(I/O buffers, statistics\) x $n thread instances needs" -D depth=256
+	) || { st=$?; [ "$st" -eq 77 ] && echo "SKIP: cannot set ulimit -v" || exit "$st"; }
+fi
+
 wl nopath "" "" "" "$READ"
 # a valid fileset first: it must not be created either
 sed -i "s|^define fileset.*|&\ndefine fileset name=other,path=\$dir,size=4k,entries=2,dirwidth=2,prealloc|; s|path=\\\$dir,size=64k|path=$tmp/nonexistent,size=64k|" "$tmp/nopath.f"

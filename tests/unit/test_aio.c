@@ -46,11 +46,35 @@ enum { AW, WT };
 struct rig {
 	struct fb_thread t;
 	struct plan_flowop pf[2];
+	struct plan_value *attr[2];   /* pf[k].attr, as the compiler lays them out */
 	struct flowop_inst fi[2];
 	struct fo_stats st[2];
 	int pipe[2];              /* the write goes to pipe[1] */
 	size_t filled;            /* bytes put in the pipe to make it full */
 };
+
+/*
+ * The state of the thread's families that is there (aio.c's ring: the
+ * only family of these flowops), or NULL when every slot is empty.
+ */
+static void *family_state(const struct fb_thread *t)
+{
+	for (int i = 0; i < t->nfamilies; i++)
+		if (t->families[i].state)
+			return t->families[i].state;
+	return NULL;
+}
+
+/* Set attribute `name` of flowop `pf` (where its table puts it) to `v`. */
+static void set_attr(struct plan_flowop *pf, const char *name, int64_t v)
+{
+	const struct attr_spec *s = flowop_attr_spec(pf->ops, name);
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_lt(s->index, pf->nattr);
+	pf->attr[s->index].kind = PV_INT;
+	pf->attr[s->index].u.i = v;
+}
 
 /* The rig with `type` (aiowrite, aioread) of `iosize` and `iodepth` (0: none) first. */
 static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
@@ -79,21 +103,20 @@ static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
 		ck_assert_ptr_nonnull(g->pf[k].ops);
 		g->pf[k].name = names[k];
 		g->pf[k].fileset = -1;
+		g->pf[k].nattr = flowop_nattr(g->pf[k].ops);
+		g->attr[k] = calloc((size_t)g->pf[k].nattr, sizeof(*g->attr[k]));
+		ck_assert_ptr_nonnull(g->attr[k]);
+		g->pf[k].attr = g->attr[k];
 		fo_stats_init(&g->st[k]);
 		g->fi[k].pf = &g->pf[k];
 		g->fi[k].stats = &g->st[k];
 	}
-	g->pf[AW].given = FA_BIT(FA_IOSIZE);
-	g->pf[AW].attr[FA_IOSIZE].kind = PV_INT;
-	g->pf[AW].attr[FA_IOSIZE].u.i = iosize;
-	if (depth) {
-		g->pf[AW].given |= FA_BIT(FA_IODEPTH);
-		g->pf[AW].attr[FA_IODEPTH].kind = PV_INT;
-		g->pf[AW].attr[FA_IODEPTH].u.i = depth;
-	}
+	set_attr(&g->pf[AW], "iosize", iosize);
+	if (depth)
+		set_attr(&g->pf[AW], "iodepth", depth);
 	for (int k = 0; k < 2; k++)
 		ck_assert_int_eq(g->pf[k].ops->init(&g->t, &g->fi[k]), 0);
-	ck_assert_ptr_nonnull(g->t.aio);
+	ck_assert_ptr_nonnull(family_state(&g->t));
 }
 
 static void rig_init(struct rig *g, int fd)
@@ -125,7 +148,10 @@ static void rig_fini(struct rig *g)
 {
 	for (int k = 1; k >= 0; k--)
 		g->pf[k].ops->fini(&g->t, &g->fi[k]);
-	ck_assert_ptr_null(g->t.aio);
+	ck_assert_ptr_null(family_state(&g->t));
+	thread_families_free(&g->t);
+	for (int k = 0; k < 2; k++)
+		free(g->attr[k]);
 	if (g->t.slots[0].fd != g->pipe[0] && g->t.slots[0].fd != g->pipe[1])
 		close(g->t.slots[0].fd);
 	if (g->pipe[0] >= 0)
@@ -329,7 +355,7 @@ END_TEST
  */
 static unsigned ring_submitted(const struct rig *g)
 {
-	const struct io_uring *ring = g->t.aio;
+	const struct io_uring *ring = family_state(&g->t);
 
 	return __atomic_load_n(ring->sq.khead, __ATOMIC_ACQUIRE);
 }
@@ -533,9 +559,11 @@ static void unavailable_message(int err, char *msg, size_t len)
 		memset(g.t.ctl, 0, sizeof(*g.t.ctl));
 		g.pf[AW].ops = flowop_lookup("aiowait");
 		g.pf[AW].name = "reap";
+		g.pf[AW].nattr = flowop_nattr(g.pf[AW].ops);
+		g.pf[AW].attr = calloc((size_t)g.pf[AW].nattr, sizeof(*g.pf[AW].attr));
 		g.fi[AW].pf = &g.pf[AW];
 		g.fi[AW].stats = &g.st[AW];
-		if (g.pf[AW].ops->init(&g.t, &g.fi[AW]) == 0 || g.t.aio)
+		if (g.pf[AW].ops->init(&g.t, &g.fi[AW]) == 0 || family_state(&g.t))
 			_exit(4);
 		e = shared_error(g.t.ctl);
 		if (write(p[1], e, strlen(e)) < 0)

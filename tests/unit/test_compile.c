@@ -106,9 +106,9 @@ START_TEST(test_randomrw_plan)
 	ck_assert_ptr_eq(p->flowops[1].ops, flowop_lookup("write"));
 	ck_assert_int_eq(p->flowops[1].thread, 1);
 	ck_assert_int_eq(p->flowops[0].fileset, 0);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[0], FA_IOSIZE, 0), 8192);
-	ck_assert(plan_attr_bool(&p->flowops[0], FA_RANDOM, false));
-	ck_assert(!plan_attr_given(&p->flowops[0], FA_DSYNC));
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(&p->flowops[0], "iosize"), 0), 8192);
+	ck_assert(plan_value_bool(plan_flowop_attr(&p->flowops[0], "random"), false));
+	ck_assert(plan_flowop_attr(&p->flowops[0], "dsync")->kind == PV_UNSET);
 	ck_assert(p->has_run);
 	ck_assert(p->runtime_s == 60);
 	release(&r);
@@ -504,23 +504,23 @@ START_TEST(test_composite)
 	ck_assert_str_eq(p->flowops[0].name, "a");
 	ck_assert_ptr_eq(p->flowops[0].ops, flowop_composite());
 	ck_assert_int_eq(p->flowops[0].ndesc, 2);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[0], FA_ITERS, 1), 5);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[0], PA_ITERS, 1), 5);
 	ck_assert_str_eq(p->flowops[1].name, "a.r");
 	ck_assert_int_eq(p->flowops[1].depth, 1);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[1], FA_IOSIZE, 0), 8192);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[1], FA_ITERS, 0), 7);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(&p->flowops[1], "iosize"), 0), 8192);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[1], PA_ITERS, 0), 7);
 	ck_assert_int_eq(p->flowops[1].fileset, 0);
 	ck_assert_str_eq(p->flowops[2].name, "a.w");
 	/* outer: definition iters as the default, nested invocation */
 	ck_assert_str_eq(p->flowops[3].name, "b");
 	ck_assert_int_eq(p->flowops[3].ndesc, 3);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[3], FA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[3], PA_ITERS, 1), 3);
 	ck_assert_str_eq(p->flowops[4].name, "b.in");
 	ck_assert_int_eq(p->flowops[4].ndesc, 2);
 	ck_assert_str_eq(p->flowops[5].name, "b.in.r");
 	ck_assert_int_eq(p->flowops[5].depth, 2);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[5], FA_IOSIZE, 0), 4096);
-	ck_assert_int_eq(plan_attr_int(&p->flowops[5], FA_ITERS, 0), 2);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(&p->flowops[5], "iosize"), 0), 4096);
+	ck_assert_int_eq(plan_attr_int(&p->flowops[5], PA_ITERS, 0), 2);
 	ck_assert_str_eq(p->flowops[7].name, "plain");
 	ck_assert_int_eq(p->flowops[7].ndesc, 0);
 	release(&r);
@@ -575,10 +575,10 @@ START_TEST(test_random_variables)
 	p = &r.plan;
 	ck_assert_int_eq(p->nrandvars, 3);
 	ck_assert_int_eq(p->filesets[0].size_rv, 0);
-	ck_assert_int_eq(p->flowops[0].attr[FA_IOSIZE].kind, PV_RANDOM);
-	ck_assert_int_eq(p->flowops[0].attr[FA_IOSIZE].u.rv, 1);
-	ck_assert_int_eq(p->flowops[0].attr[FA_ITERS].kind, PV_RANDOM);
-	ck_assert_int_eq(p->flowops[0].attr[FA_ITERS].u.rv, 2);
+	ck_assert_int_eq(plan_flowop_attr(&p->flowops[0], "iosize")->kind, PV_RANDOM);
+	ck_assert_int_eq(plan_flowop_attr(&p->flowops[0], "iosize")->u.rv, 1);
+	ck_assert_int_eq(p->flowops[0].attr[PA_ITERS].kind, PV_RANDOM);
+	ck_assert_int_eq(p->flowops[0].attr[PA_ITERS].u.rv, 2);
 	ck_assert_str_eq(p->actions[0].text, "io is a random variable");
 	release(&r);
 

@@ -392,12 +392,12 @@ START_TEST(test_randrw_compiles)
 	wr = flowop(&plan, "rr-4k-write");
 	ck_assert_str_eq(rd->ops->name, "read");
 	ck_assert_str_eq(wr->ops->name, "write");
-	ck_assert_int_eq(plan_attr_int(rd, FA_ITERS, 1), 7);
-	ck_assert_int_eq(plan_attr_int(wr, FA_ITERS, 1), 3);
-	ck_assert_int_eq(plan_attr_int(rd, FA_IOSIZE, 0), 4096);
-	ck_assert(plan_attr_bool(rd, FA_RANDOM, false));
-	ck_assert(plan_attr_bool(wr, FA_DIRECTIO, false));
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "rr-4k-done"), FA_VALUE, 0),
+	ck_assert_int_eq(plan_attr_int(rd, PA_ITERS, 1), 7);
+	ck_assert_int_eq(plan_attr_int(wr, PA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "iosize"), 0), 4096);
+	ck_assert(plan_value_bool(plan_flowop_attr(rd, "random"), false));
+	ck_assert(plan_value_bool(plan_flowop_attr(wr, "directio"), false));
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "rr-4k-done"), "value"), 0),
 			 (int64_t)20 << 30);
 	plan_free(&plan);
 	ast_script_free(&script);
@@ -478,12 +478,12 @@ START_TEST(test_jobs_compile)
 	}
 	/* fsync=4: 4 writes then one fsync */
 	wr = flowop(&plan, "seqw-write");
-	ck_assert_int_eq(plan_attr_int(wr, FA_ITERS, 1), 4);
-	ck_assert(!(wr->given & FA_BIT(FA_RANDOM)));
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "seqw-fsync"), FA_ITERS, 1), 1);
+	ck_assert_int_eq(plan_attr_int(wr, PA_ITERS, 1), 4);
+	ck_assert(plan_flowop_attr(wr, "random")->kind == PV_UNSET);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "seqw-fsync"), PA_ITERS, 1), 1);
 	/* libaio at depth 1: plain reads, every op on the next fd slot */
 	ck_assert_str_eq(flowop(&plan, "rr-read")->ops->name, "read");
-	ck_assert(plan_attr_bool(flowop(&plan, "rr-read"), FA_OPENNEXT, false));
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "rr-read"), "opennext"), false));
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(msgs);
@@ -519,7 +519,7 @@ START_TEST(test_write_wrap)
 	HAS(out, "set $dir=\"/tmp\"\n");
 	HAS(out, "iters=$filesize / $iosize\n    flowop closefile name=w-close");
 	ck_assert_int_eq(compile_wml(out, &script, &plan, &msgs), 0);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "w-write"), FA_ITERS, 1), 16);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "w-write"), PA_ITERS, 1), 16);
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(msgs);
@@ -673,9 +673,9 @@ START_TEST(test_numbers_round_trip)
 	/* the largest sizes: one file of 8191 PiB read in 8191 PiB blocks */
 	import_compile("[j]\nsize=8191p\nbs=8191p\n", &out, &script, &plan);
 	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 8191ull << 50);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IOSIZE, 0),
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iosize"), 0),
 			 (int64_t)(8191ull << 50));
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-done"), FA_VALUE, 0),
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
 			 (int64_t)(8191ull << 50));
 	plan_free(&plan);
 	ast_script_free(&script);
@@ -698,12 +698,12 @@ START_TEST(test_numbers_round_trip)
 		       "fsync=999999937\nioengine=libaio\niodepth=256\n"
 		       "ramp_time=250ms\n", &out, &script, &plan);
 	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 3000000);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IOSIZE, 0), 4000);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_ITERS, 0), 999999937);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-write"), FA_ITERS, 0),
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iosize"), 0), 4000);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), PA_ITERS, 0), 999999937);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-write"), PA_ITERS, 0),
 			 99LL * 999999937);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-fsync"), FA_ITERS, 0), 99);
-	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), FA_IODEPTH, 0), 256);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-fsync"), PA_ITERS, 0), 99);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iodepth"), 0), 256);
 	HAS(out, "# bs=4KiB is 4000 bytes: fio reads KiB, MiB, ... as powers of 1000");
 	HAS(out, "# fio ramp_time=0.25: run with --warmup 0.25\n");
 	plan_free(&plan);

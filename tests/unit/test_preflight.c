@@ -188,6 +188,66 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/*
+ * aioread iodepth=N keeps N requests in flight, each into a buffer of
+ * its own (flowops/aio.c): N x iosize per thread that preflight must
+ * see (it used to count the same with and without iodepth).
+ */
+START_TEST(test_memory_iodepth)
+{
+	static const char *const depths[] = { "", ",iodepth=1", ",iodepth=256" };
+	uint64_t m[3];
+	char flowops[160];
+	struct result r;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(flowops, sizeof(flowops),
+			 "    flowop aioread name=r,filesetname=fs,iosize=64k%s\n"
+			 "    flowop aiowait name=w\n", depths[i]);
+		compile_one(&r, "", "", "", flowops);
+		ck_assert_int_eq(r.errors, 0);
+		m[i] = preflight_thread_mem(&r.plan, 0);
+		release(&r);
+	}
+	ck_assert_uint_ge(m[2], m[0] + 256 * (64u << 10));
+	ck_assert_uint_ge(m[2], m[1] + 255 * (64u << 10));
+	ck_assert_uint_lt(m[2], m[0] + 257 * (64u << 10));
+
+	/* the whole run's memory, checked against the machine, sees them too */
+	compile_one(&r, "", "", ",instances=64",
+		    "    flowop aioread name=r,filesetname=fs,iosize=64k,iodepth=256\n");
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_uint_ge(preflight_mem(&r.plan), 64ull * 256 * (64u << 10));
+	{
+		struct preflight_limits l = roomy;
+		char out[2048];
+
+		l.mem_avail = 512ull << 20;     /* 1 GiB of buffers do not fit */
+		ck_assert_int_eq(capture(preflight_check_limits, &r.plan, &l, out,
+					 sizeof(out)), 1);
+		HAS("t.f:3:3: thread 't' of process 'p': 16", out);
+		HAS("each (I/O buffers, statistics) x 64 thread instances needs", out);
+	}
+	release(&r);
+}
+END_TEST
+
+/* aio flowops share one io_uring per thread: one descriptor, counted once. */
+START_TEST(test_fds_ring_once)
+{
+	struct result r;
+
+	/* slot 0, the two flowops' own slots, the ring, one transient */
+	compile_one(&r, "", "", "",
+		    "    flowop aioread name=r,filesetname=fs,iosize=4k\n"
+		    "    flowop aiowrite name=w,filesetname=fs,iosize=4k\n"
+		    "    flowop aiowait name=a\n");
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_uint_eq(preflight_thread_fds(&r.plan, 0), 5);
+	release(&r);
+}
+END_TEST
+
 START_TEST(test_fileset_estimates)
 {
 	struct result r;
@@ -354,6 +414,8 @@ static Suite *preflight_suite(void)
 	tcase_add_test(tc, test_bytes);
 	tcase_add_test(tc, test_instances);
 	tcase_add_test(tc, test_memory);
+	tcase_add_test(tc, test_memory_iodepth);
+	tcase_add_test(tc, test_fds_ring_once);
 	tcase_add_test(tc, test_fileset_estimates);
 	tcase_add_test(tc, test_fds);
 	tcase_add_test(tc, test_tasks);

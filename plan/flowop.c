@@ -1,0 +1,53 @@
+/*
+ * flowop.c - the part of the flowop contract that is data: the
+ * attributes every flowop takes, and an attribute's spec and value
+ * looked up by name in a flowop's table (the compiler, tests; never the
+ * hot path, which indexes plan_flowop.attr).
+ */
+#include "plan/flowop.h"
+
+#include <string.h>
+
+const struct attr_spec plan_flowop_common_attrs[] = {
+	{ "name", T_STRING, PA_NAME, "its name: its line in the report" },
+	{ "iters", T_SIZE_RV, PA_ITERS,
+	  "executions each time the thread's loop reaches it (default 1)" },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct attr_spec *spec_in(const struct attr_spec *specs,
+				       const char *name)
+{
+	for (; specs && specs->name; specs++)
+		if (strcmp(specs->name, name) == 0)
+			return specs;
+	return NULL;
+}
+
+const struct attr_spec *flowop_attr_spec(const struct flowop_ops *ops,
+					 const char *name)
+{
+	const struct attr_spec *s = spec_in(plan_flowop_common_attrs, name);
+
+	return s ? s : spec_in(ops->attrs, name);
+}
+
+int flowop_nattr(const struct flowop_ops *ops)
+{
+	int n = ops->nattr > PA_OWN ? ops->nattr : PA_OWN;
+
+	for (const struct attr_spec *s = ops->attrs; s && s->name; s++)
+		if (s->index >= n)
+			n = s->index + 1;
+	return n;
+}
+
+const struct plan_value *plan_flowop_attr(const struct plan_flowop *f,
+					  const char *name)
+{
+	static const struct plan_value unset = { .kind = PV_UNSET };
+	const struct attr_spec *s = f->ops ? flowop_attr_spec(f->ops, name) : NULL;
+
+	return s && s->index < f->nattr ? &f->attr[s->index] : &unset;
+}
+

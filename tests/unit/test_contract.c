@@ -1,0 +1,205 @@
+/*
+ * test_contract.c - the flowop contract (plan/flowop.h) as every family
+ * fills it in: each flowop's attribute table is well formed (unique
+ * names, a help line, indices inside its values, the common attributes
+ * left to the common table, one type per name across families) and
+ * documented in docs/wml.md; a statement's values land where its table
+ * says; and the per-family thread slot (runtime/engine/thread.h) keeps
+ * one state per family key.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/ast.h"
+#include "lang/compile.h"
+#include "lang/parse.h"
+#include "plan/diag.h"
+#include "plan/flowop.h"
+#include "runtime/engine/thread.h"
+
+#include "tests/unit/check_main.h"
+
+/* Every flowop the registry knows, and the composite's ops. */
+static int all_ops(const struct flowop_ops **out, int cap)
+{
+	int n = 0;
+
+	for (const char *const *name = flowop_names(); *name && n < cap; name++)
+		out[n++] = flowop_lookup(*name);
+	if (n < cap)
+		out[n++] = flowop_composite();
+	return n;
+}
+
+/* A's type and B's agree: T_SECONDS is T_ANY with a check of its own. */
+static bool same_type(enum attr_type a, enum attr_type b)
+{
+	if (a == T_SECONDS)
+		a = T_ANY;
+	if (b == T_SECONDS)
+		b = T_ANY;
+	return a == b;
+}
+
+START_TEST(test_tables)
+{
+	const struct flowop_ops *ops[128];
+	int nops = all_ops(ops, 128);
+
+	ck_assert_int_gt(nops, 30);
+	for (int i = 0; i < nops; i++) {
+		int nattr = flowop_nattr(ops[i]);
+
+		ck_assert_int_ge(nattr, PA_OWN);
+		for (const struct attr_spec *s = ops[i]->attrs; s && s->name; s++) {
+			ck_assert_msg(s->help && *s->help, "%s: '%s' has no help line",
+				      ops[i]->name, s->name);
+			ck_assert_msg(s->index >= PA_FILENAME && s->index < nattr,
+				      "%s: '%s' is stored at %d, outside %d..%d",
+				      ops[i]->name, s->name, s->index, PA_FILENAME,
+				      nattr - 1);
+			ck_assert_msg(!flowop_attr_spec(flowop_composite(), s->name),
+				      "%s: '%s' is one every flowop takes",
+				      ops[i]->name, s->name);
+			/* the first spec of that name is this one: no repeats */
+			ck_assert_msg(flowop_attr_spec(ops[i], s->name) == s,
+				      "%s: '%s' declared twice", ops[i]->name, s->name);
+			/* another flowop's attribute is checked with its type */
+			for (int j = 0; j < nops; j++) {
+				const struct attr_spec *o = flowop_attr_spec(ops[j], s->name);
+
+				ck_assert_msg(!o || same_type(o->type, s->type),
+					      "'%s' has one type in %s, another in %s",
+					      s->name, ops[i]->name, ops[j]->name);
+			}
+		}
+	}
+}
+END_TEST
+
+/* Every attribute a flowop declares is in docs/wml.md, as `name`. */
+START_TEST(test_documented)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	const struct flowop_ops *ops[128];
+	int nops = all_ops(ops, 128);
+	char *path = NULL, *doc;
+	FILE *f;
+	long len;
+
+	ck_assert_int_ge(asprintf(&path, "%s/docs/wml.md", top ? top : "."), 0);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	doc = calloc((size_t)len + 1, 1);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(fread(doc, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	for (int i = 0; i < nops; i++) {
+		for (const struct attr_spec *s = ops[i]->attrs; s && s->name; s++) {
+			char quoted[64];
+
+			snprintf(quoted, sizeof(quoted), "`%s`", s->name);
+			ck_assert_msg(strstr(doc, quoted), "%s: '%s' is not in docs/wml.md",
+				      ops[i]->name, s->name);
+		}
+	}
+	free(doc);
+	free(path);
+}
+END_TEST
+
+/*
+ * A statement's values follow its ops' table: each written attribute is
+ * at the index its spec gives, everything else is unset.
+ */
+START_TEST(test_values_follow_table)
+{
+	static const char src[] =
+		"define fileset name=fs,path=/tmp,size=64k,entries=4,dirwidth=4\n"
+		"define process name=p { thread name=t {\n"
+		"  flowop aioread name=r,filesetname=fs,iosize=8k,iodepth=4,random,iters=3\n"
+		"  flowop sempost name=s,target=b,value=2,blocking\n"
+		"  flowop semblock name=b,highwater=5\n"
+		"} }\nrun 1\n";
+	FILE *out = fopen("/dev/null", "w");
+	struct ast_script script;
+	struct compile_options opts = { 0 };
+	struct diag d;
+	struct plan p;
+
+	ck_assert_ptr_nonnull(out);
+	diag_init(&d, "t.f", src, strlen(src), out);
+	ck_assert_int_eq(ast_parse("t.f", src, strlen(src), &d, &script), 0);
+	ck_assert_int_eq(compile_script(&script, &opts, &d, &p), 0);
+	ck_assert_int_eq(p.nflowops, 3);
+	for (int k = 0; k < p.nflowops; k++) {
+		const struct plan_flowop *f = &p.flowops[k];
+		int given = 0;
+
+		ck_assert_int_eq(f->nattr, flowop_nattr(f->ops));
+		for (int a = 0; a < f->nattr; a++)
+			given += f->attr[a].kind != PV_UNSET;
+		/* name, and what the statement wrote: iters, filesetname, ... */
+		ck_assert_int_eq(given, k == 0 ? 6 : k == 1 ? 4 : 2);
+	}
+	ck_assert_int_eq(p.flowops[0].attr[flowop_attr_spec(p.flowops[0].ops, "iodepth")->index].u.i, 4);
+	ck_assert_int_eq(p.flowops[0].attr[PA_ITERS].u.i, 3);
+	ck_assert_ptr_eq(plan_flowop_attr(&p.flowops[0], "filename"),
+			 plan_flowop_attr(&p.flowops[0], "filesetname"));
+	ck_assert_str_eq(plan_flowop_attr(&p.flowops[1], "target")->u.s, "b");
+	ck_assert(plan_flowop_attr(&p.flowops[1], "blocking")->u.b);
+	ck_assert_int_eq(plan_flowop_attr(&p.flowops[2], "highwater")->u.i, 5);
+	/* one it does not take reads as unset */
+	ck_assert_int_eq(plan_flowop_attr(&p.flowops[2], "iosize")->kind, PV_UNSET);
+	plan_free(&p);
+	ast_script_free(&script);
+	fclose(out);
+}
+END_TEST
+
+/* One slot per family key, found again by its key, empty until filled. */
+START_TEST(test_family_slot)
+{
+	static const char key_a, key_b;
+	struct fb_thread t;
+	void **a, **b;
+	int x, y;
+
+	memset(&t, 0, sizeof(t));
+	a = thread_family_slot(&t, &key_a);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_null(*a);
+	*a = &x;
+	b = thread_family_slot(&t, &key_b);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_null(*b);
+	*b = &y;
+	ck_assert_int_eq(t.nfamilies, 2);
+	ck_assert_ptr_eq(*thread_family_slot(&t, &key_a), &x);
+	ck_assert_ptr_eq(*thread_family_slot(&t, &key_b), &y);
+	ck_assert_int_eq(t.nfamilies, 2);
+	thread_families_free(&t);
+	ck_assert_ptr_null(t.families);
+	ck_assert_int_eq(t.nfamilies, 0);
+}
+END_TEST
+
+static Suite *contract_suite(void)
+{
+	Suite *s = suite_create("contract");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_tables);
+	tcase_add_test(tc, test_documented);
+	tcase_add_test(tc, test_values_follow_table);
+	tcase_add_test(tc, test_family_slot);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(contract_suite)

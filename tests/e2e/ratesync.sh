@@ -20,6 +20,27 @@ within() {
 	awk -v lo="$1" -v hi="$2" -v v="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
 }
 
+# took NAME: the run's measured window, s ("Run took N seconds")
+took() {
+	sed -n 's/.*Run took \([0-9.]*\) seconds.*/\1/p' "$tmp/$1.out"
+}
+
+# busy NAME FLOWOP...: seconds the FLOWOPs' ops took in all (ops x ms/op):
+# the time a thread really spent in them, however a busy machine
+# stretched each one
+busy() {
+	out=$1
+	shift
+	for f in "$@"; do
+		echo "$(breakdown_field "$tmp/$out.out" "$f" ops) $(breakdown_field "$tmp/$out.out" "$f" msop)"
+	done | awk '{ s += $1 * $2 / 1000 } END { printf "%.6f\n", s }'
+}
+
+# most_of NAME FLOWOP...: the FLOWOPs took at least half of NAME's window
+most_of() {
+	awk -v b="$(busy "$@")" -v t="$(took "$1")" 'BEGIN { exit !(t > 0 && b >= 0.5 * t) }'
+}
+
 # --- eventgen rate=200 paces eventlimit; iopslimit paces reads ---------
 cat >"$tmp/ev.f" <<'W'
 eventgen rate=200
@@ -39,10 +60,15 @@ define process name=p2 {
 run 3
 W
 run_wml ev
-# both consumers share the 200 events/s: 1 per eventlimit call, 1 per read
+# both consumers share the 200 events/s: 1 per eventlimit call, 1 per read.
+# Never more than 200 x the measured window (plus the reads each of the
+# two iopslimit threads makes before it takes their events: 2 + 2), and
+# not 10 % less
 e=$(breakdown_field "$tmp/ev.out" ev ops)
 r=$(breakdown_field "$tmp/ev.out" r2 ops)
-within 540 660 $((e + r)) || fail "eventgen 200/s for 3 s gave $e + $r events taken"
+t=$(took ev)
+within "$(echo "$t" | awk '{ print 0.9 * 200 * $1 }')" "$(echo "$t" | awk '{ print 200 * $1 + 8 }')" $((e + r)) ||
+	fail "eventgen 200/s for $t s gave $e + $r events taken"
 [ "$e" -gt 0 ] && [ "$r" -gt 0 ] || fail "a consumer got no events: ev $e, r2 $r"
 # iopslimit records one op per call, never counting itself
 l=$(breakdown_field "$tmp/ev.out" lim ops)
@@ -77,7 +103,8 @@ W
 run_wml noev
 [ "$(breakdown_field "$tmp/noev.out" ev ops)" = 0 ] && [ "$(breakdown_field "$tmp/noev.out" ol ops)" = 0 ] ||
 	fail "rate 0: limits recorded ops"
-[ "$(breakdown_field "$tmp/noev.out" nap ops)" -ge 50 ] || fail "rate 0: limits blocked the thread"
+# the thread's time went to its delays: the limits did not hold it
+most_of noev nap || fail "rate 0: limits blocked the thread ($(busy noev nap) s of delays in $(took noev) s)"
 ok "eventgen rate=0: limits are no-ops"
 
 # --- block/wakeup across processes, semblock/sempost with highwater ----
@@ -107,13 +134,20 @@ b=$(breakdown_field "$tmp/sync.out" blk ops)
 w=$(breakdown_field "$tmp/sync.out" wk ops)
 # one of each may straddle the deadline: the other side is then not counted
 within $((w - 1)) $((w + 1)) "$b" || fail "block $b ops for $w wakeups"
-# (a loaded or sanitized build stretches the 20 ms cycle: no exact count)
-within 20 100 "$w" || fail "wakeup every 20 ms for 2 s gave $w"
+# at most one wakeup per 20 ms delay of the window, and the waker spent
+# most of it in those delays, not held up by wakeup (a loaded or
+# sanitized build stretches the delays: no fixed count)
+t=$(took sync)
+within 1 "$(echo "$t" | awk '{ print int($1 / 0.02) + 1 }')" "$w" || fail "wakeup every 20 ms for $t s gave $w"
+most_of sync d || fail "the waker spent $(busy sync d) s of $t s in its delays: held up by wakeup"
 sb=$(breakdown_field "$tmp/sync.out" sem ops)
 sp=$(breakdown_field "$tmp/sync.out" post ops)
 # posters run ahead by at most highwater (5) units, plus the one in flight
 within "$sb" $((sb + 6)) "$sp" || fail "sempost $sp vs semblock $sb (highwater 5)"
-[ "$sb" -gt 100 ] || fail "semblock only $sb ops"
+# and the semblock thread spent most of the run in its 10 ms delays, not
+# waiting for a post that was lost
+[ "$sb" -gt 0 ] && most_of sync slow ||
+	fail "semblock $sb ops, its delays $(busy sync slow) s of $t s: posts lost"
 ok "block $b / wakeup $w; semblock $sb / sempost $sp (highwater 5)"
 
 # --- delay, print -------------------------------------------------------
@@ -130,9 +164,10 @@ run 10
 W
 run_wml misc
 [ "$(breakdown_field "$tmp/misc.out" d ops)" = 3 ] || fail "delay: d != 3 ops"
-# a sleep never returns early; a busy machine may wake it late
-within 49 90 "$(breakdown_field "$tmp/misc.out" d msop)" ||
-	fail "delay 0.05 s: $(breakdown_field "$tmp/misc.out" d msop) ms/op"
+# a sleep never returns early; a busy machine may wake it late, so the
+# fastest of the three is bounded (twice 50 ms would fail all three)
+within 49.9 90 "$(breakdown_field "$tmp/misc.out" d min)" ||
+	fail "delay 0.05 s: $(grep '^d ' "$tmp/misc.out")"
 [ "$(grep -c 'Message from process (p1,0), thread (t1,0): hello there$' "$tmp/misc.out")" = 3 ] ||
 	fail "print: expected 3 messages: $(grep Message "$tmp/misc.out")"
 [ "$(breakdown_field "$tmp/misc.out" say ops)" = 0 ] || fail "print recorded ops"
@@ -192,7 +227,14 @@ W
 mkdir -p "$tmp/stuck"
 "$FLOWBENCH" run --cache warm "$tmp/stuck.f" >"$tmp/stuck.out" 2>"$tmp/stuck.err" &
 pid=$!
-sleep 1
+# once the run is on (whatever start-up takes on a busy machine), and
+# its threads had time to block
+i=0
+until grep -q Running "$tmp/stuck.out"; do
+	i=$((i + 1)); [ $i -le 400 ] || { kill -9 $pid; fail "the run did not start: $(cat "$tmp/stuck.err")"; }
+	sleep 0.05
+done
+sleep 0.5
 kill -INT $pid
 t0=$(date +%s%N)
 rc=0

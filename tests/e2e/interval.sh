@@ -14,25 +14,36 @@ out=$tmp/out
 
 n=$(grep -c 'Interval [0-9]* (' "$out" || true)
 
-# The cadence, bounded by the measured times of the rows: row k (from 1)
-# but the last was taken on time or late at its due point k x 0.5 s,
-# less than one period late (a tick never skips a point unless the master
-# slept through a whole period); so every point before the run's end has
-# its row, bar the last, which a late tick may lose to the deadline.  The
-# last row ends at the run's measured end.  Its log has a line per row.
+# The cadence, bounded by the measured times of the rows.  A row is
+# taken at the first point k x 0.5 s after the previous row, or later:
+# never early, and late by what the master's wake-up took.  A stall of
+# the machine (0.74 s was seen) makes one row late, maybe past the next
+# point, which is then lost; a wrong cadence makes every row late.  So
+# at most one row may be half a period late or more, and one point in
+# all may be lost (also the last, to a tick late past the run's end).
+# The last row ends at the run's measured end.  Its log has a line per row.
 python3 - "$tmp/r.json" "$n" <<'PY' || fail "the JSON interval series is wrong"
 import json, math, sys
 r = json.load(open(sys.argv[1]))
 assert r["interval_s"] == 0.5, r["interval_s"]
 period = r["interval_s"]
 run = r["runs"][0]
-points = math.ceil(run["elapsed_s"] / period - 1e-9) - 1   # due before the end
+end = run["elapsed_s"]
 for f in run["flowops"]:
     iv = f["intervals"]
     assert len(iv) == int(sys.argv[2]), (f["name"], len(iv), "rows,", sys.argv[2], "log lines")
-    assert points - 1 <= len(iv) - 1 <= points, (f["name"], len(iv), "rows for", points, "points")
-    for k, i in enumerate(iv[:-1], 1):
-        assert k * period - 1e-6 <= i["t_s"] < (k + 1) * period, (f["name"], k, i["t_s"])
+    prev, late, lost = 0.0, [], 0
+    for i in iv:
+        due = (math.floor(prev / period + 1e-9) + 1) * period   # the next point
+        if i is iv[-1]:
+            lost += max(0, math.ceil((end - due) / period - 1e-9))   # points left
+        else:
+            assert i["t_s"] >= due - 1e-6, (f["name"], "a row before its point", i["t_s"], due)
+            late.append(i["t_s"] - due)
+            lost += math.floor((i["t_s"] - due) / period + 1e-9)
+        prev = i["t_s"]
+    assert sum(x >= period / 2 for x in late) <= 1 and lost <= 1, \
+        (f["name"], "rows late by", [round(x, 3) for x in late], "points lost", lost)
     assert sum(i["ops"] for i in iv) == f["ops"], (f["name"], "ops do not add up")
     assert sum(i["bytes"] for i in iv) == f["bytes"], (f["name"], "bytes do not add up")
     ts = [i["t_s"] for i in iv]

@@ -205,12 +205,17 @@ smaps_of() {
 		smaps_of $(pgrep -P "$p" 2>/dev/null)
 	done
 }
-# during NAME: run NAME.f (1 s) in the background; after 0.5 s put
-# the workers' smaps in $tmp/NAME.smaps
+# during NAME: run NAME.f (1 s) in the background; once it is Running
+# (the thread memory exists from before the release; start-up takes what
+# a busy machine makes it take) put the workers' smaps in $tmp/NAME.smaps
 during() {
 	"$FLOWBENCH" run "$tmp/$1.f" --cache warm >"$tmp/$1.out" 2>&1 &
 	pid=$!
-	sleep 0.5
+	i=0
+	until grep -q Running "$tmp/$1.out"; do
+		i=$((i + 1)); [ $i -le 400 ] || { kill -9 "$pid"; fail "$1: the run did not start: $(cat "$tmp/$1.out")"; }
+		sleep 0.05
+	done
 	smaps_of "$pid" >"$tmp/$1.smaps"
 	wait "$pid" || { cat "$tmp/$1.out"; fail "$1: run failed"; }
 }

@@ -135,7 +135,13 @@ wl intr '    flowop aiowrite name=aw,filename=big,iosize=64k,random,dsync,iters=
     flowop aiowait name=wt' 60
 "$FLOWBENCH" run "$tmp/intr.f" --cache warm >"$tmp/intr.out" 2>&1 &
 pid=$!
-sleep 1.5
+# once the run is on (start-up takes what a busy machine makes it take)
+i=0
+until grep -q Running "$tmp/intr.out"; do
+	i=$((i + 1)); [ $i -le 400 ] || { kill -9 $pid; fail "the run did not start: $(cat "$tmp/intr.out")"; }
+	sleep 0.05
+done
+sleep 0.5
 kill -INT $pid
 t0=$(date +%s%N)
 rc=0

@@ -422,7 +422,7 @@ static void rig_read_pipe(struct rig *g, int64_t depth)
 /* Until `n` completions wait in the ring's CQ (at most 10 s). */
 static void wait_completions(struct rig *g, unsigned n)
 {
-	struct io_uring *ring = g->t.aio;
+	struct io_uring *ring = family_state(&g->t);
 	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
 	uint64_t until = clock_now_ns() + 10000000000ull;
 

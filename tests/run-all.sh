@@ -88,6 +88,10 @@ if [ $quick = no ]; then
 	echo "== distcheck"
 	(cd "$top/build" && make -s distcheck >distcheck.log 2>&1) || {
 		tail -40 "$top/build/distcheck.log"
+		# which test failed, and its log, from the tree distcheck left
+		for log in "$top"/build/flowbench-*/_build/sub/test-suite.log; do
+			[ -f "$log" ] && tail -150 "$log"
+		done
 		echo "distcheck: FAILED"
 		echo "# FAIL: 1" >>"$summary"
 		status=1

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "runtime/base/clock.h"
 
@@ -21,12 +22,24 @@ static uint64_t log_start_ns;
  * it) -> SET; a lock-free claim, so a forked worker never inherits a lock.
  */
 enum { FIRST_EMPTY, FIRST_WRITING, FIRST_SET };
+
+/*
+ * Process global (documented exception): who this process is among the
+ * clients of a flowbench-mpi run ("rank 2 (node7)"), named in every
+ * warning and error; "" in a plain run.  Set once before anything runs.
+ */
+static char log_origin[128];
 static atomic_int first_state;
 static char first_text[2048];
 
 void log_init(void)
 {
 	log_start_ns = clock_now_ns();
+}
+
+void log_set_origin(const char *who)
+{
+	snprintf(log_origin, sizeof(log_origin), "%s", who ? who : "");
 }
 
 double log_elapsed(void)
@@ -56,7 +69,10 @@ static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
 static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
-	fputs(prefix, stderr);
+	if (log_origin[0])
+		fprintf(stderr, "flowbench: %s: %s", log_origin, prefix + strlen("flowbench: "));
+	else
+		fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	fflush(stderr);

@@ -14,6 +14,12 @@
 /* Record the program's start time; call once, first thing in main(). */
 void log_init(void);
 
+/*
+ * Name this process in every warning and error ("flowbench: rank 2
+ * (node7): error: ..."): flowbench-mpi's clients.  NULL or "": nothing.
+ */
+void log_set_origin(const char *who);
+
 /* Seconds since log_init(). */
 double log_elapsed(void);
 

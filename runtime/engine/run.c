@@ -101,6 +101,11 @@ struct master {
 	double warmup_s, interval_s;
 	struct sampler smp;
 	bool warming;             /* the warm-up has not yet been seen to end */
+	const struct run_coord *coord;   /* the other clients, or NULL (coord.h) */
+	bool peer_halt;           /* another client ended the timed phase */
+	bool peer_failed;         /* another client failed before the release */
+	int reporter;             /* this client printed the report */
+	uint64_t release_ns;
 };
 
 /* Many threads, each with many slots: ask for the hard limit. */
@@ -259,6 +264,69 @@ static uint64_t end_time(struct master *m, uint64_t now)
 }
 
 /*
+ * Meet the other clients (coord.h): 0 when every client, this one
+ * included (`ok`), got here; -1 otherwise.  Without a coordinator, `ok`.
+ */
+static int coord_agree(struct master *m, bool ok)
+{
+	if (!m->coord)
+		return ok ? 0 : -1;
+	if (m->coord->ops->agree(m->coord->ctx, ok) == 0 && ok)
+		return 0;
+	m->peer_failed = ok;      /* this one was fine: another one failed */
+	if (ok)
+		snprintf(m->why, sizeof(m->why), "another client failed before the run started");
+	return -1;
+}
+
+/*
+ * During the timed phase: what another client said.  Its failure aborts
+ * this client's run too (its results are kept as partial); its early end
+ * ends this one.  Returns true when the run was halted.
+ */
+static bool coord_heard(struct master *m, uint64_t now)
+{
+	char why[512];
+	enum coord_event ev;
+
+	if (!m->coord)
+		return false;
+	ev = m->coord->ops->poll(m->coord->ctx, why, sizeof(why));
+	if (ev == COORD_NONE)
+		return false;
+	m->peer_halt = true;
+	if (ev == COORD_ABORT) {
+		shared_set_error(m->sh.ctl, "%s", why);
+		shared_halt(m->sh.ctl, HALT_ABORT);
+	} else {
+		uint64_t zero = 0;
+
+		atomic_compare_exchange_strong(&m->sh.ctl->stop_ns, &zero, now);
+		shared_halt(m->sh.ctl, HALT_STOP);
+	}
+	return true;
+}
+
+/* Tell the other clients this one's run ended early or failed. */
+static void coord_tell_end(struct master *m)
+{
+	struct shared_ctl *c = m->sh.ctl;
+	uint32_t h = shared_halted(c);
+
+	if (!m->coord || m->peer_halt)
+		return;
+	if (h & HALT_ABORT) {
+		const char *err = shared_error(c);
+
+		m->coord->ops->tell(m->coord->ctx, COORD_ABORT,
+				    interrupt_signal() ? "interrupted" :
+				    err ? err : m->why[0] ? m->why : "the run failed");
+	} else if (atomic_load(&c->stop_ns)) {
+		m->coord->ops->tell(m->coord->ctx, COORD_STOP, NULL);
+	}
+}
+
+/*
  * Sleep through the warm-up and the timed phase on the halt word, waking
  * at least every POLL_NS to notice dead workers, at the end of the
  * warm-up, and for the sampler's jobs.  Returns the time the run ended.
@@ -277,6 +345,8 @@ static uint64_t timed_phase(struct master *m)
 		if (now >= c->deadline_ns)
 			return c->deadline_ns;
 		if (reap(m, false))
+			continue;
+		if (coord_heard(m, now))
 			continue;
 		if (m->warming && now >= c->start_ns) {
 			m->warming = false;
@@ -448,6 +518,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	struct fo_stats *sum = malloc(((size_t)p->nflowops + 3) * sizeof(*sum));
 	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
+	struct coord_combined all = { 0 };
+	int reporter = 1;
 
 	if (!sum) {
 		log_error("out of memory");
@@ -459,7 +531,41 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	if (m->warmup_s > 0)
 		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
 			 (unsigned long long)warm_ops);
+	if (m->coord) {
+		struct coord_local mine = {
+			.sum = sum, .n = p->nflowops + 3,
+			.release_ns = m->release_ns, .start_ns = m->sh.ctl->start_ns,
+			.end_ns = end_ns, .failed = partial,
+			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
+				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
+		};
+
+		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
+		if (reporter < 0) {
+			free(sum);
+			return 1;
+		}
+		if (reporter) {
+			elapsed_s = all.elapsed_s;
+			if (all.failed && !partial) {
+				partial = true;
+				snprintf(m->why, sizeof(m->why), "%s", all.error);
+			}
+			if (partial)
+				log_info("The run stopped after %.3f seconds: partial results",
+					 elapsed_s);
+		}
+	}
+	m->reporter = reporter;
+	if (m->out)
+		m->out->reporter = reporter;
+	if (!reporter) {
+		free(sum);
+		return partial ? 1 : 0;
+	}
 	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+	if (m->coord)
+		coord_print_clients(stdout, p, &all);
 	if (shared_first_failure(m->sh.ctl))
 		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
 	if (m->out) {
@@ -470,10 +576,13 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->out->iv = m->smp.rows;
 		m->out->niv = m->smp.nrows;
 		m->smp.rows = NULL;     /* moved */
+		m->out->has_clients = m->coord != NULL;
+		m->out->clients = all;
 	} else {
 		free(sum);
+		coord_combined_free(&all);
 	}
-	return 0;
+	return partial ? 1 : 0;
 }
 
 static double runtime_seconds(const struct plan *p)
@@ -519,6 +628,8 @@ static void report_failure(struct master *m)
 		fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(sig));
 		return;
 	}
+	if (m->peer_failed || (m->peer_halt && !m->reporter))
+		return;         /* the coordinator or the reporter names the client that failed */
 	if (err)
 		log_error("%s", err);
 	if (m->why[0])
@@ -560,12 +671,14 @@ static int run_workers(struct master *m)
 	bool aborted;
 	int rc = 1;
 
-	if (sampler_init(&m->smp, m->plan, &m->sh, &so) < 0)
+	if (sampler_init(&m->smp, m->plan, &m->sh, &so) < 0) {
+		coord_agree(m, false);  /* the others wait at the release */
 		return 1;
+	}
 
 	interrupt_install();
 	interrupt_attach(halt_on_signal, c);
-	if (start_workers(m) < 0 || wait_ready(m) < 0) {
+	if (coord_agree(m, start_workers(m) == 0 && wait_ready(m) == 0) < 0) {
 		shared_halt(c, HALT_ABORT);
 		shared_release(c);      /* wake the waiters so they can exit */
 		reap_all(m, "the start-up was abandoned");
@@ -574,7 +687,19 @@ static int run_workers(struct master *m)
 	clock_scale_finish(&m->clk);
 	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
+	if (m->coord) {
+		uint64_t at;
+
+		if (m->coord->ops->release_at(m->coord->ctx, &at) < 0) {
+			shared_halt(c, HALT_ABORT);
+			shared_release(c);
+			reap_all(m, "the start-up was abandoned");
+			goto out;
+		}
+		sleep_until(at);
+	}
 	release = clock_now_ns();
+	m->release_ns = release;
 	start = add_seconds(release, m->warmup_s);
 	c->start_ns = start;
 	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
@@ -593,6 +718,7 @@ static int run_workers(struct master *m)
 	}
 	sampler_quiet(&m->smp);
 	stop_run(m);
+	coord_tell_end(m);
 	if (!(shared_halted(c) & HALT_ABORT) && end <= start && m->warmup_s > 0)
 		shared_set_error(c, "the run ended during the warm-up (%g s): nothing was measured",
 				 m->warmup_s);
@@ -600,7 +726,10 @@ static int run_workers(struct master *m)
 		log_run_took((double)(end - start) / 1e9);
 	reap_all(m, "the end of the run");
 	aborted = shared_halted(c) & HALT_ABORT;
-	if (!aborted) {
+	if (m->coord) {
+		/* every client combines, whatever happened to it */
+		rc = report(m, end > start ? end : start, aborted);
+	} else if (!aborted) {
 		rc = report(m, end, false);
 	} else if (end > start) {
 		/* the results so far: every thread's ops until it stopped */
@@ -620,6 +749,7 @@ void run_outcome_free(struct run_outcome *o)
 {
 	free(o->stats);
 	free(o->iv);
+	coord_combined_free(&o->clients);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -675,69 +805,125 @@ static int check_times(const struct plan *p, double warmup_s, double interval_s)
 	return 0;
 }
 
-int run_plan(const struct plan *p, const struct run_options *opt,
-	     struct run_outcome *out)
+/*
+ * Everything before the files exist: time limits, the script's actions,
+ * what runs, preflight, the files.  Returns 0 when the run goes on, 1
+ * when it failed (after a message), 2 when it ends here without a run
+ * (`quit` among the actions, a script without `run`).
+ */
+static int before_files(struct master *m, const struct run_options *opt,
+			uint64_t *nproc)
 {
-	struct master m = { .plan = p, .out = out,
-			    .pct = opt ? opt->percentiles : NULL,
-			    .npct = opt ? opt->npercentiles : 0,
-			    .warmup_s = opt ? opt->warmup_s : 0,
-			    .interval_s = opt ? opt->interval_s : 0 };
-	uint64_t nproc = 0;
-	int rc = 1;
+	const struct plan *p = m->plan;
+	int rc;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
-	if (stop_asked(out))
+	if (stop_asked(m->out))
 		return 1;
-	if (check_times(p, m.warmup_s, m.interval_s) < 0)
+	if (check_times(p, m->warmup_s, m->interval_s) < 0)
 		return 1;
-	clock_scale_begin(&m.clk);
+	clock_scale_begin(&m->clk);
 	rc = actions_run(p);
-	if (stop_asked(out))
+	if (stop_asked(m->out))
 		return 1;
 	if (rc != 0)
-		return rc < 0 ? 1 : 0;
-	rc = 1;
+		return rc < 0 ? 1 : 2;
 	if (!p->has_run)
-		return 0;
+		return 2;
 	for (int i = 0; i < p->nprocs; i++)
-		nproc += p->procs[i].instances;
-	if (nproc == 0) {
+		*nproc += p->procs[i].instances;
+	if (*nproc == 0) {
 		log_error("nothing to run: no process instances are defined");
 		return 1;
 	}
 	raise_nofile();
 	if (preflight_check(p) < 0)
 		return 1;
-	if (fileset_prepare_all(p, opt && opt->force, &m.fs) < 0) {
-		stop_asked(out);        /* preallocation stopped by an interrupt */
+	if (fileset_prepare_all(p, opt && opt->force, &m->fs) < 0) {
+		stop_asked(m->out);     /* preallocation stopped by an interrupt */
 		return 1;
 	}
-	if (cache_prepare(m.fs, p->nfilesets, opt && opt->cache == CACHE_WARM,
-			  out ? out->cache : NULL, out ? sizeof(out->cache) : 0) < 0) {
-		stop_asked(out);
+	return 0;
+}
+
+/*
+ * The cache step.  With other clients, one client per host drops the
+ * host's cache once every client prepared its files; when it may not,
+ * each client drops its own files' pages.
+ */
+static int cache_step(struct master *m, const struct run_options *opt)
+{
+	const struct plan *p = m->plan;
+	bool warm = opt && opt->cache == CACHE_WARM;
+	char *what = m->out ? m->out->cache : NULL;
+	size_t len = m->out ? sizeof(m->out->cache) : 0;
+	void *ctx = m->coord ? m->coord->ctx : NULL;
+	bool dropped = false;
+
+	if (!m->coord || warm)
+		return cache_prepare(m->fs, p->nfilesets, warm, what, len);
+	if (m->coord->ops->host_leader(ctx))
+		dropped = cache_drop_host(what, len);
+	if (m->coord->ops->host_share(ctx, dropped)) {
+		if (what && !what[0])
+			snprintf(what, len, "dropped (drop_caches, once for this host)");
+		return 0;
+	}
+	return cache_drop_files(m->fs, p->nfilesets, what, len);
+}
+
+int run_plan(const struct plan *p, const struct run_options *opt,
+	     struct run_outcome *out)
+{
+	struct master m = { .plan = p, .out = out, .reporter = 1,
+			    .coord = opt ? opt->coord : NULL,
+			    .pct = opt ? opt->percentiles : NULL,
+			    .npct = opt ? opt->npercentiles : 0,
+			    .warmup_s = opt ? opt->warmup_s : 0,
+			    .interval_s = opt ? opt->interval_s : 0 };
+	uint64_t nproc = 0;
+	int rc;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	rc = before_files(&m, opt, &nproc);
+	if (rc == 2)
+		return 0;
+	/* every client has its files, or none runs */
+	if (coord_agree(&m, rc == 0) < 0) {
+		if (rc == 0 && out)
+			snprintf(out->error, sizeof(out->error), "%s", m.why);
+		rc = 1;
 		goto out;
 	}
+	rc = 1;
+	if (cache_step(&m, opt) < 0) {
+		stop_asked(out);
+		goto refused;
+	}
 	if (stop_asked(out))
-		goto out;
+		goto refused;
 	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
-		goto out;
+		goto refused;
 	m.sh.ctl->keep_going = opt && opt->keep_going;
 	if (m.sh.nslots == 0) {
 		log_error("nothing to run: no thread instances are defined");
-		goto out;
+		goto refused;
 	}
 	m.w = calloc(nproc, sizeof(*m.w));
 	if (!m.w) {
 		log_error("out of memory");
-		goto out;
+		goto refused;
 	}
 	rc = run_workers(&m);
 	if (out) {
 		out->tsc = m.clk.tsc;
 		out->clock_read_ns = m.clk.read_ns;
 	}
+	goto out;
+refused:
+	/* the other clients wait for this one at the release: it is not coming */
+	if (m.coord)
+		m.coord->ops->agree(m.coord->ctx, false);
 out:
 	free(m.w);
 	shared_destroy(&m.sh);

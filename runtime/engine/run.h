@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "plan/plan.h"
+#include "runtime/engine/coord.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
 
@@ -24,6 +25,8 @@ struct run_options {
 	bool keep_going;
 	/* --force: adopt unmarked fileset directories (runtime/fileset/fileset.h). */
 	bool force;
+	/* The other clients of this run (flowbench-mpi), or NULL (coord.h). */
+	const struct run_coord *coord;
 };
 
 /* What a run leaves for the results file (runtime/results/). */
@@ -39,6 +42,11 @@ struct run_outcome {
 	double clock_read_ns;     /* its read cost, measured at calibration */
 	char cache[160];          /* the "Cache: ..." decision */
 	char error[512];          /* why it failed, when run.c knows */
+	/* With a coordinator, on the reporting client: stats and elapsed_s
+	   are the combined run's, and this the clients' part (coord.h). */
+	bool has_clients;
+	struct coord_combined clients;
+	bool reporter;            /* this client printed the report (always without a coordinator) */
 };
 
 /*

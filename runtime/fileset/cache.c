@@ -60,21 +60,20 @@ static void decided(char *what, size_t len, const char *text)
 		snprintf(what, len, "%s", text);
 }
 
-int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
-		  char *what, size_t len)
+bool cache_drop_host(char *what, size_t len)
+{
+	sync();
+	if (!drop_caches())
+		return false;
+	decided(what, len, "dropped (drop_caches)");
+	return true;
+}
+
+int cache_drop_files(const struct fs_state *fs, int nfs, char *what, size_t len)
 {
 	unsigned long long n = 0;
 	char text[128];
 
-	if (warm) {
-		decided(what, len, "warm (not flushed)");
-		return 0;
-	}
-	sync();
-	if (drop_caches()) {
-		decided(what, len, "dropped (drop_caches)");
-		return 0;
-	}
 	for (int i = 0; i < nfs; i++) {
 		char path[PATH_MAX];
 
@@ -91,4 +90,16 @@ int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
 		 "cold via fdatasync+fadvise(DONTNEED) on %llu files", n);
 	decided(what, len, text);
 	return 0;
+}
+
+int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+		  char *what, size_t len)
+{
+	if (warm) {
+		decided(what, len, "warm (not flushed)");
+		return 0;
+	}
+	if (cache_drop_host(what, len))
+		return 0;
+	return cache_drop_files(fs, nfs, what, len);
 }

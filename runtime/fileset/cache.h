@@ -19,4 +19,13 @@
 int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
 		  char *what, size_t len);
 
+/*
+ * Its two halves, for a run on several clients where one per host drops
+ * the host's cache (runtime/engine/coord.h): sync() and drop_caches,
+ * true when permitted (the decision logged); and the per-file fallback
+ * (0 or -1 after an error).
+ */
+bool cache_drop_host(char *what, size_t len);
+int cache_drop_files(const struct fs_state *fs, int nfs, char *what, size_t len);
+
 #endif

@@ -12,7 +12,7 @@ check() {
 import os, re, sys
 os.chdir(sys.argv[1])
 # (folder, the folders it may include besides itself), top of the
-# pipeline last; main.c, cli.c, catalog.c and the tests may include all
+# pipeline last; main.c, command.c, cli.c, catalog.c and the tests may include all
 LAYERS = [
     ('plan/', []),
     ('lang/', ['plan/']),
@@ -26,6 +26,11 @@ LAYERS = [
     ('runtime/results/', ['runtime/engine/', 'runtime/fileset/',
                           'runtime/measure/', 'runtime/base/', 'plan/']),
     ('runtime/compare/', ['runtime/results/', 'runtime/base/', 'plan/']),
+    # flowbench-mpi's entry and coordinator: on top, like main.c (None:
+    # the top-level command.h and cli.h)
+    ('mpi/', ['runtime/compare/', 'runtime/results/', 'flowops/',
+              'runtime/engine/', 'runtime/fileset/', 'runtime/measure/',
+              'runtime/base/', 'lang/', 'plan/', None]),
 ]
 def layer(p):
     for l, ok in LAYERS:
@@ -33,7 +38,7 @@ def layer(p):
             return l, ok
     return None, None
 srcs = []
-for d in ('plan', 'lang', 'runtime', 'flowops'):
+for d in ('plan', 'lang', 'runtime', 'flowops', 'mpi'):
     for root, _, fs in os.walk(d):
         srcs += [os.path.join(root, f) for f in fs
                  if f.endswith(('.c', '.h', '.y', '.l'))]
@@ -92,7 +97,7 @@ PY
 
 # the checker finds what it must: a copy with one bad include, one cycle
 mkdir "$tmp/src"
-(cd "$TOP_SRCDIR" && cp -r plan lang runtime flowops "$tmp/src/")
+(cd "$TOP_SRCDIR" && cp -r plan lang runtime flowops mpi "$tmp/src/")
 check "$tmp/src" >"$tmp/out" || { cat "$tmp/out"; fail "the source tree breaks the layers"; }
 echo '#include "lang/ast.h"' >>"$tmp/src/runtime/measure/stats.c"
 if check "$tmp/src" >"$tmp/out"; then
@@ -109,4 +114,4 @@ grep -q '^cycle: .*runtime/engine/slot .*runtime/engine/thread' "$tmp/out" ||
 ok "the checker reports an include against the layers and a module cycle"
 
 check "$TOP_SRCDIR" >"$tmp/out" || { cat "$tmp/out"; fail "the source tree breaks the layers"; }
-ok "every include points down the pipeline; no module cycle ($(cd "$TOP_SRCDIR" && find plan lang runtime flowops -name '*.[chyl]' | wc -l) files)"
+ok "every include points down the pipeline; no module cycle ($(cd "$TOP_SRCDIR" && find plan lang runtime flowops mpi -name '*.[chyl]' | wc -l) files)"

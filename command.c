@@ -1,0 +1,281 @@
+/*
+ * command.c - the command line (cli.h) picks a subcommand, and this file
+ * hands it to its handler; flowbench's main.c and flowbench-mpi's
+ * mpi/main.c both come here (command.h), the second with the hooks
+ * that make one run of many clients.  `run` and `check`
+ * go through the front end's one entry (lang/frontend.h: read, parse,
+ * -D, compile) to a plan; `run` then hands the plan to the session
+ * (runtime/results/session.h: processes, threads, statistics, report).
+ * Each stage reports its own errors; the handlers only decide the exit
+ * status: 0 success, 1 script error or failed run, 2 usage error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "command.h"
+#include "config.h"
+#include "lang/fio_import.h"
+#include "lang/frontend.h"
+#include "runtime/base/log.h"
+#include "runtime/compare/commands.h"
+#include "runtime/results/session.h"
+#include "plan/oom.h"
+
+/* A seed for a run without --seed: different every time, and printed. */
+static uint64_t fresh_seed(void)
+{
+	uint64_t seed = 0;
+
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed >> 1;       /* < 2^63: easy to paste back */
+}
+
+/* `quit` before any run: nothing runs, which is not an error. */
+static bool ends_with_quit(const struct plan *p)
+{
+	return p->nactions && p->actions[p->nactions - 1].kind == PA_QUIT;
+}
+
+/*
+ * The file `run FILE` means: FILE itself, or a catalogue workload when
+ * FILE is a bare name that is not a file here (`run fileserver`).
+ * Malloc'ed; NULL after a message.
+ */
+static char *workload_path(const char *file)
+{
+	char *found = catalog_resolve(file, catalog_dir(NULL));
+
+	if (found)
+		return found;
+	if (!strchr(file, '/') && access(file, F_OK) < 0) {
+		fprintf(stderr, "flowbench: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list')\n",
+			file, catalog_dir(NULL));
+		return NULL;
+	}
+	found = xstrdup(file);
+	return found;
+}
+
+/* A workload compiled for `run` or `check`. */
+struct workload {
+	char *path;
+	struct frontend_result fe;
+};
+
+/*
+ * run and check: FILE through the front end to a plan that has something
+ * to do.  0, or 1 after the messages; release with workload_free() in
+ * either case.
+ */
+static int workload_load(const struct cli_args *args, struct workload *w,
+			 const struct command_hooks *h)
+{
+	struct frontend_input in = {
+		.defines = args->defines, .ndefines = args->ndefines,
+		.compile = {
+			.runtime_given = args->runtime_given,
+			.runtime_s = args->runtime_s,
+			.seed = args->seed_given ? args->seed : fresh_seed(),
+			.allow_system = args->allow_system,
+		},
+		.err = h && h->diag ? h->diag : stderr,
+	};
+
+	memset(w, 0, sizeof(*w));
+	w->path = workload_path(args->file);
+	if (!w->path)
+		return 1;
+	in.path = w->path;
+	if (h && h->compiled) {
+		/* every client compiles; one message for all, from one client */
+		if (h->compiled(h->ctx, frontend_compile(&in, &w->fe)) != 0)
+			return 1;
+	} else if (frontend_compile(&in, &w->fe)) {
+		return 1;
+	}
+	if (!w->fe.plan.has_run && !ends_with_quit(&w->fe.plan)) {
+		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
+			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
+			w->path);
+		return 1;
+	}
+	return 0;
+}
+
+static void workload_free(struct workload *w)
+{
+	frontend_free(&w->fe);
+	free(w->path);
+}
+
+/* check's one line: what the plan holds. */
+static void print_summary(const struct plan *p)
+{
+	uint64_t threads = 0;
+	int files = 0;
+	char run[64];
+
+	for (int i = 0; i < p->nfilesets; i++)
+		files += p->filesets[i].is_file;
+	for (int i = 0; i < p->nthreads; i++)
+		threads += p->threads[i].instances *
+			   p->procs[p->threads[i].proc].instances;
+	if (p->runtime_s > 0)
+		snprintf(run, sizeof(run), "run %.3g s", p->runtime_s);
+	else
+		snprintf(run, sizeof(run), "run until the workload ends");
+	printf("%s: ok: %d file%s, %d fileset%s, %d process definition%s, "
+	       "%llu thread%s, %d flowop%s, %s\n",
+	       p->filename, files, files == 1 ? "" : "s",
+	       p->nfilesets - files, p->nfilesets - files == 1 ? "" : "s",
+	       p->nprocs, p->nprocs == 1 ? "" : "s",
+	       (unsigned long long)threads, threads == 1 ? "" : "s",
+	       p->nflowops, p->nflowops == 1 ? "" : "s", run);
+}
+
+/* Run the compiled plan --repeat times and write the results files. */
+static int run_session(const struct cli_args *args, const struct workload *w,
+		       const struct command_hooks *h)
+{
+	struct res_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
+	struct session_options so = {
+		.run.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
+		.run.percentiles = args->percentiles,
+		.run.npercentiles = args->npercentiles,
+		.run.warmup_s = args->warmup_s,
+		.run.interval_s = args->interval_s,
+		.run.keep_going = args->keep_going,
+		.run.force = args->force,
+		.run.coord = h ? h->coord : NULL,
+		.repeat = args->repeat,
+		.outputs = args->outputs,
+		.noutputs = h && !h->writes_results ? 0 : args->noutputs,
+		.argv = args->argv, .argc = args->argc,
+		.workload = w->path, .source = w->fe.text, .source_len = w->fe.len,
+		.defines = defs, .ndefines = args->ndefines,
+	};
+	int status;
+
+	for (int i = 0; i < args->ndefines; i++) {
+		defs[i].name = args->defines[i].name;
+		defs[i].value = args->defines[i].value;
+	}
+	status = session_run(&w->fe.plan, &so);
+	free(defs);
+	return status;
+}
+
+/* ---- the handlers, one per subcommand ---------------------------------- */
+
+static int cmd_run(const struct cli_args *args, const struct command_hooks *h)
+{
+	struct workload w;
+	int status = workload_load(args, &w, h);
+
+	if (status == 0 && h && h->adapt_plan)
+		status = h->adapt_plan(h->ctx, &w.fe.plan);
+	if (status == 0) {
+		log_info("Seed: %llu (repeat this run's random choices with --seed %llu)",
+			 (unsigned long long)w.fe.plan.seed,
+			 (unsigned long long)w.fe.plan.seed);
+		status = run_session(args, &w, h);
+	}
+	workload_free(&w);
+	return status;
+}
+
+static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
+{
+	struct workload w;
+	int status = workload_load(args, &w, h);
+
+	if (status == 0)
+		print_summary(&w.fe.plan);
+	workload_free(&w);
+	return status;
+}
+
+static int cmd_list(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	(void)args;
+	return catalog_list(stdout, stderr);
+}
+
+static int cmd_compare_files(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	return cmd_compare(args->inputs, args->ninputs, args->format, stdout,
+			   stderr);
+}
+
+static int cmd_report_files(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	return cmd_report(args->inputs, args->ninputs, args->report_out, stderr);
+}
+
+/* `import-fio JOB.fio`: the WML translation on stdout. */
+static int cmd_import_fio(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	size_t len = 0;
+	char *text = frontend_read(args->file, &len, stderr);
+	int status;
+
+	if (!text)
+		return 1;
+	status = fio_import(args->file, text, len, stdout, stderr);
+	free(text);
+	return status;
+}
+
+static int cmd_help(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	(void)args;
+	cli_usage(stdout);
+	return 0;
+}
+
+static int cmd_version(const struct cli_args *args, const struct command_hooks *h)
+{
+	(void)h;
+	(void)args;
+	printf("flowbench %s\n", PACKAGE_VERSION);
+	return 0;
+}
+
+static int (*const handlers[CLI_NCOMMANDS])(const struct cli_args *,
+					     const struct command_hooks *) = {
+	[CLI_RUN] = cmd_run,
+	[CLI_CHECK] = cmd_check,
+	[CLI_LIST] = cmd_list,
+	[CLI_COMPARE] = cmd_compare_files,
+	[CLI_REPORT] = cmd_report_files,
+	[CLI_IMPORT_FIO] = cmd_import_fio,
+	[CLI_HELP] = cmd_help,
+	[CLI_VERSION] = cmd_version,
+};
+
+int command_main(int argc, char **argv, const struct command_hooks *h)
+{
+	struct cli_args args;
+	int status = 2;
+
+	if (cli_parse(argc, argv, &args, h && h->diag ? h->diag : stderr) == 0) {
+		if (h && h->accepts && !h->accepts(h->ctx, &args))
+			status = 2;
+		else
+			status = handlers[args.cmd](&args, h);
+	}
+	cli_args_free(&args);
+	return status;
+}

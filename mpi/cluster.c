@@ -1,0 +1,220 @@
+/*
+ * cluster.c - flowbench-mpi's ranks before the run: who is who, the
+ * front end's one message for the whole job, each rank's own directory.
+ *
+ * Every rank compiles the workload itself (with its own $rank, $nranks
+ * and $hostname), so a workload can shape itself per client; the ranks
+ * then agree that every one compiled it, and that they all run the same
+ * flowops (their statistics are added line by line).  Rank 0's front end
+ * writes to stderr; the others write into memory, shown only when rank 0
+ * compiled and they did not, so a script error is printed once.
+ */
+#include "mpi/cluster.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan/oom.h"
+#include "runtime/base/log.h"
+
+const char *cluster_mpi_error(int code, char *buf, int size)
+{
+	int len = 0;
+
+	if (MPI_Error_string(code, buf, &len) != MPI_SUCCESS)
+		snprintf(buf, (size_t)size, "MPI error %d", code);
+	return buf;
+}
+
+/* flowbench-mpi runs workloads; the offline commands belong to flowbench. */
+static bool cluster_accepts(void *ctx, const struct cli_args *args)
+{
+	struct cluster *cl = ctx;
+
+	if (args->cmd == CLI_RUN || args->cmd == CLI_HELP || args->cmd == CLI_VERSION)
+		return true;
+	if (cl->rank == 0)
+		fprintf(stderr, "flowbench-mpi: only 'run' is for many clients; "
+			"use flowbench for the other commands\n");
+	return false;
+}
+
+/* The lowest rank for which `failed` holds, or nranks when none. */
+static int first_rank_where(struct cluster *cl, bool failed)
+{
+	int mine = failed ? cl->rank : cl->nranks, first = cl->nranks;
+
+	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, cl->world);
+	return first;
+}
+
+/*
+ * Every rank compiled (its front end found `errors`).  When rank 0 did
+ * not, its messages are already out; when only another did, that rank
+ * shows its own, named.  0 when every rank compiled.
+ */
+static int cluster_compiled(void *ctx, int errors)
+{
+	struct cluster *cl = ctx;
+	int first;
+
+	if (cl->diag)
+		fflush(cl->diag);
+	first = first_rank_where(cl, errors != 0);
+	if (first == cl->nranks)
+		return 0;
+	if (first == cl->rank && cl->rank != 0) {
+		fprintf(stderr, "flowbench-mpi: %s: the workload does not compile on this rank "
+			"(rank 0 compiled it):\n%.*s", cl->origin, (int)cl->diag_len,
+			cl->diag_text ? cl->diag_text : "");
+		fflush(stderr);
+	}
+	return 1;
+}
+
+/* A hash of the plan's flowop names and count, to see that all ranks run the same lines. */
+static uint64_t plan_shape(const struct plan *p)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)p->nflowops;
+
+	for (int i = 0; i < p->nflowops; i++) {
+		for (const char *c = p->flowops[i].name; c && *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		h = (h ^ (uint64_t)p->flowops[i].line) * 1099511628211ull;
+	}
+	return h;
+}
+
+/*
+ * The directory `path`/rank-NNNNN, made if missing; an existing one must
+ * be a directory, not a link to one (the fileset's own checks then
+ * apply below it as in a plain run).  Malloc'ed; NULL after a message.
+ */
+static char *rank_dir(const struct cluster *cl, const char *path)
+{
+	char *dir = NULL;
+	struct stat st;
+
+	if (asprintf(&dir, "%s/rank-%05d", path, cl->rank) < 0)
+		oom_exit();
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		log_error("cannot create this rank's directory %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		log_error("refusing to use %s as this rank's directory: it is %s", dir,
+			  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/*
+ * The plan on this rank: the same flowops as every other rank's, and
+ * every fileset in this rank's own directory below its path.
+ */
+static int cluster_adapt_plan(void *ctx, struct plan *p)
+{
+	struct cluster *cl = ctx;
+	uint64_t shape = plan_shape(p), lo = 0, hi = 0;
+	bool failed = false;
+
+	MPI_Allreduce(&shape, &lo, 1, MPI_UINT64_T, MPI_MIN, cl->world);
+	MPI_Allreduce(&shape, &hi, 1, MPI_UINT64_T, MPI_MAX, cl->world);
+	if (lo != hi) {
+		if (cl->rank == 0)
+			log_error("%s: the ranks' workloads have different flowops "
+				  "($rank, $nranks or $hostname changed them): every rank must run "
+				  "the same flowops, with any values", p->filename);
+		return 1;
+	}
+	cl->paths = xcalloc((size_t)p->nfilesets + 1, sizeof(*cl->paths));
+	for (int i = 0; i < p->nfilesets && !failed; i++) {
+		char *dir = rank_dir(cl, p->filesets[i].path);
+
+		if (!dir) {
+			failed = true;
+			break;
+		}
+		cl->paths[cl->npaths++] = dir;
+		p->filesets[i].path = dir;
+	}
+	if (first_rank_where(cl, failed) < cl->nranks) {
+		if (!failed && cl->rank == 0)
+			log_error("a rank could not make its directory (its message above): "
+				  "no rank ran the workload");
+		return 1;
+	}
+	return 0;
+}
+
+/* Every rank's host name, in rank order. */
+static int gather_hosts(struct cluster *cl)
+{
+	cl->hosts = xcalloc((size_t)cl->nranks, sizeof(*cl->hosts));
+	return MPI_Allgather(cl->hostname, CLUSTER_HOST_MAX, MPI_CHAR, cl->hosts,
+			     CLUSTER_HOST_MAX, MPI_CHAR, cl->world) == MPI_SUCCESS ? 0 : -1;
+}
+
+void cluster_merge_stats(void *in, void *inout, int *len, MPI_Datatype *type);
+
+int cluster_init(struct cluster *cl)
+{
+	memset(cl, 0, sizeof(*cl));
+	MPI_Comm_dup(MPI_COMM_WORLD, &cl->world);
+	MPI_Comm_set_errhandler(cl->world, MPI_ERRORS_ARE_FATAL);
+	MPI_Comm_rank(cl->world, &cl->rank);
+	MPI_Comm_size(cl->world, &cl->nranks);
+	MPI_Comm_split_type(cl->world, MPI_COMM_TYPE_SHARED, cl->rank, MPI_INFO_NULL,
+			    &cl->host);
+	MPI_Comm_rank(cl->host, &cl->host_rank);
+	MPI_Comm_size(cl->host, &cl->host_size);
+	if (gethostname(cl->hostname, sizeof(cl->hostname)) < 0)
+		snprintf(cl->hostname, sizeof(cl->hostname), "unknown");
+	cl->hostname[sizeof(cl->hostname) - 1] = '\0';
+	snprintf(cl->origin, sizeof(cl->origin), "rank %d (%s)", cl->rank, cl->hostname);
+	if (gather_hosts(cl) < 0)
+		return -1;
+	cl->sends = xcalloc((size_t)cl->nranks, sizeof(*cl->sends));
+	MPI_Type_contiguous((int)sizeof(struct fo_stats), MPI_BYTE, &cl->stats_type);
+	MPI_Type_commit(&cl->stats_type);
+	MPI_Op_create(cluster_merge_stats, 1, &cl->merge_op);
+
+	if (cl->rank != 0) {
+		cl->diag = open_memstream(&cl->diag_text, &cl->diag_len);
+		if (!cl->diag)
+			oom_exit();
+	}
+	cl->coord = (struct run_coord){ .ops = &cluster_coord_ops, .ctx = cl };
+	cl->hooks = (struct command_hooks){
+		.ctx = cl,
+		.accepts = cluster_accepts,
+		.diag = cl->diag,
+		.compiled = cluster_compiled,
+		.adapt_plan = cluster_adapt_plan,
+		.coord = &cl->coord,
+		.writes_results = cl->rank == 0,
+	};
+	return 0;
+}
+
+void cluster_free(struct cluster *cl)
+{
+	if (cl->diag)
+		fclose(cl->diag);
+	free(cl->diag_text);
+	for (int i = 0; i < cl->npaths; i++)
+		free(cl->paths[i]);
+	free(cl->paths);
+	free(cl->hosts);
+	free(cl->sends);
+	MPI_Op_free(&cl->merge_op);
+	MPI_Type_free(&cl->stats_type);
+	MPI_Comm_free(&cl->host);
+	MPI_Comm_free(&cl->world);
+}

@@ -1,0 +1,84 @@
+/*
+ * cluster.h - flowbench-mpi's view of the job: who this client is among
+ * the MPI ranks, the communicators it meets the others on, and the hooks
+ * it gives the command layer (command.h) and the engine (coord.h).
+ *
+ * Every rank runs the whole workload on its host (its processes and
+ * threads, forked as in a plain run).  MPI is used only by each rank's
+ * master, on its main thread, between the engine's steps: never by a
+ * worker, never on an op's path.
+ */
+#ifndef FLOWBENCH_MPI_CLUSTER_H
+#define FLOWBENCH_MPI_CLUSTER_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "command.h"
+#include "runtime/engine/coord.h"
+
+#define CLUSTER_HOST_MAX 64
+
+/* An event one rank sends every other during the timed phase. */
+struct cluster_event {
+	int32_t kind;              /* enum coord_event */
+	int32_t rank;
+	char why[400];
+};
+
+struct cluster {
+	MPI_Comm world;            /* a duplicate of MPI_COMM_WORLD */
+	MPI_Comm host;             /* the ranks of this host (shared memory) */
+	int rank, nranks;
+	int host_rank, host_size;
+	char hostname[CLUSTER_HOST_MAX];
+	char (*hosts)[CLUSTER_HOST_MAX];   /* [nranks] */
+	char origin[128];          /* "rank 2 (node7)" */
+
+	/* the front end's messages on ranks other than 0, shown on failure */
+	char *diag_text;
+	size_t diag_len;
+	FILE *diag;
+
+	char **paths;              /* per-rank fileset paths given to the plan */
+	int npaths;
+
+	/* one run's clocks: rank 0's clock = this rank's + offset_ns */
+	int64_t offset_ns;
+	uint64_t offset_err_ns;    /* this rank's offset is good to within it */
+	uint64_t max_err_ns;       /* the worst of all ranks (rank 0) */
+	uint64_t release_target;   /* the common release, rank 0's clock */
+	double warmup_s;
+
+	/* one run's events (coord.h poll/tell) */
+	bool listening;            /* ev_req posted */
+	MPI_Request ev_req;
+	struct cluster_event ev_in;
+	int received;              /* events received this run */
+	bool told;                 /* this rank told the others */
+	struct cluster_event ev_out;
+	MPI_Request *sends;        /* [nranks] */
+
+	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
+	MPI_Op merge_op;           /* fo_stats_merge() */
+
+	struct run_coord coord;
+	struct command_hooks hooks;
+};
+
+/*
+ * After MPI_Init: who this rank is, its host's ranks, every rank's host
+ * name, the merge operation; the hooks filled.  0, or -1 after a message.
+ */
+int cluster_init(struct cluster *cl);
+void cluster_free(struct cluster *cl);
+
+/* The engine's coordinator over MPI (coord.h), for cl->coord. */
+extern const struct coord_ops cluster_coord_ops;
+
+/* MPI's error `code` as text, for messages. */
+const char *cluster_mpi_error(int code, char *buf, int size);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * main.c - flowbench-mpi: one workload on every rank of an MPI job,
+ * one merged result (mpi/cluster.h).
+ *
+ * `mpirun -np N flowbench-mpi run WORKLOAD.f [-D ...] [options]` (or
+ * srun): every rank runs the whole workload on its host and meets the
+ * others at the engine's coordination points (runtime/engine/coord.h);
+ * rank 0 prints the report of the whole job and writes the results
+ * files.  The other ranks print nothing on stdout (their standard
+ * output goes to /dev/null) and name themselves in every warning and
+ * error.  The exit status is the worst of all ranks', on every rank.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "mpi/cluster.h"
+#include "runtime/base/log.h"
+
+/* Ranks other than 0 keep stdout quiet: rank 0 speaks for the job. */
+static void quiet_stdout(void)
+{
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	fflush(stdout);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct cluster cl;
+	int provided = 0, status, worst = 0;
+
+	log_init();
+	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		fprintf(stderr, "flowbench-mpi: MPI_Init failed\n");
+		return 1;
+	}
+	if (cluster_init(&cl) < 0) {
+		fprintf(stderr, "flowbench-mpi: cannot learn the ranks' hosts\n");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	if (cl.rank != 0)
+		quiet_stdout();
+	log_set_origin(cl.origin);
+	status = command_main(argc, argv, &cl.hooks);
+	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, cl.world);
+	cluster_free(&cl);
+	MPI_Finalize();
+	return worst;
+}

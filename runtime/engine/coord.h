@@ -1,0 +1,123 @@
+/*
+ * coord.h - the points where one run agrees with the same run on other
+ * clients.
+ *
+ * flowbench-mpi starts the workload on N clients (MPI ranks, mpi/); each
+ * runs the whole engine on its host, and the engine calls these hooks
+ * where the clients must meet: after every client prepared its files,
+ * for the cache step (one client per host drops the host's cache), for
+ * one common release instant, while the timed phase runs (another
+ * client failed, or ended the run), and at the end, where the
+ * statistics of every client are combined into one result.  The engine
+ * owns this contract, as it owns the flowop contract; mpi/ implements
+ * it.  A plain run has no coordinator (run_options.coord == NULL) and
+ * never calls one.
+ *
+ * Every hook runs on the master's main thread, between the engine's own
+ * steps; none is on an op's path.
+ */
+#ifndef FLOWBENCH_COORD_H
+#define FLOWBENCH_COORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan/plan.h"
+#include "runtime/measure/stats.h"
+
+/* What coord_ops.poll() saw, and what coord_ops.tell() says. */
+enum coord_event {
+	COORD_NONE,
+	COORD_STOP,       /* a client's run ended early normally (firstdone, a finish limit) */
+	COORD_ABORT,      /* a client failed or was interrupted */
+};
+
+/* One client's part of the run, as the reporting client learns it. */
+struct run_client {
+	int rank;
+	char host[64];
+	bool failed;                 /* its run failed or was interrupted */
+	char error[256];             /* why, when failed */
+	double start_s, end_s;       /* its measured phase, in seconds from the
+					common start (the reporter's clock) */
+	uint64_t ops, bytes, errors; /* over all its flowops (IO Summary) */
+	uint64_t *fo_ops;            /* [nflowops]: ops per flowop */
+	uint64_t *fo_bytes;          /* [nflowops] */
+	uint64_t *fo_errors;         /* [nflowops] */
+};
+
+/* What this client brings to coord_ops.combine(). */
+struct coord_local {
+	struct fo_stats *sum;        /* [nflowops + 3], as shared_sum_stats() left it */
+	int n;                       /* nflowops + 3 */
+	uint64_t release_ns;         /* this client's clock: the release */
+	uint64_t start_ns;           /* the measured phase: start .. end */
+	uint64_t end_ns;
+	bool failed;
+	const char *error;           /* why, or NULL */
+};
+
+/* What combine() leaves on the reporting client. */
+struct coord_combined {
+	double elapsed_s;            /* the common window the rates divide by */
+	double skew_s;               /* spread of the clients' actual starts */
+	double skew_error_s;         /* how precisely the clocks were compared */
+	bool failed;                 /* a client failed: the result is partial */
+	char error[512];             /* the first client failure, named */
+	struct run_client *clients;  /* [nclients], rank order; malloc'ed */
+	int nclients;
+	uint64_t *counts;            /* malloc'ed block the clients' fo_* point into */
+};
+
+struct coord_ops {
+	/*
+	 * Every client reaches this point of the run; `ok` says whether this
+	 * one got here without an error.  0 when every client did; -1 when
+	 * one did not (then every client abandons the run; the coordinator
+	 * names the client that failed).  Blocks until every client came.
+	 */
+	int (*agree)(void *ctx, bool ok);
+	/* This client drops its host's cache for every client of the host. */
+	bool (*host_leader)(void *ctx);
+	/* The host leader's `value` (whether it dropped the cache), on every client of the host. */
+	bool (*host_share)(void *ctx, bool value);
+	/*
+	 * After an agree() that succeeded with every thread of every client
+	 * waiting: the common release instant, on this client's
+	 * CLOCK_MONOTONIC, and when this client reaches it (it may be in the
+	 * past).  0, or -1 (the run abandoned).
+	 */
+	int (*release_at)(void *ctx, uint64_t *release_ns);
+	/* During the timed phase: COORD_NONE, or what another client said, with `why`. */
+	enum coord_event (*poll)(void *ctx, char *why, size_t size);
+	/* This client's run ended early (COORD_STOP) or failed (COORD_ABORT, `why`). */
+	void (*tell)(void *ctx, enum coord_event ev, const char *why);
+	/*
+	 * The end, on every client that passed release_at(): combine every
+	 * client's statistics.  Returns 1 on the reporting client, whose
+	 * mine->sum then holds the sum over all clients and `out` the rest;
+	 * 0 on the others; -1 when the combination failed (after a message).
+	 */
+	int (*combine)(void *ctx, const struct plan *p, const struct coord_local *mine,
+		       struct coord_combined *out);
+};
+
+struct run_coord {
+	const struct coord_ops *ops;
+	void *ctx;
+};
+
+/* Release what combine() left in `c`. */
+void coord_combined_free(struct coord_combined *c);
+
+/*
+ * The reporting client's lines after the report: how many clients, the
+ * start skew, ops/s per client (min, median, max, the slowest named),
+ * and a row per host.
+ */
+void coord_print_clients(FILE *out, const struct plan *p,
+			 const struct coord_combined *c);
+
+#endif

@@ -35,6 +35,7 @@
 #include "plan/oom.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/log.h"
+#include "runtime/measure/text.h"
 
 #define TAG_PING 11
 #define TAG_OFFSET 12
@@ -231,8 +232,9 @@ static void settle_events(struct cluster *cl)
 		MPI_Recv(&ev, (int)sizeof(ev), MPI_BYTE, MPI_ANY_SOURCE, TAG_EVENT,
 			 cl->world, MPI_STATUS_IGNORE);
 	}
-	if (cl->told)
-		MPI_Waitall(cl->nranks, cl->sends, MPI_STATUSES_IGNORE);
+	/* one by one: MPICH's annotations make gcc read MPI_STATUSES_IGNORE as an array */
+	for (int r = 0; cl->told && r < cl->nranks; r++)
+		MPI_Wait(&cl->sends[r], MPI_STATUS_IGNORE);
 	cl->told = false;
 }
 
@@ -241,6 +243,7 @@ struct client_wire {
 	int32_t failed;
 	int32_t pad;
 	int64_t release_ns, start_ns, end_ns;   /* rank 0's clock */
+	uint64_t io_ops, io_bytes;              /* the IO Summary's */
 	char error[256];
 };
 
@@ -250,8 +253,8 @@ static size_t wire_size(int nflowops)
 }
 
 /* This rank's part into `buf` (wire_size bytes). */
-static void wire_fill(const struct cluster *cl, const struct coord_local *mine,
-		      int nflowops, unsigned char *buf)
+static void wire_fill(const struct cluster *cl, const struct plan *p,
+		      const struct coord_local *mine, unsigned char *buf)
 {
 	struct client_wire w = {
 		.failed = mine->failed,
@@ -260,10 +263,16 @@ static void wire_fill(const struct cluster *cl, const struct coord_local *mine,
 		.end_ns = (int64_t)mine->end_ns + cl->offset_ns,
 	};
 	uint64_t *counts = (uint64_t *)(buf + sizeof(w));
+	struct io_totals t;
 
+	text_io_totals(p, mine->sum, &t);
+	w.io_ops = t.ops;
+	w.io_bytes = t.bytes;
 	if (mine->error)
 		snprintf(w.error, sizeof(w.error), "%s", mine->error);
 	memcpy(buf, &w, sizeof(w));
+	int nflowops = p->nflowops;
+
 	for (int i = 0; i < nflowops; i++) {
 		counts[i] = mine->sum[i].op.count;
 		counts[nflowops + i] = mine->sum[i].op.bytes;
@@ -306,11 +315,10 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 		c->fo_bytes = c->fo_ops + nf;
 		c->fo_errors = c->fo_bytes + nf;
 		memcpy(c->fo_ops, counts, 3 * (size_t)nf * sizeof(uint64_t));
-		for (int i = 0; i < nf; i++) {
-			c->ops += c->fo_ops[i];
-			c->bytes += c->fo_bytes[i];
+		c->ops = w.io_ops;
+		c->bytes = w.io_bytes;
+		for (int i = 0; i < nf; i++)
 			c->errors += c->fo_errors[i];
-		}
 		if (w.release_ns < lo_rel)
 			lo_rel = w.release_ns;
 		if (w.release_ns > hi_rel)
@@ -342,7 +350,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 
 	memset(out, 0, sizeof(*out));
 	settle_events(cl);
-	wire_fill(cl, mine, nf, part);     /* before rank 0's sum becomes everyone's */
+	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
 	if (cl->rank == 0)
 		MPI_Reduce(MPI_IN_PLACE, mine->sum, nf, cl->stats_type, cl->merge_op, 0,
 			   cl->world);

@@ -7,7 +7,7 @@
 # `make check` in both (Check unit tests and end-to-end tests), the
 # multi-threaded tests with clang's ThreadSanitizer (build-tsan/), then
 # `make distcheck` (the release tarball builds and passes without flex or
-# bison), then 60 s of libFuzzer on the WML front end (tests/fuzz/run.sh,
+# bison), flowbench-mpi with MPICH (build-mpich/, its MPI test), then 60 s of libFuzzer on the WML front end (tests/fuzz/run.sh,
 # build-fuzz/; counted as one test) and 30 s more on inputs up to 1 MB
 # (run.sh --long; one more test).  Ends with one line "N passed, N failed".
 #
@@ -85,6 +85,23 @@ if [ $quick = no ]; then
 	CC=clang run_check build-tsan --enable-tsan || status=1
 	only_progs= only_tests=
 	unset TSAN_OPTIONS
+	# flowbench-mpi must build with MPICH too (build-mpich/): built and
+	# its MPI test run under MPICH's launcher (one test)
+	if pkg-config --exists mpich 2>/dev/null; then
+		echo "== build-mpich: configure --with-mpi=mpich, tests/e2e/mpi.sh"
+		if (mkdir -p "$top/build-mpich" && cd "$top/build-mpich" &&
+		    "$top/configure" -q --with-mpi=mpich && make -s -j"$jobs" flowbench flowbench-mpi &&
+		    FLOWBENCH="$top/build-mpich/flowbench" TOP_SRCDIR="$top" \
+			sh "$top/tests/e2e/mpi.sh") >"$top/build/mpich.log" 2>&1; then
+			tail -5 "$top/build/mpich.log"
+			echo "# PASS: 1" >>"$summary"
+		else
+			tail -60 "$top/build/mpich.log"
+			echo "mpich: FAILED"
+			echo "# FAIL: 1" >>"$summary"
+			status=1
+		fi
+	fi
 	echo "== distcheck"
 	(cd "$top/build" && make -s distcheck >distcheck.log 2>&1) || {
 		tail -40 "$top/build/distcheck.log"

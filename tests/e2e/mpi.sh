@@ -1,0 +1,174 @@
+#!/bin/sh
+# mpi.sh - flowbench-mpi under a real mpirun, 3 ranks on this machine:
+# the merged result counts exactly the preads and pwrites every rank
+# made (strace on each rank), over TCP and over shared memory; the start
+# skew and the per-host table are printed; a script error is printed once
+# and no rank creates anything; a rank that fails (ENOSPC on its own file
+# system) ends every rank's run with partial merged results naming it; a
+# rank killed with SIGKILL ends the job within 10 s with a message naming
+# it.  Skipped where flowbench-mpi was not built or mpirun is missing.
+. "$(dirname "$0")/lib.sh"
+FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
+[ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
+# OpenMPI keeps memory to the end on purpose: not flowbench's leaks
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# The launcher of the MPI flowbench-mpi was linked with (both may be
+# installed, either may own the plain name mpirun), its flags for 3
+# ranks on a 2-CPU machine as root, the variable that holds a rank's
+# number, and the transports to try one by one.
+if ldd "$FBM" | grep -q libmpich; then
+	MPIRUN=$(command -v mpiexec.mpich || command -v mpiexec.hydra || true)
+	mpi_flags= rank_var=PMI_RANK transports=default
+else
+	MPIRUN=$(command -v mpirun.openmpi || command -v mpirun || true)
+	mpi_flags="--oversubscribe --allow-run-as-root" rank_var=OMPI_COMM_WORLD_RANK
+	transports="tcp vader"
+fi
+[ -n "$MPIRUN" ] || { echo "SKIP: no launcher for the MPI flowbench-mpi uses"; exit 77; }
+mpi() {
+	# shellcheck disable=SC2086
+	"$MPIRUN" $mpi_flags -np 3 "$@"
+}
+# mpi's flags to use transport $1 ("default": none)
+transport() {
+	[ "$1" = default ] || echo "--mca btl self,$1"
+}
+# seconds since the epoch, with fractions
+now() { date +%s.%N; }
+
+# ---- exact counts: strace on every rank --------------------------------
+need strace
+dir=$tmp/files
+mkdir "$dir"
+# make the files first, so preallocation's writes are not in the count
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" \
+	-D filesize=16m -D nthreads=1 -D runtime=1 >"$tmp/first" 2>&1 ||
+	{ cat "$tmp/first"; fail "the first run failed"; }
+for r in 00000 00001 00002; do
+	[ -d "$dir/rank-$r/largefile1" ] || fail "rank $r has no directory of its own: $(ls "$dir")"
+done
+ok "every rank works in its own directory (rank-00000 .. rank-00002)"
+
+for btl in $transports; do
+	rm -f "$tmp"/trace.*
+	out=$tmp/out.$btl
+	# shellcheck disable=SC2046
+	mpi $(transport $btl) sh -c 'eval "r=\$$1"; shift; exec strace -ff -qq -s 0 \
+		-e trace=pread64,pwrite64 -o "$0.$r" "$@"' "$tmp/trace" "$rank_var" \
+		"$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" \
+		-D filesize=16m -D nthreads=1 -D runtime=3 >"$out" 2>"$tmp/err" ||
+		{ cat "$tmp/err" "$out"; fail "flowbench-mpi under strace ($btl) failed"; }
+	calls() { cat "$tmp"/trace.* | grep -cE "^$1\\([0-9]+, .*, 8192, [0-9]+\\) += 8192$" || true; }
+	not_counted() {
+		sed -n "s/.*Not counted:.*[(,] *$1 \\([0-9][0-9]*\\).*/\\1/p" "$out" | head -1 | grep . || echo 0
+	}
+	preads=$(calls pread64)
+	pwrites=$(calls pwrite64)
+	reads=$(breakdown_field "$out" rand-read1 ops)
+	writes=$(breakdown_field "$out" rand-write1 ops)
+	late_r=$(not_counted rand-read1)
+	late_w=$(not_counted rand-write1)
+	echo "$btl: merged $reads reads (+$late_r late), $writes writes (+$late_w late); strace on 3 ranks: $preads pread64, $pwrites pwrite64"
+	[ "$reads" -gt 0 ] && [ "$writes" -gt 0 ] || fail "$btl: no reads or writes"
+	[ $((reads + late_r)) -eq "$preads" ] || fail "$btl: merged reads $reads + $late_r != pread64 calls of 3 ranks $preads"
+	[ $((writes + late_w)) -eq "$pwrites" ] || fail "$btl: merged writes $writes + $late_w != pwrite64 calls of 3 ranks $pwrites"
+	# one rank alone does a third or so: the merged count is not one rank's
+	ranks=$(sed -n 's/^Clients: \([0-9]*\),.*/\1/p' "$out")
+	[ "$ranks" = 3 ] || fail "$btl: the report does not say 3 clients: $(grep Clients "$out")"
+	skew=$(sed -n 's/^Clients: 3, start skew \([0-9.]*\) ms.*/\1/p' "$out")
+	[ -n "$skew" ] || fail "$btl: no start skew: $(grep Clients "$out")"
+	awk -v s="$skew" 'BEGIN { exit !(s < 3000) }' || fail "$btl: start skew $skew ms is more than the run"
+	grep -Eq "^$(hostname | cut -c1-24) +3 " "$out" || { cat "$out"; fail "$btl: no row for this host with 3 ranks"; }
+	[ "$(grep -c 'IO Summary' "$out")" = 1 ] || fail "$btl: not one IO Summary on stdout"
+	ok "$btl: merged ops = the pread/pwrite calls of all 3 ranks; start skew $skew ms; one report, per-host row"
+done
+
+# ---- a script error: printed once, nothing created ----------------------
+cat >"$tmp/bad.f" <<'EOF'
+define file name=f,path=$dir,size=1m
+define process name=p {
+  thread name=t {
+    flowop read name=r,filename=f,iosze=8k
+  }
+}
+run 2
+EOF
+mkdir "$tmp/empty"
+set +e
+mpi "$FBM" run "$tmp/bad.f" -D dir="$tmp/empty" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "a script error exited 0"
+n=$(cat "$tmp/out" "$tmp/err" | grep -c "unknown attribute 'iosze'" || true)
+[ "$n" = 1 ] || { cat "$tmp/err"; fail "the script error was printed $n times, not once"; }
+[ -z "$(ls -A "$tmp/empty")" ] || fail "a rank created something after a script error: $(ls -A "$tmp/empty")"
+ok "a script error is printed once (exit $rc), and no rank creates anything"
+
+# ---- a rank that fails: ENOSPC on rank 1's own small file system --------
+cat >"$tmp/grow.f" <<'EOF'
+define file name=g,path=$dir,size=1m,prealloc
+define process name=p {
+  thread name=t {
+    flowop appendfile name=app,filename=g,iosize=64k
+    flowop delay name=d,value=0.01
+  }
+}
+run 30
+EOF
+if unshare -m true 2>/dev/null; then
+	mkdir -p "$tmp/full/rank-00001"
+	t0=$(now)
+	set +e
+	unshare -m sh -c 'mount -t tmpfs -o size=4m tmpfs "$1/full/rank-00001" &&
+		"$3" $4 -np 3 "$2" run "$1/grow.f" -D dir="$1/full"' \
+		sh "$tmp" "$FBM" "$MPIRUN" "$mpi_flags" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	took=$(echo "$(now) - $t0" | bc)
+	[ $rc -ne 0 ] || fail "a failed rank's job exited 0"
+	grep -q 'partial results' "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "no partial results after rank 1 failed"; }
+	grep -q 'IO Summary' "$tmp/out" || fail "no merged summary after rank 1 failed"
+	grep -q 'rank 0 .*error: rank 1 (.*No space left on device' "$tmp/err" ||
+		{ cat "$tmp/err"; fail "rank 0 does not name rank 1 and its error"; }
+	awk -v t="$took" 'BEGIN { exit !(t < 25) }' || fail "the job took $took s: the other ranks ran on to their deadline"
+	ok "rank 1's ENOSPC ends every rank's run ($took s of 30): partial merged results, rank 1 named (exit $rc)"
+else
+	echo "skip: no private mount namespace for the ENOSPC case"
+fi
+
+# ---- a rank killed with SIGKILL: the job ends, the rank named -----------
+mkdir "$tmp/kill"
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" \
+	-D filesize=16m -D nthreads=1 -D runtime=60 >"$tmp/out" 2>&1 &
+job=$!
+# rank 1's master: the flowbench-mpi whose environment says rank 1 and
+# whose parent is not a flowbench-mpi (its workers are)
+victim=
+for i in $(seq 100); do
+	for p in $(pgrep -x flowbench-mpi || true); do
+		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^$rank_var=//p")
+		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
+		[ "$r" = 1 ] && [ "$parent" != flowbench-mpi ] && victim=$p
+	done
+	[ -n "$victim" ] && grep -q 'Running' "$tmp/out" && break
+	sleep 0.1
+done
+[ -n "$victim" ] || { kill $job; fail "rank 1 was not found"; }
+sleep 1
+kill -9 "$victim"
+t0=$(now)
+set +e
+wait $job
+rc=$?
+set -e
+took=$(echo "$(now) - $t0" | bc)
+[ $rc -ne 0 ] || fail "the job of a killed rank exited 0"
+awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "the job took $took s to end after rank 1 was killed"
+# Open MPI's mpirun names the rank; MPICH's hydra a bad termination at the host
+grep -qiE "rank 1|BAD TERMINATION" "$tmp/out" || { cat "$tmp/out"; fail "nothing names rank 1 (pid $victim)"; }
+# no live process left (zombies waiting for their reaper are not running)
+live() { ps -C flowbench-mpi -o pid=,stat= | awk '$2 !~ /^Z/' || true; }
+for i in $(seq 30); do [ -z "$(live)" ] && break; sleep 0.1; done
+[ -z "$(live)" ] || fail "flowbench-mpi processes left 3 s after the job: $(live)"
+ok "rank 1 killed: the job ended $took s later (exit $rc), rank 1 named, no process left"

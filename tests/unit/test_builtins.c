@@ -220,7 +220,7 @@ START_TEST(test_randvar_refused)
 {
 	struct pass p;
 
-	compile(&p, "define randvar name=$rank, type=uniform, min=1, max=2\nrun 1\n",
+	compile(&p, "define randvar name=$rank, type=uniform, min=1, mean=2\nrun 1\n",
 		NULL, 0, NULL, 0);
 	ck_assert_msg(p.errors == 1, "%s", p.msgs);
 	HAS(&p, "t.f:1:21: '$rank' is read-only: the rank of this client, set by flowbench-mpi\n");

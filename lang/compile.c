@@ -136,6 +136,8 @@ static void stmt_set(struct compiler *c, const struct ast_stmt *st)
 
 	if (v && v->from_cli)
 		return;         /* -D wins over the script */
+	if (var_refuse_read_only(c, v, st->var_loc, ""))
+		return;
 	c->setting = st->var;
 	rc = eval_expr(c, st->expr, &val);
 	c->setting = NULL;
@@ -559,7 +561,7 @@ static void build_run(struct compiler *c, const struct ast_stmt *run)
 /* ---- entry ----------------------------------------------------------- */
 
 /*
- * -D variables first, then the walk up to `run`, then every definition
+ * Builtins and -D variables first, then the walk up to `run`, then every definition
  * built with the variables as they stand, then each flowop's own checks.
  */
 int compile_script(const struct ast_script *script,
@@ -577,6 +579,7 @@ int compile_script(const struct ast_script *script,
 	out->filename = script->filename;
 	out->quit_mode = QUIT_TIMEOUT;
 
+	builtins_seed(&c);
 	defines_seed(&c);
 	run = walk_script(&c);
 	if (run && run->next)

@@ -13,6 +13,7 @@
 #define FLOWBENCH_COMPILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lang/ast.h"
 #include "plan/plan.h"
@@ -26,9 +27,41 @@ struct compile_define {
 	bool used;                /* set by the compiler */
 };
 
+/*
+ * A read-only variable the caller puts in place before -D and the
+ * script's first statement ($rank, $nranks, $hostname): a workload run on
+ * many clients shapes itself per client with them.  Neither `set`,
+ * `define randvar` nor -D can change it; `why` ends each such error.
+ * The compiler copies all of it: the caller's strings need not outlive
+ * compile_script().
+ */
+struct compile_builtin {
+	const char *name;         /* without '$' */
+	bool is_int;              /* an integer `i`, else the string `s` */
+	int64_t i;
+	const char *s;
+	const char *why;          /* "the rank of this client, set by flowbench-mpi" */
+};
+
+/* The builtins compile_builtins_default() fills, by index. */
+enum {
+	COMPILE_BUILTIN_RANK, COMPILE_BUILTIN_NRANKS, COMPILE_BUILTIN_HOSTNAME,
+	COMPILE_NBUILTINS
+};
+
+/*
+ * The builtins of one client running alone: $rank 0, $nranks 1 and
+ * $hostname `hostname` (borrowed).  flowbench-mpi starts from these and
+ * sets the rank and the number of clients.
+ */
+void compile_builtins_default(struct compile_builtin out[COMPILE_NBUILTINS],
+			      const char *hostname);
+
 struct compile_options {
 	struct compile_define *defines;
 	int ndefines;
+	const struct compile_builtin *builtins;  /* none when NULL */
+	int nbuiltins;
 	bool runtime_given;       /* --runtime: overrides every `run N` */
 	double runtime_s;
 	uint64_t seed;            /* --seed, or one chosen by the caller */

@@ -6,6 +6,7 @@
  * stage reads in this order:
  *
  *   compile.c    the entry point and the script walk in source order
+ *   builtins.c   read-only variables ($rank...): seeded before everything
  *   defines.c    -D variables: seeded before the walk, checked after it
  *   eval.c       values, variables, composite scopes, expressions
  *   random.c     randvar(...), cvar(...), define randvar
@@ -65,12 +66,13 @@ struct value {
 	int rv;                   /* V_RANDVAR: index into plan.randvars */
 };
 
-/* A global variable (`set`, `define randvar`, -D). */
+/* A global variable (`set`, `define randvar`, -D, a builtin). */
 struct var {
 	const char *name;
 	struct value v;
 	struct src_loc loc;       /* where it was last set */
 	bool from_cli;            /* -D: the script's `set` is skipped */
+	const char *read_only;    /* a builtin: why it cannot be set; else NULL */
 };
 
 /*
@@ -244,6 +246,16 @@ const char *attrs_name(struct compiler *c, const struct ast_attr *attrs,
 void composite_define(struct compiler *c, const struct ast_stmt *st);
 void build_fileset(struct compiler *c, const struct pending *pd);
 void build_process(struct compiler *c, const struct pending *pd);
+
+/* ---- builtins.c ------------------------------------------------------- */
+
+void builtins_seed(struct compiler *c);
+/*
+ * Is global `v` (may be NULL) read-only?  Then an error at `loc`, its
+ * text preceded by `origin` ("" or "-D rank: "), and true.
+ */
+bool var_refuse_read_only(struct compiler *c, const struct var *v,
+			  struct src_loc loc, const char *origin);
 
 /* ---- defines.c -------------------------------------------------------- */
 

@@ -15,14 +15,21 @@
 #include "lang/compiler.h"
 #include "plan/diag.h"
 
-/* Put the -D variables in place before the script's first statement. */
+/*
+ * Put the -D variables in place before the script's first statement; a
+ * builtin ($rank...) is refused, before its value is even evaluated.
+ */
 void defines_seed(struct compiler *c)
 {
 	for (int i = 0; i < c->opts->ndefines; i++) {
 		struct compile_define *def = &c->opts->defines[i];
 		struct var *v = var_find(c, def->name);
 		struct value val;
+		char origin[300];
 
+		snprintf(origin, sizeof(origin), "-D %s: ", def->name);
+		if (var_refuse_read_only(c, v, (struct src_loc){ 0, 0 }, origin))
+			continue;
 		if (eval_expr(c, def->value, &val) < 0)
 			continue;
 		if (!v)
@@ -107,21 +114,25 @@ static bool script_mentions(const struct ast_script *s, const char *name)
 /*
  * After the walk: a -D naming a variable the script never mentions is
  * almost always a typo, which would otherwise silently change nothing.
+ * A -D of a builtin was refused already; builtins are not suggested.
  */
 void defines_check_used(struct compiler *c)
 {
 	for (int i = 0; i < c->opts->ndefines; i++) {
 		const char *name = c->opts->defines[i].name;
+		const struct var *v = var_find(c, name);
 		const char **names;
 		char hint[160] = "";
 		int n = 0;
 
+		if (v && v->read_only)
+			continue;
 		c->opts->defines[i].used = script_mentions(c->script, name);
 		if (c->opts->defines[i].used)
 			continue;
 		names = calloc((size_t)c->nvars + 1, sizeof(*names));
 		for (int k = 0; names && k < c->nvars; k++)
-			if (!c->vars[k].from_cli)
+			if (!c->vars[k].from_cli && !c->vars[k].read_only)
 				names[n++] = c->vars[k].name;
 		if (names) {
 			const char *best = diag_suggest(name, names);

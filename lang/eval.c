@@ -103,13 +103,15 @@ static const char *var_suggestion(struct compiler *c, const char *name,
 	return buf;
 }
 
-/* Set (or replace) global `$name`, unless -D gave it. */
+/* Set (or replace) global `$name`, unless -D gave it or it is read-only. */
 void var_assign(struct compiler *c, const char *name, struct src_loc loc,
 		const struct value *val)
 {
 	struct var *v = var_find(c, name);
 
 	if (v && v->from_cli)
+		return;
+	if (var_refuse_read_only(c, v, loc, ""))
 		return;
 	if (!v)
 		v = var_add(c, name);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lang/parse.h"
 #include "lang/srcfile.h"
@@ -68,6 +69,29 @@ static struct compile_define *parse_defines(const struct frontend_input *in,
 	return defs;
 }
 
+/*
+ * The builtins of plain flowbench, unless the caller chose its own
+ * (flowbench-mpi): $rank 0, $nranks 1, $hostname this host's name, read
+ * into `host` (an unreadable name is said, and $hostname is empty).
+ */
+static void default_builtins(const struct frontend_input *in,
+			     struct compile_options *opts,
+			     struct compile_builtin out[COMPILE_NBUILTINS],
+			     char *host, size_t size)
+{
+	if (opts->builtins)
+		return;
+	if (gethostname(host, size) < 0) {
+		fprintf(in->err, "flowbench: warning: cannot read this host's name (%s): $hostname is empty\n",
+			strerror(errno));
+		host[0] = '\0';
+	}
+	host[size - 1] = '\0';
+	compile_builtins_default(out, host);
+	opts->builtins = out;
+	opts->nbuiltins = COMPILE_NBUILTINS;
+}
+
 /* "FILE: N errors", after the errors themselves. */
 static void report_count(const struct diag *d)
 {
@@ -82,6 +106,8 @@ int frontend_compile(const struct frontend_input *in,
 		     struct frontend_result *out)
 {
 	struct compile_options opts = in->compile;
+	struct compile_builtin builtins[COMPILE_NBUILTINS];
+	char host[256];
 	struct diag d;
 
 	memset(out, 0, sizeof(*out));
@@ -95,6 +121,7 @@ int frontend_compile(const struct frontend_input *in,
 
 	opts.defines = parse_defines(in, &out->script, &d);
 	opts.ndefines = in->ndefines;
+	default_builtins(in, &opts, builtins, host, sizeof(host));
 	if (d.errors == 0)
 		compile_script(&out->script, &opts, &d, &out->plan);
 	free(opts.defines);

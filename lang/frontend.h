@@ -33,7 +33,11 @@ struct frontend_input {
 	size_t len;
 	const struct frontend_define *defines;
 	int ndefines;
-	/* seed, --runtime, --allow-system; `defines` fills its defines */
+	/*
+	 * seed, --runtime, --allow-system; `defines` fills its defines.
+	 * Its builtins NULL: $rank 0, $nranks 1, $hostname gethostname()'s
+	 * (flowbench-mpi passes its own).
+	 */
 	struct compile_options compile;
 	FILE *err;                /* every diagnostic */
 };

@@ -194,6 +194,8 @@ void random_define(struct compiler *c, const struct ast_stmt *st)
 	v = var_find(c, name->value->u.var);
 	if (v && v->from_cli)
 		return;         /* -D gave the variable a value */
+	if (var_refuse_read_only(c, v, name->value->loc, ""))
+		return;
 	c->setting = name->value->u.var;
 	if (build_random(c, "randvar", st->attrs, st->loc, name, &val) == 0)
 		var_assign(c, name->value->u.var, name->value->loc, &val);

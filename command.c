@@ -88,6 +88,11 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 		.err = h && h->diag ? h->diag : stderr,
 	};
 
+	if (h && h->builtins) {
+		in.compile.builtins = h->builtins;
+		in.compile.nbuiltins = h->nbuiltins;
+	}
+
 	memset(w, 0, sizeof(*w));
 	w->path = workload_path(args->file);
 	if (!w->path)

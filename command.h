@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "lang/compile.h"
 #include "plan/plan.h"
 #include "runtime/engine/coord.h"
 
@@ -23,6 +24,9 @@ struct command_hooks {
 	/* Refuse what this binary does not do (after a message): false. */
 	bool (*accepts)(void *ctx, const struct cli_args *args);
 	FILE *diag;                /* the front end's messages (NULL: stderr) */
+	/* $rank, $nranks, $hostname of this client (NULL: plain flowbench's) */
+	const struct compile_builtin *builtins;
+	int nbuiltins;
 	/* This client's front end found `errors`: 0 when every client compiled. */
 	int (*compiled)(void *ctx, int errors);
 	/* Adapt the compiled plan to this client: 0, or 1 after a message. */

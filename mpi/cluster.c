@@ -190,11 +190,16 @@ int cluster_init(struct cluster *cl)
 		if (!cl->diag)
 			oom_exit();
 	}
+	compile_builtins_default(cl->builtins, cl->hostname);
+	cl->builtins[COMPILE_BUILTIN_RANK].i = cl->rank;
+	cl->builtins[COMPILE_BUILTIN_NRANKS].i = cl->nranks;
 	cl->coord = (struct run_coord){ .ops = &cluster_coord_ops, .ctx = cl };
 	cl->hooks = (struct command_hooks){
 		.ctx = cl,
 		.accepts = cluster_accepts,
 		.diag = cl->diag,
+		.builtins = cl->builtins,
+		.nbuiltins = COMPILE_NBUILTINS,
 		.compiled = cluster_compiled,
 		.adapt_plan = cluster_adapt_plan,
 		.coord = &cl->coord,

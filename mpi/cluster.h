@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "command.h"
+#include "lang/compile.h"
 #include "runtime/engine/coord.h"
 
 #define CLUSTER_HOST_MAX 64
@@ -64,6 +65,7 @@ struct cluster {
 	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
 	MPI_Op merge_op;           /* fo_stats_merge() */
 
+	struct compile_builtin builtins[COMPILE_NBUILTINS];   /* $rank ... */
 	struct run_coord coord;
 	struct command_hooks hooks;
 };

@@ -84,6 +84,28 @@ for btl in $transports; do
 	ok "$btl: merged ops = the pread/pwrite calls of all 3 ranks; start skew $skew ms; one report, per-host row"
 done
 
+# ---- $rank, $nranks, $hostname: each rank's own values -------------------
+cat >"$tmp/shape.f" <<'EOF'
+echo "rank $rank of $nranks on $hostname"
+define file name=f,path=$dir,size=($rank + 1) * 64k * $nranks,prealloc
+define process name=p {
+  thread name=t {
+    flowop read name=r,filename=f,iosize=4k
+  }
+}
+run 1
+EOF
+mkdir "$tmp/shape"
+mpi "$FBM" run "$tmp/shape.f" -D dir="$tmp/shape" >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "the shaped workload failed"; }
+grep -q "rank 0 of 3 on $(hostname)" "$tmp/out" || fail "rank 0 does not see \$rank 0, \$nranks 3, \$hostname"
+for r in 0 1 2; do
+	f=$(find "$tmp/shape/rank-0000$r/f" -type f -name '0*' | head -1)
+	size=$(stat -c %s "$f")
+	[ "$size" -eq $(( (r + 1) * 65536 * 3 )) ] || fail "rank $r's file is $size bytes, not ($r + 1) x 64k x 3"
+done
+ok "each rank compiles the workload with its own \$rank (file sizes 192k, 384k, 576k), \$nranks and \$hostname"
+
 # ---- a script error: printed once, nothing created ----------------------
 cat >"$tmp/bad.f" <<'EOF'
 define file name=f,path=$dir,size=1m

@@ -346,7 +346,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	size_t ws = wire_size(nf);
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
-	uint64_t common_start;
+	uint64_t common_start, t0 = clock_now_ns();
 
 	memset(out, 0, sizeof(*out));
 	settle_events(cl);
@@ -366,6 +366,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	common_start = cl->release_target + (mine->start_ns - mine->release_ns);
 	wire_read(cl, p, all, common_start, out);
 	free(all);
+	out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
 	return 1;
 }
 

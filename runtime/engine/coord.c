@@ -102,8 +102,8 @@ void coord_print_clients(FILE *out, const struct plan *p,
 	mid = median(rates, c->nclients);
 	hi = rates[c->nclients - 1];
 	fprintf(out, "Clients: %d, start skew %.3f ms (clocks compared to within %.3f ms), "
-		"window %.3f s\n", c->nclients, c->skew_s * 1e3,
-		c->skew_error_s * 1e3, c->elapsed_s);
+		"window %.3f s, merged in %.3f ms\n", c->nclients, c->skew_s * 1e3,
+		c->skew_error_s * 1e3, c->elapsed_s, c->merge_s * 1e3);
 	fprintf(out, "Per rank: %.0f ops/s min (rank %d, %s), %.0f median, %.0f max\n",
 		lo, c->clients[slowest].rank, c->clients[slowest].host, mid, hi);
 	print_hosts(out, c, rates);

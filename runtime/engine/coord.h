@@ -64,6 +64,7 @@ struct coord_combined {
 	double elapsed_s;            /* the common window the rates divide by */
 	double skew_s;               /* spread of the clients' actual starts */
 	double skew_error_s;         /* how precisely the clocks were compared */
+	double merge_s;              /* what combining took on the reporter */
 	bool failed;                 /* a client failed: the result is partial */
 	char error[512];             /* the first client failure, named */
 	struct run_client *clients;  /* [nclients], rank order; malloc'ed */

@@ -209,6 +209,16 @@ static int set_force(struct cli_args *args, const char *opt, const char *v,
 	return 0;
 }
 
+static int set_shared_files(struct cli_args *args, const char *opt, const char *v,
+			    FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->shared_files = true;
+	return 0;
+}
+
 static int parse_repeat(struct cli_args *args, const char *opt,
 			const char *text, FILE *err)
 {
@@ -350,6 +360,10 @@ static const struct cli_option options[] = {
 	  "(no .flowbench marker) and use it even if it holds other files: "
 	  "only entries with flowbench's 8-digit names are ever removed; /, "
 	  "home and system directories stay refused", NULL },
+	{ "--shared-files", 0, NULL, WORKLOAD_CMDS, set_shared_files,
+	  "flowbench-mpi only: every rank uses the same files, prepared once by "
+	  "rank 0 (N clients on one shared file); without it each rank works in "
+	  "its own directory <path>/rank-NNNNN below each fileset's path", NULL },
 	{ "--repeat", 0, "N", WORKLOAD_CMDS, parse_repeat,
 	  "run the whole workload N times (files prepared and cache applied "
 	  "each time), then print mean, stdev, range and 95% confidence "

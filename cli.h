@@ -55,6 +55,7 @@ struct cli_args {
 	bool allow_system;
 	bool keep_going;          /* --keep-going: count op failures, go on */
 	bool force;               /* --force: adopt unmarked fileset directories */
+	bool shared_files;        /* --shared-files: flowbench-mpi's ranks share the files */
 	double percentiles[CLI_MAX_PERCENTILES];   /* --percentiles, each in (0, 100) */
 	int npercentiles;                          /* 0: the defaults */
 	int repeat;               /* --repeat N: 1 unless given */

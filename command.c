@@ -276,10 +276,15 @@ int command_main(int argc, char **argv, const struct command_hooks *h)
 	int status = 2;
 
 	if (cli_parse(argc, argv, &args, h && h->diag ? h->diag : stderr) == 0) {
-		if (h && h->accepts && !h->accepts(h->ctx, &args))
+		if (args.shared_files && !(h && h->many_clients)) {
+			fprintf(stderr, "flowbench: --shared-files is for flowbench-mpi, whose "
+				"ranks share the files; flowbench runs one client\n");
 			status = 2;
-		else
+		} else if (h && h->accepts && !h->accepts(h->ctx, &args)) {
+			status = 2;
+		} else {
 			status = handlers[args.cmd](&args, h);
+		}
 	}
 	cli_args_free(&args);
 	return status;

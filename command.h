@@ -33,6 +33,7 @@ struct command_hooks {
 	int (*adapt_plan)(void *ctx, struct plan *p);
 	const struct run_coord *coord;
 	bool writes_results;       /* --output files written by this client */
+	bool many_clients;         /* flowbench-mpi: --shared-files means something */
 };
 
 /* Parse argv and run the subcommand; the process's exit status. */

@@ -181,9 +181,10 @@ static const struct attr_spec listdir_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
-#define DIR_OP(nm, table, fn, needs)                    \
+#define DIR_OP(nm, table, fn, needs, names)             \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
+		.changes_names = names,                 \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
 		.attrs = table,                         \
@@ -194,9 +195,9 @@ static const struct attr_spec listdir_attrs[] = {
 		.fini = dir_fini,                       \
 	}
 
-DIR_OP(makedir, leafdir_attrs, makedir_run, leafdir_need);
-DIR_OP(removedir, leafdir_attrs, removedir_run, leafdir_need);
-DIR_OP(listdir, listdir_attrs, listdir_run, dir_need);
+DIR_OP(makedir, leafdir_attrs, makedir_run, leafdir_need, true);
+DIR_OP(removedir, leafdir_attrs, removedir_run, leafdir_need, true);
+DIR_OP(listdir, listdir_attrs, listdir_run, dir_need, false);
 
 const struct flowop_ops *const flowops_dir[] = {
 	&fo_makedir, &fo_removedir, &fo_listdir, NULL,

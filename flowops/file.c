@@ -404,9 +404,10 @@ static const struct attr_spec fsyncset_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
-#define FILE_OP(nm, table, fn, val, needs)              \
+#define FILE_OP(nm, table, fn, val, needs, names)       \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
+		.changes_names = names,                 \
 		.cls = FO_CLASS_IO,                     \
 		.rw = FO_RW_NONE,                       \
 		.attrs = table,                         \
@@ -418,14 +419,14 @@ static const struct attr_spec fsyncset_attrs[] = {
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, open_attrs, openfile_run, fo_validate_file, file_need);
-FILE_OP(createfile, open_attrs, createfile_run, fo_validate_file, file_need);
-FILE_OP(closefile, slot_attrs, closefile_run, fo_validate_slot, file_need);
+FILE_OP(openfile, open_attrs, openfile_run, fo_validate_file, file_need, false);
+FILE_OP(createfile, open_attrs, createfile_run, fo_validate_file, file_need, true);
+FILE_OP(closefile, slot_attrs, closefile_run, fo_validate_slot, file_need, false);
 FILE_OP(deletefile, pick_attrs, deletefile_run, fo_validate_file_or_fd,
-	deletefile_need);
-FILE_OP(statfile, pick_attrs, statfile_run, fo_validate_file_or_fd, file_need);
-FILE_OP(fsync, slot_attrs, fsync_run, fo_validate_slot, file_need);
-FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, fo_validate_file, fsyncset_need);
+	deletefile_need, true);
+FILE_OP(statfile, pick_attrs, statfile_run, fo_validate_file_or_fd, file_need, false);
+FILE_OP(fsync, slot_attrs, fsync_run, fo_validate_slot, file_need, false);
+FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, fo_validate_file, fsyncset_need, false);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

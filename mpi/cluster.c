@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan/flowop.h"
 #include "plan/oom.h"
 #include "runtime/base/log.h"
 
@@ -34,6 +35,7 @@ static bool cluster_accepts(void *ctx, const struct cli_args *args)
 {
 	struct cluster *cl = ctx;
 
+	cl->shared_files = args->shared_files;
 	if (args->cmd == CLI_RUN || args->cmd == CLI_HELP || args->cmd == CLI_VERSION)
 		return true;
 	if (cl->rank == 0)
@@ -115,8 +117,34 @@ static char *rank_dir(const struct cluster *cl, const char *path)
 }
 
 /*
+ * With shared files, no flowop may create or remove names in a fileset:
+ * every rank would make and delete the same entries behind the others'
+ * backs.  Returns the number of such flowops (each reported by rank 0).
+ */
+static int shared_name_changes(const struct cluster *cl, const struct plan *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+
+		if (!f->ops->changes_names || f->fileset < 0)
+			continue;
+		n++;
+		if (cl->rank == 0)
+			log_error("%s:%d:%d: %s '%s' creates or removes entries of '%s', which "
+				  "--shared-files shares between the ranks: they would race on its "
+				  "names; run without --shared-files (each rank then has its own "
+				  "directory)", p->filename, f->loc.line, f->loc.col,
+				  f->ops->name, f->name, p->filesets[f->fileset].name);
+	}
+	return n;
+}
+
+/*
  * The plan on this rank: the same flowops as every other rank's, and
- * every fileset in this rank's own directory below its path.
+ * every fileset in this rank's own directory below its path (or, with
+ * --shared-files, the same files for all, prepared by rank 0).
  */
 static int cluster_adapt_plan(void *ctx, struct plan *p)
 {
@@ -133,6 +161,8 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 				  "the same flowops, with any values", p->filename);
 		return 1;
 	}
+	if (cl->shared_files)
+		return shared_name_changes(cl, p) ? 1 : 0;
 	cl->paths = xcalloc((size_t)p->nfilesets + 1, sizeof(*cl->paths));
 	for (int i = 0; i < p->nfilesets && !failed; i++) {
 		char *dir = rank_dir(cl, p->filesets[i].path);
@@ -204,6 +234,7 @@ int cluster_init(struct cluster *cl)
 		.adapt_plan = cluster_adapt_plan,
 		.coord = &cl->coord,
 		.writes_results = cl->rank == 0,
+		.many_clients = true,
 	};
 	return 0;
 }

@@ -43,6 +43,7 @@ struct cluster {
 	size_t diag_len;
 	FILE *diag;
 
+	bool shared_files;         /* --shared-files: rank 0 prepares, all use */
 	char **paths;              /* per-rank fileset paths given to the plan */
 	int npaths;
 

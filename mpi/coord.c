@@ -70,6 +70,15 @@ static int coord_agree(void *ctx, bool ok)
 	return -1;
 }
 
+static enum coord_files coord_files(void *ctx)
+{
+	const struct cluster *cl = ctx;
+
+	if (!cl->shared_files)
+		return COORD_FILES_OWN;
+	return cl->rank == 0 ? COORD_FILES_PREPARE : COORD_FILES_ATTACH;
+}
+
 static bool coord_host_leader(void *ctx)
 {
 	const struct cluster *cl = ctx;
@@ -372,6 +381,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 
 const struct coord_ops cluster_coord_ops = {
 	.agree = coord_agree,
+	.files = coord_files,
 	.host_leader = coord_host_leader,
 	.host_share = coord_host_share,
 	.release_at = coord_release_at,

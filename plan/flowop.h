@@ -141,6 +141,12 @@ struct flowop_ops {
 	 * range, so that the read finds the attribute unset.  0 = the least.
 	 */
 	int nattr;
+	/*
+	 * It creates or removes entries of its fileset (createfile,
+	 * deletefile, makedir, removedir): clients sharing one fileset
+	 * (flowbench-mpi --shared-files) would race on its names.
+	 */
+	bool changes_names;
 
 	/*
 	 * Compile-time checks of attribute values and combinations (e.g. a

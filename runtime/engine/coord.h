@@ -34,6 +34,13 @@ enum coord_event {
 	COORD_ABORT,      /* a client failed or was interrupted */
 };
 
+/* Whose files a client uses (coord_ops.files). */
+enum coord_files {
+	COORD_FILES_OWN,          /* its own: prepared here (each rank its directory) */
+	COORD_FILES_PREPARE,      /* the shared ones: this client prepares them */
+	COORD_FILES_ATTACH,       /* the shared ones another client prepared */
+};
+
 /* One client's part of the run, as the reporting client learns it. */
 struct run_client {
 	int rank;
@@ -80,6 +87,12 @@ struct coord_ops {
 	 * names the client that failed).  Blocks until every client came.
 	 */
 	int (*agree)(void *ctx, bool ok);
+	/*
+	 * Whose files this client uses.  With shared files, the preparing
+	 * client makes them before the first agree() and the others use
+	 * them after it (runtime/fileset/fileset.h: attach, share).
+	 */
+	enum coord_files (*files)(void *ctx);
 	/* This client drops its host's cache for every client of the host. */
 	bool (*host_leader)(void *ctx);
 	/* The host leader's `value` (whether it dropped the cache), on every client of the host. */

@@ -805,6 +805,12 @@ static int check_times(const struct plan *p, double warmup_s, double interval_s)
 	return 0;
 }
 
+/* Whose files this client uses (coord.h); a plain run's are its own. */
+static enum coord_files files_role(const struct master *m)
+{
+	return m->coord ? m->coord->ops->files(m->coord->ctx) : COORD_FILES_OWN;
+}
+
 /*
  * Everything before the files exist: time limits, the script's actions,
  * what runs, preflight, the files.  Returns 0 when the run goes on, 1
@@ -838,10 +844,15 @@ static int before_files(struct master *m, const struct run_options *opt,
 	raise_nofile();
 	if (preflight_check(p) < 0)
 		return 1;
+	if (files_role(m) == COORD_FILES_ATTACH)
+		return 0;       /* another client prepares them: used after agreeing */
 	if (fileset_prepare_all(p, opt && opt->force, &m->fs) < 0) {
 		stop_asked(m->out);     /* preallocation stopped by an interrupt */
 		return 1;
 	}
+	if (files_role(m) == COORD_FILES_PREPARE &&
+	    fileset_share_all(m->fs, p->nfilesets) < 0)
+		return 1;
 	return 0;
 }
 
@@ -896,6 +907,8 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		goto out;
 	}
 	rc = 1;
+	if (files_role(&m) == COORD_FILES_ATTACH && fileset_attach_all(p, &m.fs) < 0)
+		goto refused;
 	if (cache_step(&m, opt) < 0) {
 		stop_asked(out);
 		goto refused;

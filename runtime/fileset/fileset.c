@@ -743,6 +743,132 @@ out:
 	return 0;
 }
 
+/* ---- sharing a tree another client prepared ------------------------ */
+
+/*
+ * Open <path>/<name>, which another client prepared, as our root and
+ * take its marker's shared lock: it must be there, be a directory
+ * reached without links, and be flowbench's.  0 or -1 (logged).
+ */
+static int attach_root(struct fs_state *fs)
+{
+	const struct plan_fileset *pf = fs->pf;
+	char *parent, *real;
+	int pfd;
+
+	if (!(real = guarded_root(fs, &parent)))
+		return -1;
+	pfd = open_parent(parent, pf->path);
+	free(parent);
+	free(real);
+	if (pfd < 0)
+		return -1;
+	fs->rootfd = openat(pfd, pf->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(pfd);
+	if (fs->rootfd < 0) {
+		log_error("cannot use %s, which the client preparing the files made: %s "
+			  "(is %s on a file system every client shares?)", fs->root,
+			  strerror(errno), pf->path);
+		return -1;
+	}
+	switch (marker_attach(fs->rootfd, fs->root, &fs->marker)) {
+	case MARKER_OURS:
+		return 0;
+	case MARKER_NONE:
+		log_error("cannot use %s: it has no flowbench marker, although the client "
+			  "preparing the files made one (is %s on a file system every "
+			  "client shares?)", fs->root, pf->path);
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * Every file the population chose to exist is there, a regular file of
+ * flowbench's: the preparing client's work is visible here.  trusttree
+ * skips this (its cost grows with the tree; the run's own checks stay).
+ */
+static int check_attached_files(const struct fs_state *fs)
+{
+	char rel[TREE_PATH_MAX];
+
+	for (uint32_t s = 1; s <= top_count(&fs->tree); s++)
+		if (!marker_owns(&fs->marker, s)) {
+			log_error("cannot use %s: its marker does not list the names the "
+				  "tree needs (was it prepared for this workload?)", fs->root);
+			return -1;
+		}
+	if (fs->pf->trusttree)
+		return 0;
+	for (uint64_t e = 0; e < fs->tree.nfiles; e++) {
+		struct stat st;
+		char reason[160];
+		const char *why = NULL;
+		int fd;
+
+		if (!pick_exists(&fs->files, e))
+			continue;
+		tree_file_relpath(&fs->tree, e, rel);
+		fd = beneath_open(fs->rootfd, rel, O_RDONLY, 0);
+		if (fd >= 0 && fstat(fd, &st) == 0)
+			why = S_ISREG(st.st_mode) ? marker_foreign(&fs->marker, &st, reason,
+								   sizeof(reason)) :
+			      "not a regular file";
+		else
+			why = strerror(errno);
+		if (fd >= 0)
+			close(fd);
+		if (why) {
+			log_error("cannot use %s/%s, which the client preparing the files "
+				  "made: %s", fs->root, rel, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int fileset_attach_all(const struct plan *p, struct fs_state **out)
+{
+	struct fs_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
+	struct rng r;
+
+	*out = NULL;
+	if (!fs) {
+		log_error("out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->nfilesets; i++) {
+		fs[i].rootfd = -1;
+		fs[i].marker.fd = -1;
+	}
+	/* the same population, in the same order, as fileset_prepare_all() */
+	for (int i = p->nfilesets - 1; i >= 0; i--) {
+		fileset_rng(&r, &p->filesets[i]);
+		if (populate(&fs[i], p, i, &r) < 0)
+			goto fail;
+		choose_existing(&fs[i].files, p->filesets[i].prealloc_pct, &r);
+		choose_existing(&fs[i].leafdirs, p->filesets[i].prealloc_pct, &r);
+		if (attach_root(&fs[i]) < 0 || check_attached_files(&fs[i]) < 0)
+			goto fail;
+	}
+	if (p->nfilesets)
+		log_info("Using the filesets another client prepared");
+	*out = fs;
+	return 0;
+fail:
+	fileset_free_all(fs, p->nfilesets);
+	return -1;
+}
+
+int fileset_share_all(struct fs_state *fs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (marker_share(&fs[i].marker, fs[i].root) < 0)
+			return -1;
+	return 0;
+}
+
 void fileset_free_all(struct fs_state *fs, int n)
 {
 	if (!fs)

@@ -47,6 +47,17 @@ int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
 void fileset_free_all(struct fs_state *fs, int n);
 
 /*
+ * Clients of one run sharing its files (flowbench-mpi --shared-files):
+ * one prepares them with fileset_prepare_all() then turns its locks into
+ * shared ones (fileset_share_all); the others, once it is done, populate
+ * the same trees in memory and use what it made (fileset_attach_all):
+ * nothing is created, changed or removed, every chosen file must be
+ * there and flowbench's, the markers locked shared.  0 or -1 (logged).
+ */
+int fileset_attach_all(const struct plan *p, struct fs_state **out);
+int fileset_share_all(struct fs_state *fs, int n);
+
+/*
  * Population only (no disk): the tree of p->filesets[idx] and its shared
  * state, every entry absent.  For fileset_prepare_all(), tests and
  * benchmarks.  0 or -1 (logged).

@@ -218,10 +218,13 @@ static int check_file(int fd, const char *root, struct stat *st)
 	return 0;
 }
 
-/* Take the run's exclusive lock.  0 or -1 (logged). */
-static int lock(int fd, const char *root)
+/*
+ * Take the run's lock: LOCK_EX, or LOCK_SH for the clients of one run
+ * that share the tree (marker_attach, marker_share).  0 or -1 (logged).
+ */
+static int lock(int fd, const char *root, int how)
 {
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	while (flock(fd, how | LOCK_NB) < 0) {
 		if (errno == EINTR)
 			continue;
 		if (errno == EWOULDBLOCK)
@@ -236,7 +239,9 @@ static int lock(int fd, const char *root)
 	return 0;
 }
 
-enum marker_found marker_open(int rootfd, const char *root, struct fs_marker *m)
+/* marker_open() and marker_attach(): the lock taken `how`. */
+static enum marker_found open_marker(int rootfd, const char *root,
+				     struct fs_marker *m, int how)
 {
 	struct stat st;
 	char *text = NULL;
@@ -282,8 +287,13 @@ enum marker_found marker_open(int rootfd, const char *root, struct fs_marker *m)
 	text = NULL;
 	m->fd = fd;
 	m->owner = st.st_uid;
-	if (lock(fd, root) < 0)
+	if (lock(fd, root, how) < 0)
 		goto fail_m;
+	if (legacy && how == LOCK_SH) {
+		log_error("refusing to share %s: its %s is of an older flowbench "
+			  "(the client that prepares the files upgrades it)", root, MARKER_NAME);
+		goto fail_m;
+	}
 	if (legacy && (upgrade_legacy(rootfd, root, m) < 0 || marker_save(m, root) < 0))
 		goto fail_m;
 	return MARKER_OURS;
@@ -297,6 +307,23 @@ fail:
 fail_m:
 	marker_close(m);
 	return MARKER_ERROR;
+}
+
+enum marker_found marker_open(int rootfd, const char *root, struct fs_marker *m)
+{
+	return open_marker(rootfd, root, m, LOCK_EX);
+}
+
+enum marker_found marker_attach(int rootfd, const char *root, struct fs_marker *m)
+{
+	return open_marker(rootfd, root, m, LOCK_SH);
+}
+
+int marker_share(struct fs_marker *m, const char *root)
+{
+	if (m->fd < 0)
+		return 0;
+	return lock(m->fd, root, LOCK_SH);
 }
 
 int marker_create(int rootfd, const char *root, bool adopted, struct fs_marker *m)
@@ -314,7 +341,7 @@ int marker_create(int rootfd, const char *root, bool adopted, struct fs_marker *
 	}
 	m->fd = fd;
 	m->adopted = adopted;
-	if (lock(fd, root) < 0 || fstat(fd, &st) < 0 || marker_save(m, root) < 0) {
+	if (lock(fd, root, LOCK_EX) < 0 || fstat(fd, &st) < 0 || marker_save(m, root) < 0) {
 		marker_close(m);
 		return -1;
 	}

@@ -61,6 +61,16 @@ enum marker_found {
  */
 enum marker_found marker_open(int rootfd, const char *root, struct fs_marker *m);
 
+/*
+ * The same with a shared lock, for the clients of one run that use a tree
+ * another client prepared (flowbench-mpi --shared-files); a run holding
+ * the exclusive lock keeps them out, and they keep out such a run.
+ */
+enum marker_found marker_attach(int rootfd, const char *root, struct fs_marker *m);
+
+/* Turn the exclusive lock into a shared one, once the tree is prepared.  0 or -1. */
+int marker_share(struct fs_marker *m, const char *root);
+
 /* Create and lock a new marker (empty `owns` list).  0 or -1 (logged). */
 int marker_create(int rootfd, const char *root, bool adopted, struct fs_marker *m);
 

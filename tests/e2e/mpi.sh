@@ -84,6 +84,75 @@ for btl in $transports; do
 	ok "$btl: merged ops = the pread/pwrite calls of all 3 ranks; start skew $skew ms; one report, per-host row"
 done
 
+# ---- --shared-files: one set of files, prepared once by rank 0 ------------
+shared=$tmp/shared
+mkdir "$shared"
+rm -f "$tmp"/trace.*
+mpi sh -c 'eval "r=\$$1"; shift; exec strace -ff -qq -s 64 \
+	-e trace=mkdir,mkdirat,unlink,unlinkat,ftruncate,fallocate,openat -o "$0.$r" "$@"' \
+	"$tmp/trace" "$rank_var" \
+	"$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache warm -D dir="$shared" \
+	-D filesize=16m -D nthreads=1 -D runtime=2 >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err" "$tmp/out"; fail "--shared-files failed"; }
+[ "$(ls "$shared")" = largefile1 ] || fail "--shared-files: not one set of files: $(ls "$shared")"
+# what changes the tree (flowbench reaches it through directory descriptors;
+# MPI's own files, in /dev/shm and /tmp/ompi*, by absolute path)
+changes() {
+	cat "$tmp"/trace."$1".* |
+		grep -cE "^(mkdirat|unlinkat|fallocate)\(|^openat\([0-9]+,.*O_CREAT|^(mkdir|unlink)\(\"$shared" || true
+}
+[ "$(changes 0)" -gt 0 ] || fail "--shared-files: rank 0 did not prepare the files"
+for r in 1 2; do
+	[ "$(changes $r)" = 0 ] || { cat "$tmp"/trace.$r.* | grep -E 'mkdir|unlink|fallocate|O_CREAT' | head; fail "--shared-files: rank $r changed the tree"; }
+done
+[ "$(sed -n 's/^Clients: \([0-9]*\),.*/\1/p' "$tmp/out")" = 3 ] || fail "--shared-files: not 3 clients"
+ok "--shared-files: one file for 3 ranks, prepared by rank 0 ($(changes 0) changes), ranks 1 and 2 change nothing"
+
+# the ranks hold the tree: a plain run on it meanwhile is refused
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache warm -D dir="$shared" \
+	-D filesize=16m -D nthreads=1 -D runtime=4 >"$tmp/out" 2>"$tmp/err" &
+job=$!
+for i in $(seq 100); do grep -q Running "$tmp/out" && break; sleep 0.1; done
+set +e
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$shared" -D filesize=16m \
+	-D nthreads=1 -D runtime=1 >"$tmp/out2" 2>"$tmp/err2"
+rc=$?
+wait $job
+rc_job=$?
+set -e
+[ $rc -ne 0 ] && grep -q 'another flowbench run is using it' "$tmp/err2" ||
+	{ cat "$tmp/err2"; fail "a plain run on the shared tree was not refused (exit $rc)"; }
+[ $rc_job -eq 0 ] || { cat "$tmp/err"; fail "the shared run failed (exit $rc_job)"; }
+ok "while the ranks share the tree, another run on it is refused by the lock"
+
+# names created or removed in a shared fileset: refused, once, before anything
+cat >"$tmp/names.f" <<'EOF'
+define fileset name=fs,path=$dir,entries=10,dirwidth=10,size=4k,prealloc
+define process name=p {
+  thread name=t {
+    flowop createfile name=c,filesetname=fs
+    flowop closefile name=cl
+  }
+}
+run 1
+EOF
+mkdir "$tmp/names"
+set +e
+mpi "$FBM" run "$tmp/names.f" --shared-files -D dir="$tmp/names" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "createfile on a shared fileset was not refused"
+[ "$(grep -c "names.f:4:.*createfile 'c' creates or removes entries of 'fs'" "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "the shared createfile was not refused once, located"; }
+[ -z "$(ls -A "$tmp/names")" ] || fail "a refused shared run created $(ls -A "$tmp/names")"
+set +e
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --shared-files -D dir="$tmp/names" >/dev/null 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q 'shared-files is for flowbench-mpi' "$tmp/err" ||
+	fail "plain flowbench accepted --shared-files (exit $rc)"
+ok "createfile on a shared fileset refused once, located; plain flowbench refuses --shared-files"
+
 # ---- $rank, $nranks, $hostname: each rank's own values -------------------
 cat >"$tmp/shape.f" <<'EOF'
 echo "rank $rank of $nranks on $hostname"

@@ -36,6 +36,14 @@ static bool cluster_accepts(void *ctx, const struct cli_args *args)
 	struct cluster *cl = ctx;
 
 	cl->shared_files = args->shared_files;
+	if (args->interval_s > 0) {
+		/* each rank's series is its own: not yet combined into the job's */
+		if (cl->rank == 0)
+			fprintf(stderr, "flowbench-mpi: --interval is not supported yet: the "
+				"ranks' series are not combined into one (the whole run's "
+				"results are)\n");
+		return false;
+	}
 	if (args->cmd == CLI_RUN || args->cmd == CLI_HELP || args->cmd == CLI_VERSION)
 		return true;
 	if (cl->rank == 0)
@@ -159,6 +167,12 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 			log_error("%s: the ranks' workloads have different flowops "
 				  "($rank, $nranks or $hostname changed them): every rank must run "
 				  "the same flowops, with any values", p->filename);
+		return 1;
+	}
+	if (p->psrun_period != 0) {
+		if (cl->rank == 0)
+			log_error("%s: psrun is not supported by flowbench-mpi yet: each rank's "
+				  "snapshots are its own, not the job's", p->filename);
 		return 1;
 	}
 	if (cl->shared_files)

@@ -356,6 +356,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
 	uint64_t common_start, t0 = clock_now_ns();
+	int failed;
 
 	memset(out, 0, sizeof(*out));
 	settle_events(cl);
@@ -369,14 +370,18 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 		all = xcalloc((size_t)cl->nranks, ws);
 	MPI_Gather(part, (int)ws, MPI_BYTE, all, (int)ws, MPI_BYTE, 0, cl->world);
 	free(part);
-	if (cl->rank != 0)
-		return 0;
-	/* the measured phase began warmup after the common release */
-	common_start = cl->release_target + (mine->start_ns - mine->release_ns);
-	wire_read(cl, p, all, common_start, out);
-	free(all);
-	out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
-	return 1;
+	if (cl->rank == 0) {
+		/* the measured phase began warmup after the common release */
+		common_start = cl->release_target + (mine->start_ns - mine->release_ns);
+		wire_read(cl, p, all, common_start, out);
+		free(all);
+		out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
+	}
+	/* every rank ends the run alike: a failure anywhere ends the session everywhere */
+	failed = out->failed;
+	MPI_Bcast(&failed, 1, MPI_INT, 0, cl->world);
+	out->failed = failed;
+	return cl->rank == 0;
 }
 
 const struct coord_ops cluster_coord_ops = {

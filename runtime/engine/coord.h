@@ -112,7 +112,9 @@ struct coord_ops {
 	 * The end, on every client that passed release_at(): combine every
 	 * client's statistics.  Returns 1 on the reporting client, whose
 	 * mine->sum then holds the sum over all clients and `out` the rest;
-	 * 0 on the others; -1 when the combination failed (after a message).
+	 * 0 on the others, where only out->failed is set (a client failed:
+	 * every client ends the run, and the session, the same way); -1
+	 * when the combination failed (after a message).
 	 */
 	int (*combine)(void *ctx, const struct plan *p, const struct coord_local *mine,
 		       struct coord_combined *out);

@@ -557,15 +557,17 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		}
 	}
 	m->reporter = reporter;
+	if (!reporter && all.failed && !partial) {
+		partial = true;     /* another client failed: this run failed too */
+		m->peer_halt = true;
+	}
 	if (m->out)
 		m->out->reporter = reporter;
-	if (!reporter) {
-		free(sum);
-		return partial ? 1 : 0;
+	if (reporter) {
+		text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+		if (m->coord)
+			coord_print_clients(stdout, p, &all);
 	}
-	text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
-	if (m->coord)
-		coord_print_clients(stdout, p, &all);
 	if (shared_first_failure(m->sh.ctl))
 		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
 	if (m->out) {
@@ -576,7 +578,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->out->iv = m->smp.rows;
 		m->out->niv = m->smp.nrows;
 		m->smp.rows = NULL;     /* moved */
-		m->out->has_clients = m->coord != NULL;
+		m->out->has_clients = m->coord != NULL && reporter;
 		m->out->clients = all;
 	} else {
 		free(sum);

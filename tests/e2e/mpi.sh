@@ -175,6 +175,19 @@ for r in 0 1 2; do
 done
 ok "each rank compiles the workload with its own \$rank (file sizes 192k, 384k, 576k), \$nranks and \$hostname"
 
+# ---- --repeat: every run meets on every rank; --interval refused ---------
+mpi "$FBM" run "$tmp/shape.f" -D dir="$tmp/shape" --repeat 3 >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "--repeat 3 failed"; }
+[ "$(grep -c '^Clients: 3' "$tmp/out")" = 3 ] && grep -q 'Aggregate over 3 runs' "$tmp/out" ||
+	{ cat "$tmp/out"; fail "--repeat 3: not three merged runs and their aggregate"; }
+set +e
+mpi "$FBM" run "$tmp/shape.f" -D dir="$tmp/shape" --interval 0.5 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] && [ "$(grep -c 'interval is not supported yet' "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "--interval was not refused once (exit $rc)"; }
+ok "--repeat 3: three merged runs and the aggregate; --interval refused once, clearly"
+
 # ---- a script error: printed once, nothing created ----------------------
 cat >"$tmp/bad.f" <<'EOF'
 define file name=f,path=$dir,size=1m
@@ -233,11 +246,12 @@ mkdir "$tmp/kill"
 mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" \
 	-D filesize=16m -D nthreads=1 -D runtime=60 >"$tmp/out" 2>&1 &
 job=$!
-# rank 1's master: the flowbench-mpi whose environment says rank 1 and
-# whose parent is not a flowbench-mpi (its workers are)
+# rank 1's master: the flowbench-mpi of this job (its directory on the
+# command line) whose environment says rank 1 and whose parent is not a
+# flowbench-mpi (its workers are)
 victim=
 for i in $(seq 100); do
-	for p in $(pgrep -x flowbench-mpi || true); do
+	for p in $(pgrep -f -- "flowbench-mpi run .*$tmp/kill" || true); do
 		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^$rank_var=//p")
 		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
 		[ "$r" = 1 ] && [ "$parent" != flowbench-mpi ] && victim=$p
@@ -258,8 +272,9 @@ took=$(echo "$(now) - $t0" | bc)
 awk -v t="$took" 'BEGIN { exit !(t < 10) }' || fail "the job took $took s to end after rank 1 was killed"
 # Open MPI's mpirun names the rank; MPICH's hydra a bad termination at the host
 grep -qiE "rank 1|BAD TERMINATION" "$tmp/out" || { cat "$tmp/out"; fail "nothing names rank 1 (pid $victim)"; }
-# no live process left (zombies waiting for their reaper are not running)
-live() { ps -C flowbench-mpi -o pid=,stat= | awk '$2 !~ /^Z/' || true; }
+# no live process of the job left, masters or workers (zombies waiting
+# for their reaper are not running)
+live() { ps -e -o pid=,stat=,args= | awk -v d="$tmp/kill" '$2 !~ /^Z/ && $3 ~ /flowbench-mpi$/ && index($0, d)' || true; }
 for i in $(seq 30); do [ -z "$(live)" ] && break; sleep 0.1; done
 [ -z "$(live)" ] || fail "flowbench-mpi processes left 3 s after the job: $(live)"
 ok "rank 1 killed: the job ended $took s later (exit $rc), rank 1 named, no process left"

@@ -6,7 +6,9 @@
 # and no rank creates anything; a rank that fails (ENOSPC on its own file
 # system) ends every rank's run with partial merged results naming it; a
 # rank killed with SIGKILL ends the job within 10 s with a message naming
-# it.  Skipped where flowbench-mpi was not built or mpirun is missing.
+# it; and tests/mpi/merge: the reduction of 3 ranks' histograms equals
+# their union, bucket for bucket.  Skipped where flowbench-mpi was not
+# built or mpirun is missing.
 . "$(dirname "$0")/lib.sh"
 FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
 [ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
@@ -36,6 +38,16 @@ transport() {
 }
 # seconds since the epoch, with fractions
 now() { date +%s.%N; }
+
+# ---- the merge itself: reduced histograms = the union, bucket by bucket --
+merge=$(dirname "$FBM")/tests/mpi/merge
+if [ -x "$merge" ]; then
+	mpi "$merge" >"$tmp/merge" 2>&1 || { cat "$tmp/merge"; fail "tests/mpi/merge"; }
+	grep '^ok: 3 ranks' "$tmp/merge" || { cat "$tmp/merge"; fail "tests/mpi/merge said nothing"; }
+	ok "the merge operation over 3 ranks equals the union of their statistics, exactly"
+else
+	echo "skip: tests/mpi/merge not built (make check builds it)"
+fi
 
 # ---- exact counts: strace on every rank --------------------------------
 need strace

@@ -86,6 +86,23 @@ static int one_run(const struct plan *p, const struct session_options *so,
 	return 0;
 }
 
+/*
+ * Whether the session goes on to its next run.  A run that failed ends
+ * it, and so does one without results (a script without `run`, or `quit`
+ * among its actions) - except on a client of flowbench-mpi that is not
+ * the reporter: its results went to the reporter, and the other clients
+ * wait for it at the next run's meeting points.
+ */
+static bool next_run(const struct plan *p, const struct session_options *so,
+		     const struct run_outcome *o, int status)
+{
+	if (status != 0)
+		return false;
+	if (o->stats)
+		return true;
+	return so->run.coord && p->has_run && !o->reporter;
+}
+
 /* The results files being written, for the second interrupt's cleanup. */
 struct pending_files {
 	struct outfile *files;
@@ -170,7 +187,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct res_var *vars = plan_vars(p);
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0;
-	bool tsc = false;
+	bool tsc = false, more;
 	int status = 0;
 
 	if (outputs_writable(so) < 0) {
@@ -206,11 +223,10 @@ int session_run(const struct plan *p, const struct session_options *so)
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;
 		clock_read_ns = o.clock_read_ns;
-		if (status != 0 || !o.stats) {
-			run_outcome_free(&o);
-			break;          /* failed, or a script without a run */
-		}
+		more = next_run(p, so, &o, status);
 		run_outcome_free(&o);
+		if (!more)
+			break;
 	}
 	if (res.nruns - (res.nruns && res.runs[res.nruns - 1].partial) >= 2) {
 		if (results_aggregate(&res) < 0) {

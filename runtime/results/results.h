@@ -2,8 +2,10 @@
  * results.h - a run's results as plain data, for the results files.
  *
  * After each run of a session (one per --repeat) the caller adds the
- * merged per-flowop statistics with results_add_run(); the metadata
- * (command, workload, variables, seed, environment) is filled once.
+ * merged per-flowop statistics with results_add_run() (and, under
+ * flowbench-mpi, every client's part with results_add_clients()); the
+ * metadata (command, workload, variables, seed, environment) is filled
+ * once.
  * results_aggregate() summarises the runs (mean, stdev, min, max, 95 %
  * confidence interval).  The writers (runtime/results/doc.h) walk
  * this structure only; nothing here knows about JSON or YAML.

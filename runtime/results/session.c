@@ -6,7 +6,10 @@
  * its own breakdown.  All runs use the plan's seed, so they make the same
  * random choices.  The results file is written at the end whatever
  * happened: status "ok", "failed" or "interrupted", the first error, and
- * the runs completed until then.
+ * the runs completed until then.  Under flowbench-mpi the reporting
+ * client keeps every client's part of each run (results_add_clients);
+ * the other clients have no results of their own but take part in
+ * every run (next_run).
  *
  * SIGINT and SIGTERM are caught for the whole session (interrupt.h): an
  * interrupt while files are prepared stops the session once that step

@@ -6,7 +6,8 @@
 # longer than the job, and per flowop counts that add up exactly to the
 # merged flowop's; `flowbench compare` names the clients and the slowest
 # rank, `flowbench report` has a section per run with a row per rank and
-# the slowest highlighted (rendered by chromium when it is installed).
+# the slowest highlighted (rendered by chromium when it is installed);
+# a rank's ENOSPC leaves a file listing every rank, the failed one named.
 # Skipped where flowbench-mpi was not built or mpirun is missing.
 . "$(dirname "$0")/lib.sh"
 FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
@@ -129,6 +130,46 @@ done <"$tmp/expect"
 [ "$(grep -c '<title>ops/s per rank' "$tmp/r.html")" = 2 ] ||
 	fail "report: no bars of ops/s per rank"
 ok "report: a ranks section per run, a row per rank, the slowest highlighted, bars of ops/s per rank"
+
+# ---- a rank that fails: ENOSPC on rank 1's own small file system ---------
+# The file is still written, the run partial, every rank listed; rank 1
+# with its own error, the ranks it ended naming it.
+cat >"$tmp/grow.f" <<'EOF'
+define file name=g,path=$dir,size=1m,prealloc
+define process name=p {
+  thread name=t {
+    flowop appendfile name=app,filename=g,iosize=64k
+    flowop delay name=d,value=0.01
+  }
+}
+run 30
+EOF
+if unshare -m true 2>/dev/null; then
+	mkdir -p "$tmp/full/rank-00001"
+	set +e
+	timeout 300 unshare -m sh -c 'mount -t tmpfs -o size=4m tmpfs "$1/full/rank-00001" &&
+		"$3" $4 -np 3 "$2" run "$1/grow.f" -D dir="$1/full" --output "$1/f.json"' \
+		sh "$tmp" "$FBM" "$MPIRUN" "$mpi_flags" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] || { cat "$tmp/err"; fail "a failed rank's job exited $rc"; }
+	python3 - "$tmp/f.json" <<'PY' || { cat "$tmp/err"; fail "the ranks of a run a rank's ENOSPC ended are wrong"; }
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert a["status"] == "failed" and "rank 1 " in a["error"], (a["status"], a["error"])
+run = a["runs"][0]
+assert run["partial"] is True and len(run["ranks"]) == 3, run.get("partial")
+for k in run["ranks"]:
+    assert k["failed"] is True and "No space left on device" in k["error"], k
+    assert k["error"].startswith("rank 1 ") == (k["rank"] != 1), k["error"]
+assert run["ranks"][1]["errors"] >= 1, run["ranks"][1]
+for j, fo in enumerate(run["flowops"]):
+    assert sum(k["flowops"][j]["ops"] for k in run["ranks"]) == fo["ops"], fo["name"]
+PY
+	ok "rank 1's ENOSPC (exit $rc): the file says failed, every rank listed, rank 1 with its own error, the others naming it"
+else
+	echo "skip: no private mount namespace for the ENOSPC case"
+fi
 
 # Rendering: chromium, headless, no network; the highlighted row's colour
 # (#fde2e2) is on the page and not on the same page without its ranks.

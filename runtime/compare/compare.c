@@ -361,6 +361,43 @@ static void print_csv(FILE *out, const struct grid *g)
 	}
 }
 
+/*
+ * Under a file's line in the legend, for each of its runs that had
+ * several clients (flowbench-mpi): how many, and the spread of their
+ * ops/s with the slowest rank named, so that a straggler shows.  The
+ * tables compare the merged numbers, as for any run.
+ */
+static void rank_lines(FILE *out, const struct rf_doc *doc, bool md)
+{
+	char lo[64], mid[64], hi[64], line[512];
+
+	for (int r = 0; r < doc->nruns; r++) {
+		const struct rf_run *run = &doc->runs[r];
+		const struct rf_spread *s = &run->spread;
+		const struct rf_rank *slow = s->n ? &run->ranks[s->slowest] : NULL;
+
+		if (run->nranks == 0)
+			continue;
+		human(lo, sizeof(lo), s->n ? s->min : NAN);
+		human(mid, sizeof(mid), s->n ? s->median : NAN);
+		human(hi, sizeof(hi), s->n ? s->max : NAN);
+		if (slow)
+			snprintf(line, sizeof(line), "run %d: %d clients; ops/s per rank: min %s (slowest: rank %d on %s%s), median %s, max %s",
+				 run->index, run->nranks, lo, slow->rank, slow->host,
+				 slow->failed ? ", failed" : "", mid, hi);
+		else
+			snprintf(line, sizeof(line), "run %d: %d clients; no rank has an ops/s",
+				 run->index, run->nranks);
+		if (md) {
+			fputs("  - ", out);
+			md_escaped(out, line);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "  %s\n", line);
+		}
+	}
+}
+
 /* Who is compared with whom, above the text and Markdown tables. */
 static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 {
@@ -378,6 +415,7 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 		}
 		fprintf(out, ", %d run%s)\n", docs[d].nruns,
 			docs[d].nruns == 1 ? "" : "s");
+		rank_lines(out, &docs[d], md);
 	}
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",
 		md ? "- " : "", SIGNIFICANCE);

@@ -2,6 +2,7 @@
  * html.c - the page of `flowbench report`.  Everything taken from a
  * results file is escaped (it may hold any host, path or error text);
  * charts come from svg.c; nothing refers to anything outside the file.
+ * A run of several clients (flowbench-mpi) gets a section of its ranks.
  */
 #include "runtime/compare/html.h"
 
@@ -483,6 +484,120 @@ static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
 	fputs("</div>\n", out);
 }
 
+/* More ranks than this: the table only (the bars would be slivers). */
+#define RANK_BARS_MAX 64
+
+/* ops/s per rank as bars, labelled "rank N". */
+static int rank_bars(FILE *out, const struct rf_run *run)
+{
+	int n = run->nranks;
+	char **labels = calloc((size_t)n, sizeof(*labels));
+	double *rate = calloc((size_t)n, sizeof(*rate)), *err = calloc((size_t)n, sizeof(*err));
+	int status = labels && rate && err ? 0 : -1;
+
+	for (int i = 0; !status && i < n; i++) {
+		if (asprintf(&labels[i], "rank %d", run->ranks[i].rank) < 0) {
+			labels[i] = NULL;
+			status = -1;
+		}
+		rate[i] = run->ranks[i].ops_per_s;
+		err[i] = NAN;
+	}
+	if (!status)
+		svg_bars(out, "ops/s per rank (each over its own window)", "ops/s",
+			 svg_label_number, (const char *const *)labels, rate, err, n);
+	for (int i = 0; labels && i < n; i++)
+		free(labels[i]);
+	free(labels);
+	free(rate);
+	free(err);
+	return status;
+}
+
+/* A number cell with `prec` decimals; "-" when absent. */
+static void number_cell(FILE *out, double v, int prec)
+{
+	if (isfinite(v))
+		fprintf(out, "<td class=\"n\">%.*f</td>", prec, v);
+	else
+		fputs("<td class=\"n\">-</td>", out);
+}
+
+/* An ops/s for people: whole numbers from 100 up, else 3 significant digits. */
+static void rate_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
+}
+
+/* One rank's row: rank, host, ops/s, window, errors, failed (and why). */
+static void rank_row(FILE *out, const struct rf_rank *k, bool slowest)
+{
+	char rate[48];
+
+	fputs(slowest ? "<tr class=\"slowest\" style=\"background:#fde2e2;font-weight:bold\">" :
+	      "<tr>", out);
+	fprintf(out, "<td class=\"n\">%d</td><td>", k->rank);
+	html_escape(out, k->host);
+	fputs("</td>", out);
+	if (isfinite(k->ops_per_s)) {
+		rate_text(rate, sizeof(rate), k->ops_per_s);
+		fprintf(out, "<td class=\"n\">%s</td>", rate);
+	} else {
+		fputs("<td class=\"n\">-</td>", out);
+	}
+	number_cell(out, k->window_s, 3);
+	number_cell(out, k->errors, 0);
+	if (k->failed) {
+		fputs("<td class=\"err\">yes", out);
+		if (*k->error) {
+			fputs(": ", out);
+			html_escape(out, k->error);
+		}
+		fputs("</td>", out);
+	} else {
+		fputs("<td>no</td>", out);
+	}
+	fputs("</tr>\n", out);
+}
+
+/*
+ * A run of several clients (flowbench-mpi): a row per rank (host, its
+ * ops/s over its own window, the window, errors, whether it failed),
+ * the slowest highlighted, and the rates as bars.
+ */
+static int ranks_section(FILE *out, const struct rf_doc *docs, int d, int r)
+{
+	const struct rf_run *run = &docs[d].runs[r];
+	const struct rf_spread *s = &run->spread;
+	char lo[48], mid[48], hi[48];
+
+	fprintf(out, "<h2>ranks: %d: ", d + 1);
+	html_escape(out, docs[d].path);
+	fprintf(out, ", run %d</h2>\n<p>%d clients", run->index, run->nranks);
+	if (s->n > 0) {
+		rate_text(lo, sizeof(lo), s->min);
+		rate_text(mid, sizeof(mid), s->median);
+		rate_text(hi, sizeof(hi), s->max);
+		fprintf(out, "; ops/s per rank: min %s, median %s, max %s; "
+			"the slowest, rank %d, is highlighted", lo, mid, hi,
+			run->ranks[s->slowest].rank);
+	}
+	fputs(".</p>\n<table>\n<tr><th>rank</th><th>host</th><th>ops/s</th>"
+	      "<th>window (s)</th><th>errors</th><th>failed</th></tr>\n", out);
+	for (int i = 0; i < run->nranks; i++)
+		rank_row(out, &run->ranks[i], i == s->slowest);
+	fputs("</table>\n", out);
+	if (run->nranks > RANK_BARS_MAX) {
+		fprintf(out, "<p>No bar chart for more than %d ranks.</p>\n", RANK_BARS_MAX);
+		return 0;
+	}
+	fputs("<div class=\"charts\">\n", out);
+	if (rank_bars(out, run) < 0)
+		return -1;
+	fputs("</div>\n", out);
+	return 0;
+}
+
 /* Room for the longest series: intervals, percentiles, runs or files. */
 static size_t longest(const struct rf_doc *docs, int ndocs)
 {
@@ -536,6 +651,10 @@ int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 		bars_chart(out, docs, ndocs, NULL, (const char *const *)legend, a, b, c);
 		fputs("</div>\n", out);
 	}
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++)
+			if (docs[d].runs[r].nranks > 0 && ranks_section(out, docs, d, r) < 0)
+				status = -1;
 	for (int k = 0; k < nkeys; k++)
 		flowop_section(out, docs, ndocs, &keys[k], (const char *const *)legend,
 			       a, b, c);

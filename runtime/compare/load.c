@@ -1,8 +1,9 @@
 /*
  * load.c - reading a results file back: parse with jansson, refuse a
  * `format` this flowbench does not know, and pull out per run and per
- * flowop the numbers compare and report need.  Keys the schema does not
- * name are ignored; a number that is absent reads as NaN (shown as "-").
+ * flowop the numbers compare and report need, and for a flowbench-mpi
+ * run each rank's rate.  Keys the schema does not name are ignored; a
+ * number that is absent reads as NaN (shown as "-").
  */
 #include "runtime/compare/load.h"
 
@@ -122,6 +123,75 @@ static int index_run(struct rf_run *run)
 	return 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* run->spread from the ranks' ops/s (NaN rates left out).  0 or -1 (memory). */
+static int spread_ranks(struct rf_run *run)
+{
+	struct rf_spread *s = &run->spread;
+	double *v = calloc((size_t)run->nranks + 1, sizeof(*v));
+
+	*s = (struct rf_spread){ .slowest = -1 };
+	if (!v)
+		return -1;
+	for (int i = 0; i < run->nranks; i++) {
+		double x = run->ranks[i].ops_per_s;
+
+		if (!isfinite(x))
+			continue;
+		if (s->slowest < 0 || x < run->ranks[s->slowest].ops_per_s)
+			s->slowest = i;
+		v[s->n++] = x;
+	}
+	if (s->n > 0) {
+		qsort(v, (size_t)s->n, sizeof(*v), by_value);
+		s->min = v[0];
+		s->max = v[s->n - 1];
+		s->median = s->n % 2 ? v[s->n / 2] : (v[s->n / 2 - 1] + v[s->n / 2]) / 2;
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * A flowbench-mpi run's "ranks": each entry's rank, host, rate, window,
+ * errors and failure, and their spread.  Entries that are not objects
+ * are skipped, like any key this reader does not know.
+ */
+static int load_ranks(const json_t *ranks, struct rf_run *run)
+{
+	size_t i;
+	json_t *v;
+
+	run->spread.slowest = -1;
+	if (!json_is_array(ranks) || json_array_size(ranks) == 0)
+		return 0;
+	run->ranks = calloc(json_array_size(ranks), sizeof(*run->ranks));
+	if (!run->ranks)
+		return -1;
+	json_array_foreach((json_t *)ranks, i, v) {
+		struct rf_rank *k = &run->ranks[run->nranks];
+
+		if (!json_is_object(v))
+			continue;
+		k->rank = json_is_integer(json_object_get(v, "rank")) ?
+			  (int)json_integer_value(json_object_get(v, "rank")) : (int)i;
+		k->host = str(v, "host");
+		k->failed = json_is_true(json_object_get(v, "failed"));
+		k->error = str(v, "error");
+		k->window_s = num(v, "window_s");
+		k->ops_per_s = num(v, "ops_per_s");
+		k->errors = num(v, "errors");
+		run->nranks++;
+	}
+	return spread_ranks(run);
+}
+
 static int load_run(const json_t *j, struct rf_run *run, const char **why)
 {
 	const json_t *fos = json_object_get(j, "flowops");
@@ -149,7 +219,7 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 			return -1;
 		run->nflowops++;
 	}
-	if (index_run(run) < 0) {
+	if (index_run(run) < 0 || load_ranks(json_object_get(j, "ranks"), run) < 0) {
 		*why = "out of memory";
 		return -1;
 	}
@@ -249,6 +319,7 @@ void rf_free(struct rf_doc *doc)
 			free(run->flowops[k].iv);
 		}
 		free(run->flowops);
+		free(run->ranks);
 		nameidx_free(&run->byname);
 	}
 	free(doc->runs);

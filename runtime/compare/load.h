@@ -47,6 +47,24 @@ struct rf_summary {
 	double ms_per_op;
 };
 
+/* Ops/s over a run's ranks, and the slowest rank. */
+struct rf_spread {
+	int n;                           /* ranks with a rate */
+	double min, median, max;
+	int slowest;                     /* index into rf_run.ranks; -1 when n == 0 */
+};
+
+/* One client of a flowbench-mpi run (its "ranks" entry). */
+struct rf_rank {
+	int rank;
+	const char *host;      /* points into the jansson tree; "" when absent */
+	bool failed;
+	const char *error;     /* "" when absent */
+	double window_s;       /* NaN when absent, like every number here */
+	double ops_per_s;
+	double errors;
+};
+
 struct rf_run {
 	int index;
 	const char *started;   /* "" when absent */
@@ -55,6 +73,9 @@ struct rf_run {
 	int nflowops;
 	struct nameidx byname;  /* flowops by name and occurrence -> position */
 	struct rf_summary summary;
+	struct rf_rank *ranks;  /* flowbench-mpi: its "ranks", in file order; else NULL */
+	int nranks;
+	struct rf_spread spread;  /* of the ranks' ops/s (n == 0 without ranks) */
 };
 
 struct rf_doc {

@@ -236,6 +236,63 @@ static void flowop(struct walk *w, const struct run_results *r,
 	map_end(w);
 }
 
+/* One client's counts of one report line, named like the run's line. */
+static void rank_flowop(struct walk *w, const char *name,
+			const struct res_rank_flowop *o)
+{
+	map_begin(w);
+	str(w, "name", name);
+	uint(w, "ops", o->ops);
+	uint(w, "bytes", o->bytes);
+	uint(w, "errors", o->errors);
+	map_end(w);
+}
+
+static void rank(struct walk *w, const struct run_results *r,
+		 const struct res_run *run, const struct res_rank *k)
+{
+	map_begin(w);
+	uint(w, "rank", k->rank > 0 ? (uint64_t)k->rank : 0);
+	str(w, "host", k->host);
+	boolean(w, "failed", k->failed);
+	if (k->failed)
+		str(w, "error", k->error);
+	real(w, "start_s", k->start_s);
+	real(w, "end_s", k->end_s);
+	real(w, "window_s", k->window_s);
+	uint(w, "ops", k->ops);
+	uint(w, "bytes", k->bytes);
+	uint(w, "errors", k->errors);
+	real(w, "ops_per_s", k->ops_per_s);
+	key(w, "flowops");
+	list_begin(w);
+	for (int j = 0; j < r->nflowops; j++)
+		rank_flowop(w, run->flowops[j].name, &k->flowops[j]);
+	list_end(w);
+	map_end(w);
+}
+
+/* flowbench-mpi's run: the "clients" block and the "ranks" list. */
+static void clients(struct walk *w, const struct run_results *r,
+		    const struct res_run *run)
+{
+	const struct res_clients *c = run->clients;
+
+	key(w, "clients");
+	map_begin(w);
+	uint(w, "n", c->n > 0 ? (uint64_t)c->n : 0);
+	real(w, "start_skew_s", c->start_skew_s);
+	real(w, "clock_error_s", c->clock_error_s);
+	real(w, "merge_s", c->merge_s);
+	real(w, "window_s", c->window_s);
+	map_end(w);
+	key(w, "ranks");
+	list_begin(w);
+	for (int i = 0; i < c->n; i++)
+		rank(w, r, run, &c->ranks[i]);
+	list_end(w);
+}
+
 static void run(struct walk *w, const struct run_results *r,
 		const struct res_run *run)
 {
@@ -260,6 +317,8 @@ static void run(struct walk *w, const struct run_results *r,
 	real(w, "mb_per_s", s->mb_per_s);
 	real(w, "ms_per_op", s->ms_per_op);
 	map_end(w);
+	if (run->clients)
+		clients(w, r, run);
 	map_end(w);
 }
 

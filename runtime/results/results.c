@@ -12,11 +12,13 @@
 
 #include <math.h>
 #include <nettle/sha2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "plan/flowop.h"
+#include "runtime/engine/coord.h"
 #include "runtime/measure/text.h"
 
 static const double default_pct[] = { 50, 90, 95, 99, 99.9, 99.99 };
@@ -28,12 +30,22 @@ void results_init(struct run_results *r)
 	memcpy(r->pct, default_pct, sizeof(default_pct));
 }
 
+static void clients_free(struct res_clients *c)
+{
+	for (int i = 0; c && c->ranks && i < c->n; i++)
+		free(c->ranks[i].flowops);
+	if (c)
+		free(c->ranks);
+	free(c);
+}
+
 void results_free(struct run_results *r)
 {
 	for (int i = 0; i < r->nruns; i++) {
 		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++)
 			free(r->runs[i].flowops[j].iv);
 		free(r->runs[i].flowops);
+		clients_free(r->runs[i].clients);
 	}
 	free(r->runs);
 	free(r->agg);
@@ -185,6 +197,74 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
 		run->flowops[j].iv = iv;
 		run->flowops[j].niv = n;
 	}
+	return 0;
+}
+
+/*
+ * One client's part: its IO Summary counts, its own window and rate,
+ * and its counts per report line.  The engine merges the flowops that
+ * share a line into the line's own entry (plan_flowop.line == index) and
+ * leaves the others empty, as in the merged stats fill_flowop() reads;
+ * so the line's entry is the whole line here too.
+ */
+static int fill_rank(struct res_rank *o, const struct plan *p,
+		     const struct run_client *c, int nlines)
+{
+	o->rank = c->rank;
+	snprintf(o->host, sizeof(o->host), "%s", c->host);
+	o->failed = c->failed;
+	if (c->failed)
+		snprintf(o->error, sizeof(o->error), "%s",
+			 c->error[0] ? c->error : "the run failed");
+	o->start_s = c->start_s;
+	o->end_s = c->end_s;
+	o->window_s = c->end_s > c->start_s ? c->end_s - c->start_s : 0;
+	o->ops = c->ops;
+	o->bytes = c->bytes;
+	o->errors = c->errors;
+	o->ops_per_s = per_s((double)c->ops, o->window_s);
+	o->flowops = calloc((size_t)nlines + 1, sizeof(*o->flowops));
+	if (!o->flowops)
+		return -1;
+	for (int i = 0, n = 0; i < p->nflowops; i++) {
+		if (p->flowops[i].line != i)
+			continue;
+		o->flowops[n].ops = c->fo_ops ? c->fo_ops[i] : 0;
+		o->flowops[n].bytes = c->fo_bytes ? c->fo_bytes[i] : 0;
+		o->flowops[n].errors = c->fo_errors ? c->fo_errors[i] : 0;
+		n++;
+	}
+	return 0;
+}
+
+int results_add_clients(struct run_results *r, const struct plan *p,
+			const struct coord_combined *c)
+{
+	struct res_clients *rc;
+	struct res_run *run;
+
+	if (r->nruns == 0 || c->nclients < 0)
+		return -1;
+	run = &r->runs[r->nruns - 1];
+	rc = calloc(1, sizeof(*rc));
+	if (!rc)
+		return -1;
+	rc->ranks = calloc((size_t)c->nclients + 1, sizeof(*rc->ranks));
+	if (!rc->ranks) {
+		free(rc);
+		return -1;
+	}
+	rc->start_skew_s = c->skew_s;
+	rc->clock_error_s = c->skew_error_s;
+	rc->merge_s = c->merge_s;
+	rc->window_s = c->elapsed_s;
+	for (; rc->n < c->nclients; rc->n++)
+		if (fill_rank(&rc->ranks[rc->n], p, &c->clients[rc->n], r->nflowops) < 0) {
+			clients_free(rc);
+			return -1;
+		}
+	clients_free(run->clients);
+	run->clients = rc;
 	return 0;
 }
 

@@ -2,8 +2,10 @@
  * results.h - a run's results as plain data, for the results files.
  *
  * After each run of a session (one per --repeat) the caller adds the
- * merged per-flowop statistics with results_add_run(); the metadata
- * (command, workload, variables, seed, environment) is filled once.
+ * merged per-flowop statistics with results_add_run() (and, under
+ * flowbench-mpi, every client's part with results_add_clients()); the
+ * metadata (command, workload, variables, seed, environment) is filled
+ * once.
  * results_aggregate() summarises the runs (mean, stdev, min, max, 95 %
  * confidence interval).  The writers (runtime/results/doc.h) walk
  * this structure only; nothing here knows about JSON or YAML.
@@ -47,6 +49,34 @@ struct res_summary {
 	double ops_per_s, rd_per_s, wr_per_s, mb_per_s, ms_per_op;
 };
 
+/* One client's counts of one report line (a flowop of res_run.flowops). */
+struct res_rank_flowop {
+	uint64_t ops, bytes, errors;
+};
+
+/* One client (MPI rank) of a run under flowbench-mpi. */
+struct res_rank {
+	int rank;
+	char host[64];
+	bool failed;                      /* its run failed or was interrupted */
+	char error[256];                  /* why, when failed */
+	double start_s, end_s;            /* its measured phase, from the common start */
+	double window_s;                  /* end_s - start_s */
+	uint64_t ops, bytes, errors;      /* its IO Summary's */
+	double ops_per_s;                 /* ops over its own window */
+	struct res_rank_flowop *flowops;  /* [results.nflowops], like res_run.flowops */
+};
+
+/* The clients of a run: how they started and were merged, and each one. */
+struct res_clients {
+	int n;
+	double start_skew_s;              /* spread of the clients' starts */
+	double clock_error_s;             /* how precisely their clocks were compared */
+	double merge_s;                   /* what merging took on the reporter */
+	double window_s;                  /* the common window the merged rates divide by */
+	struct res_rank *ranks;           /* [n], rank order */
+};
+
 struct res_run {
 	int index;                        /* 1-based */
 	char started[32];                 /* UTC, ISO 8601 */
@@ -55,6 +85,7 @@ struct res_run {
 					     results until it stopped */
 	struct res_flowop *flowops;       /* [results.nflowops], plan order */
 	struct res_summary summary;
+	struct res_clients *clients;      /* flowbench-mpi: every client's part; NULL for a plain run */
 };
 
 /* One quantity over the runs. */
@@ -148,6 +179,16 @@ int results_add_run(struct run_results *r, const struct plan *p,
  */
 int results_add_intervals(struct run_results *r, const struct res_interval *rows,
 			  int n, int nlines);
+
+/*
+ * Attach the clients of a multi-client run (flowbench-mpi, coord.h) to
+ * the run just added: each client's counts per report line (indexed like
+ * res_run.flowops) from its per-plan-flowop counts.  Copied.  0, or -1
+ * when out of memory or no run was added.
+ */
+struct coord_combined;
+int results_add_clients(struct run_results *r, const struct plan *p,
+			const struct coord_combined *c);
 
 /* Mean, sample stdev, min, max and CI over `n` values (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -6,7 +6,10 @@
  * its own breakdown.  All runs use the plan's seed, so they make the same
  * random choices.  The results file is written at the end whatever
  * happened: status "ok", "failed" or "interrupted", the first error, and
- * the runs completed until then.
+ * the runs completed until then.  Under flowbench-mpi the reporting
+ * client keeps every client's part of each run (results_add_clients);
+ * the other clients have no results of their own but take part in
+ * every run (next_run).
  *
  * SIGINT and SIGTERM are caught for the whole session (interrupt.h): an
  * interrupt while files are prepared stops the session once that step
@@ -63,7 +66,9 @@ static int one_run(const struct plan *p, const struct session_options *so,
 
 	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
 					 (int64_t)started) < 0 ||
-			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0)) {
+			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0 ||
+			 (o->has_clients &&
+			  results_add_clients(res, p, &o->clients) < 0))) {
 		log_error("out of memory");
 		results_set_error(res, RES_FAILED, "out of memory");
 		return 1;
@@ -82,6 +87,23 @@ static int one_run(const struct plan *p, const struct session_options *so,
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Whether the session goes on to its next run.  A run that failed ends
+ * it, and so does one without results (a script without `run`, or `quit`
+ * among its actions) - except on a client of flowbench-mpi that is not
+ * the reporter: its results went to the reporter, and the other clients
+ * wait for it at the next run's meeting points.
+ */
+static bool next_run(const struct plan *p, const struct session_options *so,
+		     const struct run_outcome *o, int status)
+{
+	if (status != 0)
+		return false;
+	if (o->stats)
+		return true;
+	return so->run.coord && p->has_run && !o->reporter;
 }
 
 /* The results files being written, for the second interrupt's cleanup. */
@@ -168,7 +190,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct res_var *vars = plan_vars(p);
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0;
-	bool tsc = false;
+	bool tsc = false, more;
 	int status = 0;
 
 	if (outputs_writable(so) < 0) {
@@ -204,11 +226,10 @@ int session_run(const struct plan *p, const struct session_options *so)
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;
 		clock_read_ns = o.clock_read_ns;
-		if (status != 0 || !o.stats) {
-			run_outcome_free(&o);
-			break;          /* failed, or a script without a run */
-		}
+		more = next_run(p, so, &o, status);
 		run_outcome_free(&o);
+		if (!more)
+			break;
 	}
 	if (res.nruns - (res.nruns && res.runs[res.nruns - 1].partial) >= 2) {
 		if (results_aggregate(&res) < 0) {

@@ -2,7 +2,9 @@
  * test_compare.c - `flowbench compare` byte for byte on the fixtures
  * tests/data/base.json and new.json (three runs each; reads 10 % faster
  * and significant, writes 1 % faster and not, a flowop on each side
- * only), in the three formats; and the loader's refusals.
+ * only), in the three formats; the loader's refusals; and a
+ * flowbench-mpi file's ranks (tests/data/ranks.json) in compare and
+ * report.
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "runtime/compare/compare.h"
+#include "runtime/compare/html.h"
 #include "runtime/compare/load.h"
 
 #include "tests/unit/check_main.h"
@@ -199,6 +202,110 @@ START_TEST(test_format_names)
 }
 END_TEST
 
+/* A small string of `fn`'s output on the loaded ranks.json. */
+static char *with_ranks(int (*fn)(FILE *out, const struct rf_doc *doc, int n),
+			struct rf_doc *doc)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(fn(out, doc, 1), 0);
+	fclose(out);
+	return buf;
+}
+
+static int compare_text(FILE *out, const struct rf_doc *doc, int n)
+{
+	return compare_print(out, doc, n, CMP_TEXT);
+}
+
+static int compare_csv(FILE *out, const struct rf_doc *doc, int n)
+{
+	return compare_print(out, doc, n, CMP_CSV);
+}
+
+/*
+ * A flowbench-mpi file (tests/data/ranks.json): 5 ranks (a list entry
+ * that is not a rank skipped), rates 300, 100, 50 (failed), 200 and one
+ * without a rate.  The spread leaves the missing rate out; compare names
+ * the slowest rank under the file's line; the CSV table is unchanged;
+ * the HTML page has one row per rank, the slowest highlighted and
+ * everything from the file escaped.
+ */
+START_TEST(test_ranks)
+{
+	static const char slow_row[] =
+		"><td class=\"n\">2</td><td>&lt;node&amp;b&gt;</td><td class=\"n\">50</td>"
+		"<td class=\"n\">1.000</td><td class=\"n\">1</td>"
+		"<td class=\"err\">yes: write: &lt;No space&gt; &amp; left</td></tr>\n";
+	char *path = fixture("ranks.json"), *text, *row;
+	struct rf_doc doc;
+	const struct rf_run *run;
+
+	ck_assert_int_eq(rf_load(path, &doc, stderr), 0);
+	doc.path = "ranks.json";
+	run = &doc.runs[0];
+	ck_assert_int_eq(run->nranks, 5);
+	ck_assert_int_eq(run->ranks[4].rank, 4);
+	ck_assert_int_eq(run->spread.n, 4);
+	ck_assert_double_eq(run->spread.min, 50);
+	ck_assert_double_eq(run->spread.median, 150);
+	ck_assert_double_eq(run->spread.max, 300);
+	ck_assert_int_eq(run->ranks[run->spread.slowest].rank, 2);
+
+	text = with_ranks(compare_text, &doc);
+	ck_assert_msg(strstr(text, "baseline: ranks.json (workloads/randomrw.f, 1 run)\n"
+			     "  run 1: 5 clients; ops/s per rank: min 50.0 (slowest: rank 2 on <node&b>, failed), median 150.0, max 300.0\n"
+			     "values: "), "%.500s", text);
+	free(text);
+	text = with_ranks(compare_csv, &doc);
+	ck_assert_msg(!strstr(text, "clients") && strncmp(text, "metric,flowop,", 14) == 0,
+		      "%.500s", text);
+	free(text);
+
+	text = with_ranks(html_report, &doc);
+	ck_assert_msg(strstr(text, "<h2>ranks: 1: ranks.json, run 1</h2>\n<p>5 clients; ops/s per rank: min 50, median 150, max 300; the slowest, rank 2, is highlighted.</p>"),
+		      "no ranks heading and line");
+	row = strstr(text, "<tr class=\"slowest\"");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_ptr_null(strstr(row + 1, "<tr class=\"slowest\""));
+	ck_assert_msg(strncmp(strchr(row, '>'), slow_row, strlen(slow_row)) == 0, "%.300s", row);
+	ck_assert_ptr_nonnull(strstr(text, "<tr><td class=\"n\">4</td><td>node-b</td><td class=\"n\">-</td>"
+				      "<td class=\"n\">-</td><td class=\"n\">-</td><td>no</td></tr>"));
+	ck_assert_ptr_null(strstr(text, "<node&b>"));
+	ck_assert_ptr_nonnull(strstr(text, "<title>ops/s per rank"));
+	free(text);
+	rf_free(&doc);
+	free(path);
+}
+END_TEST
+
+/* A file without ranks: no ranks anywhere, and no spread. */
+START_TEST(test_no_ranks)
+{
+	char *path = fixture("base.json"), *text;
+	struct rf_doc doc;
+
+	ck_assert_int_eq(rf_load(path, &doc, stderr), 0);
+	for (int r = 0; r < doc.nruns; r++) {
+		ck_assert_int_eq(doc.runs[r].nranks, 0);
+		ck_assert_int_eq(doc.runs[r].spread.n, 0);
+		ck_assert_int_eq(doc.runs[r].spread.slowest, -1);
+	}
+	text = with_ranks(compare_text, &doc);
+	ck_assert_ptr_null(strstr(text, "clients"));
+	free(text);
+	text = with_ranks(html_report, &doc);
+	ck_assert_ptr_null(strstr(text, "ranks:"));
+	ck_assert_ptr_null(strstr(text, "slowest"));
+	free(text);
+	rf_free(&doc);
+	free(path);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -210,6 +317,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_quoting);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_format_names);
+	tcase_add_test(tc, test_ranks);
+	tcase_add_test(tc, test_no_ranks);
 	suite_add_tcase(s, tc);
 	return s;
 }

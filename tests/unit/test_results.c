@@ -2,6 +2,7 @@
  * test_results.c - the results files: statistics over runs (mean, stdev,
  * Student's t interval) against hand-computed values, a run's numbers
  * from merged stats, the JSON and YAML documents read back (same tree),
+ * a flowbench-mpi run's clients and ranks in both (none in a plain run's),
  * atomic writing (a failed write leaves the old file and no temporary),
  * file-name formats and SHA-256.
  */
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "plan/flowop.h"
+#include "runtime/engine/coord.h"
 #include "runtime/results/doc.h"
 #include "runtime/results/results.h"
 
@@ -120,6 +122,7 @@ static void fixture_init(struct fixture *f)
 	f->fo[0].ops = flowop_lookup("read");
 	f->fo[1].name = "rand-write1";
 	f->fo[1].ops = flowop_lookup("write");
+	f->fo[1].line = 1;                  /* a report line of its own */
 	ck_assert_ptr_nonnull(f->fo[0].ops);
 	ck_assert_ptr_nonnull(f->fo[1].ops);
 	f->p.flowops = f->fo;
@@ -345,6 +348,157 @@ START_TEST(test_yaml_same_tree)
 }
 END_TEST
 
+/*
+ * A run of 3 clients (flowbench-mpi): reads 10/20/30 and writes 5/10/15
+ * per rank, merged 60 reads and 30 writes over a 2 s window; rank 2
+ * failed.  `counts` holds the clients' per-flowop counts (coord.h).
+ */
+static void three_clients(struct fixture *f, struct run_results *r,
+			  struct coord_combined *c, uint64_t counts[3][6],
+			  struct run_client cl[3])
+{
+	results_init(r);
+	ops(&f->st[0], 60, 1000);
+	ops(&f->st[1], 30, 4000);
+	ck_assert_int_eq(results_add_run(r, &f->p, f->st, 2.0, 1700000000), 0);
+	memset(c, 0, sizeof(*c));
+	memset(cl, 0, 3 * sizeof(*cl));
+	for (int k = 0; k < 3; k++) {
+		uint64_t *n = counts[k];
+
+		n[0] = 10 * (uint64_t)(k + 1);          /* ops: read, write */
+		n[1] = 5 * (uint64_t)(k + 1);
+		n[2] = n[0] * 8192;                     /* bytes */
+		n[3] = n[1] * 8192;
+		n[4] = 0;                               /* errors */
+		n[5] = k == 2;
+		cl[k].rank = k;
+		snprintf(cl[k].host, sizeof(cl[k].host), "node%d", k / 2);
+		cl[k].start_s = 0.001 * k;
+		cl[k].end_s = 2.0 - 0.5 * (k == 2);     /* rank 2 stopped early */
+		cl[k].ops = n[0] + n[1];
+		cl[k].bytes = n[2] + n[3];
+		cl[k].errors = n[5];
+		cl[k].fo_ops = &n[0];
+		cl[k].fo_bytes = &n[2];
+		cl[k].fo_errors = &n[4];
+	}
+	cl[2].failed = true;
+	snprintf(cl[2].error, sizeof(cl[2].error), "write: No space left on device");
+	c->clients = cl;
+	c->nclients = 3;
+	c->elapsed_s = 2.0;
+	c->skew_s = 0.002;
+	c->skew_error_s = 0.00001;
+	c->merge_s = 0.003;
+	ck_assert_int_eq(results_add_clients(r, &f->p, c), 0);
+}
+
+/* The run's ranks: every field, and per flowop the ranks add up to the merged run. */
+static void check_ranks(const json_t *run)
+{
+	const json_t *clients = json_object_get(run, "clients");
+	const json_t *ranks = json_object_get(run, "ranks");
+	const json_t *merged = json_object_get(run, "flowops");
+
+	ck_assert_ptr_nonnull(clients);
+	ck_assert_int_eq(json_integer_value(json_object_get(clients, "n")), 3);
+	ck_assert(json_number_value(json_object_get(clients, "start_skew_s")) == 0.002);
+	ck_assert(json_number_value(json_object_get(clients, "clock_error_s")) == 0.00001);
+	ck_assert(json_number_value(json_object_get(clients, "merge_s")) == 0.003);
+	ck_assert(json_number_value(json_object_get(clients, "window_s")) == 2.0);
+	ck_assert(json_is_array(ranks));
+	ck_assert_int_eq(json_array_size(ranks), 3);
+	for (size_t k = 0; k < 3; k++) {
+		const json_t *rk = json_array_get(ranks, k);
+		double window = json_number_value(json_object_get(rk, "window_s"));
+
+		ck_assert_int_eq(json_integer_value(json_object_get(rk, "rank")), (int)k);
+		ck_assert_str_eq(json_string_value(json_object_get(rk, "host")),
+				 k < 2 ? "node0" : "node1");
+		ck_assert_int_eq(json_integer_value(json_object_get(rk, "ops")), 15 * (k + 1));
+		ck_assert_double_eq_tol(window, (k == 2 ? 1.5 : 2.0) - 0.001 * k, 1e-12);
+		ck_assert_double_eq_tol(json_number_value(json_object_get(rk, "ops_per_s")),
+					15.0 * (k + 1) / window, 1e-9);
+		ck_assert_int_eq(json_integer_value(json_object_get(rk, "errors")), k == 2);
+		ck_assert(json_is_boolean(json_object_get(rk, "failed")));
+		ck_assert(json_is_true(json_object_get(rk, "failed")) == (k == 2));
+		if (k == 2)
+			ck_assert_str_eq(json_string_value(json_object_get(rk, "error")),
+					 "write: No space left on device");
+		else
+			ck_assert_ptr_null(json_object_get(rk, "error"));
+		ck_assert_int_eq(json_array_size(json_object_get(rk, "flowops")), 2);
+	}
+	for (size_t j = 0; j < 2; j++) {
+		const json_t *fo = json_array_get(merged, j);
+		json_int_t ops = 0, bytes = 0, errors = 0;
+
+		for (size_t k = 0; k < 3; k++) {
+			const json_t *rf = json_array_get(json_object_get(
+				json_array_get(ranks, k), "flowops"), j);
+
+			ck_assert_str_eq(json_string_value(json_object_get(rf, "name")),
+					 json_string_value(json_object_get(fo, "name")));
+			ops += json_integer_value(json_object_get(rf, "ops"));
+			bytes += json_integer_value(json_object_get(rf, "bytes"));
+			errors += json_integer_value(json_object_get(rf, "errors"));
+		}
+		ck_assert_int_eq(ops, json_integer_value(json_object_get(fo, "ops")));
+		ck_assert_int_eq(bytes, json_integer_value(json_object_get(fo, "bytes")));
+		ck_assert_int_eq(errors, j == 1);
+	}
+}
+
+START_TEST(test_clients_documents)
+{
+	struct fixture f;
+	struct run_results r;
+	struct coord_combined c;
+	struct run_client cl[3];
+	uint64_t counts[3][6];
+	json_t *j, *y;
+
+	fixture_init(&f);
+	three_clients(&f, &r, &c, counts, cl);
+	describe(&r, &f);
+	j = roundtrip_json(&r);
+	y = roundtrip_yaml(&r);
+	check_ranks(json_array_get(json_object_get(j, "runs"), 0));
+	check_ranks(json_array_get(json_object_get(y, "runs"), 0));
+	ck_assert(json_equal(j, y));
+	json_decref(j);
+	json_decref(y);
+	results_free(&r);
+}
+END_TEST
+
+/* A plain run (no coordinator): no "clients", no "ranks" in either format. */
+START_TEST(test_plain_run_no_clients)
+{
+	struct fixture f;
+	struct run_results r;
+	json_t *docs[2];
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	describe(&r, &f);
+	docs[0] = roundtrip_json(&r);
+	docs[1] = roundtrip_yaml(&r);
+	for (int d = 0; d < 2; d++) {
+		const json_t *runs = json_object_get(docs[d], "runs");
+
+		ck_assert_int_eq(json_array_size(runs), 3);
+		for (size_t i = 0; i < 3; i++) {
+			ck_assert_ptr_null(json_object_get(json_array_get(runs, i), "clients"));
+			ck_assert_ptr_null(json_object_get(json_array_get(runs, i), "ranks"));
+		}
+		json_decref(docs[d]);
+	}
+	results_free(&r);
+}
+END_TEST
+
 static int write_hello(FILE *f, const void *arg)
 {
 	(void)arg;
@@ -423,6 +577,8 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_json_document);
 	tcase_add_test(tc, test_yaml_same_tree);
 	tcase_add_test(tc, test_atomic_write);
+	tcase_add_test(tc, test_clients_documents);
+	tcase_add_test(tc, test_plain_run_no_clients);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -355,11 +355,12 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	size_t ws = wire_size(nf);
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
-	uint64_t common_start, t0 = clock_now_ns();
+	uint64_t common_start, t0;
 	int failed;
 
 	memset(out, 0, sizeof(*out));
-	settle_events(cl);
+	settle_events(cl);          /* every rank is here: what follows is the merge */
+	t0 = clock_now_ns();
 	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
 	if (cl->rank == 0)
 		MPI_Reduce(MPI_IN_PLACE, mine->sum, nf, cl->stats_type, cl->merge_op, 0,

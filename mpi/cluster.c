@@ -85,15 +85,42 @@ static int cluster_compiled(void *ctx, int errors)
 	return 1;
 }
 
-/* A hash of the plan's flowop names and count, to see that all ranks run the same lines. */
-static uint64_t plan_shape(const struct plan *p)
+/* FNV-1a over `n` bytes, continuing `h`. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)p->nflowops;
+	const unsigned char *c = data;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+/*
+ * A hash of what must be the same on every rank: the flowops' names and
+ * report lines (their statistics are added line by line), and with
+ * shared files every fileset's shape (the ranks build rank 0's trees).
+ */
+static uint64_t plan_shape(const struct plan *p, bool shared)
+{
+	uint64_t h = fnv(1469598103934665603ull, &p->nflowops, sizeof(p->nflowops));
 
 	for (int i = 0; i < p->nflowops; i++) {
-		for (const char *c = p->flowops[i].name; c && *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ull;
-		h = (h ^ (uint64_t)p->flowops[i].line) * 1099511628211ull;
+		h = fnv_str(h, p->flowops[i].name);
+		h = fnv(h, &p->flowops[i].line, sizeof(p->flowops[i].line));
+	}
+	for (int i = 0; shared && i < p->nfilesets; i++) {
+		const struct plan_fileset *f = &p->filesets[i];
+		int64_t v[] = { f->is_file, (int64_t)f->size, f->size_rv, (int64_t)f->entries,
+				(int64_t)f->leafdirs, (int64_t)(f->dirwidth * 1000), f->dirwidth_rv,
+				f->dirgamma, f->dirdepth_rv, f->prealloc_pct };
+
+		h = fnv_str(fnv_str(h, f->name), f->path);
+		h = fnv(h, v, sizeof(v));
 	}
 	return h;
 }
@@ -157,16 +184,17 @@ static int shared_name_changes(const struct cluster *cl, const struct plan *p)
 static int cluster_adapt_plan(void *ctx, struct plan *p)
 {
 	struct cluster *cl = ctx;
-	uint64_t shape = plan_shape(p), lo = 0, hi = 0;
+	uint64_t shape = plan_shape(p, cl->shared_files), lo = 0, hi = 0;
 	bool failed = false;
 
 	MPI_Allreduce(&shape, &lo, 1, MPI_UINT64_T, MPI_MIN, cl->world);
 	MPI_Allreduce(&shape, &hi, 1, MPI_UINT64_T, MPI_MAX, cl->world);
 	if (lo != hi) {
 		if (cl->rank == 0)
-			log_error("%s: the ranks' workloads have different flowops "
-				  "($rank, $nranks or $hostname changed them): every rank must run "
-				  "the same flowops, with any values", p->filename);
+			log_error("%s: the ranks' workloads differ ($rank, $nranks or "
+				  "$hostname changed them): every rank must run the same flowops%s",
+				  p->filename, cl->shared_files ? ", and with --shared-files the "
+				  "same filesets (paths, sizes, entries)" : ", with any values");
 		return 1;
 	}
 	if (p->psrun_period != 0) {

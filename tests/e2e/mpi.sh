@@ -165,6 +165,25 @@ set -e
 	fail "plain flowbench accepted --shared-files (exit $rc)"
 ok "createfile on a shared fileset refused once, located; plain flowbench refuses --shared-files"
 
+# a shared fileset that $rank shapes differently per rank: refused, once
+cat >"$tmp/ranksize.f" <<'EOF'
+define file name=f,path=$dir,size=($rank + 1) * 64k,prealloc
+define process name=p {
+  thread name=t {
+    flowop read name=r,filename=f,iosize=4k
+  }
+}
+run 1
+EOF
+set +e
+mpi "$FBM" run "$tmp/ranksize.f" --shared-files -D dir="$tmp/names" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] && [ "$(grep -c 'same filesets' "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "shared filesets that differ per rank were not refused once (exit $rc)"; }
+[ -z "$(ls -A "$tmp/names")" ] || fail "a refused shared run created $(ls -A "$tmp/names")"
+ok "--shared-files with a fileset \$rank sizes differently per rank: refused once, nothing created"
+
 # ---- $rank, $nranks, $hostname: each rank's own values -------------------
 cat >"$tmp/shape.f" <<'EOF'
 echo "rank $rank of $nranks on $hostname"

@@ -36,14 +36,7 @@ static bool cluster_accepts(void *ctx, const struct cli_args *args)
 	struct cluster *cl = ctx;
 
 	cl->shared_files = args->shared_files;
-	if (args->interval_s > 0) {
-		/* each rank's series is its own: not yet combined into the job's */
-		if (cl->rank == 0)
-			fprintf(stderr, "flowbench-mpi: --interval is not supported yet: the "
-				"ranks' series are not combined into one (the whole run's "
-				"results are)\n");
-		return false;
-	}
+	cl->interval_s = args->interval_s;
 	if (args->cmd == CLI_RUN || args->cmd == CLI_HELP || args->cmd == CLI_VERSION)
 		return true;
 	if (cl->rank == 0)
@@ -176,6 +169,32 @@ static int shared_name_changes(const struct cluster *cl, const struct plan *p)
 	return n;
 }
 
+#define SERIES_MAX_BYTES (2ull << 30)
+
+/*
+ * --interval keeps every interval's statistics until the merge (a
+ * histogram per flowop per interval): refuse a series that would need
+ * more than SERIES_MAX_BYTES per rank.  True after the message.
+ */
+static bool series_too_big(const struct cluster *cl, const struct plan *p)
+{
+	double rows, bytes;
+
+	if (cl->interval_s <= 0 || p->runtime_s <= 0)
+		return false;
+	rows = p->runtime_s / cl->interval_s + 2;
+	bytes = rows * p->nflowops * (double)sizeof(struct fo_stats);
+	if (bytes <= (double)SERIES_MAX_BYTES)
+		return false;
+	if (cl->rank == 0)
+		log_error("--interval %g over %g s with %d flowops: flowbench-mpi keeps each "
+			  "interval's latency histograms for the merge, %.1f GiB per rank, more "
+			  "than its limit of %llu GiB; raise --interval", cl->interval_s,
+			  p->runtime_s, p->nflowops, bytes / (1 << 30),
+			  SERIES_MAX_BYTES >> 30);
+	return true;
+}
+
 /*
  * The plan on this rank: the same flowops as every other rank's, and
  * every fileset in this rank's own directory below its path (or, with
@@ -197,6 +216,8 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 				  "same filesets (paths, sizes, entries)" : ", with any values");
 		return 1;
 	}
+	if (series_too_big(cl, p))
+		return 1;
 	if (p->psrun_period != 0) {
 		if (cl->rank == 0)
 			log_error("%s: psrun is not supported by flowbench-mpi yet: each rank's "

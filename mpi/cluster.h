@@ -44,6 +44,7 @@ struct cluster {
 	FILE *diag;
 
 	bool shared_files;         /* --shared-files: rank 0 prepares, all use */
+	double interval_s;         /* --interval (0: none) */
 	char **paths;              /* per-rank fileset paths given to the plan */
 	int npaths;
 

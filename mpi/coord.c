@@ -347,6 +347,43 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 	out->elapsed_s = last > first ? last - first : 0;
 }
 
+#define SERIES_CHUNK 64          /* intervals per reduction */
+
+/*
+ * --interval: the job's series on rank 0, interval k of every rank added
+ * to interval k of the others (the ranks started together, so their
+ * intervals line up; a rank with fewer adds nothing to the last ones).
+ * Reduced SERIES_CHUNK intervals at a time with the same operation as
+ * the run's statistics: exact, bucket by bucket.
+ */
+static void merge_series(struct cluster *cl, const struct plan *p,
+			 const struct coord_local *mine, struct coord_combined *out)
+{
+	int nf = p->nflowops, n = mine->niv, total = 0;
+	struct fo_stats *chunk = xcalloc((size_t)SERIES_CHUNK * (size_t)nf, sizeof(*chunk));
+
+	MPI_Allreduce(&n, &total, 1, MPI_INT, MPI_MAX, cl->world);
+	if (cl->rank == 0 && total > 0)
+		out->iv_stats = xcalloc((size_t)total * (size_t)nf, sizeof(*out->iv_stats));
+	out->niv = cl->rank == 0 ? total : 0;
+	for (int k0 = 0; k0 < total; k0 += SERIES_CHUNK) {
+		int rows = total - k0 < SERIES_CHUNK ? total - k0 : SERIES_CHUNK;
+
+		for (int k = 0; k < rows; k++)
+			for (int i = 0; i < nf; i++) {
+				struct fo_stats *d = &chunk[(size_t)k * (size_t)nf + (size_t)i];
+
+				if (k0 + k < n && mine->iv_stats)
+					*d = mine->iv_stats[(size_t)(k0 + k) * (size_t)nf + (size_t)i];
+				else
+					fo_stats_init(d);
+			}
+		MPI_Reduce(chunk, cl->rank == 0 ? &out->iv_stats[(size_t)k0 * (size_t)nf] : NULL,
+			   rows * nf, cl->stats_type, cl->merge_op, 0, cl->world);
+	}
+	free(chunk);
+}
+
 static int coord_combine(void *ctx, const struct plan *p, const struct coord_local *mine,
 			 struct coord_combined *out)
 {
@@ -371,6 +408,8 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 		all = xcalloc((size_t)cl->nranks, ws);
 	MPI_Gather(part, (int)ws, MPI_BYTE, all, (int)ws, MPI_BYTE, 0, cl->world);
 	free(part);
+	if (mine->series)
+		merge_series(cl, p, mine, out);
 	if (cl->rank == 0) {
 		/* the measured phase began warmup after the common release */
 		common_start = cl->release_target + (mine->start_ns - mine->release_ns);

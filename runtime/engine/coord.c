@@ -12,6 +12,7 @@ void coord_combined_free(struct coord_combined *c)
 {
 	free(c->clients);
 	free(c->counts);
+	free(c->iv_stats);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -64,6 +64,10 @@ struct coord_local {
 	uint64_t end_ns;
 	bool failed;
 	const char *error;           /* why, or NULL */
+	/* --interval: each interval's statistics, [niv * (n - 3)] (sampler.h) */
+	bool series;
+	const struct fo_stats *iv_stats;
+	int niv;
 };
 
 /* What combine() leaves on the reporting client. */
@@ -77,6 +81,9 @@ struct coord_combined {
 	struct run_client *clients;  /* [nclients], rank order; malloc'ed */
 	int nclients;
 	uint64_t *counts;            /* malloc'ed block the clients' fo_* point into */
+	/* --interval: the job's series, [niv * nflowops], interval k merged */
+	struct fo_stats *iv_stats;
+	int niv;
 };
 
 struct coord_ops {

@@ -538,6 +538,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.end_ns = end_ns, .failed = partial,
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
+			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
+			.niv = m->smp.nrows,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
@@ -564,6 +566,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	if (m->out)
 		m->out->reporter = reporter;
 	if (reporter) {
+		if (m->coord && m->smp.series)
+			sampler_replace_series(&m->smp, all.iv_stats, all.niv, elapsed_s);
 		text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
 		if (m->coord)
 			coord_print_clients(stdout, p, &all);
@@ -668,6 +672,7 @@ static int run_workers(struct master *m)
 		.psrun_period = m->plan->psrun_period, .interval_s = m->interval_s,
 		.warmup_s = m->warmup_s, .runtime_s = runtime_s,
 		.pct = m->pct, .npct = m->npct,
+		.keep_stats = m->coord != NULL,
 	};
 	uint64_t release, start, end;
 	bool aborted;

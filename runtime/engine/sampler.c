@@ -90,6 +90,7 @@ void sampler_free(struct sampler *s)
 	free(s->iv_prev);
 	free(s->iv_out);
 	free(s->rows);
+	free(s->iv_stats);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -176,12 +177,20 @@ static bool grow_rows(struct sampler *s)
 	if (!r)
 		return false;
 	s->rows = r;
+	if (s->opt.keep_stats) {
+		struct fo_stats *st = realloc(s->iv_stats, (size_t)cap *
+					      (size_t)s->plan->nflowops * sizeof(*st));
+
+		if (!st)
+			return false;
+		s->iv_stats = st;
+	}
 	s->caprows = cap;
 	return true;
 }
 
 /* One line per interval in the log: the IO Summary's totals over it. */
-static void log_interval(struct sampler *s, const struct fo_stats *d,
+static void log_interval(struct sampler *s, const struct fo_stats *d, int number,
 			 double t0, double t1)
 {
 	struct io_totals t;
@@ -189,7 +198,7 @@ static void log_interval(struct sampler *s, const struct fo_stats *d,
 
 	text_io_totals(s->plan, d, &t);
 	log_info("Interval %d (%.2f-%.2f s): %.0f ops/s %.1fmb/s %.3fms/op",
-		 s->nrows, t0, t1, dt > 0 ? (double)t.ops / dt : 0,
+		 number, t0, t1, dt > 0 ? (double)t.ops / dt : 0,
 		 dt > 0 ? (double)t.bytes / 1048576.0 / dt : 0,
 		 t.ops ? (double)t.lat_sum_ns / (double)t.ops / 1e6 : 0);
 }
@@ -232,9 +241,49 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 		if (p->flowops[i].line == i)
 			interval_fill(&row[n++], &s->iv_out[i], t1, t1 - t0,
 					      s->opt.pct, s->opt.npct);
+	if (s->opt.keep_stats) {
+		memcpy(&s->iv_stats[(size_t)s->nrows * (size_t)p->nflowops], s->iv_out,
+		       (size_t)p->nflowops * sizeof(*s->iv_out));
+		s->nrows++;
+		return;         /* printed once merged with the other clients' */
+	}
 	s->nrows++;
 	sampler_quiet(s);
-	log_interval(s, s->iv_out, t0, t1);
+	log_interval(s, s->iv_out, s->nrows, t0, t1);
+}
+
+int sampler_replace_series(struct sampler *s, const struct fo_stats *stats, int n,
+			   double end_s)
+{
+	const struct plan *p = s->plan;
+	double dt = s->opt.interval_s;
+	struct res_interval *rows = calloc((size_t)(n ? n : 1) * (size_t)s->nlines,
+					   sizeof(*rows));
+
+	if (!rows) {
+		log_warn("out of memory: the interval series is dropped");
+		free(s->rows);
+		s->rows = NULL;
+		s->nrows = 0;
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct fo_stats *d = &stats[(size_t)k * (size_t)p->nflowops];
+		double t0 = k * dt, t1 = (k + 1) * dt;
+
+		if (t1 > end_s || k == n - 1)
+			t1 = end_s > t0 ? end_s : t0;
+		for (int i = 0, m = 0; i < p->nflowops; i++)
+			if (p->flowops[i].line == i)
+				interval_fill(&rows[(size_t)k * (size_t)s->nlines + (size_t)m++],
+					      &d[i], t1, t1 - t0, s->opt.pct, s->opt.npct);
+		log_interval(s, d, k + 1, t0, t1);
+	}
+	free(s->rows);
+	s->rows = rows;
+	s->nrows = n;
+	s->caprows = n;
+	return 0;
 }
 
 static void show_status(struct sampler *s, uint64_t now)

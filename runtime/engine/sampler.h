@@ -27,6 +27,13 @@ struct sampler_options {
 	double warmup_s, runtime_s;   /* runtime_s 0: no time limit */
 	const double *pct;        /* percentiles (NULL: the defaults) */
 	int npct;
+	/*
+	 * With other clients (coord.h): keep each interval's statistics
+	 * (iv_stats) for the merge, and print no interval line during the
+	 * run (this client's alone would not be the job's; the merged
+	 * series is printed after it: sampler_replace_series).
+	 */
+	bool keep_stats;
 };
 
 /* One periodic job: due at next_ns, every period_ns; prev_ns = last reading. */
@@ -51,6 +58,7 @@ struct sampler {
 	struct fo_stats *iv_prev, *iv_out;
 	int nlines;                       /* report lines (plan_flowop.line == i) */
 	struct res_interval *rows;        /* [nrows * nlines] */
+	struct fo_stats *iv_stats;        /* keep_stats: [nrows * nflowops], the diffs */
 	int nrows, caprows;
 	bool lost;                        /* out of memory: series incomplete */
 
@@ -80,5 +88,15 @@ void sampler_quiet(struct sampler *s);
  * plan.flowops): close the series with the last, partial interval.
  */
 void sampler_end(struct sampler *s, const struct fo_stats *final, uint64_t end_ns);
+
+/*
+ * The whole job's series in place of this client's: `n` intervals of
+ * statistics `stats` ([n * nflowops], merged over the clients), interval
+ * k spanning k x period .. min((k + 1) x period, end_s) from the common
+ * start; each printed as during a plain run.  0, or -1 (out of memory:
+ * the series is dropped, with a warning).
+ */
+int sampler_replace_series(struct sampler *s, const struct fo_stats *stats, int n,
+			   double end_s);
 
 #endif

@@ -206,18 +206,33 @@ for r in 0 1 2; do
 done
 ok "each rank compiles the workload with its own \$rank (file sizes 192k, 384k, 576k), \$nranks and \$hostname"
 
-# ---- --repeat: every run meets on every rank; --interval refused ---------
+# ---- --repeat: every run meets on every rank -----------------------------
 mpi "$FBM" run "$tmp/shape.f" -D dir="$tmp/shape" --repeat 3 >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "--repeat 3 failed"; }
 [ "$(grep -c '^Clients: 3' "$tmp/out")" = 3 ] && grep -q 'Aggregate over 3 runs' "$tmp/out" ||
 	{ cat "$tmp/out"; fail "--repeat 3: not three merged runs and their aggregate"; }
-set +e
-mpi "$FBM" run "$tmp/shape.f" -D dir="$tmp/shape" --interval 0.5 >"$tmp/out" 2>"$tmp/err"
-rc=$?
-set -e
-[ $rc -ne 0 ] && [ "$(grep -c 'interval is not supported yet' "$tmp/err")" = 1 ] ||
-	{ cat "$tmp/err"; fail "--interval was not refused once (exit $rc)"; }
-ok "--repeat 3: three merged runs and the aggregate; --interval refused once, clearly"
+ok "--repeat 3: three merged runs and the aggregate"
+
+# --interval: the job's series, each interval merged over the ranks; the
+# intervals add up exactly to the run (as in a plain run)
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" -D filesize=16m \
+	-D nthreads=1 -D runtime=2 --interval 0.5 --output "$tmp/iv.json" >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "--interval failed"; }
+python3 - "$tmp/iv.json" <<'EOF' || fail "--interval: the merged series does not add up"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+for f in run["flowops"]:
+    iv = f["intervals"]
+    assert len(iv) == 4, (f["name"], len(iv))
+    assert [round(x["t_s"], 3) for x in iv] == [0.5, 1.0, 1.5, 2.0], [x["t_s"] for x in iv]
+    assert sum(x["ops"] for x in iv) == f["ops"], (f["name"], sum(x["ops"] for x in iv), f["ops"])
+    assert sum(x["bytes"] for x in iv) == f["bytes"], f["name"]
+    # one rank's third is not the job's: the rates are of the whole job
+    assert f["ops"] > 0
+print("intervals of", [f["name"] for f in run["flowops"]], "add up to the merged ops")
+EOF
+[ "$(grep -c 'Interval [0-9]' "$tmp/out")" = 4 ] || { cat "$tmp/out"; fail "--interval: not 4 interval lines printed once"; }
+ok "--interval 0.5: the job's series, 4 intervals merged over the ranks, adding up exactly to the run's ops and bytes"
 
 # ---- a script error: printed once, nothing created ----------------------
 cat >"$tmp/bad.f" <<'EOF'

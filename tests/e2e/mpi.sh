@@ -224,7 +224,12 @@ run = json.load(open(sys.argv[1]))["runs"][0]
 for f in run["flowops"]:
     iv = f["intervals"]
     assert len(iv) == 4, (f["name"], len(iv))
-    assert [round(x["t_s"], 3) for x in iv] == [0.5, 1.0, 1.5, 2.0], [x["t_s"] for x in iv]
+    # each interval ends on the period from the common start, the last at
+    # the end of the job's window (the run time plus the ranks' start skew)
+    assert [round(x["t_s"], 6) for x in iv[:-1]] == [0.5, 1.0, 1.5], [x["t_s"] for x in iv]
+    assert abs(iv[-1]["t_s"] - run["elapsed_s"]) < 1e-6, (iv[-1]["t_s"], run["elapsed_s"])
+    skew = run["clients"]["start_skew_s"]
+    assert 2.0 <= run["elapsed_s"] <= 2.0 + skew + 1e-4, (run["elapsed_s"], skew)
     assert sum(x["ops"] for x in iv) == f["ops"], (f["name"], sum(x["ops"] for x in iv), f["ops"])
     assert sum(x["bytes"] for x in iv) == f["bytes"], f["name"]
     # one rank's third is not the job's: the rates are of the whole job

@@ -10,27 +10,10 @@
 # a rank's ENOSPC leaves a file listing every rank, the failed one named.
 # Skipped where flowbench-mpi was not built or mpirun is missing.
 . "$(dirname "$0")/lib.sh"
-FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
-[ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
-# OpenMPI keeps memory to the end on purpose: not flowbench's leaks
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/mpilib.sh"
 need python3
 YAML2JSON=$(dirname "$FLOWBENCH")/tests/yaml2json
 [ -x "$YAML2JSON" ] || fail "$YAML2JSON is missing (make check builds it)"
-
-# The launcher of the MPI flowbench-mpi was linked with (both may be
-# installed, either may own the plain name mpirun), its flags for 3
-# ranks on a 2-CPU machine as root, the variable that holds a rank's
-# number (as in mpi.sh).
-if ldd "$FBM" | grep -q libmpich; then
-	MPIRUN=$(command -v mpiexec.mpich || command -v mpiexec.hydra || true)
-	mpi_flags= rank_var=PMI_RANK
-else
-	MPIRUN=$(command -v mpirun.openmpi || command -v mpirun || true)
-	mpi_flags="--oversubscribe --allow-run-as-root" rank_var=OMPI_COMM_WORLD_RANK
-fi
-[ -n "$MPIRUN" ] || { echo "SKIP: no launcher for the MPI flowbench-mpi uses"; exit 77; }
-now() { date +%s.%N; }
 
 # ---- the files: written by rank 0 only ----------------------------------
 # Each rank runs in a working directory of its own (w/rN), and the

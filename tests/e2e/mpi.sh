@@ -10,34 +10,11 @@
 # their union, bucket for bucket.  Skipped where flowbench-mpi was not
 # built or mpirun is missing.
 . "$(dirname "$0")/lib.sh"
-FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
-[ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
-# OpenMPI keeps memory to the end on purpose: not flowbench's leaks
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
-# The launcher of the MPI flowbench-mpi was linked with (both may be
-# installed, either may own the plain name mpirun), its flags for 3
-# ranks on a 2-CPU machine as root, the variable that holds a rank's
-# number, and the transports to try one by one.
-if ldd "$FBM" | grep -q libmpich; then
-	MPIRUN=$(command -v mpiexec.mpich || command -v mpiexec.hydra || true)
-	mpi_flags= rank_var=PMI_RANK transports=default
-else
-	MPIRUN=$(command -v mpirun.openmpi || command -v mpirun || true)
-	mpi_flags="--oversubscribe --allow-run-as-root" rank_var=OMPI_COMM_WORLD_RANK
-	transports="tcp vader"
-fi
-[ -n "$MPIRUN" ] || { echo "SKIP: no launcher for the MPI flowbench-mpi uses"; exit 77; }
-mpi() {
-	# shellcheck disable=SC2086
-	"$MPIRUN" $mpi_flags -np 3 "$@"
-}
+. "$(dirname "$0")/mpilib.sh"
 # mpi's flags to use transport $1 ("default": none)
 transport() {
 	[ "$1" = default ] || echo "--mca btl self,$1"
 }
-# seconds since the epoch, with fractions
-now() { date +%s.%N; }
 
 # ---- the merge itself: reduced histograms = the union, bucket by bucket --
 merge=$(dirname "$FBM")/tests/mpi/merge

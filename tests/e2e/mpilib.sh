@@ -1,0 +1,26 @@
+# mpilib.sh - what the flowbench-mpi tests share (sourced after lib.sh):
+# the binary ($FBM, or skip), and the launcher of the MPI it was linked
+# with (both may be installed, either may own the plain name mpirun):
+# $MPIRUN, its flags for 3 ranks on a 2-CPU machine as root
+# ($mpi_flags), the variable holding a rank's number ($rank_var), the
+# transports to try one by one ($transports); mpi ARGS runs 3 ranks.
+FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
+[ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
+# OpenMPI keeps memory to the end on purpose: not flowbench's leaks
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+if ldd "$FBM" | grep -q libmpich; then
+	MPIRUN=$(command -v mpiexec.mpich || command -v mpiexec.hydra || true)
+	mpi_flags= rank_var=PMI_RANK transports=default
+else
+	MPIRUN=$(command -v mpirun.openmpi || command -v mpirun || true)
+	mpi_flags="--oversubscribe --allow-run-as-root" rank_var=OMPI_COMM_WORLD_RANK
+	transports="tcp vader"
+fi
+[ -n "$MPIRUN" ] || { echo "SKIP: no launcher for the MPI flowbench-mpi uses"; exit 77; }
+mpi() {
+	# shellcheck disable=SC2086
+	"$MPIRUN" $mpi_flags -np 3 "$@"
+}
+# seconds since the epoch, with fractions
+now() { date +%s.%N; }

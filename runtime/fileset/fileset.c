@@ -276,6 +276,23 @@ static int open_parent(const char *parent, const char *shown)
 }
 
 /*
+ * The fileset's <path>, resolved, judged by the guard and opened without
+ * links (the directory its root is made or found in).  -1 after logging.
+ */
+static int open_root_parent(const struct fs_state *fs)
+{
+	char *parent, *real;
+	int pfd;
+
+	if (!(real = guarded_root(fs, &parent)))
+		return -1;
+	pfd = open_parent(parent, fs->pf->path);
+	free(parent);
+	free(real);
+	return pfd;
+}
+
+/*
  * Open <path>/<name> as our root into fs->rootfd and lock its marker:
  * create it (with the marker) if missing, adopt it (mark it) with
  * `force`, refuse it if it is not ours.  0 or -1 (logged).
@@ -284,7 +301,6 @@ static int open_root(struct fs_state *fs, bool force, bool *created)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct stat st;
-	char *parent, *real;
 	int pfd, fd;
 
 	*created = false;
@@ -306,12 +322,7 @@ static int open_root(struct fs_state *fs, bool force, bool *created)
 			  errno == ENOENT ? "does not exist" : strerror(errno));
 		return -1;
 	}
-	if (!(real = guarded_root(fs, &parent)))
-		return -1;
-	pfd = open_parent(parent, pf->path);
-	free(parent);
-	free(real);
-	if (pfd < 0)
+	if ((pfd = open_root_parent(fs)) < 0)
 		return -1;
 	if (fstatat(pfd, pf->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT || mkdirat(pfd, pf->name, 0755) < 0) {
@@ -753,15 +764,9 @@ out:
 static int attach_root(struct fs_state *fs)
 {
 	const struct plan_fileset *pf = fs->pf;
-	char *parent, *real;
 	int pfd;
 
-	if (!(real = guarded_root(fs, &parent)))
-		return -1;
-	pfd = open_parent(parent, pf->path);
-	free(parent);
-	free(real);
-	if (pfd < 0)
+	if ((pfd = open_root_parent(fs)) < 0)
 		return -1;
 	fs->rootfd = openat(pfd, pf->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	close(pfd);

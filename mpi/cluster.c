@@ -277,6 +277,7 @@ int cluster_init(struct cluster *cl)
 	MPI_Type_contiguous((int)sizeof(struct fo_stats), MPI_BYTE, &cl->stats_type);
 	MPI_Type_commit(&cl->stats_type);
 	MPI_Op_create(cluster_merge_stats, 1, &cl->merge_op);
+	liveness_init(cl);
 
 	if (cl->rank != 0) {
 		cl->diag = open_memstream(&cl->diag_text, &cl->diag_len);
@@ -312,6 +313,9 @@ void cluster_free(struct cluster *cl)
 	free(cl->paths);
 	free(cl->hosts);
 	free(cl->sends);
+	liveness_free(cl);
+	if (cl->live.nlost)
+		return;         /* no collective call: a lost rank would never join it */
 	MPI_Op_free(&cl->merge_op);
 	MPI_Type_free(&cl->stats_type);
 	MPI_Comm_free(&cl->host);

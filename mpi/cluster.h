@@ -29,6 +29,28 @@ struct cluster_event {
 	char why[400];
 };
 
+/*
+ * Which ranks are still there (liveness.c): rank 0 probes, the others
+ * answer; a rank that stops answering is lost, and the run ends with the
+ * survivors' results.
+ */
+struct liveness {
+	MPI_Comm comm;             /* probes, the roll call, the salvage: errors return */
+	bool active;               /* between the release and the end of the merge */
+	bool *lost;                /* [nranks] */
+	int nlost;
+	/* rank 0 */
+	uint64_t *due_ns;          /* [nranks]: the outstanding probe's deadline, 0: none */
+	MPI_Request *probes, *acks;   /* [nranks] */
+	int *ack_in;               /* [nranks] */
+	int round_out;
+	uint64_t next_round_ns;
+	/* the others */
+	MPI_Request probe_req, ack_req;
+	int probe_in, ack_out;
+	uint64_t last_probe_ns;    /* when rank 0 last asked */
+};
+
 struct cluster {
 	MPI_Comm world;            /* a duplicate of MPI_COMM_WORLD */
 	MPI_Comm host;             /* the ranks of this host (shared memory) */
@@ -64,6 +86,8 @@ struct cluster {
 	struct cluster_event ev_out;
 	MPI_Request *sends;        /* [nranks] */
 
+	struct liveness live;
+
 	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
 	MPI_Op merge_op;           /* fo_stats_merge() */
 
@@ -81,6 +105,29 @@ void cluster_free(struct cluster *cl);
 
 /* The engine's coordinator over MPI (coord.h), for cl->coord. */
 extern const struct coord_ops cluster_coord_ops;
+
+/* liveness.c: set up (cluster_init), release (cluster_free). */
+void liveness_init(struct cluster *cl);
+void liveness_free(struct cluster *cl);
+/* From the release on, rank 0 probes and the others answer. */
+void liveness_start(struct cluster *cl);
+/*
+ * Answer or send probes, and find the ranks lost (rank 0: the ranks
+ * that stopped answering; the others: rank 0, when it stopped asking).
+ * `rounds`: rank 0 starts a new round when one is due.  Returns how many
+ * ranks were found lost now (each named in a message).
+ */
+int liveness_tick(struct cluster *cl, bool rounds);
+/* Rank 0: rank `r` is lost, `why`. */
+void liveness_lose(struct cluster *cl, int r, const char *why);
+/* Rank 0: a probe is still unanswered by a rank not lost. */
+bool liveness_pending(const struct cluster *cl);
+/* The end of the run: no probe left in flight (when no rank was lost). */
+void liveness_stop(struct cluster *cl);
+/* After a rank was lost: the survivors leave after rank 0 reported. */
+void liveness_farewell(struct cluster *cl);
+/* One millisecond's sleep between polls. */
+void liveness_nap(void);
 
 /* MPI's error `code` as text, for messages. */
 const char *cluster_mpi_error(int code, char *buf, int size);

@@ -34,12 +34,17 @@
 
 #include "plan/oom.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 #include "runtime/measure/text.h"
 
 #define TAG_PING 11
 #define TAG_OFFSET 12
 #define TAG_EVENT 13
+#define TAG_ROLL 14     /* on the liveness communicator */
+#define TAG_MODE 15
+#define TAG_PART 16
+#define ROLL_INTERRUPTED_NS (500 * 1000 * 1000ull)
 #define CLOCK_PING_ROUNDS 8
 #define RELEASE_AHEAD_NS (50 * 1000 * 1000ull)     /* plus RELEASE_PER_RANK_NS each */
 #define RELEASE_PER_RANK_NS (20 * 1000ull)
@@ -174,8 +179,28 @@ static int coord_release_at(void *ctx, uint64_t *release_ns)
 	MPI_Bcast(&target, 1, MPI_UINT64_T, 0, cl->world);
 	cl->release_target = target;
 	listen_events(cl);
+	liveness_start(cl);
 	*release_ns = (uint64_t)((int64_t)target - cl->offset_ns);
 	return 0;
+}
+
+static void coord_tell(void *ctx, enum coord_event ev, const char *why);
+
+/*
+ * A rank was found lost during the run: every rank still there stops
+ * (rank 0 tells them; a rank that lost rank 0 stops alone), and the run
+ * ends with the survivors' results (coord_combine's salvage).
+ */
+static enum coord_event lost_event(struct cluster *cl, char *why, size_t size)
+{
+	int r = 0;
+
+	while (r < cl->nranks - 1 && !cl->live.lost[r])
+		r++;
+	snprintf(why, size, "rank %d (%s) was lost (it stopped answering)", r, cl->hosts[r]);
+	if (cl->rank == 0)
+		coord_tell(cl, COORD_ABORT, why);
+	return COORD_ABORT;
 }
 
 static enum coord_event coord_poll(void *ctx, char *why, size_t size)
@@ -183,6 +208,8 @@ static enum coord_event coord_poll(void *ctx, char *why, size_t size)
 	struct cluster *cl = ctx;
 	int done = 0;
 
+	if (liveness_tick(cl, true) > 0)
+		return lost_event(cl, why, size);
 	if (!cl->listening)
 		return COORD_NONE;
 	MPI_Test(&cl->ev_req, &done, MPI_STATUS_IGNORE);
@@ -212,9 +239,15 @@ static void coord_tell(void *ctx, enum coord_event ev, const char *why)
 	for (int r = 0; r < cl->nranks; r++)
 		cl->sends[r] = MPI_REQUEST_NULL;
 	for (int r = 0; r < cl->nranks; r++)
-		if (r != cl->rank)
+		if (r != cl->rank && !cl->live.lost[r])
 			MPI_Isend(&cl->ev_out, (int)sizeof(cl->ev_out), MPI_BYTE, r,
 				  TAG_EVENT, cl->world, &cl->sends[r]);
+}
+
+/* While the engine waits for its workers: probes still answered. */
+static void coord_keepalive(void *ctx)
+{
+	liveness_tick(ctx, true);
 }
 
 /*
@@ -290,15 +323,16 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
 }
 
 /*
- * Rank 0: the ranks' parts into out->clients, the window, the skew and
- * the first failure.  Times count from the common start of the measured
- * phase (the release target plus the warm-up).
+ * Rank 0: the parts of `n` ranks (rank who[i], or i when `who` is NULL)
+ * into out->clients, the window, the skew and the first failure.  Times
+ * count from the common start of the measured phase (the release target
+ * plus the warm-up).
  */
 static void wire_read(const struct cluster *cl, const struct plan *p,
-		      const unsigned char *all, uint64_t common_start,
-		      struct coord_combined *out)
+		      const unsigned char *all, const int *who, int n,
+		      uint64_t common_start, struct coord_combined *out)
 {
-	int nf = p->nflowops, n = cl->nranks;
+	int nf = p->nflowops;
 	size_t ws = wire_size(nf);
 	int64_t lo_rel = INT64_MAX, hi_rel = INT64_MIN;
 	double first = 0, last = 0;
@@ -306,12 +340,13 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 	out->clients = xcalloc((size_t)n, sizeof(*out->clients));
 	out->counts = xcalloc((size_t)n * 3 * (size_t)(nf ? nf : 1), sizeof(uint64_t));
 	out->nclients = n;
-	for (int r = 0; r < n; r++) {
+	for (int i = 0; i < n; i++) {
+		int r = who ? who[i] : i;
 		struct client_wire w;
-		const uint64_t *counts = (const uint64_t *)(all + ws * (size_t)r + sizeof(w));
-		struct run_client *c = &out->clients[r];
+		const uint64_t *counts = (const uint64_t *)(all + ws * (size_t)i + sizeof(w));
+		struct run_client *c = &out->clients[i];
 
-		memcpy(&w, all + ws * (size_t)r, sizeof(w));
+		memcpy(&w, all + ws * (size_t)i, sizeof(w));
 		c->rank = r;
 		snprintf(c->host, sizeof(c->host), "%s", cl->hosts[r]);
 		c->failed = w.failed;
@@ -320,21 +355,21 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 			snprintf(c->error, sizeof(c->error), "%s", w.error);
 		c->start_s = (double)(w.start_ns - (int64_t)common_start) / 1e9;
 		c->end_s = (double)(w.end_ns - (int64_t)common_start) / 1e9;
-		c->fo_ops = out->counts + (size_t)r * 3 * (size_t)nf;
+		c->fo_ops = out->counts + (size_t)i * 3 * (size_t)nf;
 		c->fo_bytes = c->fo_ops + nf;
 		c->fo_errors = c->fo_bytes + nf;
 		memcpy(c->fo_ops, counts, 3 * (size_t)nf * sizeof(uint64_t));
 		c->ops = w.io_ops;
 		c->bytes = w.io_bytes;
-		for (int i = 0; i < nf; i++)
-			c->errors += c->fo_errors[i];
+		for (int k = 0; k < nf; k++)
+			c->errors += c->fo_errors[k];
 		if (w.release_ns < lo_rel)
 			lo_rel = w.release_ns;
 		if (w.release_ns > hi_rel)
 			hi_rel = w.release_ns;
-		if (r == 0 || c->start_s < first)
+		if (i == 0 || c->start_s < first)
 			first = c->start_s;
-		if (r == 0 || c->end_s > last)
+		if (i == 0 || c->end_s > last)
 			last = c->end_s;
 		if (c->failed && !out->failed) {
 			out->failed = true;
@@ -384,6 +419,232 @@ static void merge_series(struct cluster *cl, const struct plan *p,
 	free(chunk);
 }
 
+
+enum combine_mode { COMBINE_ALL = 1, COMBINE_SURVIVORS = 2 };
+
+/*
+ * The roll call, rank 0's side: every rank not lost says it reached the
+ * end; the probes go on meanwhile, so a rank that died at the end is
+ * found within seconds.  After an interrupt (Open MPI's SIGTERM follows
+ * a death by a second, its SIGKILL by two) a rank still missing
+ * ROLL_INTERRUPTED_NS later is taken as lost.  Then each rank still
+ * there learns how the results are combined.
+ */
+static enum combine_mode roll_call_root(struct cluster *cl)
+{
+	struct liveness *lv = &cl->live;
+	MPI_Request *roll = xcalloc((size_t)cl->nranks, sizeof(*roll));
+	int *told = xcalloc((size_t)cl->nranks, sizeof(*told)), mode;
+	uint64_t cut = 0;
+
+	for (int r = 1; r < cl->nranks; r++) {
+		roll[r] = MPI_REQUEST_NULL;
+		if (!lv->lost[r])
+			MPI_Irecv(&told[r], 1, MPI_INT, r, TAG_ROLL, lv->comm, &roll[r]);
+	}
+	for (;;) {
+		uint64_t now = clock_now_ns();
+		int waiting = 0;
+
+		liveness_tick(cl, true);
+		if (!cut && interrupt_signal())
+			cut = now + ROLL_INTERRUPTED_NS;
+		for (int r = 1; r < cl->nranks; r++) {
+			int done = 0;
+
+			if (roll[r] == MPI_REQUEST_NULL)
+				continue;
+			if (!lv->lost[r])
+				MPI_Test(&roll[r], &done, MPI_STATUS_IGNORE);
+			if (done)
+				continue;
+			if (!lv->lost[r] && cut && now >= cut)
+				liveness_lose(cl, r, "did not reach the end of the interrupted run");
+			if (lv->lost[r]) {
+				MPI_Cancel(&roll[r]);
+				MPI_Request_free(&roll[r]);
+				continue;
+			}
+			waiting++;
+		}
+		if (!waiting && !liveness_pending(cl))
+			break;
+		liveness_nap();
+	}
+	mode = lv->nlost ? COMBINE_SURVIVORS : COMBINE_ALL;
+	for (int r = 1; r < cl->nranks; r++)
+		if (!lv->lost[r])
+			MPI_Send(&mode, 1, MPI_INT, r, TAG_MODE, lv->comm);
+	free(roll);
+	free(told);
+	return (enum combine_mode)mode;
+}
+
+/* The roll call, the other ranks' side: 0 when rank 0 was lost. */
+static int roll_call_other(struct cluster *cl)
+{
+	struct liveness *lv = &cl->live;
+	MPI_Request sent, heard;
+	int told = cl->told, mode = 0, done = 0;
+
+	if (lv->lost[0])
+		return 0;
+	MPI_Isend(&told, 1, MPI_INT, 0, TAG_ROLL, lv->comm, &sent);
+	MPI_Irecv(&mode, 1, MPI_INT, 0, TAG_MODE, lv->comm, &heard);
+	for (;;) {
+		MPI_Test(&heard, &done, MPI_STATUS_IGNORE);
+		if (done)
+			break;
+		if (liveness_tick(cl, false) > 0) {
+			MPI_Cancel(&heard);
+			MPI_Request_free(&heard);
+			MPI_Request_free(&sent);
+			return 0;
+		}
+		liveness_nap();
+	}
+	MPI_Wait(&sent, MPI_STATUS_IGNORE);
+	if (mode == COMBINE_SURVIVORS)
+		lv->nlost = lv->nlost ? lv->nlost : 1;     /* how many, rank 0 knows */
+	return mode;
+}
+
+/* One rank's whole part, for the survivors' merge: wire, stats, series. */
+static size_t part_size(int nf, int niv)
+{
+	return wire_size(nf) + ((size_t)nf + (size_t)niv * (size_t)nf) * sizeof(struct fo_stats);
+}
+
+/*
+ * The survivors' merge, a rank's side: its whole part to rank 0 in one
+ * message (the collectives would wait for the lost rank forever).
+ */
+static void salvage_send(struct cluster *cl, const struct plan *p,
+			 const struct coord_local *mine)
+{
+	int nf = p->nflowops, niv = mine->series && mine->iv_stats ? mine->niv : 0, done = 0;
+	size_t ws = wire_size(nf), size = part_size(nf, niv);
+	unsigned char *buf = xcalloc(1, size);
+	MPI_Request rq;
+
+	wire_fill(cl, p, mine, buf);
+	memcpy(buf + ws, mine->sum, (size_t)nf * sizeof(struct fo_stats));
+	if (niv)
+		memcpy(buf + ws + (size_t)nf * sizeof(struct fo_stats), mine->iv_stats,
+		       (size_t)niv * (size_t)nf * sizeof(struct fo_stats));
+	MPI_Isend(buf, (int)size, MPI_BYTE, 0, TAG_PART, cl->live.comm, &rq);
+	while (!done && !cl->live.lost[0]) {
+		MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+		if (!done && liveness_tick(cl, false) == 0)
+			liveness_nap();
+	}
+	if (!done)
+		MPI_Request_free(&rq);
+	free(buf);
+}
+
+/* Rank 0: `from`'s interval series added to the job's, which grows to fit. */
+static void salvage_add_series(struct coord_combined *out, int nf,
+			       const struct fo_stats *iv, int niv)
+{
+	if (niv > out->niv) {
+		struct fo_stats *grown = xcalloc((size_t)niv * (size_t)nf, sizeof(*grown));
+
+		for (size_t k = 0; k < (size_t)niv * (size_t)nf; k++)
+			fo_stats_init(&grown[k]);
+		if (out->iv_stats)
+			memcpy(grown, out->iv_stats,
+			       (size_t)out->niv * (size_t)nf * sizeof(*grown));
+		free(out->iv_stats);
+		out->iv_stats = grown;
+		out->niv = niv;
+	}
+	for (size_t k = 0; k < (size_t)niv * (size_t)nf; k++)
+		fo_stats_merge(&out->iv_stats[k], &iv[k]);
+}
+
+/*
+ * The survivors' merge, rank 0's side: its own part, then each rank's
+ * as it comes (a rank lost meanwhile is skipped), merged with the same
+ * fo_stats_merge() as the reduction.  The result is partial, the lost
+ * ranks named.
+ */
+static void salvage_gather(struct cluster *cl, const struct plan *p,
+			   const struct coord_local *mine, struct coord_combined *out)
+{
+	struct liveness *lv = &cl->live;
+	int nf = p->nflowops, n = 0;
+	size_t ws = wire_size(nf);
+	unsigned char *all = xcalloc((size_t)cl->nranks, ws);
+	int *who = xcalloc((size_t)cl->nranks, sizeof(*who));
+	bool *have = xcalloc((size_t)cl->nranks, sizeof(*have));
+	uint64_t common_start = cl->release_target + (mine->start_ns - mine->release_ns);
+
+	wire_fill(cl, p, mine, all);
+	who[n++] = 0;
+	have[0] = true;
+	if (mine->series && mine->iv_stats)
+		salvage_add_series(out, nf, mine->iv_stats, mine->niv);
+	for (;;) {
+		int waiting = 0;
+
+		for (int r = 1; r < cl->nranks; r++) {
+			MPI_Status st;
+			int flag = 0, size = 0;
+			unsigned char *buf;
+			const struct fo_stats *sums;
+
+			if (have[r] || lv->lost[r])
+				continue;
+			MPI_Iprobe(r, TAG_PART, lv->comm, &flag, &st);
+			if (!flag) {
+				waiting++;
+				continue;
+			}
+			MPI_Get_count(&st, MPI_BYTE, &size);
+			buf = xcalloc(1, (size_t)size);
+			MPI_Recv(buf, size, MPI_BYTE, r, TAG_PART, lv->comm, MPI_STATUS_IGNORE);
+			sums = (const struct fo_stats *)(buf + ws);
+			for (int i = 0; i < nf; i++)
+				fo_stats_merge(&mine->sum[i], &sums[i]);
+			if ((size_t)size > part_size(nf, 0))
+				salvage_add_series(out, nf, sums + nf,
+						   (int)(((size_t)size - part_size(nf, 0)) /
+							 ((size_t)nf * sizeof(struct fo_stats))));
+			memcpy(all + ws * (size_t)n, buf, ws);
+			who[n++] = r;
+			have[r] = true;
+			free(buf);
+		}
+		if (!waiting)
+			break;
+		if (liveness_tick(cl, true) == 0)
+			liveness_nap();
+	}
+	wire_read(cl, p, all, who, n, common_start, out);
+	out->lost = xcalloc((size_t)lv->nlost + 1, sizeof(*out->lost));
+	for (int r = 0; r < cl->nranks; r++) {
+		struct run_client *c;
+
+		if (!lv->lost[r])
+			continue;
+		c = &out->lost[out->nlost++];
+		c->rank = r;
+		c->failed = true;
+		snprintf(c->host, sizeof(c->host), "%s", cl->hosts[r]);
+		snprintf(c->error, sizeof(c->error), "lost: it stopped answering");
+	}
+	if (out->nlost) {
+		out->failed = true;
+		snprintf(out->error, sizeof(out->error),
+			 "rank %d (%s) was lost during the run: the results of the %d other ranks",
+			 out->lost[0].rank, out->lost[0].host, n);
+	}
+	free(all);
+	free(who);
+	free(have);
+}
+
 static int coord_combine(void *ctx, const struct plan *p, const struct coord_local *mine,
 			 struct coord_combined *out)
 {
@@ -393,11 +654,28 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
 	uint64_t common_start, t0;
+	enum combine_mode mode;
 	int failed;
 
 	memset(out, 0, sizeof(*out));
-	settle_events(cl);          /* every rank is here: what follows is the merge */
 	t0 = clock_now_ns();
+	mode = cl->rank == 0 ? roll_call_root(cl) : (enum combine_mode)roll_call_other(cl);
+	if (mode != COMBINE_ALL) {
+		/* a rank was lost: no collective may wait for it */
+		cl->live.active = false;
+		free(part);
+		if (cl->rank != 0) {
+			if (mode == COMBINE_SURVIVORS)
+				salvage_send(cl, p, mine);
+			out->failed = true;
+			return 0;
+		}
+		salvage_gather(cl, p, mine, out);
+		out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
+		return 1;
+	}
+	liveness_stop(cl);
+	settle_events(cl);          /* every rank is here: what follows is the merge */
 	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
 	if (cl->rank == 0)
 		MPI_Reduce(MPI_IN_PLACE, mine->sum, nf, cl->stats_type, cl->merge_op, 0,
@@ -413,7 +691,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	if (cl->rank == 0) {
 		/* the measured phase began warmup after the common release */
 		common_start = cl->release_target + (mine->start_ns - mine->release_ns);
-		wire_read(cl, p, all, common_start, out);
+		wire_read(cl, p, all, NULL, cl->nranks, common_start, out);
 		free(all);
 		out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
 	}
@@ -433,4 +711,5 @@ const struct coord_ops cluster_coord_ops = {
 	.poll = coord_poll,
 	.tell = coord_tell,
 	.combine = coord_combine,
+	.keepalive = coord_keepalive,
 };

@@ -8,7 +8,9 @@
  * rank 0 prints the report of the whole job and writes the results
  * files.  The other ranks print nothing on stdout (their standard
  * output goes to /dev/null) and name themselves in every warning and
- * error.  The exit status is the worst of all ranks', on every rank.
+ * error.  The exit status is the worst of all ranks', on every rank;
+ * when a rank was lost (mpi/liveness.c), each survivor exits with its
+ * own, without MPI_Finalize.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -48,6 +50,17 @@ int main(int argc, char **argv)
 		quiet_stdout();
 	log_set_origin(cl.origin);
 	status = command_main(argc, argv, &cl.hooks);
+	if (cl.live.nlost) {
+		/*
+		 * A rank was lost: MPI_Finalize and every collective would wait
+		 * for it.  The survivors exit as they are; the launcher ends the
+		 * job on their status.
+		 */
+		fflush(NULL);
+		liveness_farewell(&cl);
+		cluster_free(&cl);
+		_exit(status ? status : 1);
+	}
 	MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, cl.world);
 	cluster_free(&cl);
 	MPI_Finalize();

@@ -11,6 +11,7 @@
 void coord_combined_free(struct coord_combined *c)
 {
 	free(c->clients);
+	free(c->lost);
 	free(c->counts);
 	free(c->iv_stats);
 	memset(c, 0, sizeof(*c));
@@ -102,8 +103,15 @@ void coord_print_clients(FILE *out, const struct plan *p,
 	lo = rates[slowest];
 	mid = median(rates, c->nclients);
 	hi = rates[c->nclients - 1];
-	fprintf(out, "Clients: %d, start skew %.3f ms (clocks compared to within %.3f ms), "
-		"window %.3f s, merged in %.3f ms\n", c->nclients, c->skew_s * 1e3,
+	if (c->nlost)
+		fprintf(out, "Clients: %d of %d (lost: ", c->nclients, c->nclients + c->nlost);
+	else
+		fprintf(out, "Clients: %d", c->nclients);
+	for (int i = 0; i < c->nlost; i++)
+		fprintf(out, "%srank %d (%s)%s", i ? ", " : "", c->lost[i].rank,
+			c->lost[i].host, i + 1 == c->nlost ? ")" : "");
+	fprintf(out, ", start skew %.3f ms (clocks compared to within %.3f ms), "
+		"window %.3f s, merged in %.3f ms\n", c->skew_s * 1e3,
 		c->skew_error_s * 1e3, c->elapsed_s, c->merge_s * 1e3);
 	fprintf(out, "Per rank: %.0f ops/s min (rank %d, %s), %.0f median, %.0f max\n",
 		lo, c->clients[slowest].rank, c->clients[slowest].host, mid, hi);

@@ -80,6 +80,9 @@ struct coord_combined {
 	char error[512];             /* the first client failure, named */
 	struct run_client *clients;  /* [nclients], rank order; malloc'ed */
 	int nclients;
+	struct run_client *lost;     /* [nlost]: the clients lost during the run
+					(rank and host only); malloc'ed */
+	int nlost;
 	uint64_t *counts;            /* malloc'ed block the clients' fo_* point into */
 	/* --interval: the job's series, [niv * nflowops], interval k merged */
 	struct fo_stats *iv_stats;
@@ -125,6 +128,12 @@ struct coord_ops {
 	 */
 	int (*combine)(void *ctx, const struct plan *p, const struct coord_local *mine,
 		       struct coord_combined *out);
+	/*
+	 * While this client waits for its workers to stop (the end of the
+	 * run): the coordinator keeps hearing and answering the others, so
+	 * that a client slow to stop is not taken for a lost one.
+	 */
+	void (*keepalive)(void *ctx);
 };
 
 struct run_coord {

@@ -471,7 +471,8 @@ static void name_stuck(const struct master *m, const char *since)
  * stragglers are killed after STOP_TIMEOUT_NS, or INTERRUPT_GRACE_NS
  * after SIGINT/SIGTERM (checked at least every 10 ms, and at once when
  * the signal cuts the sleep short); whatever SIGKILL has not ended
- * KILL_WAIT_NS later is abandoned.
+ * KILL_WAIT_NS later is abandoned.  The coordinator, if any, is kept
+ * alive meanwhile (coord.h keepalive).
  */
 static void reap_all(struct master *m, const char *since)
 {
@@ -502,6 +503,8 @@ static void reap_all(struct master *m, const char *since)
 				abandon_live(m);
 			break;
 		}
+		if (m->coord)
+			m->coord->ops->keepalive(m->coord->ctx);
 		sleep_until(now + 10 * MS_NS);
 	}
 }

@@ -291,6 +291,15 @@ static void clients(struct walk *w, const struct run_results *r,
 	for (int i = 0; i < c->n; i++)
 		rank(w, r, run, &c->ranks[i]);
 	list_end(w);
+	key(w, "lost");         /* ranks that stopped answering: no results */
+	list_begin(w);
+	for (int i = 0; i < c->nlost; i++) {
+		map_begin(w);
+		uint(w, "rank", c->lost[i].rank > 0 ? (uint64_t)c->lost[i].rank : 0);
+		str(w, "host", c->lost[i].host);
+		map_end(w);
+	}
+	list_end(w);
 }
 
 static void run(struct walk *w, const struct run_results *r,

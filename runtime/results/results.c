@@ -34,8 +34,10 @@ static void clients_free(struct res_clients *c)
 {
 	for (int i = 0; c && c->ranks && i < c->n; i++)
 		free(c->ranks[i].flowops);
-	if (c)
+	if (c) {
 		free(c->ranks);
+		free(c->lost);
+	}
 	free(c);
 }
 
@@ -250,9 +252,15 @@ int results_add_clients(struct run_results *r, const struct plan *p,
 	if (!rc)
 		return -1;
 	rc->ranks = calloc((size_t)c->nclients + 1, sizeof(*rc->ranks));
-	if (!rc->ranks) {
-		free(rc);
+	rc->lost = calloc((size_t)c->nlost + 1, sizeof(*rc->lost));
+	if (!rc->ranks || !rc->lost) {
+		clients_free(rc);
 		return -1;
+	}
+	for (; rc->nlost < c->nlost; rc->nlost++) {
+		rc->lost[rc->nlost].rank = c->lost[rc->nlost].rank;
+		snprintf(rc->lost[rc->nlost].host, sizeof(rc->lost[rc->nlost].host), "%s",
+			 c->lost[rc->nlost].host);
 	}
 	rc->start_skew_s = c->skew_s;
 	rc->clock_error_s = c->skew_error_s;

@@ -75,6 +75,11 @@ struct res_clients {
 	double merge_s;                   /* what merging took on the reporter */
 	double window_s;                  /* the common window the merged rates divide by */
 	struct res_rank *ranks;           /* [n], rank order */
+	struct res_lost {                 /* the clients lost during the run */
+		int rank;
+		char host[64];
+	} *lost;                          /* [nlost] */
+	int nlost;
 };
 
 struct res_run {

@@ -274,16 +274,9 @@ mkdir "$tmp/kill"
 mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" \
 	-D filesize=16m -D nthreads=1 -D runtime=60 >"$tmp/out" 2>&1 &
 job=$!
-# rank 1's master: the flowbench-mpi of this job (its directory on the
-# command line) whose environment says rank 1 and whose parent is not a
-# flowbench-mpi (its workers are)
 victim=
 for i in $(seq 100); do
-	for p in $(pgrep -f -- "flowbench-mpi run .*$tmp/kill" || true); do
-		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^$rank_var=//p")
-		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
-		[ "$r" = 1 ] && [ "$parent" != flowbench-mpi ] && victim=$p
-	done
+	victim=$(rank_master "$tmp/kill" 1)
 	[ -n "$victim" ] && grep -q 'Running' "$tmp/out" && break
 	sleep 0.1
 done

@@ -3,7 +3,8 @@
 # with (both may be installed, either may own the plain name mpirun):
 # $MPIRUN, its flags for 3 ranks on a 2-CPU machine as root
 # ($mpi_flags), the variable holding a rank's number ($rank_var), the
-# transports to try one by one ($transports); mpi ARGS runs 3 ranks.
+# transports to try one by one ($transports); mpi ARGS runs 3 ranks;
+# rank_master finds a rank's master process.
 FBM=${FLOWBENCH_MPI:-$(dirname "$FLOWBENCH")/flowbench-mpi}
 [ -x "$FBM" ] || { echo "SKIP: flowbench-mpi was not built (configure --with-mpi)"; exit 77; }
 # OpenMPI keeps memory to the end on purpose: not flowbench's leaks
@@ -24,3 +25,14 @@ mpi() {
 }
 # seconds since the epoch, with fractions
 now() { date +%s.%N; }
+# rank_master DIR R: the pid of rank R's master in the job whose directory
+# DIR is on its command line (its parent is not a flowbench-mpi: the
+# workers' is); empty while there is none
+rank_master() {
+	for p in $(pgrep -f -- "flowbench-mpi run .*$1" || true); do
+		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^$rank_var=//p")
+		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
+		[ "$r" = "$2" ] && [ "$parent" != flowbench-mpi ] && echo "$p" && return
+	done
+	true
+}

@@ -218,12 +218,6 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 	}
 	if (series_too_big(cl, p))
 		return 1;
-	if (p->psrun_period != 0) {
-		if (cl->rank == 0)
-			log_error("%s: psrun is not supported by flowbench-mpi yet: each rank's "
-				  "snapshots are its own, not the job's", p->filename);
-		return 1;
-	}
 	if (cl->shared_files)
 		return shared_name_changes(cl, p) ? 1 : 0;
 	cl->paths = xcalloc((size_t)p->nfilesets + 1, sizeof(*cl->paths));
@@ -278,6 +272,7 @@ int cluster_init(struct cluster *cl)
 	MPI_Type_commit(&cl->stats_type);
 	MPI_Op_create(cluster_merge_stats, 1, &cl->merge_op);
 	liveness_init(cl);
+	share_init(cl);
 
 	if (cl->rank != 0) {
 		cl->diag = open_memstream(&cl->diag_text, &cl->diag_len);
@@ -313,6 +308,8 @@ void cluster_free(struct cluster *cl)
 	free(cl->paths);
 	free(cl->hosts);
 	free(cl->sends);
+	if (!cl->live.nlost)
+		share_free(cl);     /* else merges may still be landing in its buffers */
 	liveness_free(cl);
 	if (cl->live.nlost)
 		return;         /* no collective call: a lost rank would never join it */

@@ -51,6 +51,22 @@ struct liveness {
 	uint64_t last_probe_ns;    /* when rank 0 last asked */
 };
 
+/* One live reading's merge in flight (share.c). */
+struct cluster_merge {
+	MPI_Request req;
+	struct fo_stats *send, *recv;   /* recv: rank 0's */
+	int seq;
+};
+
+/* The merges of one kind of live reading (enum coord_reading), in order. */
+struct cluster_reading {
+	MPI_Comm comm;
+	struct cluster_merge *q;   /* [head, tail): started, not yet collected */
+	int head, tail, cap;
+	int issued;                /* readings shared this run */
+	struct fo_stats *done;     /* rank 0: the last one handed out */
+};
+
 struct cluster {
 	MPI_Comm world;            /* a duplicate of MPI_COMM_WORLD */
 	MPI_Comm host;             /* the ranks of this host (shared memory) */
@@ -87,6 +103,7 @@ struct cluster {
 	MPI_Request *sends;        /* [nranks] */
 
 	struct liveness live;
+	struct cluster_reading readings[COORD_NREADINGS];
 
 	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
 	MPI_Op merge_op;           /* fo_stats_merge() */
@@ -128,6 +145,16 @@ void liveness_stop(struct cluster *cl);
 void liveness_farewell(struct cluster *cl);
 /* One millisecond's sleep between polls. */
 void liveness_nap(void);
+
+/* share.c: the live readings merged during the run (coord.h share/merged). */
+void share_init(struct cluster *cl);
+void share_free(struct cluster *cl);
+/* A run begins: no reading yet. */
+void share_reset(struct cluster *cl);
+/* The end of a run with every rank there: the numbers evened out, every merge completed. */
+void share_settle(struct cluster *cl, int nflowops);
+void cluster_share(void *ctx, enum coord_reading kind, const struct fo_stats *st, int n);
+const struct fo_stats *cluster_merged(void *ctx, enum coord_reading kind, int *seq);
 
 /* MPI's error `code` as text, for messages. */
 const char *cluster_mpi_error(int code, char *buf, int size);

@@ -179,6 +179,7 @@ static int coord_release_at(void *ctx, uint64_t *release_ns)
 	MPI_Bcast(&target, 1, MPI_UINT64_T, 0, cl->world);
 	cl->release_target = target;
 	listen_events(cl);
+	share_reset(cl);
 	liveness_start(cl);
 	*release_ns = (uint64_t)((int64_t)target - cl->offset_ns);
 	return 0;
@@ -676,6 +677,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 	}
 	liveness_stop(cl);
 	settle_events(cl);          /* every rank is here: what follows is the merge */
+	share_settle(cl, nf);
 	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
 	if (cl->rank == 0)
 		MPI_Reduce(MPI_IN_PLACE, mine->sum, nf, cl->stats_type, cl->merge_op, 0,
@@ -712,4 +714,6 @@ const struct coord_ops cluster_coord_ops = {
 	.tell = coord_tell,
 	.combine = coord_combine,
 	.keepalive = coord_keepalive,
+	.share = cluster_share,
+	.merged = cluster_merged,
 };

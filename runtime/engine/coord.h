@@ -34,6 +34,13 @@ enum coord_event {
 	COORD_ABORT,      /* a client failed or was interrupted */
 };
 
+/* A live reading shared during the run (coord_ops.share). */
+enum coord_reading {
+	COORD_SNAPSHOT,   /* psrun's: cumulative, or since the last one */
+	COORD_INTERVAL,   /* --interval's: one interval's statistics */
+	COORD_NREADINGS
+};
+
 /* Whose files a client uses (coord_ops.files). */
 enum coord_files {
 	COORD_FILES_OWN,          /* its own: prepared here (each rank its directory) */
@@ -134,6 +141,22 @@ struct coord_ops {
 	 * that a client slow to stop is not taken for a lost one.
 	 */
 	void (*keepalive)(void *ctx);
+	/*
+	 * During the timed phase: this client's live reading of `kind`, `n`
+	 * statistics (one per flowop), merged with the other clients'
+	 * reading of the same kind and number without waiting for them.
+	 * Every client shares its readings of a kind in order; they need not
+	 * make the same number (combine() evens them out).
+	 */
+	void (*share)(void *ctx, enum coord_reading kind, const struct fo_stats *st, int n);
+	/*
+	 * The oldest merged reading of `kind` now complete: its number
+	 * (0, 1, ...) in *seq and its statistics, valid until the next call,
+	 * on the reporting client; NULL when none is (always, on the
+	 * others).  Every client calls it while the run goes on: the merges
+	 * progress there.
+	 */
+	const struct fo_stats *(*merged)(void *ctx, enum coord_reading kind, int *seq);
 };
 
 struct run_coord {

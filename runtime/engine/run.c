@@ -348,6 +348,7 @@ static uint64_t timed_phase(struct master *m)
 			continue;
 		if (coord_heard(m, now))
 			continue;
+		sampler_collect(&m->smp);
 		if (m->warming && now >= c->start_ns) {
 			m->warming = false;
 			sampler_quiet(&m->smp);
@@ -675,7 +676,7 @@ static int run_workers(struct master *m)
 		.psrun_period = m->plan->psrun_period, .interval_s = m->interval_s,
 		.warmup_s = m->warmup_s, .runtime_s = runtime_s,
 		.pct = m->pct, .npct = m->npct,
-		.keep_stats = m->coord != NULL,
+		.coord = m->coord,
 	};
 	uint64_t release, start, end;
 	bool aborted;

@@ -87,6 +87,7 @@ void sampler_free(struct sampler *s)
 	free(s->scratch);
 	free(s->ps_prev);
 	free(s->ps_out);
+	free(s->ps_span);
 	free(s->iv_prev);
 	free(s->iv_out);
 	free(s->rows);
@@ -145,10 +146,48 @@ static void read_live(struct sampler *s)
 	shared_sum_stats(s->sh, s->cur, &s->scratch[0], &s->scratch[1]);
 }
 
+/*
+ * With other clients: this snapshot (ps_out, spanning `span_s`) goes to
+ * the coordinator; the merged one is printed by sampler_collect().
+ */
+static void share_snapshot(struct sampler *s, double span_s)
+{
+	const struct run_coord *co = s->opt.coord;
+
+	if (s->nps == s->capps) {
+		int cap = s->capps ? 2 * s->capps : 16;
+		double *g = realloc(s->ps_span, (size_t)cap * sizeof(*g));
+
+		if (!g) {
+			s->lost = true;
+			return;
+		}
+		s->ps_span = g;
+		s->capps = cap;
+	}
+	s->ps_span[s->nps++] = span_s;
+	co->ops->share(co->ctx, COORD_SNAPSHOT, s->ps_out, s->plan->nflowops);
+}
+
 static void psrun_snapshot(struct sampler *s, uint64_t now)
 {
 	const struct plan *p = s->plan;
 
+	if (s->opt.coord) {
+		double span = (double)(now - (s->psrun_diff ? s->ps.prev_ns : s->start_ns)) / 1e9;
+
+		if (s->psrun_diff) {
+			for (int i = 0; i < p->nflowops; i++)
+				fo_stats_diff(&s->ps_out[i], &s->cur[i], &s->ps_prev[i]);
+			memcpy(s->ps_prev, s->cur, (size_t)p->nflowops * sizeof(*s->cur));
+		} else {
+			memcpy(s->ps_out, s->cur, (size_t)p->nflowops * sizeof(*s->cur));
+		}
+		if (!s->lost)
+			share_snapshot(s, span);
+		s->ps.prev_ns = now;
+		return;
+	}
 	sampler_quiet(s);
 	if (s->psrun_diff) {
 		for (int i = 0; i < p->nflowops; i++)
@@ -177,7 +216,7 @@ static bool grow_rows(struct sampler *s)
 	if (!r)
 		return false;
 	s->rows = r;
-	if (s->opt.keep_stats) {
+	if (s->opt.coord) {
 		struct fo_stats *st = realloc(s->iv_stats, (size_t)cap *
 					      (size_t)s->plan->nflowops * sizeof(*st));
 
@@ -241,10 +280,12 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 		if (p->flowops[i].line == i)
 			interval_fill(&row[n++], &s->iv_out[i], t1, t1 - t0,
 					      s->opt.pct, s->opt.npct);
-	if (s->opt.keep_stats) {
+	if (s->opt.coord) {
 		memcpy(&s->iv_stats[(size_t)s->nrows * (size_t)p->nflowops], s->iv_out,
 		       (size_t)p->nflowops * sizeof(*s->iv_out));
 		s->nrows++;
+		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_INTERVAL, s->iv_out,
+					 p->nflowops);
 		return;         /* printed once merged with the other clients' */
 	}
 	s->nrows++;
@@ -277,7 +318,8 @@ int sampler_replace_series(struct sampler *s, const struct fo_stats *stats, int 
 			if (p->flowops[i].line == i)
 				interval_fill(&rows[(size_t)k * (size_t)s->nlines + (size_t)m++],
 					      &d[i], t1, t1 - t0, s->opt.pct, s->opt.npct);
-		log_interval(s, d, k + 1, t0, t1);
+		if (k >= s->nlogged)
+			log_interval(s, d, k + 1, t0, t1);
 	}
 	free(s->rows);
 	s->rows = rows;
@@ -311,6 +353,34 @@ void sampler_tick(struct sampler *s, uint64_t now)
 		add_interval(s, s->cur, now, false);
 	if (s->status.on && due(&s->st, now))
 		show_status(s, now);
+}
+
+void sampler_collect(struct sampler *s)
+{
+	const struct run_coord *co = s->opt.coord;
+	const struct fo_stats *st;
+	int seq;
+
+	if (!co || (!s->psrun && !s->series))
+		return;
+	while ((st = co->ops->merged(co->ctx, COORD_SNAPSHOT, &seq))) {
+		if (seq >= s->nps)
+			continue;       /* this client took fewer: no span to divide by */
+		sampler_quiet(s);
+		text_report(stdout, s->plan, st, s->ps_span[seq], s->opt.pct, s->opt.npct);
+		fflush(stdout);
+	}
+	while ((st = co->ops->merged(co->ctx, COORD_INTERVAL, &seq))) {
+		double dt = s->opt.interval_s;
+
+		if (seq != s->nlogged || seq >= s->nrows)
+			continue;       /* printed after the run, from the final merge */
+		/* the clients' readings differ by their lateness: the merged
+		   interval spans the nominal period, as in the final series */
+		sampler_quiet(s);
+		log_interval(s, st, seq + 1, seq * dt, (seq + 1) * dt);
+		s->nlogged++;
+	}
 }
 
 void sampler_quiet(struct sampler *s)

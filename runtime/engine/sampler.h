@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/engine/coord.h"
 #include "runtime/measure/interval.h"
 #include "runtime/engine/shared.h"
 #include "runtime/measure/stats.h"
@@ -28,12 +29,13 @@ struct sampler_options {
 	const double *pct;        /* percentiles (NULL: the defaults) */
 	int npct;
 	/*
-	 * With other clients (coord.h): keep each interval's statistics
-	 * (iv_stats) for the merge, and print no interval line during the
-	 * run (this client's alone would not be the job's; the merged
-	 * series is printed after it: sampler_replace_series).
+	 * With other clients (coord.h): every reading is shared with them
+	 * and only the merged ones are printed, as they complete
+	 * (sampler_collect), by the reporting client; each interval's
+	 * statistics are kept (iv_stats) for the exact merge at the end
+	 * (sampler_replace_series).
 	 */
-	bool keep_stats;
+	const struct run_coord *coord;
 };
 
 /* One periodic job: due at next_ns, every period_ns; prev_ns = last reading. */
@@ -52,14 +54,17 @@ struct sampler {
 	bool psrun, psrun_diff;
 	struct sampler_clock ps;
 	struct fo_stats *ps_prev, *ps_out;
+	double *ps_span;                  /* coord: each shared snapshot's span (s) */
+	int nps, capps;
 
 	bool series;
 	struct sampler_clock iv;
 	struct fo_stats *iv_prev, *iv_out;
 	int nlines;                       /* report lines (plan_flowop.line == i) */
 	struct res_interval *rows;        /* [nrows * nlines] */
-	struct fo_stats *iv_stats;        /* keep_stats: [nrows * nflowops], the diffs */
+	struct fo_stats *iv_stats;        /* coord: [nrows * nflowops], the diffs */
 	int nrows, caprows;
+	int nlogged;                      /* coord: merged intervals printed live */
 	bool lost;                        /* out of memory: series incomplete */
 
 	struct status_line status;
@@ -80,6 +85,13 @@ uint64_t sampler_next(const struct sampler *s);
 /* Run whichever jobs are due at `now`. */
 void sampler_tick(struct sampler *s, uint64_t now);
 
+/*
+ * With other clients: print the merged readings that have completed
+ * since the last call (psrun's snapshots, interval lines).  Called on
+ * every wake of the timed phase.
+ */
+void sampler_collect(struct sampler *s);
+
 /* Erase the status line (before printing, at the end of the phase). */
 void sampler_quiet(struct sampler *s);
 
@@ -93,8 +105,9 @@ void sampler_end(struct sampler *s, const struct fo_stats *final, uint64_t end_n
  * The whole job's series in place of this client's: `n` intervals of
  * statistics `stats` ([n * nflowops], merged over the clients), interval
  * k spanning k x period .. min((k + 1) x period, end_s) from the common
- * start; each printed as during a plain run.  0, or -1 (out of memory:
- * the series is dropped, with a warning).
+ * start; each printed as during a plain run, but for those that
+ * sampler_collect() printed already.  0, or -1 (out of memory: the
+ * series is dropped, with a warning).
  */
 int sampler_replace_series(struct sampler *s, const struct fo_stats *stats, int n,
 			   double end_s);

@@ -214,7 +214,47 @@ for f in run["flowops"]:
 print("intervals of", [f["name"] for f in run["flowops"]], "add up to the merged ops")
 EOF
 [ "$(grep -c 'Interval [0-9]' "$tmp/out")" = 4 ] || { cat "$tmp/out"; fail "--interval: not 4 interval lines printed once"; }
-ok "--interval 0.5: the job's series, 4 intervals merged over the ranks, adding up exactly to the run's ops and bytes"
+# printed as the run goes (merged while it runs: interval 1 is due 1.5 s
+# before the end), and the live line is the final series' interval
+sed -n '/Interval 1 /,$p' "$tmp/out" | grep -q 'Run took' ||
+	{ cat "$tmp/out"; fail "--interval: interval 1 was not printed during the run"; }
+python3 - "$tmp/iv.json" "$tmp/out" <<'EOF' || fail "--interval: the live line differs from the merged series"
+import json, re, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+# interval 2: interval 1's line counts the implicit opens too
+line = next(l for l in open(sys.argv[2]) if "Interval 2 " in l)
+live = float(re.search(r"\): (\d+) ops/s", line).group(1))
+second = [f["intervals"][1] for f in run["flowops"]]
+final = sum(x["ops"] for x in second) / second[0]["dt_s"]
+assert abs(live - final) <= 1, (live, final)
+EOF
+ok "--interval 0.5: the job's series, 4 intervals merged over the ranks, adding up exactly to the run's ops and bytes; printed during the run, equal to the final series"
+
+# ---- psrun: the job's snapshots, merged while the run goes --------------
+cat >"$tmp/ps.f" <<EOF
+define file name=f1, path=$tmp/ps, size=1m, prealloc
+define process name=p1 {
+  thread name=t1 {
+    flowop read name=r1, filename=f1, iosize=4k
+  }
+  thread name=t2 {
+    flowop delay name=tick, value=0.1
+  }
+}
+psrun -1 3
+EOF
+mkdir "$tmp/ps"
+mpi "$FBM" run --cache warm "$tmp/ps.f" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "psrun failed"; }
+[ "$(grep -c 'Per-Operation Breakdown' "$tmp/out")" = 3 ] ||
+	{ cat "$tmp/out"; fail "psrun -1 3: not 2 snapshots and the report"; }
+sed -n '/Per-Operation Breakdown/,$p' "$tmp/out" | grep -q 'Run took' ||
+	{ cat "$tmp/out"; fail "psrun: the first snapshot was not printed during the run"; }
+# a rank's thread ticks at most 11 times a second (0.1 s delays): the
+# first 1 s snapshot holds more, so it is the job's
+ticks=$(awk '$1 == "tick" { print $2 + 0; exit }' "$tmp/out")
+[ "$ticks" -gt 11 ] && [ "$ticks" -le 33 ] ||
+	{ cat "$tmp/out"; fail "psrun: the first snapshot has $ticks ticks, not the 3 ranks' (12..33)"; }
+ok "psrun -1 3: 2 snapshots merged over the ranks during the run (the first with $ticks ticks), then the report"
 
 # ---- a script error: printed once, nothing created ----------------------
 cat >"$tmp/bad.f" <<'EOF'

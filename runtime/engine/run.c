@@ -105,6 +105,7 @@ struct master {
 	bool peer_halt;           /* another client ended the timed phase */
 	bool peer_failed;         /* another client failed before the release */
 	int reporter;             /* this client printed the report */
+	bool combined;            /* combine() ran: the reporter speaks for all */
 	uint64_t release_ns;
 };
 
@@ -563,6 +564,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		}
 	}
 	m->reporter = reporter;
+	m->combined = m->coord != NULL;
 	if (!reporter && all.failed && !partial) {
 		partial = true;     /* another client failed: this run failed too */
 		m->peer_halt = true;
@@ -635,7 +637,8 @@ static void report_failure(struct master *m)
 	}
 	fflush(stdout);
 	if (sig) {
-		fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(sig));
+		if (!m->combined || m->reporter)     /* once for a job of many clients */
+			fprintf(stderr, "flowbench: interrupted (%s)\n", strsignal(sig));
 		return;
 	}
 	if (m->peer_failed || (m->peer_halt && !m->reporter))

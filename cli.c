@@ -162,6 +162,22 @@ static int parse_cache(struct cli_args *args, const char *opt,
 	return 0;
 }
 
+static int parse_compat(struct cli_args *args, const char *opt,
+			const char *v, FILE *err)
+{
+	(void)opt;
+	if (strcmp(v, "filebench") == 0) {
+		args->semantics = PLAN_SEM_FILEBENCH;
+	} else if (strcmp(v, "flowbench") == 0 || strcmp(v, "none") == 0) {
+		args->semantics = PLAN_SEM_FLOWBENCH;
+	} else {
+		fprintf(err, "flowbench: --compat is filebench (or flowbench, the default), "
+			"not '%s'\n", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_seed(struct cli_args *args, const char *opt, const char *v,
 		      FILE *err)
 {
@@ -347,6 +363,13 @@ static const struct cli_option options[] = {
 	  "root with drop_caches (the whole machine's cache), else "
 	  "fdatasync+fadvise(DONTNEED) on the workload's files; warm: leave "
 	  "it as preallocation left it", NULL },
+	{ "--compat", 0, "filebench", WORKLOAD_CMDS, parse_compat,
+	  "follow filebench's rules where they change how much work is done "
+	  "or what an op is (finish and ops limits counted per process, "
+	  "implicit opens counted as the flowop's ops, I/O buffers at random "
+	  "places in thread memory, thread memory zeroed in the timed phase, "
+	  "aiowrite timed at submission, appends as lseek+write), to compare "
+	  "with filebench's published numbers; docs/differences.md", NULL },
 	{ "--seed", 0, "N", WORKLOAD_CMDS, parse_seed,
 	  "seed every random choice (offsets, random variables); without it "
 	  "a seed is chosen and printed, so any run can be repeated", NULL },

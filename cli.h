@@ -53,6 +53,7 @@ struct cli_args {
 	bool seed_given;
 	unsigned long long seed;
 	bool allow_system;
+	enum plan_semantics semantics;   /* --compat */
 	bool keep_going;          /* --keep-going: count op failures, go on */
 	bool force;               /* --force: adopt unmarked fileset directories */
 	bool shared_files;        /* --shared-files: flowbench-mpi's ranks share the files */

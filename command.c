@@ -84,6 +84,7 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 			.runtime_s = args->runtime_s,
 			.seed = args->seed_given ? args->seed : fresh_seed(),
 			.allow_system = args->allow_system,
+			.semantics = args->semantics,
 		},
 		.err = h && h->diag ? h->diag : stderr,
 	};

@@ -600,6 +600,7 @@ int compile_script(const struct ast_script *script,
 		if (f->ops->validate)
 			f->ops->validate(out, f, d);
 	}
+	plan_use_semantics(out, opts->semantics);
 	free(c.vars);
 	free(c.composites);
 	free(c.files);

@@ -66,6 +66,7 @@ struct compile_options {
 	double runtime_s;
 	uint64_t seed;            /* --seed, or one chosen by the caller */
 	bool allow_system;        /* --allow-system */
+	enum plan_semantics semantics;   /* --compat */
 };
 
 /*

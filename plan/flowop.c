@@ -51,3 +51,18 @@ const struct plan_value *plan_flowop_attr(const struct plan_flowop *f,
 	return s && s->index < f->nattr ? &f->attr[s->index] : &unset;
 }
 
+
+void plan_use_semantics(struct plan *p, enum plan_semantics sem)
+{
+	p->semantics = sem;
+	if (sem != PLAN_SEM_FILEBENCH)
+		return;
+	for (int i = 0; i < p->nflowops; i++)
+		if (p->flowops[i].ops->filebench)
+			p->flowops[i].ops = p->flowops[i].ops->filebench;
+}
+
+const char *plan_semantics_name(enum plan_semantics sem)
+{
+	return sem == PLAN_SEM_FILEBENCH ? "filebench" : "flowbench";
+}

@@ -167,7 +167,25 @@ struct flowop_ops {
 	enum fo_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
 	/* Per thread instance, after the timed phase.  May be NULL. */
 	void (*fini)(struct fb_thread *t, struct flowop_inst *fi);
+	/*
+	 * The same flowop with filebench's rules, where they change how much
+	 * work is done or what an op is (`--compat filebench`): same name,
+	 * class and attributes, its own functions.  NULL: the rules agree.
+	 * plan_use_semantics() is the one place that picks it.
+	 */
+	const struct flowop_ops *filebench;
 };
+
+/*
+ * Follow `sem`'s rules: record it in the plan and, for filebench's, put
+ * each flowop's filebench variant in its place.  The flowop-level rules
+ * switch here, once, before the run; the engine's own (a thread's memory,
+ * implicit opens) read p->semantics once per thread, at its start.
+ */
+void plan_use_semantics(struct plan *p, enum plan_semantics sem);
+
+/* "flowbench" or "filebench". */
+const char *plan_semantics_name(enum plan_semantics sem);
 
 /* The family tables, each NULL-terminated (flowops/<family>.c). */
 extern const struct flowop_ops *const flowops_io[];

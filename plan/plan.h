@@ -197,6 +197,17 @@ struct plan_action {
 	struct src_loc loc;
 };
 
+/*
+ * Whose rules a run follows where flowbench and filebench differ in how
+ * much work is done or what an op is (docs/differences.md, "--compat").
+ * flowbench's are the default; `--compat filebench` emulates filebench's
+ * so that a number can be compared with one filebench published.
+ */
+enum plan_semantics {
+	PLAN_SEM_FLOWBENCH = 0,
+	PLAN_SEM_FILEBENCH = 1,
+};
+
 struct plan {
 	struct arena arena;       /* owns every string and array below */
 	const char *filename;
@@ -225,6 +236,7 @@ struct plan {
 	struct plan_value eventgen_rate;  /* events/s; PV_UNSET = no eventgen */
 	uint64_t seed;            /* --seed: every generator derives from it */
 	bool allow_system;        /* --allow-system: `system` may run */
+	enum plan_semantics semantics;   /* --compat: plan_use_semantics() */
 
 	/*
 	 * The script's variables as resolved at `run` (-D ones included),

@@ -584,6 +584,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->out->stats = sum;
 		m->out->elapsed_s = elapsed_s;
 		m->out->warmup_ops = warm_ops;
+		m->out->finish_fired = atomic_load(&m->sh.ctl->finish_fired) != 0;
+		m->out->ended_itself = !partial && end_ns < m->sh.ctl->deadline_ns;
 		m->out->partial = partial;
 		m->out->iv = m->smp.rows;
 		m->out->niv = m->smp.nrows;

@@ -47,6 +47,10 @@ struct run_outcome {
 	bool has_clients;
 	struct coord_combined clients;
 	bool reporter;            /* this client printed the report (always without a coordinator) */
+	/* How the timed phase ended, for the comparability note (results/comparability.h) */
+	bool finish_fired;        /* a finishoncount/finishonbytes limit was reached */
+	bool ended_itself;        /* before its deadline, normally: a thread ended
+				     the run, or every thread stopped */
 };
 
 /*

@@ -90,6 +90,7 @@ struct shared_ctl {
 	alignas(SHARED_CACHELINE) _Atomic uint64_t stop_ns;  /* first stop request by a thread */
 	_Atomic uint64_t last_exit_ns;                     /* latest end of a thread's loop */
 	_Atomic uint64_t threads_done;                     /* threads whose loop ended */
+	_Atomic uint32_t finish_fired;                     /* a finish* limit was reached */
 
 	/* Event generator (eventgen.h): events available, and its waiters. */
 	alignas(SHARED_CACHELINE) _Atomic int64_t events;

@@ -216,6 +216,7 @@ static inline int thread_entry_index(const struct fb_thread *t,
 static inline void thread_finish_reached(struct fb_thread *t)
 {
 	t->finish_reached = true;
+	atomic_store_explicit(&t->ctl->finish_fired, 1, memory_order_relaxed);
 }
 
 /*

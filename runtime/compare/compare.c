@@ -417,6 +417,13 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 			docs[d].nruns == 1 ? "" : "s");
 		rank_lines(out, &docs[d], md);
 	}
+	for (int d = 1; d < ndocs; d++)
+		if (strcmp(docs[d].compat, docs[0].compat) != 0)
+			fprintf(out, "%swarning: %s ran by %s's rules and %s by %s's "
+				"(--compat): they count different work, so their numbers "
+				"are not comparable (docs/differences.md section 10)\n",
+				md ? "- " : "", docs[0].path, docs[0].compat, docs[d].path,
+				docs[d].compat);
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",
 		md ? "- " : "", SIGNIFICANCE);
 }

@@ -284,6 +284,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 	}
 	doc->workload = str(json_object_get(doc->root, "workload"), "file");
 	doc->status = str(doc->root, "status");
+	doc->compat = *str(doc->root, "compat") ? str(doc->root, "compat") : "flowbench";
 	runs = json_object_get(doc->root, "runs");
 	if (!json_is_array(runs) || json_array_size(runs) == 0) {
 		const char *e = str(doc->root, "error");

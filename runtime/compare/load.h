@@ -83,6 +83,8 @@ struct rf_doc {
 	json_t *root;          /* owned */
 	const char *workload;  /* workload.file, "" when absent */
 	const char *status;    /* "" when absent */
+	const char *compat;    /* whose rules it ran by (--compat): "flowbench"
+				  when absent (files written before --compat) */
 	struct rf_run *runs;
 	int nruns;
 };

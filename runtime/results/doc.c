@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "plan/flowop.h"
+#include "runtime/results/comparability.h"
 
 struct walk {
 	const struct doc_sink *s;
@@ -302,6 +304,36 @@ static void clients(struct walk *w, const struct run_results *r,
 	list_end(w);
 }
 
+/*
+ * Whose rules the runs followed ("compat"), where filebench's differed
+ * in them ("comparability", one entry per rule that applied), and under
+ * filebench's, what is not emulated (comparability.h).
+ */
+static void comparability(struct walk *w, const struct comparability *c)
+{
+	enum plan_semantics sem = c ? c->semantics : PLAN_SEM_FLOWBENCH;
+
+	str(w, "compat", plan_semantics_name(sem));
+	key(w, "comparability");
+	list_begin(w);
+	for (int i = 0; c && i < c->n; i++) {
+		map_begin(w);
+		str(w, "rule", c->notes[i].rule);
+		str(w, "section", c->notes[i].section);
+		boolean(w, "emulated", c->notes[i].emulated);
+		str(w, "effect", c->notes[i].effect);
+		map_end(w);
+	}
+	list_end(w);
+	if (sem == PLAN_SEM_FILEBENCH) {
+		key(w, "not_emulated");
+		list_begin(w);
+		for (int i = 0; comparability_not_emulated[i]; i++)
+			str_item(w, comparability_not_emulated[i]);
+		list_end(w);
+	}
+}
+
 static void run(struct walk *w, const struct run_results *r,
 		const struct res_run *run)
 {
@@ -396,6 +428,7 @@ int results_emit(const struct run_results *r, const struct doc_sink *sink)
 	uint(&w, "seed", r->seed);
 	real(&w, "warmup_s", r->warmup_s);
 	real(&w, "interval_s", r->interval_s);
+	comparability(&w, r->compat);
 	environment(&w, &r->env);
 	key(&w, "percentiles");
 	list_begin(&w);

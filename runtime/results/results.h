@@ -23,6 +23,8 @@
 
 enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
 
+struct comparability;
+
 struct res_latency {
 	double mean, stdev, min, max;
 	double pct[RES_MAX_PCT];          /* at results.pct[] */
@@ -143,6 +145,9 @@ struct run_results {
 	const struct res_define *defines; /* caller's */
 	int ndefines;
 	uint64_t seed;
+	/* whose rules the runs followed, and where filebench's differed
+	   (comparability.h); NULL: not known (written as flowbench's) */
+	const struct comparability *compat;
 	double warmup_s;                  /* --warmup (0: none) */
 	double interval_s;                /* --interval (0: no series) */
 	struct res_env env;

@@ -39,6 +39,7 @@
 #include "config.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
+#include "runtime/results/comparability.h"
 #include "runtime/results/doc.h"
 #include "runtime/results/outfile.h"
 
@@ -188,9 +189,10 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct run_results res;
 	struct run_outcome o;
 	struct res_var *vars = plan_vars(p);
+	struct comparability notes;
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0;
-	bool tsc = false, more;
+	bool tsc = false, more, reporter = false;
 	int status = 0;
 
 	if (outputs_writable(so) < 0) {
@@ -209,6 +211,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 	res.defines = so->defines;
 	res.ndefines = so->ndefines;
 	res.seed = p->seed;
+	comparability_init(&notes, p->semantics);
+	res.compat = &notes;
 	res.warmup_s = so->run.warmup_s;
 	res.interval_s = so->run.interval_s;
 	if (so->run.percentiles && so->run.npercentiles > 0) {
@@ -222,6 +226,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 		if (so->repeat > 1)
 			log_info("Run %d of %d", i + 1, so->repeat);
 		status = one_run(p, so, &res, &o);
+		comparability_add_run(&notes, p, &o);
+		reporter |= o.reporter;
 		if (o.cache[0])
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;
@@ -239,6 +245,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 			text_aggregate(stdout, &res);
 		}
 	}
+	if (reporter)
+		comparability_print(stdout, &notes);
 	if (so->noutputs > 0)
 		results_capture_env(&res, p, cache, tsc, clock_read_ns);
 	status = write_results(so, &res, status);

@@ -126,7 +126,7 @@ start_slurm() {
 	*) die "node $NODE is '$state' (see /var/log/slurm/)" ;;
 	esac
 	timeout 20 srun -n1 true || die "srun -n1 true failed"
-	echo "slurm-setup: node $NODE is $state; srun works; MPI plugins: $(srun --mpi=list 2>&1 | sed -n 's/^srun: *//p' | tr '\n' ' ')"
+	echo "slurm-setup: node $NODE is $state; srun works; MPI plugins: $(srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]\{1,\}\([a-z_0-9]*\)$/\1/p' | tr '\n' ' ')"
 }
 
 # stop by pid file: this machine's daemons, nothing else of the same name

@@ -14,6 +14,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -32,6 +33,28 @@ static void quiet_stdout(void)
 	}
 }
 
+/*
+ * A launcher of one MPI starting a flowbench-mpi linked with another (or
+ * srun with the wrong --mpi plugin) makes N jobs of one rank each, which
+ * would each run the whole workload alone: the launcher's own count of
+ * tasks says so.  Returns the count when it is more than MPI's one rank.
+ */
+static long mismatched_launch(int nranks)
+{
+	static const char *const counts[] = {
+		"SLURM_STEP_NUM_TASKS", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL
+	};
+
+	for (int i = 0; nranks == 1 && counts[i]; i++) {
+		const char *v = getenv(counts[i]);
+		long n = v ? strtol(v, NULL, 10) : 0;
+
+		if (n > 1)
+			return n;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cluster cl;
@@ -45,6 +68,15 @@ int main(int argc, char **argv)
 	if (cluster_init(&cl) < 0) {
 		fprintf(stderr, "flowbench-mpi: cannot learn the ranks' hosts\n");
 		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
+	if (mismatched_launch(cl.nranks)) {
+		fprintf(stderr, "flowbench-mpi: the launcher started %ld tasks, but MPI sees "
+			"a job of one rank in each: the launcher does not belong to the MPI "
+			"flowbench-mpi was built with (srun: --mpi=pmix for Open MPI, "
+			"--mpi=pmi2 for MPICH; mpirun: the one of that MPI)\n",
+			mismatched_launch(cl.nranks));
+		MPI_Finalize();
+		return 1;
 	}
 	if (cl.rank != 0)
 		quiet_stdout();

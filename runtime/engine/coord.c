@@ -47,9 +47,12 @@ static double median(double *rates, int n)
 static void print_hosts(FILE *out, const struct coord_combined *c, double *rates)
 {
 	bool *done = calloc((size_t)c->nclients, sizeof(*done));
+	bool all_failed = true;     /* an interrupt: none is singled out */
 
 	if (!done)
 		return;
+	for (int i = 0; i < c->nclients; i++)
+		all_failed &= c->clients[i].failed;
 	fprintf(out, "%-24s %6s %12s %12s %12s %12s  %s\n", "host", "ranks",
 		"ops/s", "min", "median", "max", "slowest");
 	for (int i = 0; i < c->nclients; i++) {
@@ -78,7 +81,7 @@ static void print_hosts(FILE *out, const struct coord_combined *c, double *rates
 		}
 		fprintf(out, "%-24.24s %6d %12.0f %12.0f %12.0f %12.0f  rank %d%s\n",
 			c->clients[i].host, n, total, lo, median(rates, n), hi,
-			slow->rank, slow->failed ? " (failed)" : "");
+			slow->rank, slow->failed && !all_failed ? " (failed)" : "");
 	}
 	free(done);
 }

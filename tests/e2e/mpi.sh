@@ -339,3 +339,24 @@ live() { ps -e -o pid=,stat=,args= | awk -v d="$tmp/kill" '$2 !~ /^Z/ && $3 ~ /f
 for i in $(seq 30); do [ -z "$(live)" ] && break; sleep 0.1; done
 [ -z "$(live)" ] || fail "flowbench-mpi processes left 3 s after the job: $(live)"
 ok "rank 1 killed: the job ended $took s later (exit $rc), rank 1 named, no process left"
+
+# ---- another MPI's launcher: refused, not N jobs of one rank ------------
+if [ "$rank_var" = OMPI_COMM_WORLD_RANK ]; then
+	other=$(command -v mpiexec.mpich || true) other_flags=
+else
+	other=$(command -v mpirun.openmpi || true) other_flags="--oversubscribe --allow-run-as-root"
+fi
+if [ -n "$other" ]; then
+	mkdir "$tmp/foreign"
+	rc=0
+	# shellcheck disable=SC2086
+	timeout 60 "$other" $other_flags -np 2 "$FBM" run "$WORKLOADS/randomrw.f" -D dir="$tmp/foreign" \
+		-D filesize=1m -D runtime=1 >"$tmp/out" 2>&1 || rc=$?
+	[ $rc -ne 0 ] || { cat "$tmp/out"; fail "flowbench-mpi under $other ran"; }
+	grep -q 'the launcher started 2 tasks, but MPI sees a job of one rank in each' "$tmp/out" ||
+		{ cat "$tmp/out"; fail "no message saying the launcher is another MPI's"; }
+	[ -z "$(ls -A "$tmp/foreign")" ] || fail "ranks of a foreign launcher created files: $(ls -A "$tmp/foreign")"
+	ok "$(basename "$other") (another MPI's launcher): refused with a message, nothing created"
+else
+	echo "skip: no other MPI's launcher installed"
+fi

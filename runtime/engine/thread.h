@@ -57,6 +57,7 @@ struct fb_thread {
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
 	uint64_t memsize;
 	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/engine/threadmem.h) */
+	bool mem_zero_at_release;          /* --compat filebench: zero-filled once released */
 
 	/*
 	 * Every flowop entry of the thread, composites' inner flowops

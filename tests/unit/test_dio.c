@@ -104,7 +104,7 @@ START_TEST(test_mem_anon)
 	struct thread_mem m;
 	char err[256];
 
-	ck_assert_int_eq(thread_mem_alloc(&m, 10000, MEM_ANON, "t", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(thread_mem_alloc(&m, 10000, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0, err, sizeof(err)), 0);
 	ck_assert_uint_eq((uintptr_t)m.addr % 4096, 0);
 	ck_assert_uint_eq(m.size, 10000);
 	ck_assert_uint_ge(m.mapped, 10000);
@@ -113,7 +113,7 @@ START_TEST(test_mem_anon)
 	memset(m.addr, 1, m.size);
 	thread_mem_free(&m);
 	ck_assert_ptr_null(m.addr);
-	ck_assert_int_eq(thread_mem_alloc(&m, 0, MEM_HUGETLB, "t", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(thread_mem_alloc(&m, 0, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 0, err, sizeof(err)), 0);
 	ck_assert_ptr_null(m.addr);
 }
 END_TEST
@@ -124,7 +124,7 @@ START_TEST(test_mem_thp)
 	struct thread_mem m;
 	char err[512];
 
-	if (thread_mem_alloc(&m, 3 << 20, MEM_THP, "t", 0, err, sizeof(err)) != 0) {
+	if (thread_mem_alloc(&m, 3 << 20, MEM_THP, MEM_FILL_BEFORE_RUN, "t", 0, err, sizeof(err)) != 0) {
 		ck_assert_ptr_nonnull(strstr(err, "thread t: memtype=thp"));
 		ck_assert_ptr_nonnull(strstr(err, "transparent_hugepage/enabled"));
 		return;
@@ -147,7 +147,7 @@ START_TEST(test_mem_hugetlb)
 	if (!hp)
 		return;         /* no huge pages in this kernel */
 	/* far more than any machine has free */
-	if (thread_mem_alloc(&m, hp * 100000, MEM_HUGETLB, "t", 100000, err,
+	if (thread_mem_alloc(&m, hp * 100000, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 100000, err,
 			     sizeof(err)) == 0) {
 		thread_mem_free(&m);
 		return;

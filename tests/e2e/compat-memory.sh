@@ -1,9 +1,10 @@
 #!/bin/sh
 # compat-memory.sh - thread memory as filebench uses it, under
 # `--compat filebench` (WML reference 4.0 "I/O buffer" and 5.5):
-#  (1) every read's buffer is at a random multiple of the I/O size inside
-#      the thread's memory (iosize; iosize + 512 with directio, the
-#      address rounded up to 512, so not always page-aligned), seen in the
+#  (1) every read's (and readwholefile's) buffer is at a random multiple
+#      of the I/O size inside the thread's memory (iosize; iosize + 512
+#      with directio, the address rounded up to 512, so not always
+#      page-aligned), seen in the
 #      buffer addresses of the pread64 calls (strace); without --compat
 #      one buffer serves every op;
 #  (2) the thread's memory is zero-filled after the start barrier, inside
@@ -29,22 +30,25 @@ traced() {
 		"$FLOWBENCH" run "$tmp/$w.f" --cache warm "$@" >"$tmp/$n.out" 2>&1 ||
 		{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 }
-# worker NAME: the trace file of the thread that made the 4 KiB preads
+# worker NAME [HEXSIZE]: the trace file of the thread that made the preads
+# of HEXSIZE (0x1000) bytes
 worker() {
-	f=$(grep -l 'pread64(0x[0-9a-f]*, 0x[0-9a-f]*, 0x1000, ' "$tmp/$1".tr.* | head -1)
-	[ -n "$f" ] || fail "$1: no 4 KiB pread64 traced"
+	f=$(grep -l "pread64(0x[0-9a-f]*, 0x[0-9a-f]*, ${2:-0x1000}, " "$tmp/$1".tr.* | head -1)
+	[ -n "$f" ] || fail "$1: no pread64 of ${2:-0x1000} bytes traced"
 	echo "$f"
 }
-# bufs NAME: the buffer address (decimal) of every 4 KiB pread64 that read 4 KiB
+# bufs NAME [HEXSIZE]: the buffer address (decimal) of every pread64 of
+# HEXSIZE (0x1000) bytes that read them all
 bufs() {
+	sz=${2:-0x1000}
 	awk 'function hex(s,  v, i) {
 		v = 0; for (i = 3; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v
 	}
-	/pread64\(0x[0-9a-f]*, 0x[0-9a-f]*, 0x1000, / && /= 0x1000 </ {
+	index($0, ", " sz ", ") && index($0, "= " sz " <") && /pread64\(/ {
 		a = $0; sub(/.*pread64\(0x[0-9a-f]*, /, "", a); sub(/,.*/, "", a)
 		printf "%.0f\n", hex(a)
-	}' "$(worker "$1")"
+	}' sz="$sz" "$(worker "$1" "$sz")"
 }
 
 # ---- (1) buffer placement ----
@@ -57,10 +61,11 @@ flowop finishoncount name=fin,target=rd,value=400 } }
 run 20
 F
 }
-# place NAME: count, distinct addresses, span (max - min), the largest
-# (addr - min) mod UNIT, and how many addresses are 4096-aligned
+# place NAME UNIT [HEXSIZE]: count, distinct addresses, span (max - min),
+# the largest (addr - min) mod UNIT, how many addresses are 4096-aligned
+# and how many are not 512-aligned
 place() {
-	bufs "$1" | awk -v unit="$2" '
+	bufs "$1" "${3:-0x1000}" | awk -v unit="$2" '
 		{ a[NR] = $1; seen[$1] = 1; if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1
 		  if ($1 % 4096 == 0) al++; if ($1 % 512) bad512++ }
 		END { for (i in a) { r = (a[i] - lo) % unit; if (r > m) m = r }
@@ -88,6 +93,30 @@ $(place buf-fl 4096)
 EOT
 [ "$n" -ge 300 ] && [ "$nd" -eq 1 ] || fail "default: $nd buffer addresses in $n preads (want 1)"
 ok "default: one buffer for all $n reads"
+
+# readwholefile places its buffer the same way, per op (16 KiB chunks)
+cat >"$tmp/whole.f" <<F
+define fileset name=fs,path=$d,size=64k,entries=4,dirwidth=4,prealloc,reuse
+define process name=p { thread name=t,memsize=1m {
+flowop readwholefile name=rw,filename=fs,iosize=16k,fd=1
+flowop closefile name=cl,fd=1
+flowop finishoncount name=fin,target=rw,value=100 } }
+run 20
+F
+traced whole-fb whole --compat filebench
+traced whole-fl whole
+read -r n nd span rem al b512 <<EOT
+$(place whole-fb 16384 0x4000)
+EOT
+# 400 chunk reads over 63 places (0 .. 1 MiB - 32 KiB): all 63 expected,
+# fewer than 20 means no random placement
+[ "$n" -ge 400 ] && [ "$nd" -ge 20 ] && [ "$rem" -eq 0 ] && [ $((span + 16384)) -le 1048576 ] ||
+	fail "compat readwholefile: $nd places in $n reads, span $span, remainder $rem"
+read -r n nd span rem al b512 <<EOT
+$(place whole-fl 16384 0x4000)
+EOT
+[ "$n" -ge 400 ] && [ "$nd" -eq 1 ] || fail "default readwholefile: $nd buffer addresses in $n preads (want 1)"
+ok "readwholefile: buffers at multiples of 16 KiB in thread memory under compat, one buffer without"
 
 # directio: needs O_DIRECT where the files are
 rc=0

@@ -304,9 +304,9 @@ static uint64_t write_all(int fd, const char *buf, size_t chunk, uint64_t off,
 }
 
 /* How much writewholefile writes: the srcfd file's size, else the working set. */
-static enum fo_result wf_write_size(struct fb_thread *t, struct flowop_inst *fi,
-				    const struct wf_priv *p, const struct fb_slot *s,
-				    uint64_t *size)
+static inline __attribute__((always_inline)) enum fo_result
+wf_write_size(struct fb_thread *t, struct flowop_inst *fi, const struct wf_priv *p,
+	      const struct fb_slot *s, uint64_t *size)
 {
 	if (p->srcfd > 0) {
 		const struct fb_slot *src = &t->slots[p->srcfd];

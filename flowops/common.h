@@ -117,9 +117,13 @@ static inline int fo_open_flags(const struct plan_flowop *pf)
 	       (plan_attr_bool(pf, FC_DSYNC, false) ? O_SYNC : 0);
 }
 
-/* Count the flowop's op from t0 to t1: FO_OK, or FO_DONE past the deadline. */
-static inline enum fo_result fo_record(struct fb_thread *t, struct flowop_inst *fi,
-				       uint64_t t0, uint64_t t1, uint64_t bytes)
+/*
+ * Count the flowop's op from t0 to t1: FO_OK, or FO_DONE past the
+ * deadline.  Always inlined, as thread_record() is (hot path).
+ */
+static inline __attribute__((always_inline)) enum fo_result
+fo_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t t1,
+	  uint64_t bytes)
 {
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes) ?
 	       FO_OK : FO_DONE;

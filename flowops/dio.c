@@ -125,22 +125,13 @@ void dio_describe(const struct dio_align *a, const char *path, char *buf,
 	}
 }
 
-int dio_check(const struct dio_align *a, const char *path, uint64_t iosize,
-	      uint64_t misalign, const void *buf, uint64_t memoffset,
-	      char *msg, size_t len)
+/* iosize and misalign against the offset alignment: 0, or -1 with msg. */
+static int dio_check_sizes(const struct dio_align *a, const char *why,
+			   uint64_t iosize, uint64_t misalign, char *msg, size_t len)
 {
-	char why[PATH_MAX + 64];
 	const char *name = NULL;
-	uint64_t bad = 0, past;
+	uint64_t bad = 0;
 
-	if (a->src == DIO_NONE)
-		return 0;
-	if (a->src == DIO_UNSUPPORTED) {
-		snprintf(msg, len, "the file system of %s does not support O_DIRECT "
-			 "(directio)", path);
-		return -1;
-	}
-	dio_describe(a, path, why, sizeof(why));
 	if (iosize % a->offset_align) {
 		name = "iosize";
 		bad = iosize;
@@ -148,12 +139,39 @@ int dio_check(const struct dio_align *a, const char *path, uint64_t iosize,
 		name = "misalign";
 		bad = misalign;
 	}
-	if (name) {
-		snprintf(msg, len, "directio needs I/O sizes and offsets in multiples "
-			 "of %" PRIu32 " bytes (%s), but %s is %" PRIu64,
-			 a->offset_align, why, name, bad);
+	if (!name)
+		return 0;
+	snprintf(msg, len, "directio needs I/O sizes and offsets in multiples "
+		 "of %" PRIu32 " bytes (%s), but %s is %" PRIu64,
+		 a->offset_align, why, name, bad);
+	return -1;
+}
+
+/* What every check starts with: a probe that found nothing, or no O_DIRECT. */
+static int dio_check_usable(const struct dio_align *a, const char *path,
+			    char *msg, size_t len)
+{
+	if (a->src != DIO_UNSUPPORTED)
+		return 0;
+	snprintf(msg, len, "the file system of %s does not support O_DIRECT "
+		 "(directio)", path);
+	return -1;
+}
+
+int dio_check(const struct dio_align *a, const char *path, uint64_t iosize,
+	      uint64_t misalign, const void *buf, uint64_t memoffset,
+	      char *msg, size_t len)
+{
+	char why[PATH_MAX + 64];
+	uint64_t past;
+
+	if (a->src == DIO_NONE)
+		return 0;
+	if (dio_check_usable(a, path, msg, len) != 0)
 		return -1;
-	}
+	dio_describe(a, path, why, sizeof(why));
+	if (dio_check_sizes(a, why, iosize, misalign, msg, len) != 0)
+		return -1;
 	past = (uint64_t)(uintptr_t)buf % a->mem_align;
 	if (past) {
 		snprintf(msg, len, "directio needs buffers aligned to %" PRIu32
@@ -163,4 +181,25 @@ int dio_check(const struct dio_align *a, const char *path, uint64_t iosize,
 		return -1;
 	}
 	return 0;
+}
+
+int dio_check_filebench(const struct dio_align *a, const char *path,
+			uint64_t iosize, uint64_t misalign, char *msg, size_t len)
+{
+	char why[PATH_MAX + 64];
+
+	if (a->src == DIO_NONE)
+		return 0;
+	if (dio_check_usable(a, path, msg, len) != 0)
+		return -1;
+	dio_describe(a, path, why, sizeof(why));
+	if (dio_check_sizes(a, why, iosize, misalign, msg, len) != 0)
+		return -1;
+	if (DIO_FILEBENCH_ALIGN % a->mem_align == 0)
+		return 0;
+	snprintf(msg, len, "directio needs buffers aligned to %" PRIu32 " bytes in "
+		 "memory (%s), but --compat filebench places buffers on %d-byte "
+		 "boundaries as filebench does, which this device refuses; run "
+		 "without --compat filebench", a->mem_align, why, DIO_FILEBENCH_ALIGN);
+	return -1;
 }

@@ -53,4 +53,18 @@ int dio_check(const struct dio_align *a, const char *path, uint64_t iosize,
 	      uint64_t misalign, const void *buf, uint64_t memoffset,
 	      char *msg, size_t len);
 
+/*
+ * filebench puts a direct-I/O buffer at any multiple of this many bytes
+ * (reference 4.0, "I/O buffer"): what `--compat filebench` does too.
+ */
+#define DIO_FILEBENCH_ALIGN 512
+
+/*
+ * dio_check() for buffers placed as filebench places them (--compat
+ * filebench): anywhere on a DIO_FILEBENCH_ALIGN boundary, so the device
+ * must accept every such address, whatever one buffer's address is.
+ */
+int dio_check_filebench(const struct dio_align *a, const char *path,
+			uint64_t iosize, uint64_t misalign, char *msg, size_t len);
+
 #endif

@@ -16,6 +16,13 @@
  * (common.h, fo_fail()): the run fails, or with --keep-going they are
  * counted and the op is not.
  *
+ * Buffers: one per flowop, fixed at init(): `memoffset` bytes into the
+ * thread's memory, or its own page-aligned one.  Under --compat
+ * filebench the variants at the end place them as filebench does: every
+ * op at a random multiple of the I/O size inside thread memory (with
+ * directio 512 bytes more, the address rounded up to 512), or in the
+ * flowop's own heap buffer (io_fb_buffer(), io_filebench_buf()).
+ *
  * Hot path per op: two vDSO clock reads around one pread/pwrite; the
  * buffer and all settings are resolved in init().  aio.c shares the
  * setup, the slot and the offsets through io.h.
@@ -63,7 +70,11 @@ static int io_dio_check(struct fb_thread *t, const struct flowop_inst *fi,
 		log_warn("flowop %s: the direct-I/O alignment of %s is unknown (no "
 			 "STATX_DIOALIGN, no block device in sysfs); assuming 512 bytes",
 			 fi->pf->name, path);
-	if (dio_check(&a, path, p->iosize_random ? 0 : p->iosize, p->misalign,
+	/* fb_extra: buffers on every 512-byte boundary (--compat filebench) */
+	if (p->fb_extra ?
+	    dio_check_filebench(&a, path, p->iosize_random ? 0 : p->iosize,
+				p->misalign, msg, sizeof(msg)) == 0 :
+	    dio_check(&a, path, p->iosize_random ? 0 : p->iosize, p->misalign,
 		      p->buf, p->memoffset, msg, sizeof(msg)) == 0)
 		return 0;
 	thread_fail(t, "flowop %s: %s", fi->pf->name, msg);
@@ -119,7 +130,72 @@ static int io_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 	return 0;
 }
 
-int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
+/*
+ * --compat filebench: filebench's buffer (reference 4.0, "I/O buffer").
+ * With thread memory every op's buffer is drawn anew inside it
+ * (io_filebench_buf()); here only that the I/O size fits.  Without, the
+ * flowop's own heap buffer.  directio reserves 512 bytes more and rounds
+ * the address up to 512, so the buffer is 512-aligned, not page-aligned.
+ * Nothing is written into thread memory before the run: the thread
+ * zero-fills it when released (runtime/engine/threadmem.h) and the
+ * buffers hold those zeros, as filebench's do.
+ */
+static int io_fb_buffer(struct fb_thread *t, const struct plan_flowop *pf,
+			struct io_priv *p)
+{
+	uint64_t need;
+
+	p->fb_extra = p->oflags & O_DIRECT ? DIO_FILEBENCH_ALIGN : 0;
+	p->fb_mask = p->fb_extra ? DIO_FILEBENCH_ALIGN - 1 : 0;
+	need = p->fb_extra + (p->iosize_random ? 1 : p->iosize);
+	if (p->memoffset) {
+		thread_fail(t, "flowop %s: memoffset cannot be used with --compat "
+			    "filebench, which places every buffer as filebench does",
+			    pf->name);
+		return FO_ERROR;
+	}
+	if (t->mem) {
+		if (t->memsize < need) {
+			thread_fail(t, "flowop %s: thread memsize %llu is smaller than the "
+				    "I/O size %llu (iosize%s), which filebench refuses too",
+				    pf->name, (unsigned long long)t->memsize,
+				    (unsigned long long)need,
+				    p->fb_extra ? " plus 512 bytes for directio" : "");
+			return FO_ERROR;
+		}
+		p->fb_area = t->mem;
+		p->fb_memsize = t->memsize;
+		p->buf = t->mem;
+		p->bufsize = t->memsize - p->fb_extra;  /* a random iosize's limit */
+		return 0;
+	}
+	p->buf_base = malloc(p->bufsize + p->fb_extra);   /* a heap buffer, as filebench's */
+	if (!p->buf_base) {
+		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
+			    pf->name, (unsigned long long)(p->bufsize + p->fb_extra));
+		return FO_ERROR;
+	}
+	memset(p->buf_base, 0, p->bufsize + p->fb_extra);
+	p->buf = (char *)(((uintptr_t)p->buf_base + p->fb_mask) & ~p->fb_mask);
+	p->own_buf = true;
+	return 0;
+}
+
+char *io_filebench_buf(struct fb_thread *t, const struct io_priv *p)
+{
+	uint64_t unit, x;
+
+	if (!p->fb_area)
+		return p->buf;
+	unit = p->iosize + p->fb_extra;
+	x = rng_below(&t->rng, p->fb_memsize - unit);
+	x -= x % unit;
+	return (char *)(((uintptr_t)p->fb_area + x + p->fb_mask) & ~p->fb_mask);
+}
+
+/* Settings from flowop `fi`'s attributes, before any buffer.  0 or FO_ERROR. */
+static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
+			    struct io_priv *p)
 {
 	const struct plan_flowop *pf = fi->pf;
 	bool iosize_random = pf->attr[FC_IOSIZE].kind == PV_RANDOM;
@@ -146,22 +222,46 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 	p->oflags = fo_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
-	if (io_buffer(t, pf, p) != 0)
+	return 0;
+}
+
+/* directio: the fileset's device now; the first opened file refines it. */
+static int io_dio_setup(struct fb_thread *t, struct flowop_inst *fi,
+			struct io_priv *p)
+{
+	const struct plan_flowop *pf = fi->pf;
+
+	if (!(p->oflags & O_DIRECT))
+		return 0;
+	p->dio_pending = true;
+	if (pf->fileset >= 0 &&
+	    io_dio_check(t, fi, p, -1, t->filesets[pf->fileset].root) != 0)
+		return FO_ERROR;
+	return 0;
+}
+
+int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
+{
+	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
 		return FO_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
 	for (uint64_t i = 0; i < p->bufsize; i++)
 		p->buf[i] = (char)(0x5a ^ (i * 131));
-	if (p->oflags & O_DIRECT) {
-		/* the fileset's device now; the first opened file refines it */
-		p->dio_pending = true;
-		if (pf->fileset >= 0 &&
-		    io_dio_check(t, fi, p, -1, t->filesets[pf->fileset].root) != 0)
-			return FO_ERROR;
-	}
-	return 0;
+	return io_dio_setup(t, fi, p);
 }
 
-static int io_init(struct fb_thread *t, struct flowop_inst *fi)
+int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
+			    struct io_priv *p)
+{
+	if (io_priv_settings(t, fi, p) != 0 || io_fb_buffer(t, fi->pf, p) != 0)
+		return FO_ERROR;
+	return io_dio_setup(t, fi, p);
+}
+
+/* A flowop's io_priv, set up by `setup`: flowbench's buffer or filebench's. */
+static int io_init_with(struct fb_thread *t, struct flowop_inst *fi,
+			int (*setup)(struct fb_thread *, struct flowop_inst *,
+				     struct io_priv *))
 {
 	struct io_priv *p = calloc(1, sizeof(*p));
 
@@ -170,7 +270,18 @@ static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 		return FO_ERROR;
 	}
 	fi->priv = p;
-	return io_priv_setup(t, fi, p);
+	return setup(t, fi, p);
+}
+
+static int io_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_init_with(t, fi, io_priv_setup);
+}
+
+/* --compat filebench: filebench's buffers (io_fb_buffer()). */
+static int io_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_init_with(t, fi, io_priv_setup_filebench);
 }
 
 /*
@@ -345,18 +456,20 @@ static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
 }
 
-static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * A read of the prepared op into `buf`: timed, checked, recorded.
+ * Inlined into both the default run function (buf = p->buf) and
+ * filebench's (a buffer placed per op), so neither pays for the other.
+ */
+static inline __attribute__((always_inline)) enum fo_result
+io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	     struct fb_slot *s, uint64_t off, char *buf)
 {
-	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	uint64_t off, t0, t1;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	uint64_t t0, t1;
 	ssize_t n;
 
-	if (r != FO_OK)
-		return r;
 	t0 = thread_ticks(t);
-	n = pread(s->fd, p->buf, p->iosize, (off_t)off);
+	n = pread(s->fd, buf, p->iosize, (off_t)off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
 		if (n < 0)
@@ -373,6 +486,31 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
+static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t off;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+
+	if (r != FO_OK)
+		return r;
+	return io_read_into(t, fi, p, s, off, p->buf);
+}
+
+/* --compat filebench: the same read into a buffer placed for this op. */
+static enum fo_result io_read_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t off;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+
+	if (r != FO_OK)
+		return r;
+	return io_read_into(t, fi, p, s, off, io_filebench_buf(t, p));
+}
+
 /*
  * A short write: the file system ran out of something.  Writing the rest
  * once tells the reason (usually ENOSPC), which the failure is counted
@@ -380,9 +518,9 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
  */
 static enum fo_result io_short_write(struct fb_thread *t, struct flowop_inst *fi,
 				     struct io_priv *p, struct fb_slot *s, uint64_t off,
-				     size_t done)
+				     const char *buf, size_t done)
 {
-	ssize_t n = pwrite(s->fd, p->buf + done, p->iosize - done,
+	ssize_t n = pwrite(s->fd, buf + done, p->iosize - done,
 			   (off_t)(off + done));
 	char what[96];
 
@@ -393,31 +531,56 @@ static enum fo_result io_short_write(struct fb_thread *t, struct flowop_inst *fi
 	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
 }
 
-static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+/* A write of the prepared op from `buf` (see io_read_into()). */
+static inline __attribute__((always_inline)) enum fo_result
+io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	      struct fb_slot *s, uint64_t off, const char *buf)
 {
-	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	uint64_t off, t0, t1;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	uint64_t t0, t1;
 	ssize_t n;
 
-	if (r == FO_OK)
-		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
-		return r;
 	t0 = thread_ticks(t);
-	n = pwrite(s->fd, p->buf, p->iosize, (off_t)off);
+	n = pwrite(s->fd, buf, p->iosize, (off_t)off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)
 			return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
-		return io_short_write(t, fi, p, s, off, (size_t)n);
+		return io_short_write(t, fi, p, s, off, buf, (size_t)n);
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FO_DONE;
 	if (!p->random)
 		s->offset = off + (uint64_t)n;
 	return FO_OK;
+}
+
+static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t off;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r != FO_OK)
+		return r;
+	return io_write_from(t, fi, p, s, off, p->buf);
+}
+
+/* --compat filebench: the same write from a buffer placed for this op. */
+static enum fo_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct io_priv *p = fi->priv;
+	struct fb_slot *s = fo_slot(t, &p->sel);
+	uint64_t off;
+	enum fo_result r = io_prepare(t, fi, p, s, &off);
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r != FO_OK)
+		return r;
+	return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
 }
 
 /* memoffset + iosize must fit in the thread's memory, when it has some. */
@@ -530,6 +693,9 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	/* a random size takes the thread's memory whole, or its own buffer */
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
+	/* --compat filebench's own buffer reserves 512 bytes more for directio */
+	if (plan_attr_bool(f, FC_DIRECTIO, false))
+		n->mem = plan_sat_add(n->mem, DIO_FILEBENCH_ALIGN);
 	fo_need_slot(f, n);
 }
 
@@ -549,6 +715,36 @@ static const struct attr_spec io_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
+/*
+ * filebench's read and write (--compat filebench, plan_use_semantics()):
+ * the same flowops with filebench's buffer placement.
+ */
+static const struct flowop_ops fo_read_filebench = {
+	.name = "read",
+	.cls = FO_CLASS_IO,
+	.rw = FO_RW_READ,
+	.attrs = io_attrs,
+	.nattr = IO_COUNT,
+	.validate = io_validate,
+	.need = io_need,
+	.init = io_init_filebench,
+	.run = io_read_filebench,
+	.fini = io_fini,
+};
+
+static const struct flowop_ops fo_write_filebench = {
+	.name = "write",
+	.cls = FO_CLASS_IO,
+	.rw = FO_RW_WRITE,
+	.attrs = io_attrs,
+	.nattr = IO_COUNT,
+	.validate = io_validate,
+	.need = io_need,
+	.init = io_init_filebench,
+	.run = io_write_filebench,
+	.fini = io_fini,
+};
+
 static const struct flowop_ops fo_read = {
 	.name = "read",
 	.cls = FO_CLASS_IO,
@@ -560,6 +756,7 @@ static const struct flowop_ops fo_read = {
 	.init = io_init,
 	.run = io_read,
 	.fini = io_fini,
+	.filebench = &fo_read_filebench,
 };
 
 static const struct flowop_ops fo_write = {
@@ -573,6 +770,7 @@ static const struct flowop_ops fo_write = {
 	.init = io_init,
 	.run = io_write,
 	.fini = io_fini,
+	.filebench = &fo_write_filebench,
 };
 
 const struct flowop_ops *const flowops_io[] = { &fo_read, &fo_write, NULL };

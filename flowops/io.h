@@ -35,7 +35,7 @@ enum io_attr {
 	  "a random whole iosize block of the working set, else sequential" }
 
 struct io_priv {
-	char *buf;             /* bufsize bytes, IO_ALIGN-aligned */
+	char *buf;             /* bufsize bytes, IO_ALIGN-aligned (but fb_area below) */
 	bool own_buf;          /* allocated here (else inside thread memory) */
 	uint64_t bufsize;
 	uint64_t iosize;       /* this op's size */
@@ -65,10 +65,36 @@ struct io_priv {
 	 * one).  NULL for synchronous I/O.  FO_OK or why not.
 	 */
 	enum fo_result (*before_regrow)(struct fb_thread *t, struct flowop_inst *fi);
+	/*
+	 * --compat filebench (io_priv_setup_filebench()): each op's buffer
+	 * is placed anew in fb_area, the thread memory (fb_memsize bytes),
+	 * or, when that is NULL, is buf, the flowop's own.  fb_extra: 512
+	 * bytes reserved for directio, whose buffer address is rounded up
+	 * with fb_mask (511); both 0 otherwise and by default.
+	 */
+	char *fb_area;
+	uint64_t fb_memsize;
+	uint64_t fb_extra;
+	uintptr_t fb_mask;
 };
 
 /* Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or FO_ERROR. */
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p);
+/*
+ * io_priv_setup() with filebench's buffer (`--compat filebench`,
+ * reference 4.0 "I/O buffer"): a buffer placed at every op by
+ * io_filebench_buf().  0 or FO_ERROR.
+ */
+int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
+			    struct io_priv *p);
+/*
+ * The buffer of this op of a flowop set up by io_priv_setup_filebench():
+ * with thread memory, at a random multiple of the I/O size (iosize, plus
+ * 512 with directio) below memsize minus that size, drawn from the
+ * thread's generator as random file offsets are; else the flowop's own.
+ * With directio the address is rounded up to 512.
+ */
+char *io_filebench_buf(struct fb_thread *t, const struct io_priv *p);
 /* Free what io_priv_setup() allocated (not `p` itself). */
 void io_priv_teardown(struct io_priv *p);
 

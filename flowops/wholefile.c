@@ -22,9 +22,19 @@
  *                   thread's generator (filebench: 0 .. iosize-2, a 0 an
  *                   empty op).
  * Files grow without limit: nothing wraps (as in filebench).
+ *
+ * Buffers: the start of the thread's memory when it is large enough,
+ * else the flowop's own, written with a pattern at init.  Under --compat
+ * filebench, readwholefile and writewholefile place theirs as filebench
+ * does (wf_fb_buf()): at every op, at a random multiple of the chunk
+ * size inside thread memory (512 bytes more for directio, the address
+ * rounded up to 512), or in the flowop's own heap buffer; a chunk that
+ * does not fit the thread's memory is an error, and `iosize` 0 reads
+ * or writes the whole file in one chunk.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -32,6 +42,7 @@
 
 #include "runtime/engine/attr.h"
 #include "flowops/common.h"
+#include "flowops/dio.h"
 #include "plan/flowop.h"
 #include "plan/diag.h"
 #include "runtime/fileset/fileset.h"
@@ -57,18 +68,21 @@ struct wf_priv {
 	bool own_buf;
 	uint64_t workingset;    /* `workingset`, 0: the file's size */
 	int srcfd;
+	/* --compat filebench (wf_init_filebench()): 512 reserved for directio, mask 511 */
+	uint64_t fb_extra;
+	uintptr_t fb_mask;
 };
 
-static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
+/* A flowop's wf_priv with its settings, no buffer yet; NULL with the error set. */
+static struct wf_priv *wf_priv_new(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct plan_flowop *pf = fi->pf;
 	struct wf_priv *p = calloc(1, sizeof(*p));
-	int64_t iosize = plan_attr_int(pf, FC_IOSIZE, 0);
 	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", pf->name);
-		return FO_ERROR;
+		return NULL;
 	}
 	fi->priv = p;
 	fo_slotsel_init(&p->sel, pf);
@@ -76,7 +90,17 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->srcfd = (int)plan_attr_int(pf, FC_SRCFD, 0);
-	p->bufsize = wf_bufsize(iosize);
+	return p;
+}
+
+static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct plan_flowop *pf = fi->pf;
+	struct wf_priv *p = wf_priv_new(t, fi);
+
+	if (!p)
+		return FO_ERROR;
+	p->bufsize = wf_bufsize(plan_attr_int(pf, FC_IOSIZE, 0));
 	if (t->mem && t->memsize >= p->bufsize) {
 		p->buf = t->mem;
 	} else {
@@ -93,6 +117,64 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 	for (size_t i = 0; i < p->bufsize; i++)
 		p->buf[i] = (char)(0x3c ^ (i * 131));
 	return 0;
+}
+
+/*
+ * --compat filebench: no buffer now (wf_fb_buf() places one per op) and
+ * nothing written into thread memory, which the released thread
+ * zero-fills (runtime/engine/threadmem.h).
+ */
+static int wf_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = wf_priv_new(t, fi);
+
+	if (!p)
+		return FO_ERROR;
+	p->fb_extra = p->oflags & O_DIRECT ? DIO_FILEBENCH_ALIGN : 0;
+	p->fb_mask = p->fb_extra ? DIO_FILEBENCH_ALIGN - 1 : 0;
+	p->own_buf = true;      /* p->buf, when there is one, is the heap buffer */
+	return 0;
+}
+
+/*
+ * --compat filebench: the buffer of this op's `chunk`-byte I/Os, as
+ * filebench places it (reference 4.0, "I/O buffer"): in thread memory at
+ * a random multiple of the I/O size (chunk, plus 512 with directio)
+ * below memsize minus that size; without thread memory the flowop's own
+ * heap buffer, grown as needed.  With directio the address is rounded
+ * up to 512.  NULL with the run's error set.
+ */
+static char *wf_fb_buf(struct fb_thread *t, const struct flowop_inst *fi,
+		       struct wf_priv *p, size_t chunk)
+{
+	uint64_t unit = chunk + p->fb_extra, x;
+	char *b;
+
+	if (t->mem) {
+		if (t->memsize < unit) {
+			thread_fail(t, "flowop %s: thread memsize %llu is smaller than the "
+				    "I/O size %llu (iosize, or the file's size%s), which "
+				    "filebench refuses too", fi->pf->name,
+				    (unsigned long long)t->memsize, (unsigned long long)unit,
+				    p->fb_extra ? ", plus 512 bytes for directio" : "");
+			return NULL;
+		}
+		x = rng_below(&t->rng, t->memsize - unit);
+		b = (char *)t->mem + (x - x % unit);
+	} else {
+		if (p->bufsize < unit) {
+			free(p->buf);
+			p->buf = calloc(1, unit);
+			p->bufsize = p->buf ? unit : 0;
+			if (!p->buf) {
+				thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
+					    fi->pf->name, (unsigned long long)unit);
+				return NULL;
+			}
+		}
+		b = p->buf;
+	}
+	return (char *)(((uintptr_t)b + p->fb_mask) & ~p->fb_mask);
 }
 
 static void wf_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -139,26 +221,66 @@ static size_t wf_chunk(const struct wf_priv *p, int64_t iosize, uint64_t dflt)
 	return c == 0 || c > p->bufsize ? p->bufsize : (size_t)c;
 }
 
-static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * Read the slot's file from offset 0 to EOF into `buf` in `chunk`s: one
+ * op.  Inlined into flowbench's and filebench's run functions alike.
+ */
+static inline __attribute__((always_inline)) enum fo_result
+wf_read_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
+	      char *buf, size_t chunk)
 {
-	struct wf_priv *p = fi->priv;
-	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
 	uint64_t off = 0, t0, t1;
-	size_t chunk;
 	ssize_t n;
 
-	if (r != FO_OK)
-		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), wf_wss(t, p, s));
 	t0 = thread_ticks(t);
-	while ((n = pread(s->fd, p->buf, chunk, (off_t)off)) > 0)
+	while ((n = pread(s->fd, buf, chunk, (off_t)off)) > 0)
 		off += (uint64_t)n;
 	t1 = thread_ticks(t);
 	if (n < 0)
 		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 	s->offset = off;
 	return fo_record(t, fi, t0, t1, off);
+}
+
+static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	size_t chunk;
+
+	if (r != FO_OK)
+		return r;
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), wf_wss(t, p, s));
+	return wf_read_whole(t, fi, s, p->buf, chunk);
+}
+
+/*
+ * --compat filebench: chunks of `iosize`, 0 the whole working set in
+ * one (an empty one: a 1 MiB chunk), into a buffer placed for this op.
+ */
+static enum fo_result readwholefile_run_filebench(struct fb_thread *t,
+						  struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	uint64_t chunk;
+	char *buf;
+
+	if (r != FO_OK)
+		return r;
+	chunk = iosize > 0 ? (uint64_t)iosize : wf_wss(t, p, s);
+	if (!chunk)
+		chunk = WF_DEFAULT_BUF;
+	if (chunk > SSIZE_MAX || !(buf = wf_fb_buf(t, fi, p, (size_t)chunk))) {
+		if (!t->failed)
+			thread_fail(t, "flowop %s: iosize %llu is too large", fi->pf->name,
+				    (unsigned long long)chunk);
+		return FO_ERROR;
+	}
+	return wf_read_whole(t, fi, s, buf, (size_t)chunk);
 }
 
 /* pwrite `len` bytes at off in chunks; returns bytes written, sets *err. */
@@ -181,19 +303,11 @@ static uint64_t write_all(int fd, const char *buf, size_t chunk, uint64_t off,
 	return done;
 }
 
-static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+/* How much writewholefile writes: the srcfd file's size, else the working set. */
+static inline __attribute__((always_inline)) enum fo_result
+wf_write_size(struct fb_thread *t, struct flowop_inst *fi, const struct wf_priv *p,
+	      const struct fb_slot *s, uint64_t *size)
 {
-	struct wf_priv *p = fi->priv;
-	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
-	uint64_t size, done, t0, t1;
-	size_t chunk;
-	int err;
-
-	if (r == FO_OK)
-		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
-		return r;
 	if (p->srcfd > 0) {
 		const struct fb_slot *src = &t->slots[p->srcfd];
 
@@ -202,18 +316,78 @@ static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst
 				    p->srcfd);
 			return FO_ERROR;
 		}
-		size = fileset_file_size(&t->filesets[src->fileset], src->entry);
+		*size = fileset_file_size(&t->filesets[src->fileset], src->entry);
 	} else {
-		size = wf_wss(t, p, s);
+		*size = wf_wss(t, p, s);
 	}
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), size);
+	return FO_OK;
+}
+
+/* Write `size` bytes from `buf` in `chunk`s at the slot's offset: one op. */
+static inline __attribute__((always_inline)) enum fo_result
+wf_write_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
+	       const char *buf, size_t chunk, uint64_t size)
+{
+	uint64_t done, t0, t1;
+	int err;
+
 	t0 = thread_ticks(t);
-	done = write_all(s->fd, p->buf, chunk, s->offset, size, &err);
+	done = write_all(s->fd, buf, chunk, s->offset, size, &err);
 	t1 = thread_ticks(t);
 	if (err)
 		return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done), err);
 	s->offset += done;
 	return fo_record(t, fi, t0, t1, done);
+}
+
+static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t size;
+	size_t chunk;
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r == FO_OK)
+		r = wf_write_size(t, fi, p, s, &size);
+	if (r != FO_OK)
+		return r;
+	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), size);
+	return wf_write_whole(t, fi, s, p->buf, chunk, size);
+}
+
+/*
+ * --compat filebench: chunks of min(size, iosize), iosize 0 the whole
+ * size in one, from a buffer placed for this op.
+ */
+static enum fo_result writewholefile_run_filebench(struct fb_thread *t,
+						   struct flowop_inst *fi)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	uint64_t size = 0, chunk;
+	char *buf;
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r == FO_OK)
+		r = wf_write_size(t, fi, p, s, &size);
+	if (r != FO_OK)
+		return r;
+	chunk = iosize > 0 && (uint64_t)iosize < size ? (uint64_t)iosize : size;
+	if (!chunk)
+		chunk = WF_DEFAULT_BUF;
+	if (chunk > SSIZE_MAX || !(buf = wf_fb_buf(t, fi, p, (size_t)chunk))) {
+		if (!t->failed)
+			thread_fail(t, "flowop %s: iosize %llu is too large", fi->pf->name,
+				    (unsigned long long)chunk);
+		return FO_ERROR;
+	}
+	return wf_write_whole(t, fi, s, buf, (size_t)chunk, size);
 }
 
 /*
@@ -313,6 +487,9 @@ static void wf_need(const struct plan *p, const struct plan_flowop *f,
 	n->mem = sizeof(struct wf_priv);
 	if (p->threads[f->thread].memsize < bufsize)
 		n->mem = plan_sat_add(n->mem, bufsize);
+	/* --compat filebench's own buffer reserves 512 bytes more for directio */
+	if (plan_attr_bool(f, FC_DIRECTIO, false))
+		n->mem = plan_sat_add(n->mem, DIO_FILEBENCH_ALIGN);
 	fo_need_slot(f, n);
 }
 
@@ -330,7 +507,7 @@ static const struct attr_spec writewholefile_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
-#define WF_OP(nm, rwmark, table, fn, val)               \
+#define WF_OP(nm, rwmark, table, ini, fn, val, fbvar)   \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
@@ -339,16 +516,25 @@ static const struct attr_spec writewholefile_attrs[] = {
 		.nattr = FC_OWN,                        \
 		.validate = val,                        \
 		.need = wf_need,                        \
-		.init = wf_init,                        \
+		.init = ini,                            \
 		.run = fn,                              \
 		.fini = wf_fini,                        \
+		.filebench = fbvar,                     \
 	}
 
-WF_OP(readwholefile, FO_RW_READ, wf_attrs, readwholefile_run, fo_validate_file_or_fd);
-WF_OP(writewholefile, FO_RW_WRITE, writewholefile_attrs,
-      writewholefile_run, fo_validate_file_or_fd);
-WF_OP(appendfile, FO_RW_WRITE, wf_attrs, appendfile_run, append_validate);
-WF_OP(appendfilerand, FO_RW_WRITE, wf_attrs, appendfilerand_run, append_validate);
+/* filebench's (--compat filebench): its buffer placement (wf_fb_buf()) */
+WF_OP(readwholefile_filebench, FO_RW_READ, wf_attrs, wf_init_filebench,
+      readwholefile_run_filebench, fo_validate_file_or_fd, NULL);
+WF_OP(writewholefile_filebench, FO_RW_WRITE, writewholefile_attrs, wf_init_filebench,
+      writewholefile_run_filebench, fo_validate_file_or_fd, NULL);
+
+WF_OP(readwholefile, FO_RW_READ, wf_attrs, wf_init, readwholefile_run,
+      fo_validate_file_or_fd, &fo_readwholefile_filebench);
+WF_OP(writewholefile, FO_RW_WRITE, writewholefile_attrs, wf_init,
+      writewholefile_run, fo_validate_file_or_fd, &fo_writewholefile_filebench);
+WF_OP(appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_run, append_validate, NULL);
+WF_OP(appendfilerand, FO_RW_WRITE, wf_attrs, wf_init, appendfilerand_run,
+      append_validate, NULL);
 
 const struct flowop_ops *const flowops_wholefile[] = {
 	&fo_readwholefile, &fo_writewholefile, &fo_appendfile, &fo_appendfilerand,

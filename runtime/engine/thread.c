@@ -276,16 +276,18 @@ static int thread_setup(struct fb_thread *t)
 		char err[512];
 		uint64_t run_pages = t->pt->memtype != MEM_HUGETLB ? 0 :
 			thread_mem_run_pages(t->plan, thread_mem_hugepage_size());
+		enum thread_mem_fill fill = thread_mem_fill_of(t->plan->semantics);
 
-		/* mapped, and every page faulted in, before the barrier */
-		if (thread_mem_alloc(&m, t->pt->memsize, t->pt->memtype, t->pt->name,
-				     run_pages, err, sizeof(err)) != 0) {
+		/* mapped before the barrier; its pages faulted in now or at release */
+		if (thread_mem_alloc(&m, t->pt->memsize, t->pt->memtype, fill,
+				     t->pt->name, run_pages, err, sizeof(err)) != 0) {
 			thread_fail(t, "%s", err);
 			return -1;
 		}
 		t->mem = m.addr;
 		t->memsize = m.size;
 		t->mem_mapped = m.mapped;
+		t->mem_zero_at_release = fill == MEM_FILL_AT_RELEASE;
 	}
 	for (int k = 0; k < t->nfo; k++) {
 		struct flowop_inst *fi = &t->fo[k];
@@ -437,6 +439,9 @@ void *thread_main(void *arg)
 		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
 		if (t->ctl->warmup)
 			t->warm_end_ticks = clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
+		/* filebench's start (--compat): inside the window, before any op */
+		if (t->mem_zero_at_release)
+			thread_mem_zero(t->mem, t->memsize);
 		thread_loop(t);
 		shared_thread_done(t->ctl, clock_now_ns());
 	}

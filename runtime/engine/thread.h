@@ -57,6 +57,7 @@ struct fb_thread {
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
 	uint64_t memsize;
 	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/engine/threadmem.h) */
+	bool mem_zero_at_release;          /* --compat filebench: zero-filled once released */
 
 	/*
 	 * Every flowop entry of the thread, composites' inner flowops
@@ -154,10 +155,12 @@ void thread_end_warmup(struct fb_thread *t);
  * that ended after the deadline is not counted but tallied as discarded,
  * and false tells the flowop to stop the thread (FO_DONE).  With a
  * warm-up, the first op starting after it first takes the baseline.
+ * Always inlined: the more flowop variants record ops, the sooner the
+ * compiler would otherwise make it a call in every op.
  */
-static inline bool thread_record(struct fb_thread *t, struct fo_stats *fs,
-				 struct op_stats *s, uint64_t t0, uint64_t t1,
-				 uint64_t bytes)
+static inline __attribute__((always_inline)) bool
+thread_record(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+	      uint64_t t0, uint64_t t1, uint64_t bytes)
 {
 	uint64_t ns;
 

@@ -12,6 +12,10 @@
  *  - hugetlb: MAP_HUGETLB pages from the reserved pool (vm.nr_hugepages),
  *    an error naming the sysctl when the pool is short.
  * Every page is written before the run so no fault lands in an op.
+ * Under `--compat filebench` (MEM_FILL_AT_RELEASE) nothing is written
+ * before the run: filebench allocates and zero-fills thread memory after
+ * the start barrier, so the released thread does it (thread_mem_zero())
+ * and the time it takes, faults included, is in the measured window.
  */
 #include "runtime/engine/threadmem.h"
 
@@ -218,8 +222,14 @@ static int map_hugetlb(struct thread_mem *m, const char *name, uint64_t run_page
 	return -1;
 }
 
+enum thread_mem_fill thread_mem_fill_of(enum plan_semantics sem)
+{
+	return sem == PLAN_SEM_FILEBENCH ? MEM_FILL_AT_RELEASE : MEM_FILL_BEFORE_RUN;
+}
+
 int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,
-		     const char *name, uint64_t run_pages, char *err, size_t len)
+		     enum thread_mem_fill fill, const char *name, uint64_t run_pages,
+		     char *err, size_t len)
 {
 	int r;
 
@@ -237,6 +247,8 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 		memset(m, 0, sizeof(*m));
 		return -1;
 	}
+	if (fill == MEM_FILL_AT_RELEASE)
+		return 0;       /* untouched: zeroed by the released thread */
 	/* fault every page in now, not in the first timed ops */
 	memset(m->addr, 0, m->mapped);
 #ifdef MADV_COLLAPSE
@@ -244,6 +256,17 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 		(void)madvise(m->addr, m->mapped, MADV_COLLAPSE);   /* best effort */
 #endif
 	return 0;
+}
+
+/*
+ * Not a plain memset at the call site: the compiler must not drop it
+ * (fresh anonymous pages are zero already, but writing them is the cost
+ * being emulated).
+ */
+void thread_mem_zero(void *addr, uint64_t size)
+{
+	memset(addr, 0, size);
+	__asm__ volatile("" : : "r"(addr) : "memory");
 }
 
 void thread_mem_free(struct thread_mem *m)

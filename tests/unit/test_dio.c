@@ -2,14 +2,17 @@
  * test_dio.c - the direct-I/O alignment check (flowops/dio.c) names both
  * numbers of an impossible combination and accepts the possible ones
  * (512-byte sizes on a 512-byte device, 4 KiB misaligned by 2 KiB); the
- * probe gives a power-of-two alignment for a real file; thread memory
- * (runtime/engine/threadmem.c) is aligned, zeroed and of the type asked for.
+ * probe gives a power-of-two alignment for a real file; --compat
+ * filebench's 512-byte buffers are refused where the device needs more;
+ * thread memory (runtime/engine/threadmem.c) is aligned, zeroed and of
+ * the type asked for, and under --compat untouched until released.
  */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "flowops/dio.h"
@@ -104,7 +107,8 @@ START_TEST(test_mem_anon)
 	struct thread_mem m;
 	char err[256];
 
-	ck_assert_int_eq(thread_mem_alloc(&m, 10000, MEM_ANON, "t", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(thread_mem_alloc(&m, 10000, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0,
+					  err, sizeof(err)), 0);
 	ck_assert_uint_eq((uintptr_t)m.addr % 4096, 0);
 	ck_assert_uint_eq(m.size, 10000);
 	ck_assert_uint_ge(m.mapped, 10000);
@@ -113,7 +117,8 @@ START_TEST(test_mem_anon)
 	memset(m.addr, 1, m.size);
 	thread_mem_free(&m);
 	ck_assert_ptr_null(m.addr);
-	ck_assert_int_eq(thread_mem_alloc(&m, 0, MEM_HUGETLB, "t", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(thread_mem_alloc(&m, 0, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 0,
+					  err, sizeof(err)), 0);
 	ck_assert_ptr_null(m.addr);
 }
 END_TEST
@@ -124,7 +129,8 @@ START_TEST(test_mem_thp)
 	struct thread_mem m;
 	char err[512];
 
-	if (thread_mem_alloc(&m, 3 << 20, MEM_THP, "t", 0, err, sizeof(err)) != 0) {
+	if (thread_mem_alloc(&m, 3 << 20, MEM_THP, MEM_FILL_BEFORE_RUN, "t", 0, err,
+			     sizeof(err)) != 0) {
 		ck_assert_ptr_nonnull(strstr(err, "thread t: memtype=thp"));
 		ck_assert_ptr_nonnull(strstr(err, "transparent_hugepage/enabled"));
 		return;
@@ -147,7 +153,7 @@ START_TEST(test_mem_hugetlb)
 	if (!hp)
 		return;         /* no huge pages in this kernel */
 	/* far more than any machine has free */
-	if (thread_mem_alloc(&m, hp * 100000, MEM_HUGETLB, "t", 100000, err,
+	if (thread_mem_alloc(&m, hp * 100000, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 100000, err,
 			     sizeof(err)) == 0) {
 		thread_mem_free(&m);
 		return;
@@ -159,6 +165,76 @@ START_TEST(test_mem_hugetlb)
 }
 END_TEST
 
+/* --compat filebench: buffers anywhere on a 512-byte boundary. */
+START_TEST(test_check_filebench)
+{
+	char msg[512] = "";
+
+	ck_assert_msg(dio_check_filebench(&sysfs512, "/f", 4096, 0, msg, sizeof(msg)) == 0,
+		      "%s", msg);
+	ck_assert_msg(dio_check_filebench(&(struct dio_align){ DIO_STATX, 512, 4, "/dev/vda" },
+					  "/f", 4096, 0, msg, sizeof(msg)) == 0, "%s", msg);
+	ck_assert_int_eq(dio_check_filebench(&(struct dio_align){ 0 }, "/f", 7, 3, msg,
+					     sizeof(msg)), 0);
+	/* sizes are checked as always */
+	ck_assert_int_eq(dio_check_filebench(&sysfs512, "/f", 1000, 0, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "iosize is 1000"));
+	/* a device that needs page-aligned buffers cannot take filebench's */
+	ck_assert_int_eq(dio_check_filebench(&(struct dio_align){ DIO_STATX, 512, 4096, "/dev/nvme0n1" },
+					     "/f", 4096, 0, msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "directio needs buffers aligned to 4096 bytes in memory (the "
+			 "direct-I/O alignment of /dev/nvme0n1, from statx), but --compat "
+			 "filebench places buffers on 512-byte boundaries as filebench does, "
+			 "which this device refuses; run without --compat filebench");
+	ck_assert_int_eq(dio_check_filebench(&sysfs4k, "/f", 4096, 0, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "aligned to 4096 bytes in memory"));
+	ck_assert_int_eq(dio_check_filebench(&(struct dio_align){ .src = DIO_UNSUPPORTED },
+					     "/x/f", 4096, 0, msg, sizeof(msg)), -1);
+	ck_assert_str_eq(msg, "the file system of /x/f does not support O_DIRECT (directio)");
+}
+END_TEST
+
+/* Pages of [addr, addr + len) resident in memory (mincore). */
+static size_t resident_pages(void *addr, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (len + page - 1) / page, r = 0;
+	unsigned char *vec = malloc(n);
+
+	ck_assert_ptr_nonnull(vec);
+	ck_assert_int_eq(mincore(addr, len, vec), 0);
+	for (size_t i = 0; i < n; i++)
+		r += vec[i] & 1;
+	free(vec);
+	return r;
+}
+
+/*
+ * The fill: flowbench's faults every page in at allocation; filebench's
+ * (MEM_FILL_AT_RELEASE) leaves them all to thread_mem_zero().
+ */
+START_TEST(test_mem_fill)
+{
+	size_t len = 4u << 20, pages = len / (size_t)sysconf(_SC_PAGESIZE);
+	struct thread_mem m;
+	char err[256];
+
+	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FLOWBENCH), MEM_FILL_BEFORE_RUN);
+	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FILEBENCH), MEM_FILL_AT_RELEASE);
+	ck_assert_int_eq(thread_mem_alloc(&m, len, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0,
+					  err, sizeof(err)), 0);
+	ck_assert_uint_eq(resident_pages(m.addr, len), pages);
+	thread_mem_free(&m);
+	ck_assert_int_eq(thread_mem_alloc(&m, len, MEM_ANON, MEM_FILL_AT_RELEASE, "t", 0,
+					  err, sizeof(err)), 0);
+	ck_assert_uint_eq(resident_pages(m.addr, len), 0);
+	thread_mem_zero(m.addr, m.size);
+	ck_assert_uint_eq(resident_pages(m.addr, len), pages);
+	for (size_t i = 0; i < len; i += 4096)
+		ck_assert_int_eq(((char *)m.addr)[i], 0);
+	thread_mem_free(&m);
+}
+END_TEST
+
 static Suite *dio_suite(void)
 {
 	Suite *s = suite_create("dio");
@@ -166,10 +242,12 @@ static Suite *dio_suite(void)
 
 	tcase_add_test(tc, test_check_accepts);
 	tcase_add_test(tc, test_check_rejects);
+	tcase_add_test(tc, test_check_filebench);
 	tcase_add_test(tc, test_probe);
 	tcase_add_test(tc, test_mem_anon);
 	tcase_add_test(tc, test_mem_thp);
 	tcase_add_test(tc, test_mem_hugetlb);
+	tcase_add_test(tc, test_mem_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -359,9 +359,9 @@ static bool aio_is_counted(const struct io_uring_cqe *cqe)
  * discarded.  A failed or short write is still an op failure of its
  * flowop (aio_failed()).  FO_OK, FO_FAILED or FO_ERROR.
  */
-static enum fo_result aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
-					   const struct io_uring_cqe *cqe,
-					   unsigned how)
+static __attribute__((cold, noinline)) enum fo_result
+aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
+		     const struct io_uring_cqe *cqe, unsigned how)
 {
 	unsigned i = (unsigned)(cqe->user_data - AIO_TAG_COUNTED);
 	struct aio_req *q = &r->req[i];
@@ -589,12 +589,14 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * Prepare one request of flowop `fi` (not submitted yet: aio_submit()):
  * the slot, the offset and the size like read/write, a buffer.  Either
  * the request is prepared and counted in flight, or nothing is (FO_OK
- * or why not).  `tag` is added to its user_data (0, or AIO_TAG_COUNTED);
- * always inlined with a constant, so the default's code has no trace of it.
+ * or why not).  `counted`: a write whose op is recorded at its
+ * submission (aiowrite's filebench variant: never a read, no iodepth
+ * buffers), tagged AIO_TAG_COUNTED.  Always inlined with a constant, so
+ * the default's code (counted false) has no trace of it.
  */
 static inline __attribute__((always_inline)) enum fo_result
-aio_prepare_tagged(struct fb_thread *t, struct flowop_inst *fi,
-		   struct aio_ring *r, uint64_t tag)
+aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
+	       struct aio_ring *r, bool counted)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->io.sel);
@@ -608,7 +610,7 @@ aio_prepare_tagged(struct fb_thread *t, struct flowop_inst *fi,
 
 	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
-	if (res == FO_OK && !p->read)
+	if (res == FO_OK && (counted || !p->read))
 		res = slot_writable(t, fi, s);
 	if (res != FO_OK)
 		return res;
@@ -620,9 +622,9 @@ aio_prepare_tagged(struct fb_thread *t, struct flowop_inst *fi,
 			    p->read ? "read" : "write", AIO_MAX_LEN);
 		return FO_ERROR;
 	}
-	if (p->read && !p->io.random)
+	if (!counted && p->read && !p->io.random)
 		off = aio_read_wrap(t, p, s, off);
-	if (p->bufs) {
+	if (!counted && p->bufs) {
 		if (__builtin_expect(p->io.iosize > p->bufsz, 0)) {
 			res = aio_bufs_regrow(t, fi, p, r);
 			if (res != FO_OK)
@@ -649,11 +651,11 @@ aio_prepare_tagged(struct fb_thread *t, struct flowop_inst *fi,
 	q->fileset = s->fileset;
 	q->entry = s->entry;
 	q->buf = b;
-	if (p->read)
+	if (!counted && p->read)
 		io_uring_prep_read(sqe, s->fd, buf, q->len, off);
 	else
 		io_uring_prep_write(sqe, s->fd, buf, q->len, off);
-	sqe->user_data = i + tag;
+	sqe->user_data = counted ? AIO_TAG_COUNTED + i : i;
 	r->pend[r->npend++] = (uint16_t)i;
 	r->inflight++;
 	p->inflight++;
@@ -665,7 +667,7 @@ aio_prepare_tagged(struct fb_thread *t, struct flowop_inst *fi,
 static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				  struct aio_ring *r)
 {
-	return aio_prepare_tagged(t, fi, r, 0);
+	return aio_prepare_as(t, fi, r, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
@@ -735,7 +737,7 @@ static enum fo_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *f
 		if (res != FO_OK)
 			return res;
 	}
-	res = aio_prepare_tagged(t, fi, r, AIO_TAG_COUNTED);
+	res = aio_prepare_as(t, fi, r, true);
 	if (res != FO_OK)
 		return res;
 	len = p->io.iosize;
@@ -831,12 +833,15 @@ static enum fo_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
 	return p->depth ? aio_run_depth(t, fi) : aio_run_one(t, fi);
 }
 
-/* aiowrite's run under --compat filebench (iodepth is flowbench's own). */
+/*
+ * aiowrite's run under --compat filebench; with iodepth (flowbench's
+ * own, filebench has none) the default's.
+ */
 static enum fo_result aiowrite_fb_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct aio_priv *p = fi->priv;
 
-	return p->depth ? aio_run_depth(t, fi) : aiowrite_fb_one(t, fi);
+	return p->depth ? aio_io_run(t, fi) : aiowrite_fb_one(t, fi);
 }
 
 /* io_validate()'s checks, and an iodepth of 1..AIO_DEPTH. */

@@ -279,17 +279,8 @@ static uint64_t append_seek_write(int fd, const char *buf, size_t chunk,
 	return done;
 }
 
-typedef uint64_t (*append_fn)(int fd, const char *buf, size_t chunk,
-			      uint64_t len, int *err);
-
-/*
- * One append of `len` bytes as one op, timed around `how` (append() or
- * append_seek_write()).  Always inlined with a constant `how`, so each
- * caller calls its append directly and the default path is unchanged.
- */
-static inline __attribute__((always_inline)) enum fo_result
-append_run_with(struct fb_thread *t, struct flowop_inst *fi, uint64_t len,
-		append_fn how)
+static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
+				 uint64_t len)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
@@ -302,17 +293,44 @@ append_run_with(struct fb_thread *t, struct flowop_inst *fi, uint64_t len,
 	if (r != FO_OK)
 		return r;
 	t0 = thread_ticks(t);
-	done = how(s->fd, p->buf, p->bufsize, len, &err);
+	done = append(s->fd, p->buf, p->bufsize, len, &err);
 	t1 = thread_ticks(t);
 	if (err)
 		return fo_fail(t, fi, "append to", s, NULL, -1, err);
 	return fo_record(t, fi, t0, t1, done);
 }
 
-static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
-				 uint64_t len)
+/*
+ * fo_record() for the variants, out of line, so that the default run
+ * functions keep their inlining of it.
+ */
+static __attribute__((noinline)) enum fo_result
+wf_fb_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
+	     uint64_t t1, uint64_t bytes)
 {
-	return append_run_with(t, fi, len, append);
+	return fo_record(t, fi, t0, t1, bytes);
+}
+
+/* append_run() with filebench's append (append_seek_write()). */
+static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
+				    uint64_t len)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t done, t0, t1;
+	int err;
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r != FO_OK)
+		return r;
+	t0 = thread_ticks(t);
+	done = append_seek_write(s->fd, p->buf, p->bufsize, len, &err);
+	t1 = thread_ticks(t);
+	if (err)
+		return fo_fail(t, fi, "append to", s, NULL, -1, err);
+	return wf_fb_record(t, fi, t0, t1, done);
 }
 
 static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -356,7 +374,7 @@ static enum fo_result appendfile_fb_run(struct fb_thread *t, struct flowop_inst 
 
 	if (!iosize)
 		return FO_ERROR;
-	return append_run_with(t, fi, iosize, append_seek_write);
+	return append_fb_run(t, fi, iosize);
 }
 
 /*
@@ -374,9 +392,9 @@ static enum fo_result appendfilerand_fb_run(struct fb_thread *t, struct flowop_i
 		return FO_ERROR;
 	len = rng_below(&t->rng, iosize - 1);      /* iosize 1: always 0 */
 	if (len)
-		return append_run_with(t, fi, len, append_seek_write);
+		return append_fb_run(t, fi, len);
 	now = thread_ticks(t);
-	return fo_record(t, fi, now, now, 0);
+	return wf_fb_record(t, fi, now, now, 0);
 }
 
 /* The append flowops need an iosize. */

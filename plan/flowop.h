@@ -50,6 +50,7 @@ enum fo_result {
 struct flowop_inst {
 	const struct plan_flowop *pf;
 	struct fo_stats *stats;   /* this thread's counters for this flowop */
+	void *priv;               /* state owned by the flowop's ops */
 	/*
 	 * Where its implicit opens (read, write, aiowrite, the whole-file and
 	 * append flowops opening a closed slot) are recorded, chosen once per
@@ -58,7 +59,6 @@ struct flowop_inst {
 	 * (filebench's rule, --compat filebench).
 	 */
 	struct op_stats *open_stats;
-	void *priv;               /* state owned by the flowop's ops */
 };
 
 /*

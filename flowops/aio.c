@@ -58,6 +58,16 @@
  *    An aborted run (an error, Ctrl-C) cancels them instead of waiting.
  *  - io_uring must be available: if the ring cannot be created, init
  *    fails the run saying why (kernel.io_uring_disabled, seccomp, ...).
+ *  - Under --compat filebench, aiowrite without iodepth is its
+ *    `filebench` variant: its op is the submission, as filebench's
+ *    aio_write(): recorded when the write is submitted (latency: the
+ *    submit call, bytes: iosize), so a write still in flight at the end
+ *    of the run is counted, and one submitted after the deadline is not.
+ *    Its requests carry AIO_TAG_COUNTED in their user_data: when aiowait,
+ *    back-pressure or the drain reaps them, nothing is recorded (a failed
+ *    write still fails the run).  The default path tells them apart with
+ *    the comparison it already makes (user_data < AIO_DEPTH).  aioread
+ *    and iodepth are flowbench's own and keep their rules.
  *
  * Hot path: no allocation, no lock; one io_uring_submit() per execution
  * (however many requests it submits), plus one io_uring_enter to wait
@@ -101,6 +111,12 @@
 #define AIO_CANCEL_TAG ((uint64_t)AIO_DEPTH)
 /* After that cancellation, the drain waits at most this many slices. */
 #define AIO_ABORT_SLICES 20
+/*
+ * Added to the user_data of a request whose op was recorded at its
+ * submission (aiowrite under --compat filebench): its completion records
+ * nothing.  Above AIO_CANCEL_TAG, below liburing's own LIBURING_UDATA_TIMEOUT.
+ */
+#define AIO_TAG_COUNTED ((uint64_t)1 << 32)
 
 /* One request in flight. */
 struct aio_req {
@@ -330,6 +346,39 @@ static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 	       FO_OK : FO_DONE;
 }
 
+/* A request's completion whose user_data is AIO_TAG_COUNTED + its index? */
+static bool aio_is_counted(const struct io_uring_cqe *cqe)
+{
+	return cqe->user_data >= AIO_TAG_COUNTED &&
+	       cqe->user_data < AIO_TAG_COUNTED + AIO_DEPTH;
+}
+
+/*
+ * The completion of a write recorded when it was submitted (--compat
+ * filebench): free its request; nothing is recorded, not even as
+ * discarded.  A failed or short write is still an op failure of its
+ * flowop (aio_failed()).  FO_OK, FO_FAILED or FO_ERROR.
+ */
+static __attribute__((cold, noinline)) enum fo_result
+aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
+		     const struct io_uring_cqe *cqe, unsigned how)
+{
+	unsigned i = (unsigned)(cqe->user_data - AIO_TAG_COUNTED);
+	struct aio_req *q = &r->req[i];
+	struct flowop_inst *fi = q->fi;
+
+	if (!fi)                /* its submission failed: not in flight */
+		return FO_OK;
+	aio_req_done(r, q, fi);
+	r->free[r->nfree++] = (uint16_t)i;
+	if (cqe->res == (int)q->len)
+		return FO_OK;
+	/* drained while the run aborts: cancelled, the run's error is told */
+	if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
+		return FO_OK;
+	return aio_failed(t, fi, q, cqe->res);
+}
+
 /*
  * Submit the requests prepared since the last submission, all with the
  * same submission tick.  FO_OK, or FO_ERROR if the kernel did not take
@@ -431,11 +480,13 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 			enum fo_result c;
 
 			seen++;
-			/* the cancellation, or a timeout of liburing's own
-			 * (kernels without IORING_FEAT_EXT_ARG) */
-			if (cqe->user_data >= AIO_DEPTH)
+			if (__builtin_expect(cqe->user_data < AIO_DEPTH, 1))
+				c = aio_complete(t, r, cqe, now, how);
+			else if (aio_is_counted(cqe))
+				c = aio_complete_counted(t, r, cqe, how);
+			else    /* the cancellation, or a timeout of liburing's
+				 * own (kernels without IORING_FEAT_EXT_ARG) */
 				continue;
-			c = aio_complete(t, r, cqe, now, how);
 			if (want)
 				want--;
 			if (c == FO_FAILED)
@@ -538,10 +589,14 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * Prepare one request of flowop `fi` (not submitted yet: aio_submit()):
  * the slot, the offset and the size like read/write, a buffer.  Either
  * the request is prepared and counted in flight, or nothing is (FO_OK
- * or why not).
+ * or why not).  `counted`: a write whose op is recorded at its
+ * submission (aiowrite's filebench variant: never a read, no iodepth
+ * buffers), tagged AIO_TAG_COUNTED.  Always inlined with a constant, so
+ * the default's code (counted false) has no trace of it.
  */
-static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
-				  struct aio_ring *r)
+static inline __attribute__((always_inline)) enum fo_result
+aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
+	       struct aio_ring *r, bool counted)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->io.sel);
@@ -555,7 +610,7 @@ static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 
 	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
-	if (res == FO_OK && !p->read)
+	if (res == FO_OK && (counted || !p->read))
 		res = slot_writable(t, fi, s);
 	if (res != FO_OK)
 		return res;
@@ -567,9 +622,9 @@ static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 			    p->read ? "read" : "write", AIO_MAX_LEN);
 		return FO_ERROR;
 	}
-	if (p->read && !p->io.random)
+	if (!counted && p->read && !p->io.random)
 		off = aio_read_wrap(t, p, s, off);
-	if (p->bufs) {
+	if (!counted && p->bufs) {
 		if (__builtin_expect(p->io.iosize > p->bufsz, 0)) {
 			res = aio_bufs_regrow(t, fi, p, r);
 			if (res != FO_OK)
@@ -596,17 +651,23 @@ static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 	q->fileset = s->fileset;
 	q->entry = s->entry;
 	q->buf = b;
-	if (p->read)
+	if (!counted && p->read)
 		io_uring_prep_read(sqe, s->fd, buf, q->len, off);
 	else
 		io_uring_prep_write(sqe, s->fd, buf, q->len, off);
-	sqe->user_data = i;
+	sqe->user_data = counted ? AIO_TAG_COUNTED + i : i;
 	r->pend[r->npend++] = (uint16_t)i;
 	r->inflight++;
 	p->inflight++;
 	if (!p->io.random)
 		s->offset = off + q->len;
 	return FO_OK;
+}
+
+static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
+				  struct aio_ring *r)
+{
+	return aio_prepare_as(t, fi, r, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
@@ -654,6 +715,40 @@ static enum fo_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
 	if (res != FO_OK)
 		return res;
 	return aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+}
+
+/*
+ * aiowrite under --compat filebench, without iodepth: the op is the
+ * submission, as filebench's aio_write() (reference 4.3): recorded once
+ * the write is submitted, its latency the submit call's, `iosize` bytes;
+ * a submission that ends after the deadline is not counted and stops the
+ * thread.  Back-pressure and aiowait still reap the write (its buffer
+ * and ring entry are needed again) but record nothing for it.
+ */
+static enum fo_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+	struct aio_ring *r = p->ring;
+	enum fo_result res;
+	uint64_t t0, t1, len;
+
+	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
+		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+		if (res != FO_OK)
+			return res;
+	}
+	res = aio_prepare_as(t, fi, r, true);
+	if (res != FO_OK)
+		return res;
+	len = p->io.iosize;
+	t0 = thread_ticks(t);
+	res = aio_submit(t, r);
+	t1 = thread_ticks(t);
+	if (p->inflight > p->max_inflight)
+		p->max_inflight = p->inflight;
+	if (res != FO_OK)
+		return res;
+	return fo_record(t, fi, t0, t1, len);
 }
 
 static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
@@ -736,6 +831,17 @@ static enum fo_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
 	const struct aio_priv *p = fi->priv;
 
 	return p->depth ? aio_run_depth(t, fi) : aio_run_one(t, fi);
+}
+
+/*
+ * aiowrite's run under --compat filebench; with iodepth (flowbench's
+ * own, filebench has none) the default's.
+ */
+static enum fo_result aiowrite_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	const struct aio_priv *p = fi->priv;
+
+	return p->depth ? aio_io_run(t, fi) : aiowrite_fb_one(t, fi);
 }
 
 /* io_validate()'s checks, and an iodepth of 1..AIO_DEPTH. */
@@ -852,6 +958,20 @@ static const struct attr_spec aioread_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
+/* aiowrite under --compat filebench: recorded at submission. */
+static const struct flowop_ops fo_aiowrite_fb = {
+	.name = "aiowrite",
+	.cls = FO_CLASS_AIO,
+	.rw = FO_RW_WRITE,
+	.attrs = aiowrite_attrs,
+	.nattr = AIO_COUNT,
+	.validate = aio_validate,
+	.need = aiowrite_need,
+	.init = aiowrite_init,
+	.run = aiowrite_fb_run,
+	.fini = aio_io_fini,
+};
+
 static const struct flowop_ops fo_aiowrite = {
 	.name = "aiowrite",
 	.cls = FO_CLASS_AIO,
@@ -863,6 +983,7 @@ static const struct flowop_ops fo_aiowrite = {
 	.init = aiowrite_init,
 	.run = aio_io_run,
 	.fini = aio_io_fini,
+	.filebench = &fo_aiowrite_fb,
 };
 
 static const struct flowop_ops fo_aioread = {

@@ -344,12 +344,17 @@ static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-/* First use of the slot (or a slot of another fileset): the implicit open. */
+/*
+ * First use of the slot (or a slot of another fileset): the implicit
+ * open, recorded where the engine chose for this instance
+ * (flowop_inst.open_stats: stats->open, or under --compat filebench an
+ * op of the flowop itself).
+ */
 static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 			      struct io_priv *p, struct fb_slot *s)
 {
 	int opened;
-	enum fo_result r = slot_acquire_rr(t, fi, s, p->oflags, &fi->stats->open,
+	enum fo_result r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
 					   fo_rotor(&p->sel), &opened);
 
 	if (opened && p->noreadahead)

@@ -100,7 +100,7 @@ void io_priv_teardown(struct io_priv *p);
 
 /*
  * Make slot `s` ready for this op (implicit open, recorded into
- * fi->stats->open), sample a random iosize, and choose the offset: a
+ * fi->open_stats), sample a random iosize, and choose the offset: a
  * random whole block of the working set, or the slot's sequential
  * offset (which the caller advances).  FO_OK or why not.
  */

@@ -4,7 +4,8 @@
  *
  * All four work on the slot's file, opening an existing file of their
  * fileset on first use (the implicit open: its own op in stats->open,
- * never a read or a write).  Each execution is one op whatever the
+ * never a read or a write; under --compat filebench an op of the flowop,
+ * flowop_inst.open_stats).  Each execution is one op whatever the
  * number of system calls; bytes are what was really moved.
  *
  *   readwholefile   reads from offset 0 to EOF in chunks of `iosize`
@@ -31,6 +32,13 @@
  * rounded up to 512), or in the flowop's own heap buffer; a chunk that
  * does not fit the thread's memory is an error, and `iosize` 0 reads
  * or writes the whole file in one chunk.
+ *
+ * Under --compat filebench (their `filebench` ops tables) the two append
+ * flowops do what filebench does: lseek to the end, then write (two
+ * system calls, one op; appenders racing between them overwrite each
+ * other's data, as in filebench), and appendfilerand appends
+ * floor(u * (iosize - 1)) bytes, u uniform in [0, 1): 0 .. iosize-2, a
+ * 0 recording an empty op that touches no file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -197,7 +205,7 @@ static enum fo_result wf_setup(struct fb_thread *t, struct flowop_inst *fi,
 	int opened = 0;
 
 	if (s->fd < 0 || (fi->pf->fileset >= 0 && s->fileset != fi->pf->fileset)) {
-		r = slot_acquire_rr(t, fi, s, p->oflags, &fi->stats->open,
+		r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
 				    fo_rotor(&p->sel), &opened);
 		if (opened && p->noreadahead)
 			posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
@@ -416,6 +424,35 @@ static uint64_t append(int fd, const char *buf, size_t chunk, uint64_t len, int 
 	return done;
 }
 
+/*
+ * filebench's append: lseek to the end of the file, then write() the
+ * chunks at the descriptor's offset.  Two system calls, not atomic: an
+ * appender of another thread between them makes both write at the same
+ * offset, as in filebench.  Returns bytes written, sets *err.
+ */
+static uint64_t append_seek_write(int fd, const char *buf, size_t chunk,
+				  uint64_t len, int *err)
+{
+	uint64_t done = 0;
+
+	*err = 0;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		*err = errno;
+		return 0;
+	}
+	while (done < len) {
+		size_t n = len - done < chunk ? (size_t)(len - done) : chunk;
+		ssize_t w = write(fd, buf, n);
+
+		if (w <= 0) {
+			*err = w < 0 ? errno : ENOSPC;
+			break;
+		}
+		done += (uint64_t)w;
+	}
+	return done;
+}
+
 static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
 				 uint64_t len)
 {
@@ -435,6 +472,39 @@ static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
 	if (err)
 		return fo_fail(t, fi, "append to", s, NULL, -1, err);
 	return fo_record(t, fi, t0, t1, done);
+}
+
+/*
+ * fo_record() for the variants, out of line, so that the default run
+ * functions keep their inlining of it.
+ */
+static __attribute__((noinline)) enum fo_result
+wf_fb_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
+	     uint64_t t1, uint64_t bytes)
+{
+	return fo_record(t, fi, t0, t1, bytes);
+}
+
+/* append_run() with filebench's append (append_seek_write()). */
+static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
+				    uint64_t len)
+{
+	struct wf_priv *p = fi->priv;
+	struct fb_slot *s;
+	enum fo_result r = wf_setup(t, fi, p, &s);
+	uint64_t done, t0, t1;
+	int err;
+
+	if (r == FO_OK)
+		r = slot_writable(t, fi, s);
+	if (r != FO_OK)
+		return r;
+	t0 = thread_ticks(t);
+	done = append_seek_write(s->fd, p->buf, p->bufsize, len, &err);
+	t1 = thread_ticks(t);
+	if (err)
+		return fo_fail(t, fi, "append to", s, NULL, -1, err);
+	return wf_fb_record(t, fi, t0, t1, done);
 }
 
 static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -457,6 +527,48 @@ static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst
 		return FO_ERROR;
 	}
 	return append_run(t, fi, 1 + rng_below(&t->rng, (uint64_t)iosize));
+}
+
+/* `iosize` of an append flowop, this op's sample if random; 0 after an error. */
+static uint64_t append_iosize(struct fb_thread *t, struct flowop_inst *fi)
+{
+	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+
+	if (iosize <= 0) {
+		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
+		return 0;
+	}
+	return (uint64_t)iosize;
+}
+
+/* appendfile under --compat filebench: lseek to the end, then write. */
+static enum fo_result appendfile_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	uint64_t iosize = append_iosize(t, fi);
+
+	if (!iosize)
+		return FO_ERROR;
+	return append_fb_run(t, fi, iosize);
+}
+
+/*
+ * appendfilerand under --compat filebench: floor(u * (iosize - 1))
+ * bytes, u uniform in [0, 1) (0 .. iosize-2), appended by lseek and
+ * write; a size of 0 is an op of 0 bytes that opens and writes nothing
+ * (reference 4.15).
+ */
+static enum fo_result appendfilerand_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	uint64_t iosize = append_iosize(t, fi);
+	uint64_t len, now;
+
+	if (!iosize)
+		return FO_ERROR;
+	len = rng_below(&t->rng, iosize - 1);      /* iosize 1: always 0 */
+	if (len)
+		return append_fb_run(t, fi, len);
+	now = thread_ticks(t);
+	return wf_fb_record(t, fi, now, now, 0);
 }
 
 /* The append flowops need an iosize. */
@@ -507,8 +619,14 @@ static const struct attr_spec writewholefile_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
-#define WF_OP(nm, rwmark, table, ini, fn, val, fbvar)   \
-	static const struct flowop_ops fo_##nm = {      \
+/*
+ * Flowop `nm`, declared as fo_<id>, running `fn` after `ini`; `variant`
+ * is its table under filebench's rules (flowop_ops.filebench), NULL
+ * where they agree.  A variant is declared with an id of its own: the
+ * same flowop, other functions.
+ */
+#define WF_OP_AS(id, nm, rwmark, table, ini, fn, val, variant) \
+	static const struct flowop_ops fo_##id = {      \
 		.name = #nm,                            \
 		.cls = FO_CLASS_IO,                     \
 		.rw = rwmark,                           \
@@ -519,22 +637,29 @@ static const struct attr_spec writewholefile_attrs[] = {
 		.init = ini,                            \
 		.run = fn,                              \
 		.fini = wf_fini,                        \
-		.filebench = fbvar,                     \
+		.filebench = variant,                   \
 	}
+#define WF_OP(nm, rwmark, table, ini, fn, val, variant) \
+	WF_OP_AS(nm, nm, rwmark, table, ini, fn, val, variant)
 
-/* filebench's (--compat filebench): its buffer placement (wf_fb_buf()) */
-WF_OP(readwholefile_filebench, FO_RW_READ, wf_attrs, wf_init_filebench,
-      readwholefile_run_filebench, fo_validate_file_or_fd, NULL);
-WF_OP(writewholefile_filebench, FO_RW_WRITE, writewholefile_attrs, wf_init_filebench,
-      writewholefile_run_filebench, fo_validate_file_or_fd, NULL);
+/* filebench's (--compat filebench): buffer placement (wf_fb_buf()), lseek + write appends */
+WF_OP_AS(readwholefile_fb, readwholefile, FO_RW_READ, wf_attrs, wf_init_filebench,
+	 readwholefile_run_filebench, fo_validate_file_or_fd, NULL);
+WF_OP_AS(writewholefile_fb, writewholefile, FO_RW_WRITE, writewholefile_attrs,
+	 wf_init_filebench, writewholefile_run_filebench, fo_validate_file_or_fd, NULL);
+WF_OP_AS(appendfile_fb, appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_fb_run,
+	 append_validate, NULL);
+WF_OP_AS(appendfilerand_fb, appendfilerand, FO_RW_WRITE, wf_attrs, wf_init,
+	 appendfilerand_fb_run, append_validate, NULL);
 
 WF_OP(readwholefile, FO_RW_READ, wf_attrs, wf_init, readwholefile_run,
-      fo_validate_file_or_fd, &fo_readwholefile_filebench);
+      fo_validate_file_or_fd, &fo_readwholefile_fb);
 WF_OP(writewholefile, FO_RW_WRITE, writewholefile_attrs, wf_init,
-      writewholefile_run, fo_validate_file_or_fd, &fo_writewholefile_filebench);
-WF_OP(appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_run, append_validate, NULL);
+      writewholefile_run, fo_validate_file_or_fd, &fo_writewholefile_fb);
+WF_OP(appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_run, append_validate,
+      &fo_appendfile_fb);
 WF_OP(appendfilerand, FO_RW_WRITE, wf_attrs, wf_init, appendfilerand_run,
-      append_validate, NULL);
+      append_validate, &fo_appendfilerand_fb);
 
 const struct flowop_ops *const flowops_wholefile[] = {
 	&fo_readwholefile, &fo_writewholefile, &fo_appendfile, &fo_appendfilerand,

@@ -21,6 +21,7 @@
 struct diag;
 struct fb_thread;
 struct fo_stats;
+struct op_stats;
 
 /* Which totals a flowop's ops feed (reference 4.0 and 6.3). */
 enum fo_class {
@@ -50,6 +51,14 @@ struct flowop_inst {
 	const struct plan_flowop *pf;
 	struct fo_stats *stats;   /* this thread's counters for this flowop */
 	void *priv;               /* state owned by the flowop's ops */
+	/*
+	 * Where its implicit opens (read, write, aiowrite, the whole-file and
+	 * append flowops opening a closed slot) are recorded, chosen once per
+	 * instance by the engine (thread_prepare()): &stats->open, ops of
+	 * their own (flowbench), or &stats->op, ops of the flowop itself
+	 * (filebench's rule, --compat filebench).
+	 */
+	struct op_stats *open_stats;
 };
 
 /*

@@ -44,6 +44,18 @@
 #include "runtime/measure/stats.h"
 #include "runtime/engine/threadmem.h"
 
+/*
+ * Where the implicit opens of a flowop with statistics `st` are
+ * recorded: their own counters (`Implicit opens:`, never a read or a
+ * write), or under filebench's rules the flowop's ops, so that they count
+ * in its ops, its latency and histogram and in rd/wr (reference 4.0).
+ * Chosen once per flowop instance: the open path has no branch for it.
+ */
+static struct op_stats *thread_open_stats(const struct plan *p, struct fo_stats *st)
+{
+	return p->semantics == PLAN_SEM_FILEBENCH ? &st->op : &st->open;
+}
+
 int thread_prepare(struct fb_thread *t, const struct plan *p,
 		   const struct fs_state *fs, struct shared *sh, int proc,
 		   uint64_t slot)
@@ -83,6 +95,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 
 		t->fo[k].pf = pf;
 		t->fo[k].stats = &t->stats[k];
+		t->fo[k].open_stats = thread_open_stats(p, &t->stats[k]);
 		t->iters[k] = pf->attr[PA_ITERS].kind == PV_RANDOM ? -1 :
 			      plan_attr_int(pf, PA_ITERS, 1);
 		if (t->iters[k] < -1)

@@ -151,7 +151,8 @@ void thread_end_warmup(struct fb_thread *t);
 
 /*
  * Hot path: count one op of flowop statistics `fs` that ran from tick t0
- * to tick t1 into `s` (fs->op, or fs->open for an implicit open).  An op
+ * to tick t1 into `s` (fs->op, or for an implicit open the flowop
+ * instance's open_stats: fs->open, or fs->op under filebench's rules).  An op
  * that ended after the deadline is not counted but tallied as discarded,
  * and false tells the flowop to stop the thread (FO_DONE).  With a
  * warm-up, the first op starting after it first takes the baseline.

@@ -7,7 +7,9 @@
  * cancellation when the run aborts), the message when io_uring is not
  * available; and iodepth: N requests really in flight at once, each
  * execution topping the queue up in one submission, every completion one
- * op, short reads and the wrap at the end of the file, O_DIRECT buffers.
+ * op, short reads and the wrap at the end of the file, O_DIRECT buffers;
+ * and aiowrite under --compat filebench: its op is the submission, even
+ * for a write that never completes during the run.
  */
 #include <check.h>
 #include <errno.h>
@@ -333,6 +335,95 @@ END_TEST
  * and within 20 of its 50 ms slices after it (a wait deaf to the halt
  * never returns: the stuck write is only drained below).
  */
+/*
+ * --compat filebench: aiowrite's filebench variant in place of its
+ * default, as plan_use_semantics() puts it (same init and fini).
+ */
+static void rig_compat(struct rig *g)
+{
+	const struct flowop_ops *fb = g->pf[AW].ops->filebench;
+
+	ck_assert_ptr_nonnull(fb);
+	ck_assert_str_eq(fb->name, "aiowrite");
+	ck_assert_ptr_eq(fb->init, g->pf[AW].ops->init);
+	ck_assert_ptr_eq(fb->fini, g->pf[AW].ops->fini);
+	g->pf[AW].ops = fb;
+}
+
+/*
+ * Under --compat filebench the op is the submission: recorded before
+ * run() returns, with the write still stuck in a full pipe, its latency
+ * within run()'s own time; reaping it later (aiowait) records nothing
+ * more, and the drain at thread end tallies nothing as not counted.
+ */
+START_TEST(test_compat_recorded_at_submission)
+{
+	struct rig g;
+	uint64_t t0, t1;
+
+	rig_init_pipe(&g);
+	rig_compat(&g);
+	t0 = clock_now_ns();
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	t1 = clock_now_ns();
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].op.bytes, IOSIZE);
+	ck_assert_uint_le(g.st[AW].op.lat_sum_ns, t1 - t0);
+	ck_assert_uint_eq(hist_count(&g.st[AW].lat), 1);   /* in its histogram */
+	/* taken by the kernel, not completed: the pipe is full */
+	ck_assert_uint_eq(ring_submitted(&g), 1);
+	ck_assert_uint_eq(io_uring_cq_ready(family_state(&g.t)), 0);
+	drain_pipe(g.pipe[0], g.filled + IOSIZE);
+	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[WT].op.count, 1);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].discarded, 0);
+}
+END_TEST
+
+/*
+ * Under --compat filebench every submission is an op, those still in
+ * flight when the thread ends included; back-pressure still bounds the
+ * writes in flight (and reaps them without recording).
+ */
+START_TEST(test_compat_in_flight_at_end_counted)
+{
+	struct rig g;
+	int n = 300;
+
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	rig_compat(&g);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, (uint64_t)n);
+	ck_assert_uint_eq(g.st[AW].op.bytes, (uint64_t)n * IOSIZE);
+	ck_assert_uint_eq(ring_submitted(&g), (unsigned)n);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count, (uint64_t)n);
+	ck_assert_uint_eq(g.st[AW].discarded, 0);
+}
+END_TEST
+
+/* A submission that ends after the deadline is not counted and stops the thread. */
+START_TEST(test_compat_deadline)
+{
+	struct rig g;
+
+	rig_init(&g, open("/dev/null", O_WRONLY));
+	rig_compat(&g);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
+	ck_assert_int_eq(run(&g, AW), FO_DONE);
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].discarded, 1);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].discarded, 1);
+}
+END_TEST
+
 START_TEST(test_halt_ends_wait_and_fini_drains)
 {
 	struct rig g;
@@ -666,6 +757,9 @@ static Suite *aio_suite(void)
 	tcase_add_test(tc, test_wait_target_is_half);
 	tcase_add_test(tc, test_back_pressure_and_drain);
 	tcase_add_test(tc, test_deadline);
+	tcase_add_test(tc, test_compat_recorded_at_submission);
+	tcase_add_test(tc, test_compat_in_flight_at_end_counted);
+	tcase_add_test(tc, test_compat_deadline);
 	tcase_add_test(tc, test_halt_ends_wait_and_fini_drains);
 	tcase_add_test(tc, test_abort_cancels_stuck_writes);
 	tcase_add_test(tc, test_unavailable_says_why);

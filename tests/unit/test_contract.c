@@ -79,6 +79,41 @@ START_TEST(test_tables)
 }
 END_TEST
 
+/*
+ * A filebench variant (--compat filebench, flowop_ops.filebench) is the
+ * same flowop with other functions: the script compiled against the
+ * default table must mean the same to it.  At least the flowops whose
+ * rules differ (issue 13) have one, and no variant has one of its own.
+ */
+START_TEST(test_filebench_variants)
+{
+	const struct flowop_ops *ops[128];
+	int nops = all_ops(ops, 128), nvariants = 0;
+
+	for (int i = 0; i < nops; i++) {
+		const struct flowop_ops *v = ops[i]->filebench;
+
+		if (!v)
+			continue;
+		nvariants++;
+		ck_assert_str_eq(v->name, ops[i]->name);
+		ck_assert_msg(v->cls == ops[i]->cls && v->rw == ops[i]->rw &&
+			      v->attrs == ops[i]->attrs && v->nattr == ops[i]->nattr &&
+			      v->validate == ops[i]->validate && v->need == ops[i]->need &&
+			      v->changes_names == ops[i]->changes_names,
+			      "%s: its filebench variant differs in more than its functions",
+			      ops[i]->name);
+		ck_assert_msg(v->run && v->run != ops[i]->run,
+			      "%s: its filebench variant runs the default", ops[i]->name);
+		ck_assert_msg(!v->filebench, "%s: a variant of a variant", ops[i]->name);
+	}
+	for (const char *const *n = (const char *const[]){ "read", "write", "aiowrite",
+		"appendfile", "appendfilerand", "readwholefile", "writewholefile", NULL }; *n; n++)
+		ck_assert_msg(flowop_lookup(*n)->filebench, "%s has no filebench variant", *n);
+	ck_assert_int_ge(nvariants, 7);
+}
+END_TEST
+
 /* Every attribute a flowop declares is in docs/wml.md, as `name`. */
 START_TEST(test_documented)
 {
@@ -198,6 +233,7 @@ static Suite *contract_suite(void)
 	tcase_add_test(tc, test_documented);
 	tcase_add_test(tc, test_values_follow_table);
 	tcase_add_test(tc, test_family_slot);
+	tcase_add_test(tc, test_filebench_variants);
 	suite_add_tcase(s, tc);
 	return s;
 }

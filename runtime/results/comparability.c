@@ -25,7 +25,9 @@ static const char *const opening_names[] = {
 	"read", "write", "aiowrite", "aioread", "readwholefile", "writewholefile",
 	"appendfile", "appendfilerand", NULL
 };
-static const char *const buffer_names[] = { "read", "write", "aiowrite", "aioread", NULL };
+static const char *const buffer_names[] = {
+	"read", "write", "readwholefile", "writewholefile", NULL
+};
 static const char *const aiowrite_names[] = { "aiowrite", NULL };
 static const char *const append_names[] = { "appendfile", "appendfilerand", NULL };
 static const char *const event_names[] = {

@@ -12,6 +12,14 @@
  * from the call's own start.  With no generator (no eventgen, or rate
  * <= 0) they return at once and record nothing.  A wait ends when the
  * run stops: the call then records nothing and the thread ends.
+ *
+ * Under --compat filebench the three have variants that count as
+ * filebench does (struct thread_tally): without a target, the process
+ * instance's read+write ops (iops), all its recorded ops, their own
+ * included (ops), or its read+write bytes (bw); a target's implicit
+ * opens count as its ops.  As in filebench, the first call that sees a
+ * non-zero counter only notes it (no op recorded, nothing charged).
+ * Latencies stay measured from each call's own start.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +47,8 @@ static const char *limit_target(const struct plan_flowop *f)
 
 struct limit_priv {
 	bool on;                     /* the run has an event generator */
-	struct thread_watch watch;
+	struct thread_watch watch;   /* flowbench's counter */
+	struct thread_tally tally;   /* filebench's (its variants only) */
 	uint64_t last;               /* counter at the previous call */
 	int64_t debt;                /* ops or bytes not yet paid for */
 	int64_t unit;                /* 1 op, or 1 MiB, per event */
@@ -51,7 +60,13 @@ static int64_t events_for(int64_t debt, int64_t unit)
 	return debt <= 0 ? 0 : (debt + unit - 1) / unit;
 }
 
-static enum fo_result eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * The default run functions are flattened: the filebench variants also
+ * use thread_record(), and without it the compiler may stop inlining
+ * that into them, adding a call to the default path.
+ */
+static __attribute__((flatten)) enum fo_result
+eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
 	uint64_t t0, t1;
@@ -65,16 +80,18 @@ static enum fo_result eventlimit_run(struct fb_thread *t, struct flowop_inst *fi
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
 }
 
-static enum fo_result limit_run(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * The call that began at t0 read counter `cur`: take the events that
+ * pay for its increase since the previous call, then record the op
+ * (inlined into each run function, as the default one always was).
+ */
+static inline __attribute__((always_inline)) enum fo_result
+limit_pay(struct fb_thread *t, struct flowop_inst *fi, struct limit_priv *p,
+	  uint64_t t0, uint64_t cur)
 {
-	struct limit_priv *p = fi->priv;
-	uint64_t t0, t1, cur;
+	uint64_t t1;
 	int64_t n;
 
-	if (!p->on)
-		return FO_OK;
-	t0 = thread_ticks(t);
-	cur = thread_watch_read(&p->watch);
 	p->debt += (int64_t)(cur - p->last);
 	p->last = cur;
 	n = events_for(p->debt, p->unit);
@@ -87,21 +104,75 @@ static enum fo_result limit_run(struct fb_thread *t, struct flowop_inst *fi)
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
 }
 
-static int limit_init_flags(struct fb_thread *t, struct flowop_inst *fi,
-			    unsigned flags, bool watch)
+static __attribute__((flatten)) enum fo_result
+limit_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct limit_priv *p = fi->priv;
+	uint64_t t0;
+
+	if (!p->on)
+		return FO_OK;
+	t0 = thread_ticks(t);
+	return limit_pay(t, fi, p, t0, thread_watch_read(&p->watch));
+}
+
+/*
+ * --compat filebench: filebench's counter; until it has seen it
+ * non-zero a call only notes it, recording and charging nothing.
+ */
+static enum fo_result limit_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct limit_priv *p = fi->priv;
+	uint64_t t0, cur;
+
+	if (!p->on)
+		return FO_OK;
+	t0 = thread_ticks(t);
+	cur = thread_tally_read(&p->tally);
+	if (p->last == 0) {
+		p->last = cur;
+		return FO_OK;
+	}
+	return limit_pay(t, fi, p, t0, cur);
+}
+
+/* The private state, paid in `unit`s per event, or NULL (the run failed). */
+static struct limit_priv *limit_priv_new(struct fb_thread *t, struct flowop_inst *fi,
+					 unsigned flags)
 {
 	struct limit_priv *p = calloc(1, sizeof(*p));
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return NULL;
 	}
 	fi->priv = p;
 	p->on = eventgen_rate(t->plan) > 0;
 	p->unit = (flags & WATCH_BYTES) ? MIB : 1;
+	return p;
+}
+
+static int limit_init_flags(struct fb_thread *t, struct flowop_inst *fi,
+			    unsigned flags, bool watch)
+{
+	struct limit_priv *p = limit_priv_new(t, fi, flags);
+
+	if (!p)
+		return FO_ERROR;
 	if (!watch)
 		return 0;
 	return thread_watch_init(t, fi, limit_target(fi->pf), flags, &p->watch);
+}
+
+/* --compat filebench: the counter is filebench's (struct thread_tally). */
+static int limit_init_filebench(struct fb_thread *t, struct flowop_inst *fi,
+				unsigned flags)
+{
+	struct limit_priv *p = limit_priv_new(t, fi, flags);
+
+	if (!p)
+		return FO_ERROR;
+	return thread_tally_init(t, fi, limit_target(fi->pf), flags, &p->tally);
 }
 
 static int eventlimit_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -124,13 +195,30 @@ static int bwlimit_init(struct fb_thread *t, struct flowop_inst *fi)
 	return limit_init_flags(t, fi, WATCH_BYTES | WATCH_RW_ONLY, true);
 }
 
+static int iopslimit_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_filebench(t, fi, WATCH_RW_ONLY);
+}
+
+static int opslimit_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_filebench(t, fi, 0);
+}
+
+static int bwlimit_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return limit_init_filebench(t, fi, WATCH_BYTES | WATCH_RW_ONLY);
+}
+
 static void limit_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
 
 	(void)t;
-	if (p)
+	if (p) {
 		thread_watch_free(&p->watch);
+		thread_tally_free(&p->tally);
+	}
 	free(p);
 	fi->priv = NULL;
 }
@@ -176,6 +264,14 @@ static void limit_need(const struct plan *p, const struct plan_flowop *f,
 		 ((uint64_t)p->threads[f->thread].nflowops + 1) * sizeof(void *);
 }
 
+/* The same, with room for filebench's process-wide counter. */
+static void limit_need_filebench(const struct plan *p, const struct plan_flowop *f,
+				 struct flowop_need *n)
+{
+	limit_need(p, f, n);
+	n->mem += thread_tally_mem(p, f);
+}
+
 static const struct attr_spec limit_attrs[] = {
 	{ "target", T_STRING, RATE_TARGET,
 	  "the flowop of this thread whose ops or bytes are paid for" },
@@ -191,6 +287,40 @@ static const struct flowop_ops fo_eventlimit = {
 	.fini = limit_fini,
 };
 
+/* filebench's variants (--compat filebench): its counters. */
+static const struct flowop_ops fo_iopslimit_filebench = {
+	.name = "iopslimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = limit_attrs,
+	.validate = limit_validate,
+	.need = limit_need_filebench,
+	.init = iopslimit_init_filebench,
+	.run = limit_run_filebench,
+	.fini = limit_fini,
+};
+
+static const struct flowop_ops fo_opslimit_filebench = {
+	.name = "opslimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = limit_attrs,
+	.validate = limit_validate,
+	.need = limit_need_filebench,
+	.init = opslimit_init_filebench,
+	.run = limit_run_filebench,
+	.fini = limit_fini,
+};
+
+static const struct flowop_ops fo_bwlimit_filebench = {
+	.name = "bwlimit",
+	.cls = FO_CLASS_OTHER,
+	.attrs = limit_attrs,
+	.validate = limit_validate,
+	.need = limit_need_filebench,
+	.init = bwlimit_init_filebench,
+	.run = limit_run_filebench,
+	.fini = limit_fini,
+};
+
 static const struct flowop_ops fo_iopslimit = {
 	.name = "iopslimit",
 	.cls = FO_CLASS_OTHER,
@@ -200,6 +330,7 @@ static const struct flowop_ops fo_iopslimit = {
 	.init = iopslimit_init,
 	.run = limit_run,
 	.fini = limit_fini,
+	.filebench = &fo_iopslimit_filebench,
 };
 
 static const struct flowop_ops fo_opslimit = {
@@ -211,6 +342,7 @@ static const struct flowop_ops fo_opslimit = {
 	.init = opslimit_init,
 	.run = limit_run,
 	.fini = limit_fini,
+	.filebench = &fo_opslimit_filebench,
 };
 
 static const struct flowop_ops fo_bwlimit = {
@@ -222,6 +354,7 @@ static const struct flowop_ops fo_bwlimit = {
 	.init = bwlimit_init,
 	.run = limit_run,
 	.fini = limit_fini,
+	.filebench = &fo_bwlimit_filebench,
 };
 
 const struct flowop_ops *const flowops_rate[] = {

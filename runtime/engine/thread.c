@@ -178,6 +178,124 @@ void thread_watch_free(struct thread_watch *w)
 	w->n = 0;
 }
 
+/* Does filebench's process-wide counter (WATCH_* `flags`) include `ops`? */
+static bool tally_counts(const struct flowop_ops *ops, unsigned flags)
+{
+	if (ops->cls == FO_CLASS_COMPOSITE)
+		return false;           /* records no op of its own */
+	return !(flags & WATCH_RW_ONLY) || (ops->rw & (FO_RW_READ | FO_RW_WRITE));
+}
+
+/* The tally of one flowop of this thread: its `target`. */
+static int tally_target(struct fb_thread *t, const struct flowop_inst *fi,
+			const char *target, unsigned flags, struct thread_tally *w)
+{
+	for (int k = 0; k < t->nfo; k++) {
+		if (strcmp(t->fo[k].pf->name, target) != 0)
+			continue;
+		if ((flags & WATCH_RW_ONLY) &&
+		    !(t->fo[k].pf->ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+			thread_fail(t, "flowop %s: target %s is not a read or write flowop",
+				    fi->pf->name, target);
+			return FO_ERROR;
+		}
+		w->index[0] = k;
+		w->group[0] = (struct tally_group){ t->slot, 1, w->index, 1 };
+		w->ngroup = 1;
+		return 0;
+	}
+	thread_fail(t, "flowop %s: target %s is not a flowop of thread %s",
+		    fi->pf->name, target, t->pt->name);
+	return FO_ERROR;
+}
+
+/*
+ * The tally of this process instance: for each of its thread
+ * definitions, the slots of its instances (consecutive, shared.h) and
+ * the indexes of its flowops that count.
+ */
+static void tally_process(struct fb_thread *t, unsigned flags, struct thread_tally *w)
+{
+	const struct plan *p = t->plan;
+	const struct plan_proc *pp = &p->procs[t->proc];
+	const struct shared_slot *slot =
+		&t->sh->slots[shared_slot_of(t->sh, t->proc, t->proc_inst, 0)];
+	int *next = w->index;
+
+	for (int d = pp->first_thread; d < pp->first_thread + pp->nthreads; d++) {
+		const struct plan_thread *pt = &p->threads[d];
+		struct tally_group *g = &w->group[w->ngroup++];
+
+		*g = (struct tally_group){ slot, pt->instances, next, 0 };
+		for (int k = 0; k < pt->nflowops; k++)
+			if (tally_counts(p->flowops[pt->first_flowop + k].ops, flags))
+				next[g->nfo++] = k;
+		next += g->nfo;
+		slot += pt->instances;
+	}
+}
+
+int thread_tally_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      const char *target, unsigned flags, struct thread_tally *w)
+{
+	const struct plan_proc *pp = &t->plan->procs[t->proc];
+	int nindex = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->bytes = (flags & WATCH_BYTES) != 0;
+	for (int d = pp->first_thread; d < pp->first_thread + pp->nthreads; d++)
+		nindex += t->plan->threads[d].nflowops;
+	w->group = calloc((size_t)pp->nthreads + 1, sizeof(*w->group));
+	w->index = calloc((size_t)nindex + 1, sizeof(*w->index));
+	if (!w->group || !w->index) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return FO_ERROR;
+	}
+	if (target && *target)
+		return tally_target(t, fi, target, flags, w);
+	tally_process(t, flags, w);
+	return 0;
+}
+
+void thread_tally_free(struct thread_tally *w)
+{
+	free(w->group);
+	free(w->index);
+	memset(w, 0, sizeof(*w));
+}
+
+/* One flowop's ops (or bytes) in one thread instance, implicit opens included. */
+static uint64_t tally_one(const struct fo_stats *s, bool bytes)
+{
+	if (bytes)
+		return STATS_GET(s->op.bytes) + STATS_GET(s->open.bytes);
+	return STATS_GET(s->op.count) + STATS_GET(s->open.count);
+}
+
+uint64_t thread_tally_read(const struct thread_tally *w)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < w->ngroup; i++) {
+		const struct tally_group *g = &w->group[i];
+
+		for (uint64_t s = 0; s < g->nslots; s++)
+			for (int k = 0; k < g->nfo; k++)
+				v += tally_one(&g->slot[s].stats[g->fo[k]], w->bytes);
+	}
+	return v;
+}
+
+uint64_t thread_tally_mem(const struct plan *p, const struct plan_flowop *f)
+{
+	const struct plan_proc *pp = &p->procs[p->threads[f->thread].proc];
+	uint64_t n = ((uint64_t)pp->nthreads + 1) * sizeof(struct tally_group);
+
+	for (int d = pp->first_thread; d < pp->first_thread + pp->nthreads; d++)
+		n += (uint64_t)p->threads[d].nflowops * sizeof(int);
+	return n + sizeof(int);
+}
+
 void **thread_family_slot(struct fb_thread *t, const void *key)
 {
 	struct thread_family *grown;

@@ -260,6 +260,46 @@ static inline uint64_t thread_watch_read(const struct thread_watch *w)
 }
 
 /*
+ * What the same flowops count under `--compat filebench` (reference
+ * 4.26-4.30, 8.2 item 4): the ops (or bytes) of the `target` flowop of
+ * this thread, else of EVERY flowop of every thread instance of this
+ * process instance that records ops (classes IO, AIO, SYNC, OTHER: the
+ * watching flowop itself, other limits and finish flowops included),
+ * read live from their statistics blocks in the shared region.  Both
+ * a flowop's own ops and its implicit opens count (filebench records an
+ * implicit open as an op of its flowop), whichever of fo_stats.op and
+ * fo_stats.open holds them.  Only the filebench variants in
+ * flowops/rate.c and finish.c use it: the default path never reads it.
+ */
+struct tally_group {
+	const struct shared_slot *slot;   /* [nslots]: one thread definition's
+					     instances in this process instance */
+	uint64_t nslots;
+	const int *fo;                    /* [nfo]: its flowops counted */
+	int nfo;
+};
+
+struct thread_tally {
+	struct tally_group *group;        /* [ngroup] */
+	int ngroup;
+	int *index;                       /* storage of the groups' `fo` */
+	bool bytes;                       /* sum bytes, else op counts */
+};
+
+/*
+ * Resolve filebench's counter for flowop `fi` (`target` as for
+ * thread_watch_init(), WATCH_* `flags`).  0, or FO_ERROR with the error
+ * set.
+ */
+int thread_tally_init(struct fb_thread *t, const struct flowop_inst *fi,
+		      const char *target, unsigned flags, struct thread_tally *w);
+void thread_tally_free(struct thread_tally *w);
+/* The counter now: every word read atomically while its owner writes it. */
+uint64_t thread_tally_read(const struct thread_tally *w);
+/* Bytes thread_tally_init() may allocate for flowop `f` (need hooks). */
+uint64_t thread_tally_mem(const struct plan *p, const struct plan_flowop *f);
+
+/*
  * Numeric attribute `a` of `pf` (an enum plan_attr, or an index of its
  * family: value, ...) as a double: a new sample if it is a random
  * variable; `dflt` when unset or not a number (a string).

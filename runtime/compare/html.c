@@ -182,6 +182,7 @@ static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 	add_pair(p, "command", buf);
 	flatten(p, "flowbench", json_object_get(root, "flowbench"));
 	flatten(p, "seed", json_object_get(root, "seed"));
+	flatten(p, "compat", json_object_get(root, "compat"));     /* whose rules (--compat) */
 	flatten(p, "workload.sha256", json_object_get(wl, "sha256"));
 	flatten(p, "workload", json_object_get(wl, "variables"));
 	flatten(p, "environment", json_object_get(root, "environment"));

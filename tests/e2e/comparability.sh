@@ -98,3 +98,10 @@ grep -q "^warning: .*app.json ran by flowbench's rules and .*fb.json by filebenc
 "$FLOWBENCH" compare "$tmp/app.json" "$tmp/app.json" >"$tmp/cmp" 2>&1 || fail "compare of one mode failed"
 ! grep -q "warning: .*rules" "$tmp/cmp" || { cat "$tmp/cmp"; fail "compare warns within one mode"; }
 ok "compare warns when A and B ran in different modes, and only then"
+
+# ---- report: each file's rules in its files table -----------------------
+"$FLOWBENCH" report "$tmp/app.json" "$tmp/fb.json" -o "$tmp/r.html" >"$tmp/rep" 2>&1 ||
+	{ cat "$tmp/rep"; fail "report failed"; }
+grep -q 'compat</th><td>flowbench</td><td>filebench</td>' "$tmp/r.html" ||
+	fail "the report does not show each file's rules"
+ok "report: the files table shows flowbench's and filebench's rules side by side"

@@ -367,13 +367,18 @@ static void grouped(char *buf, size_t len, double v, int dec)
 	const char *p = raw;
 	size_t used = 0, whole;
 
+	if (len == 0)
+		return;
 	snprintf(raw, sizeof(raw), "%.*f", dec, fabs(v));
 	whole = strcspn(raw, ".");
 	if (v < 0 && strspn(raw, "0.") != strlen(raw) && used + 1 < len)
 		buf[used++] = '-';
 	for (size_t i = 0; *p && used + 1 < len; i++, p++) {
-		if (i > 0 && i < whole && (whole - i) % 3 == 0 && used + 2 < len)
+		if (i > 0 && i < whole && (whole - i) % 3 == 0) {
+			if (used + 2 >= len)
+				break;          /* cut before a lone comma */
 			buf[used++] = ',';
+		}
 		buf[used++] = *p;
 	}
 	buf[used] = '\0';

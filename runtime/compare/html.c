@@ -20,7 +20,7 @@ static const char style[] =
 	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\n"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}\n"
 	"td,th{border:1px solid #ddd;padding:.2em .6em;text-align:left;vertical-align:top}\n"
-	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"th{background:#f3f3f3}.err{color:#b00}\n"
 	".files td{max-width:24em;overflow-wrap:anywhere}\n"
 	".charts{display:flex;flex-wrap:wrap;gap:12px}\n"
@@ -29,7 +29,11 @@ static const char style[] =
 	".tk{font-size:11px}.at{font-size:12px}.lg{font-size:11px}\n"
 	".pa{fill:#fafafa;stroke:#999}.g{stroke:#e2e2e2}\n"
 	".legend{font-size:.9em}.key{display:inline-block;width:.8em;height:.8em;margin-right:.3em}\n"
-	".s{fill:none;stroke-width:2}.eb{stroke:#222;stroke-width:1.5;fill:none}\n";
+	".s{fill:none;stroke-width:2}.eb{stroke:#222;stroke-width:1.5;fill:none}\n"
+	"tr.differs td,tr.differs th{background:#fff3c4}td.sig{background:#dcf2dc;font-weight:bold}\n";
+
+/* The p-value under which a difference is called significant, as compare does. */
+#define SIGNIFICANCE 0.05
 
 /* "1: base.json": a file in legends and bar labels. */
 static char *file_label(const struct rf_doc *docs, int d)
@@ -153,6 +157,53 @@ static void flatten(struct pairs *p, const char *prefix, const json_t *v)
 	}
 }
 
+/*
+ * The time each run was measured, from its elapsed_s: "2.00 s", or with
+ * several runs their mean and each ("2.00 s (runs: 2.00, 2.01, 2.00)").
+ */
+static void run_time_text(char *buf, size_t len, const struct rf_doc *doc)
+{
+	size_t used;
+	char v[64];
+
+	svg_human(v, sizeof(v), doc->nruns ? doc->runs[0].elapsed_s : NAN);
+	if (doc->nruns > 1) {
+		double sum = 0;
+
+		for (int r = 0; r < doc->nruns; r++)
+			sum += doc->runs[r].elapsed_s;
+		svg_human(v, sizeof(v), sum / doc->nruns);
+	}
+	used = (size_t)snprintf(buf, len, "%s s", v);
+	for (int r = 0; doc->nruns > 1 && r < doc->nruns && used + 80 < len; r++) {
+		svg_human(v, sizeof(v), doc->runs[r].elapsed_s);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 r ? ", " : " (runs: ", v);
+	}
+	if (doc->nruns > 1 && used + 2 < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+/*
+ * The script's variables but `runtime`: the script's value is not what
+ * ran when --runtime or 'run N' overrode it, and "run time" says what did.
+ */
+static void variable_pairs(struct pairs *p, const json_t *vars)
+{
+	char key[512];
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(vars))
+		return;
+	json_object_foreach((json_t *)vars, k, v) {
+		if (strcmp(k, "runtime") == 0)
+			continue;
+		snprintf(key, sizeof(key), "workload.%s", k);
+		flatten(p, key, v);
+	}
+}
+
 /* What a file says about its run: workload, date, command, environment. */
 static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 {
@@ -166,6 +217,8 @@ static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 	add_pair(p, "date", doc->runs[0].started);
 	snprintf(buf, sizeof(buf), "%d", doc->nruns);
 	add_pair(p, "runs", buf);
+	run_time_text(buf, sizeof(buf), doc);
+	add_pair(p, "run time (measured)", buf);
 	add_pair(p, "status", doc->status);
 	if (json_is_string(json_object_get(root, "error")))
 		add_pair(p, "error", json_string_value(json_object_get(root, "error")));
@@ -184,7 +237,7 @@ static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 	flatten(p, "seed", json_object_get(root, "seed"));
 	flatten(p, "compat", json_object_get(root, "compat"));     /* whose rules (--compat) */
 	flatten(p, "workload.sha256", json_object_get(wl, "sha256"));
-	flatten(p, "workload", json_object_get(wl, "variables"));
+	variable_pairs(p, json_object_get(wl, "variables"));
 	flatten(p, "environment", json_object_get(root, "environment"));
 }
 
@@ -195,7 +248,24 @@ static const char *lookup(const struct pairs *p, const char *key)
 	return i >= 0 ? p->val[i] : NULL;
 }
 
-/* One table, a column per file, a row per key any file has. */
+/* Do the files have different values (or one none) under this key? */
+static bool differs(const struct pairs *p, int ndocs, const char *key)
+{
+	const char *first = lookup(&p[0], key);
+
+	for (int d = 1; d < ndocs; d++) {
+		const char *v = lookup(&p[d], key);
+
+		if (!first || !v ? first != v : strcmp(first, v) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One table, a column per file, a row per key any file has; with several
+ * files the rows where they differ are highlighted.
+ */
 static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 {
 	struct pairs *p = calloc((size_t)ndocs, sizeof(*p));
@@ -209,6 +279,8 @@ static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 		if (p[d].oom)
 			status = -1;
 	}
+	if (ndocs > 1)
+		fputs("<p>Highlighted rows: the files differ there.</p>\n", out);
 	fputs("<table class=\"files\">\n<tr><th></th>", out);
 	for (int d = 0; d < ndocs; d++) {
 		fprintf(out, "<th>%d: ", d + 1);
@@ -224,7 +296,8 @@ static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 				seen = lookup(&p[e], p[d].key[i]) != NULL;
 			if (seen)
 				continue;
-			fputs("<tr><th>", out);
+			fputs(differs(p, ndocs, p[d].key[i]) ? "<tr class=\"differs\"><th>" :
+			      "<tr><th>", out);
 			html_escape(out, p[d].key[i]);
 			fputs("</th>", out);
 			for (int e = 0; e < ndocs; e++) {
@@ -245,16 +318,22 @@ static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 	return status;
 }
 
-/* Which colour is which file, above a flowop's charts. */
-static void legend(FILE *out, const char *const *labels, int n, bool runs)
+/* The coloured keys of the files, inside a legend paragraph. */
+static void legend_keys(FILE *out, const char *const *labels, int n)
 {
-	fputs("<p class=\"legend\">", out);
 	for (int i = 0; i < n; i++) {
 		fprintf(out, "<span class=\"key\" style=\"background:%s\"></span>",
 			svg_color(i));
 		html_escape(out, labels[i]);
 		fputs(" &nbsp; ", out);
 	}
+}
+
+/* Which colour is which file, above a flowop's charts. */
+static void legend(FILE *out, const char *const *labels, int n, bool runs)
+{
+	fputs("<p class=\"legend\">", out);
+	legend_keys(out, labels, n);
 	if (runs)
 		fputs("(dashed lines: a file's later runs)", out);
 	fputs("</p>\n", out);
@@ -286,19 +365,73 @@ static void widen(struct svg_axis *a, double v, bool *first)
 	*first = false;
 }
 
-/* ops/s per interval of each run, or per run when intervals are missing. */
-static void throughput_chart(FILE *out, const struct rf_doc *docs, int ndocs,
-			    const struct rf_key *k, double *xs, double *ys)
+/* "1: a.json, run 2": whose point, in its hover text. */
+static void series_name(char *buf, size_t len, const struct rf_doc *docs, int d, int r)
 {
-	bool timed = all_intervals(docs, ndocs, k), fx = true, fy = true;
+	snprintf(buf, len, "%d: %s, run %d", d + 1, docs[d].path, r + 1);
+}
+
+/* A quantity recorded per interval, charted over the measured time. */
+struct over_time {
+	const char *title;
+	const char *ytitle;
+	enum svg_scale scale;
+	svg_label_fn *label;
+	double (*of)(const struct rf_interval *iv);
+};
+
+static double iv_ops(const struct rf_interval *iv) { return iv->ops_per_s; }
+static double iv_p50(const struct rf_interval *iv) { return iv->p50_ns; }
+static double iv_p99(const struct rf_interval *iv) { return iv->p99_ns; }
+
+static const struct over_time over_time[] = {
+	{ "ops/s over time", "ops/s", SVG_LINEAR, svg_label_number, iv_ops },
+	{ "p50 latency over time", "p50", SVG_LOG, svg_label_ns, iv_p50 },
+	{ "p99 latency over time", "p99", SVG_LOG, svg_label_ns, iv_p99 },
+};
+
+/* Can v be drawn on this scale (a log axis has no 0)? */
+static bool drawable(enum svg_scale scale, double v)
+{
+	return isfinite(v) && (scale != SVG_LOG || v > 0);
+}
+
+/*
+ * One quantity per interval of each run (a file's colour, its later
+ * runs dashed).  Fewer than two points make no chart: false.
+ */
+static bool time_chart(FILE *out, const struct rf_doc *docs, int ndocs,
+		       const struct rf_key *k, const struct over_time *q,
+		       double *xs, double *ys)
+{
+	bool fx = true, fy = true;
+	int points = 0;
+	char name[512];
 	struct svg_chart c = {
 		.out = out, .width = 380, .height = 290,
-		.x = { SVG_LINEAR, 0, 0, timed ? "time (s)" : "run", svg_label_number },
-		.y = { SVG_LINEAR, 0, 0, "ops/s", svg_label_number },
+		.x = { SVG_LINEAR, 0, 0, "time (s)", svg_label_number },
+		.y = { q->scale, 0, 0, q->ytitle, q->label },
 	};
 
-	widen(&c.x, timed ? 0 : 1, &fx);
-	widen(&c.y, 0, &fy);
+	widen(&c.x, 0, &fx);
+	if (q->scale == SVG_LINEAR)
+		widen(&c.y, 0, &fy);
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			for (int i = 0; fo && i < fo->niv; i++) {
+				if (!drawable(q->scale, q->of(&fo->iv[i])))
+					continue;
+				widen(&c.x, fo->iv[i].t_s, &fx);
+				widen(&c.y, q->of(&fo->iv[i]), &fy);
+				points++;
+			}
+		}
+	if (points < 2)
+		return false;
+	svg_begin(&c, q->title);
 	for (int d = 0; d < ndocs; d++)
 		for (int r = 0; r < docs[d].nruns; r++) {
 			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
@@ -306,14 +439,46 @@ static void throughput_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 
 			if (!fo)
 				continue;
-			widen(&c.x, timed ? 0 : r + 1, &fx);
-			widen(&c.y, fo->ops_per_s, &fy);
-			for (int i = 0; timed && i < fo->niv; i++) {
-				widen(&c.x, fo->iv[i].t_s, &fx);
-				widen(&c.y, fo->iv[i].ops_per_s, &fy);
+			for (int i = 0; i < fo->niv; i++) {
+				xs[i] = fo->iv[i].t_s;
+				ys[i] = q->of(&fo->iv[i]);
 			}
+			series_name(name, sizeof(name), docs, d, r);
+			svg_series(&c, name, xs, ys, fo->niv, d, r > 0);
 		}
-	svg_begin(&c, timed ? "ops/s over time" : "ops/s per run (no intervals recorded)");
+	svg_end(&c);
+	return true;
+}
+
+/* ops/s of each run, when runs have no intervals; false: under two points. */
+static bool runs_chart(FILE *out, const struct rf_doc *docs, int ndocs,
+		       const struct rf_key *k, double *xs, double *ys)
+{
+	bool fx = true, fy = true;
+	int points = 0;
+	char name[512];
+	struct svg_chart c = {
+		.out = out, .width = 380, .height = 290,
+		.x = { SVG_LINEAR, 0, 0, "run", svg_label_number },
+		.y = { SVG_LINEAR, 0, 0, "ops/s", svg_label_number },
+	};
+
+	widen(&c.x, 1, &fx);
+	widen(&c.y, 0, &fy);
+	for (int d = 0; d < ndocs; d++)
+		for (int r = 0; r < docs[d].nruns; r++) {
+			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
+							     k->occurrence);
+
+			if (!fo || !isfinite(fo->ops_per_s))
+				continue;
+			widen(&c.x, r + 1, &fx);
+			widen(&c.y, fo->ops_per_s, &fy);
+			points++;
+		}
+	if (points < 2)
+		return false;
+	svg_begin(&c, "ops/s per run (no intervals recorded)");
 	for (int d = 0; d < ndocs; d++) {
 		int n = 0;
 
@@ -321,23 +486,31 @@ static void throughput_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 			const struct rf_flowop *fo = rf_find(&docs[d].runs[r], k->name,
 							     k->occurrence);
 
-			if (!fo)
-				continue;
-			if (!timed) {
+			if (fo) {
 				xs[n] = r + 1;
 				ys[n++] = fo->ops_per_s;
-				continue;
 			}
-			for (int i = 0; i < fo->niv; i++) {
-				xs[i] = fo->iv[i].t_s;
-				ys[i] = fo->iv[i].ops_per_s;
-			}
-			svg_series(&c, xs, ys, fo->niv, d, r > 0);
 		}
-		if (!timed)
-			svg_series(&c, xs, ys, n, d, false);
+		snprintf(name, sizeof(name), "%d: %s", d + 1, docs[d].path);
+		svg_series(&c, name, xs, ys, n, d, false);
 	}
 	svg_end(&c);
+	return true;
+}
+
+/*
+ * Over time when every run has intervals: ops/s, then p50 and p99
+ * latency next to it; else ops/s per run.  A single point is no chart.
+ */
+static void time_charts(FILE *out, const struct rf_doc *docs, int ndocs,
+			const struct rf_key *k, double *xs, double *ys)
+{
+	if (!all_intervals(docs, ndocs, k)) {
+		runs_chart(out, docs, ndocs, k, xs, ys);
+		return;
+	}
+	for (size_t q = 0; q < sizeof(over_time) / sizeof(over_time[0]); q++)
+		time_chart(out, docs, ndocs, k, &over_time[q], xs, ys);
 }
 
 /* Latency at each percentile, one line per run, both axes logarithmic. */
@@ -345,6 +518,8 @@ static void latency_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 			  const struct rf_key *k, double *xs, double *ys)
 {
 	bool fx = true, fy = true;
+	int points = 0;
+	char name[512];
 	struct svg_chart c = {
 		.out = out, .width = 380, .height = 290,
 		.x = { SVG_NINES, 0, 0, "percentile", svg_label_pct },
@@ -361,12 +536,15 @@ static void latency_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 					continue;
 				widen(&c.x, fo->pcts[i].pct, &fx);
 				widen(&c.y, fo->pcts[i].ns, &fy);
+				points++;
 			}
 		}
 	if (fy) {
 		fputs("<p>No latency percentiles (no op completed).</p>\n", out);
 		return;
 	}
+	if (points < 2)
+		return;
 	svg_begin(&c, "latency percentiles");
 	for (int d = 0; d < ndocs; d++)
 		for (int r = 0; r < docs[d].nruns; r++) {
@@ -379,7 +557,8 @@ static void latency_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 				xs[i] = fo->pcts[i].pct;
 				ys[i] = fo->pcts[i].ns;
 			}
-			svg_series(&c, xs, ys, fo->npcts, d, r > 0);
+			series_name(name, sizeof(name), docs, d, r);
+			svg_series(&c, name, xs, ys, fo->npcts, d, r > 0);
 		}
 	svg_end(&c);
 }
@@ -408,27 +587,64 @@ static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
 
 static const char *const metric_names[] = { "ops/s", "MB/s", "ms/op" };
 
-/* The numbers behind the charts: per file, mean ± stdev of each metric. */
+/*
+ * A file's change against the first, computed as `flowbench compare`
+ * does: %diff of the means, and Welch's t-test (welch.h) over the runs,
+ * significant under SIGNIFICANCE; "n/a" when a side has one run.
+ */
+static void diff_cells(FILE *out, const struct sample *base, const struct sample *s)
+{
+	struct welch w;
+
+	if (base->n > 0 && s->n > 0 && base->mean != 0)
+		fprintf(out, "<td class=\"n\">%+.1f%%</td>",
+			(s->mean - base->mean) / fabs(base->mean) * 100.0);
+	else
+		fputs("<td class=\"n\">-</td>", out);
+	if (base->n < 2 || s->n < 2) {
+		fputs("<td>n/a</td>", out);
+		return;
+	}
+	w = welch_test(base, s);
+	fputs(w.p < SIGNIFICANCE ? "<td class=\"sig\">yes" : "<td>no", out);
+	if (w.p < 0.0001)
+		fputs(" (p&lt;0.0001)</td>", out);
+	else
+		fprintf(out, " (p=%.2g)</td>", w.p);
+}
+
+/*
+ * The numbers behind the charts: per file, mean ± stdev of each metric
+ * over its runs, and with several files each one's %diff against the
+ * first and whether it is significant.
+ */
 static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
 			  const struct rf_key *k, double *v)
 {
+	char buf[160];
+
 	fputs("<table>\n<tr><th>file</th><th>runs</th>", out);
-	for (int m = 0; m < 3; m++)
+	for (int m = 0; m < 3; m++) {
 		fprintf(out, "<th>%s</th>", metric_names[m]);
+		if (ndocs > 1)
+			fputs("<th>%diff vs 1</th><th>significant</th>", out);
+	}
 	fputs("</tr>\n", out);
 	for (int d = 0; d < ndocs; d++) {
 		fprintf(out, "<tr><td>%d: ", d + 1);
 		html_escape(out, docs[d].path);
 		fprintf(out, "</td><td class=\"n\">%d</td>", docs[d].nruns);
 		for (int m = 0; m < 3; m++) {
+			struct sample base = values(&docs[0], k, m, v);
 			struct sample s = values(&docs[d], k, m, v);
 
-			if (s.n == 0)
-				fputs("<td class=\"n\">-</td>", out);
-			else if (s.n == 1)
-				fprintf(out, "<td class=\"n\">%.4g</td>", s.mean);
-			else
-				fprintf(out, "<td class=\"n\">%.4g ± %.2g</td>", s.mean, s.stdev);
+			svg_human_pm(buf, sizeof(buf), s.n ? s.mean : NAN,
+				     s.n > 1 ? s.stdev : NAN);
+			fprintf(out, "<td class=\"n\">%s</td>", buf);
+			if (ndocs > 1 && d == 0)
+				fputs("<td class=\"n\">-</td><td>(baseline)</td>", out);
+			else if (ndocs > 1)
+				diff_cells(out, &base, &s);
 		}
 		fputs("</tr>\n", out);
 	}
@@ -478,7 +694,7 @@ static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
 	numbers_table(out, docs, ndocs, k, a);
 	legend(out, names, ndocs, repeats(docs, ndocs));
 	fputs("<div class=\"charts\">\n", out);
-	throughput_chart(out, docs, ndocs, k, a, b);
+	time_charts(out, docs, ndocs, k, a, b);
 	latency_chart(out, docs, ndocs, k, a, b);
 	if (several(docs, ndocs))
 		bars_chart(out, docs, ndocs, k, names, a, b, c);
@@ -620,6 +836,70 @@ static size_t longest(const struct rf_doc *docs, int ndocs)
 	return n + 1;
 }
 
+/* The latency at percentile pct of a file's runs, their mean; NaN: none. */
+static double mean_pct(const struct rf_doc *doc, const struct rf_key *k, double pct)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int r = 0; r < doc->nruns; r++) {
+		const struct rf_flowop *fo = rf_find(&doc->runs[r], k->name, k->occurrence);
+
+		for (int i = 0; fo && i < fo->npcts; i++)
+			if (fo->pcts[i].pct == pct && fo->pcts[i].ns > 0) {
+				sum += fo->pcts[i].ns;
+				n++;
+			}
+	}
+	return n ? sum / n : NAN;
+}
+
+/*
+ * Before the flowops' sections, one chart of them all: p50 to p99 of
+ * each flowop and file (the mean over a file's runs).  No chart for a
+ * single range.  0, or -1 when memory ran out.
+ */
+static int overview(FILE *out, const struct rf_doc *docs, int ndocs,
+		    const struct rf_key *keys, int nkeys, const char *const *legend)
+{
+	size_t n = (size_t)nkeys * (size_t)ndocs;
+	double *p50 = calloc(n + 1, sizeof(*p50)), *p99 = calloc(n + 1, sizeof(*p99));
+	char **cats = calloc((size_t)nkeys + 1, sizeof(*cats));
+	int status = p50 && p99 && cats ? 0 : -1, ranges = 0;
+
+	for (int k = 0; !status && k < nkeys; k++) {
+		if (asprintf(&cats[k], keys[k].occurrence ? "%s (%d)" : "%s",
+			     keys[k].name, keys[k].occurrence + 1) < 0) {
+			cats[k] = NULL;
+			status = -1;
+		}
+		for (int d = 0; d < ndocs; d++) {
+			p50[k * ndocs + d] = mean_pct(&docs[d], &keys[k], 50);
+			p99[k * ndocs + d] = mean_pct(&docs[d], &keys[k], 99);
+			ranges += isfinite(p50[k * ndocs + d]) && isfinite(p99[k * ndocs + d]);
+		}
+	}
+	if (!status && ranges > 1) {
+		struct svg_ranges r = {
+			.title = "latency per flowop: p50 to p99", .cats = (const char *const *)cats,
+			.ncats = nkeys, .files = legend, .nfiles = ndocs, .p50 = p50, .p99 = p99,
+		};
+
+		fputs("<h2>Latency per flowop</h2>\n", out);
+		fputs("<p class=\"legend\">", out);
+		legend_keys(out, legend, ndocs);
+		fputs("(hover for values)</p>\n<div class=\"charts\">\n", out);
+		svg_range_chart(out, &r);
+		fputs("</div>\n", out);
+	}
+	for (int k = 0; cats && k < nkeys; k++)
+		free(cats[k]);
+	free(cats);
+	free(p50);
+	free(p99);
+	return status;
+}
+
 int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 {
 	size_t room = longest(docs, ndocs);
@@ -656,6 +936,8 @@ int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 		for (int r = 0; r < docs[d].nruns; r++)
 			if (docs[d].runs[r].nranks > 0 && ranks_section(out, docs, d, r) < 0)
 				status = -1;
+	if (overview(out, docs, ndocs, keys, nkeys, (const char *const *)legend) < 0)
+		status = -1;
 	for (int k = 0; k < nkeys; k++)
 		flowop_section(out, docs, ndocs, &keys[k], (const char *const *)legend,
 			       a, b, c);

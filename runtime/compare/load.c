@@ -78,6 +78,10 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 		fo->iv[fo->niv].t_s = num(v, "t_s");
 		fo->iv[fo->niv].ops_per_s = num(v, "ops_per_s");
 		fo->iv[fo->niv].mb_per_s = num(v, "mb_per_s");
+		fo->iv[fo->niv].p50_ns = num(json_object_get(json_object_get(v, "latency_ns"),
+							     "percentiles"), "50");
+		fo->iv[fo->niv].p99_ns = num(json_object_get(json_object_get(v, "latency_ns"),
+							     "percentiles"), "99");
 		fo->niv++;
 	}
 	return 0;

@@ -25,6 +25,7 @@ struct rf_interval {
 	double t_s;
 	double ops_per_s;
 	double mb_per_s;
+	double p50_ns, p99_ns;  /* its latency percentiles; NaN without */
 };
 
 /* One flowop in one run. */

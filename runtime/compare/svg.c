@@ -173,8 +173,28 @@ void svg_begin(struct svg_chart *c, const char *title)
 	axis_titles(c->out, c->width, c->height, c->x.title, c->y.title);
 }
 
-void svg_series(struct svg_chart *c, const double *xs, const double *ys,
-		int n, int color, bool dashed)
+/* "NAME: x-title X, y-title Y", the hover text of a point. */
+static void point_title(const struct svg_chart *c, const char *name,
+			double x, double y)
+{
+	char xs[64], ys[64];
+
+	c->x.label(xs, sizeof(xs), x);
+	if (c->y.label == svg_label_ns)
+		svg_label_ns(ys, sizeof(ys), y);
+	else
+		svg_human(ys, sizeof(ys), y);
+	fputs("<title>", c->out);
+	html_escape(c->out, name);
+	fputs(": ", c->out);
+	html_escape(c->out, c->x.title);
+	fprintf(c->out, " %s, ", xs);
+	html_escape(c->out, c->y.title);
+	fprintf(c->out, " %s</title>", ys);
+}
+
+void svg_series(struct svg_chart *c, const char *name, const double *xs,
+		const double *ys, int n, int color, bool dashed)
 {
 	int shown = 0;
 
@@ -190,8 +210,10 @@ void svg_series(struct svg_chart *c, const double *xs, const double *ys,
 	for (int i = 0; i < n; i++) {
 		if (isnan(scaled(c->x.scale, xs[i])) || isnan(scaled(c->y.scale, ys[i])))
 			continue;
-		fprintf(c->out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+		fprintf(c->out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">",
 			px_x(c, xs[i]), px_y(c, ys[i]), svg_color(color));
+		point_title(c, name, xs[i], ys[i]);
+		fputs("</circle>\n", c->out);
 	}
 }
 
@@ -274,6 +296,9 @@ void svg_bars(FILE *out, const char *title, const char *ytitle,
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
 			x, y, w, px_y(&c, 0) - y, svg_color(i));
 		html_escape(out, labels[i]);
+		svg_human_pm(buf, sizeof(buf), mean[i], err[i]);
+		fprintf(out, ": %s ", buf);
+		html_escape(out, ytitle);
 		fputs("</title></rect>\n", out);
 		if (isfinite(err[i]) && isfinite(mean[i]) && err[i] > 0) {
 			double cx = x + w / 2, lo = px_y(&c, fmax(mean[i] - err[i], 0));
@@ -321,4 +346,145 @@ void svg_label_ns(char *buf, size_t len, double v)
 void svg_label_pct(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, "%g", v);
+}
+
+/* Decimals for v: none from 100 up, else three significant digits. */
+static int human_decimals(double v)
+{
+	double a = fabs(v);
+	int d;
+
+	if (!(a > 0) || a >= 99.95)
+		return 0;
+	d = 2 - (int)floor(log10(a));
+	return d > 15 ? 15 : d;
+}
+
+/* v with `dec` decimals and its whole part grouped by threes with commas. */
+static void grouped(char *buf, size_t len, double v, int dec)
+{
+	char raw[400];
+	const char *p = raw;
+	size_t used = 0, whole;
+
+	if (len == 0)
+		return;
+	snprintf(raw, sizeof(raw), "%.*f", dec, fabs(v));
+	whole = strcspn(raw, ".");
+	if (v < 0 && strspn(raw, "0.") != strlen(raw) && used + 1 < len)
+		buf[used++] = '-';
+	for (size_t i = 0; *p && used + 1 < len; i++, p++) {
+		if (i > 0 && i < whole && (whole - i) % 3 == 0) {
+			if (used + 2 >= len)
+				break;          /* cut before a lone comma */
+			buf[used++] = ',';
+		}
+		buf[used++] = *p;
+	}
+	buf[used] = '\0';
+}
+
+void svg_human(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		grouped(buf, len, v, human_decimals(v));
+}
+
+void svg_human_pm(char *buf, size_t len, double mean, double stdev)
+{
+	int dec = human_decimals(mean);
+	char m[448], sd[448];
+
+	if (!isfinite(mean)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	grouped(m, sizeof(m), mean, dec);
+	if (!isfinite(stdev)) {
+		snprintf(buf, len, "%s", m);
+		return;
+	}
+	grouped(sd, sizeof(sd), stdev, dec);
+	snprintf(buf, len, "%s ± %s", m, sd);
+}
+
+/* One file's p50..p99 bar in a category's slot, with hover values. */
+static void range_mark(const struct svg_chart *c, const struct svg_ranges *r,
+		       int cat, int file, double x)
+{
+	double lo = r->p50[cat * r->nfiles + file], hi = r->p99[cat * r->nfiles + file];
+	char a[64], b[64];
+
+	if (isnan(scaled(SVG_LOG, lo)) || isnan(scaled(SVG_LOG, hi)))
+		return;
+	svg_label_ns(a, sizeof(a), lo);
+	svg_label_ns(b, sizeof(b), hi);
+	fputs("<g><title>", c->out);
+	html_escape(c->out, r->cats[cat]);
+	fputs(", ", c->out);
+	html_escape(c->out, r->files[file]);
+	fprintf(c->out, ": p50 %s, p99 %s</title>"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"4\"/>"
+		"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>"
+		"<path d=\"M%.1f %.1fH%.1f\" stroke=\"%s\" stroke-width=\"3\"/></g>\n",
+		a, b, x, px_y(c, lo), x, px_y(c, hi), svg_color(file),
+		x, px_y(c, lo), svg_color(file),
+		x - 7, px_y(c, hi), x + 7, svg_color(file));
+}
+
+void svg_range_chart(FILE *out, const struct svg_ranges *r)
+{
+	double width = 120 + 70.0 * r->ncats * (r->nfiles > 2 ? r->nfiles / 2.0 : 1);
+	struct svg_chart c = {
+		.out = out, .width = width < 380 ? 380 : width, .height = 320,
+		.x = { SVG_LINEAR, 0, 1, "flowop", svg_label_number },
+		.y = { SVG_LOG, 0, 0, "latency (dot: p50, tick: p99)", svg_label_ns },
+	};
+	double ty[MAX_TICKS], slot;
+	bool first = true;
+	char buf[64];
+	int ny;
+
+	for (int i = 0; i < r->ncats * r->nfiles; i++)
+		for (int j = 0; j < 2; j++) {
+			double v = j ? r->p99[i] : r->p50[i];
+
+			if (!(v > 0) || !isfinite(v))
+				continue;
+			if (first || v < c.y.min)
+				c.y.min = v;
+			if (first || v > c.y.max)
+				c.y.max = v;
+			first = false;
+		}
+	ny = ticks(&c.y, ty);
+	open_svg(out, c.width, c.height, r->title);
+	fprintf(out, "<rect class=\"pa\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		LEFT, TOP, c.width - LEFT - RIGHT, c.height - TOP - BOTTOM);
+	for (int i = 0; i < ny; i++) {
+		double y = px_y(&c, ty[i]);
+
+		svg_label_ns(buf, sizeof(buf), ty[i]);
+		fprintf(out, "<line class=\"g\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			"<text class=\"tk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			LEFT, y, c.width - RIGHT, y, LEFT - 6, y + 4);
+		html_escape(out, buf);
+		fputs("</text>\n", out);
+	}
+	slot = (c.width - LEFT - RIGHT) / (r->ncats > 0 ? r->ncats : 1);
+	for (int k = 0; k < r->ncats; k++) {
+		double x0 = LEFT + slot * k, sub = slot / (r->nfiles + 1);
+
+		for (int f = 0; f < r->nfiles; f++)
+			range_mark(&c, r, k, f, x0 + sub * (f + 1));
+		fprintf(out, "<text class=\"tk\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			x0 + slot / 2, c.height - BOTTOM + 16);
+		short_label(buf, sizeof(buf), r->cats[k], (size_t)(slot / 7));
+		html_escape(out, buf);
+		fputs("</text>\n", out);
+	}
+	axis_titles(out, c.width, c.height, "", c.y.title);
+	fputs("</svg>\n", out);
 }

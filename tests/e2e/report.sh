@@ -1,8 +1,13 @@
 #!/bin/sh
 # report.sh - `flowbench report` writes one self-contained HTML page from
 # the fixture results files: charts as inline SVG, nothing fetched from a
-# network, text from the files escaped; with Debian's chromium installed
-# the page is also rendered headless and must not be blank.
+# network, text from the files escaped.  From real runs (--repeat 3
+# --interval 0.5) it reads like an analysis: numbers for people, the
+# measured run time, the rows where A and B differ highlighted, %diff and
+# significance equal to `flowbench compare`'s, p50/p99 over time, an
+# overview of every flowop's latency, values on hover, no one-point
+# chart.  With Debian's chromium the page is rendered headless and must
+# not be blank; in CI ($CI set) a missing chromium is a failure, not a skip.
 . "$(dirname "$0")/lib.sh"
 
 data=$TOP_SRCDIR/tests/data
@@ -50,14 +55,101 @@ set -e
 grep -q "unknown results format" "$tmp/err" || fail "unknown format message: $(cat "$tmp/err")"
 ok "refuses an unknown format version and writes nothing"
 
+# Real runs: A with 1 thread, B with 2; the script says runtime 60, each
+# run is measured for --runtime 1.
+need python3
+for x in a b; do
+	mkdir "$tmp/d$x"
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/d$x" \
+		-D filesize=16m -D nthreads=$([ $x = a ] && echo 1 || echo 2) \
+		--runtime 1 --repeat 3 --interval 0.5 --output "$tmp/$x.json" \
+		>"$tmp/run.out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run $x failed"; }
+done
+"$FLOWBENCH" report "$tmp/a.json" "$tmp/b.json" -o "$tmp/ab.html" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "report of two runs failed"; }
+"$FLOWBENCH" compare "$tmp/a.json" "$tmp/b.json" >"$tmp/compare.txt"
+python3 - "$tmp/a.json" "$tmp/b.json" "$tmp/ab.html" "$tmp/compare.txt" <<'PY' || fail "the report of real runs does not read like an analysis"
+import json, re, statistics, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+page = open(sys.argv[3]).read()
+cmp = open(sys.argv[4]).read()
+
+def human(v, dec):
+    return f"{v:,.{dec}f}"
+
+# numbers for people: the IO Summary's ops/s as "588,035 ± 57,821"
+rates = [r["summary"]["ops_per_s"] for r in a["runs"]]
+want = human(statistics.mean(rates), 0) + " ± " + human(statistics.stdev(rates), 0)
+summary = page[page.index("<h2>IO Summary</h2>"):]
+assert want in summary[:summary.index("</table>")], ("IO Summary ops/s not", want)
+table_text = re.sub(r"<svg.*?</svg>", "", page, flags=re.S)
+assert not re.search(r"\d\.?\d*e[+-]\d", table_text), re.search(r".{40}\d\.?\d*e[+-]\d.{20}", table_text).group(0)
+
+# the measured run time, not the script's `runtime` (60)
+assert a["workload"]["variables"]["runtime"] == 60
+el = [r["elapsed_s"] for r in a["runs"]]
+row = re.search(r"<tr[^>]*><th>run time \(measured\)</th><td>([^<]*)</td>", page)
+assert row, "no run time row"
+assert row.group(1).startswith(human(statistics.mean(el), 2) + " s (runs: "), row.group(1)
+assert "<th>workload.runtime</th>" not in page, "the script's runtime is shown as if it ran"
+
+# rows where A and B differ highlighted, the others not
+assert '<tr class="differs"><th>workload.nthreads</th>' in page
+assert '<tr><th>workload.iosize</th>' in page
+assert '<tr><th>run time (measured)</th>' in page or \
+    '<tr class="differs"><th>run time (measured)</th>' in page
+
+# %diff and significance, for ops/s, exactly as compare prints them
+ops = cmp[cmp.index("ops/s "):cmp.index("\n\n", cmp.index("ops/s "))].splitlines()[1:]
+assert len(ops) == 3, ops
+for line in ops:
+    name = line.split()[0] if not line.startswith("IO Summary") else "IO Summary"
+    m = re.search(r"([+-][\d.]+%)\s+((?:yes|no) \(p[=<][\d.e-]+\))\s*$", line)
+    assert m, line
+    head = "<h2>IO Summary</h2>" if name == "IO Summary" else "<h2>flowop %s</h2>" % name
+    sec = page[page.index(head):]
+    sec = sec[:sec.index("</table>")]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", sec.splitlines()[4])
+    got = (cells[3], cells[4].replace("&lt;", "<"))
+    assert got == (m.group(1), m.group(2)), (name, got, "compare says", m.groups())
+
+# latency over time next to ops/s over time, for both flowops
+for title in ("ops/s over time", "p50 latency over time", "p99 latency over time"):
+    assert page.count(">%s</text>" % title) == 2, (title, page.count(">%s</text>" % title))
+
+# one overview of p50/p99 per flowop, before the flowops' sections
+ov = page.find("<h2>Latency per flowop</h2>")
+assert 0 < ov < page.index("<h2>flowop "), "no latency overview before the flowops"
+assert re.search(r"<title>rand-read1, 2: [^<]*b\.json: p50 [\d.]+[nµm]?s, p99 [\d.]+[nµm]?s</title>", page)
+
+# every point says its value on hover
+circles = page.count("<circle ")
+assert circles > 50, circles
+hover = len(re.findall(r"<circle [^>]*><title>[^<]*: time \(s\) [^<]*, ops/s [\d,.]+</title></circle>", page))
+assert hover > 0 and circles == len(re.findall(r"<circle [^>]*><title>", page)) + page.count("<g><title>"), (circles, hover)
+PY
+ok "real runs: human numbers, measured run time, differing rows, compare's %diff/significance, latency over time, overview, hover values"
+
+# One run without intervals: each flowop is one point, so no chart of it.
+mkdir "$tmp/d1"
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/d1" -D filesize=16m \
+	-D nthreads=1 --runtime 1 --output "$tmp/one.json" >"$tmp/run.out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "a single run failed"; }
+"$FLOWBENCH" report "$tmp/one.json" -o "$tmp/one.html"
+! grep -q 'ops/s per run' "$tmp/one.html" || fail "a chart of a single point"
+grep -q '>latency percentiles</text>' "$tmp/one.html" || fail "the percentiles (several points) are charted"
+ok "one run without intervals: no one-point chart"
+
 # Rendering: a real browser, headless, no network; a blank page is one colour.
+# As root chromium needs --no-sandbox, and a HOME it can write.
 command -v chromium >/dev/null 2>&1 || {
+	[ -z "${CI:-}" ] || fail "CI: chromium is not installed (tests/install-deps.sh installs it): the rendering check must run"
 	echo "SKIP: chromium is not installed (apt-get install chromium) for the rendering check"
 	exit 77
 }
-need python3
+mkdir -p "$tmp/home"
 shot() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	HOME=$tmp/home timeout 120 chromium --headless --no-sandbox --disable-gpu \
 		--disable-background-networking --disable-component-update \
 		--disable-sync --no-first-run --user-data-dir="$tmp/c" \
 		--screenshot="$2" --window-size=1200,1600 "file://$1" \
@@ -66,6 +158,7 @@ shot() {
 }
 printf '<!DOCTYPE html>\n<html><body></body></html>\n' >"$tmp/blank.html"
 shot "$html" "$tmp/shot.png"
+shot "$tmp/ab.html" "$tmp/ab.png"
 shot "$tmp/blank.html" "$tmp/blank.png"
 # distinct colours of a PNG (8-bit RGB or RGBA, non-interlaced), by hand
 colours() {
@@ -111,4 +204,6 @@ nreport=$(colours "$tmp/shot.png")
 nblank=$(colours "$tmp/blank.png")
 [ "$nblank" -le 2 ] || fail "the blank page has $nblank colours: the check itself is off"
 [ "$nreport" -ge 20 ] || fail "the rendered report has only $nreport colours: blank?"
-ok "chromium renders the report ($nreport colours; a blank page: $nblank)"
+nab=$(colours "$tmp/ab.png")
+[ "$nab" -ge 20 ] || fail "the rendered report of real runs has only $nab colours: blank?"
+ok "chromium renders the reports ($nreport and $nab colours; a blank page: $nblank)"

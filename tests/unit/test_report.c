@@ -1,15 +1,18 @@
 /*
  * test_report.c - the text report, byte for byte: breakdown lines (normal,
  * zero-op, long name, 64-bit count), the IO Summary with rd/wr rates and
- * the totals it is computed from, and flowbench's percentile block.
+ * the totals it is computed from, and flowbench's percentile block; and
+ * the numbers of the HTML report (`flowbench report`) as people read them.
  */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/flowop.h"
+#include "runtime/compare/svg.h"
 #include "runtime/measure/text.h"
 
 #include "tests/unit/check_main.h"
@@ -209,6 +212,59 @@ START_TEST(test_percentile_block)
 }
 END_TEST
 
+/* svg_human(v) as a string in a static buffer of the test. */
+static const char *human(double v)
+{
+	static char buf[128];
+
+	svg_human(buf, sizeof(buf), v);
+	return buf;
+}
+
+/* The HTML report's numbers: grouped thousands, never an exponent. */
+START_TEST(test_human_numbers)
+{
+	char buf[128];
+
+	ck_assert_str_eq(human(588035.4), "588,035");
+	ck_assert_str_eq(human(1234567890.0), "1,234,567,890");
+	ck_assert_str_eq(human(999.6), "1,000");
+	ck_assert_str_eq(human(100), "100");
+	ck_assert_str_eq(human(12.345), "12.3");
+	ck_assert_str_eq(human(3.14159), "3.14");
+	ck_assert_str_eq(human(0.0038142), "0.00381");
+	ck_assert_str_eq(human(1e-7), "0.000000100");
+	ck_assert_str_eq(human(-1500), "-1,500");
+	ck_assert_str_eq(human(-0.0001), "-0.000100");
+	ck_assert_str_eq(human(0), "0");
+	ck_assert_str_eq(human(1e21), "1,000,000,000,000,000,000,000");
+	ck_assert_str_eq(human(NAN), "-");
+	ck_assert_str_eq(human(INFINITY), "-");
+	svg_human_pm(buf, sizeof(buf), 588035.2, 57821.4);
+	ck_assert_str_eq(buf, "588,035 ± 57,821");
+	svg_human_pm(buf, sizeof(buf), 0.0038142, 0.00021);
+	ck_assert_str_eq(buf, "0.00381 ± 0.00021");
+	svg_human_pm(buf, sizeof(buf), 5.0, NAN);
+	ck_assert_str_eq(buf, "5.00");
+	svg_human_pm(buf, sizeof(buf), NAN, 1);
+	ck_assert_str_eq(buf, "-");
+}
+END_TEST
+
+/* A buffer too short cuts the text, never writes past it. */
+START_TEST(test_human_short_buffer)
+{
+	char buf[8];
+
+	memset(buf, 'x', sizeof(buf));
+	svg_human(buf, 6, 1234567.0);
+	ck_assert_str_eq(buf, "1,234");
+	ck_assert_int_eq(buf[6], 'x');
+	svg_human_pm(buf, 6, 588035.2, 57821.4);
+	ck_assert_int_eq((int)strlen(buf), 5);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -222,6 +278,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_summary_empty);
 	tcase_add_test(tc, test_totals);
 	tcase_add_test(tc, test_percentile_block);
+	tcase_add_test(tc, test_human_numbers);
+	tcase_add_test(tc, test_human_short_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

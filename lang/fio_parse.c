@@ -702,9 +702,11 @@ static void option_line(struct fio_jobfile *jf, struct fio_section *s,
 		char *msg = NULL;
 
 		st = set_option_quietly(o, v, opts, jf, d, loc, &msg);
+		/* the message without its ":LINE:COL: " (the note has the line) */
 		if (st < 0)
 			not_imported(jf, s, value ? arena_printf(&jf->arena, "%s=%s",
-				     key, value) : key, msg[0] == ':' ? msg + 2 : msg, loc);
+				     key, value) : key, strstr(msg, ": ") ?
+				     strstr(msg, ": ") + 2 : msg, loc);
 		free(msg);
 	} else {
 		st = set_option(o, v, opts, &jf->arena, d, loc);

@@ -215,6 +215,18 @@ static int set_keep_going(struct cli_args *args, const char *opt,
 	return 0;
 }
 
+/* import-fio --lenient: what import-fio cannot honour becomes a
+ * `# NOT IMPORTED:` comment instead of an error. */
+static int set_fio_lenient(struct cli_args *args, const char *opt, const char *v,
+			   FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->fio_lenient = true;
+	return 0;
+}
+
 static int set_force(struct cli_args *args, const char *opt, const char *v,
 		     FILE *err)
 {
@@ -409,6 +421,9 @@ static const struct cli_option options[] = {
 	  "the tables as text (the default), GitHub markdown or CSV", NULL },
 	{ "--output", 'o', "FILE.html", CMD(CLI_REPORT), set_report_out,
 	  "where to write the page (required)", NULL },
+	{ "--lenient", 0, NULL, CMD(CLI_IMPORT_FIO), set_fio_lenient,
+	  "import-fio: options it cannot honour become '# NOT IMPORTED:' "
+	  "comments (the job runs without them) instead of errors", NULL },
 	{ "--help", 'h', NULL, EVERY_CMD, want_help,
 	  "print this help and exit", NULL },
 	{ "--version", 'V', NULL, EVERY_CMD, want_version,
@@ -550,7 +565,7 @@ static const struct cli_subcommand subcommands[] = {
 	{ "report", CLI_REPORT, "report A.json... -o FILE.html",
 	  "one self-contained HTML page of charts",
 	  results_operand, report_finish, true, NULL },
-	{ "import-fio", CLI_IMPORT_FIO, "import-fio JOB.fio",
+	{ "import-fio", CLI_IMPORT_FIO, "import-fio JOB.fio [--lenient]",
 	  "print a commented WML workload doing what the fio job file does",
 	  job_operand, job_finish, false,
 	  "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" },

@@ -64,6 +64,7 @@ struct cli_args {
 	double interval_s;        /* --interval: 0 unless given */
 	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
 	int noutputs;
+	bool fio_lenient;         /* import-fio --lenient: NOT IMPORTED comments */
 	char *const *argv;        /* the whole command line, for results files */
 	int argc;
 };

@@ -238,7 +238,8 @@ static int cmd_import_fio(const struct cli_args *args, const struct command_hook
 
 	if (!text)
 		return 1;
-	status = fio_import(args->file, text, len, stdout, stderr);
+	status = fio_import_lenient(args->file, text, len, stdout, stderr,
+				    args->fio_lenient);
 	free(text);
 	return status;
 }

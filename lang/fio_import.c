@@ -32,7 +32,8 @@ struct job_plan {
 	char sfx[16];             /* variable suffix: "" or "_2" */
 	int dir;                  /* index of its $dir variable */
 	int file;                 /* index into files[] */
-	uint64_t filesize;        /* fio's size, rounded down to whole blocks */
+	uint64_t filesize;        /* all its files, rounded down to whole blocks */
+	uint64_t iobytes;         /* bytes done before it stops (not time_based) */
 	bool aio;                 /* iodepth > 1 with an asynchronous engine */
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
@@ -67,6 +68,7 @@ struct emit {
 	int nfiles;
 	struct job_plan *jobs;
 	int njobs;
+	int engine_logged;        /* the ioengine line last logged (engine_log) */
 };
 
 /* Room for element n of an array of n: the capacity doubles each time n
@@ -255,7 +257,15 @@ static const char *wml_seconds(char *buf, size_t n, uint64_t us)
 static const char *const engine_text[] = {
 	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
 	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
+	[FIO_VSYNC] = "vsync", [FIO_PVSYNC] = "pvsync", [FIO_PVSYNC2] = "pvsync2",
 };
+
+/* The engines that do one I/O per system call, iodepth or not. */
+static bool sync_engine(int engine)
+{
+	return engine != FIO_LIBAIO && engine != FIO_IO_URING &&
+	       engine != FIO_POSIXAIO;
+}
 
 static long long gcd(long long a, long long b)
 {
@@ -343,17 +353,31 @@ static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
 	return (struct src_loc){ s->line, 1 };
 }
 
+/* a x b into *r, or an error at option `id`'s line when it passes 2^63-1 */
+static int checked_mul(struct emit *e, const struct fio_section *s, enum fio_opt id,
+		       uint64_t a, uint64_t b, uint64_t *r, const char *what)
+{
+	if (__builtin_mul_overflow(a, b, r) || *r > FIO_SIZE_MAX) {
+		diag_error(e->d, opt_loc(s, id), "job '%s': %s is too large: more "
+			   "than 2^63-1 bytes", s->name, what);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * fio lays a job's files out in whole blocks: the size the files get is
- * `size` rounded down to bs x nrfiles.  The product is checked (bs is
- * up to 2^63-1, nrfiles up to 10^6): too large is an error at bs's line,
- * never a wrapped value or a division by zero.
+ * The size of the job's files and the bytes it does.  The files are
+ * `filesize` each when given, else `size` shared among them; fio lays
+ * them out in whole blocks, so the total is rounded down to bs x nrfiles.
+ * The bytes are `size` (or size=N% of the files), times `loops`.  Every
+ * product is checked: too large is an error at the option's line, never
+ * a wrapped value or a division by zero.
  */
 static int plan_filesize(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_section *s = jp->s;
 	const struct fio_opts *o = &s->opts;
-	uint64_t block;
+	uint64_t block, total;
 
 	if (__builtin_mul_overflow(o->bs, (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
@@ -362,15 +386,32 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 			   o->text[FO_BS] : "4k", o->nrfiles);
 		return -1;
 	}
+	total = o->size;
+	if (o->filesize && checked_mul(e, s, FO_FILESIZE, o->filesize,
+				       (uint64_t)o->nrfiles, &total,
+				       "filesize x nrfiles") < 0)
+		return -1;
 	/* block >= 1: bs and nrfiles are at least 1 (the parser's ranges) */
-	jp->filesize = o->size / block * block;
+	jp->filesize = total / block * block;
 	if (jp->filesize == 0) {
-		diag_error(e->d, opt_loc(s, FO_SIZE), "job '%s': size=%llu is "
-			   "smaller than bs x nrfiles (%llu)", s->name,
-			   (unsigned long long)o->size, (unsigned long long)block);
+		diag_error(e->d, opt_loc(s, o->filesize ? FO_FILESIZE : FO_SIZE),
+			   "job '%s': %s=%llu is smaller than bs x nrfiles (%llu)",
+			   s->name, o->filesize ? "filesize" : "size",
+			   (unsigned long long)(o->filesize ? o->filesize : o->size),
+			   (unsigned long long)block);
 		return -1;
 	}
-	return 0;
+	jp->iobytes = o->size_pct ? jp->filesize / 100 * o->size_pct +
+			jp->filesize % 100 * o->size_pct / 100 :
+		      o->filesize && o->size ? o->size : jp->filesize;
+	if (jp->iobytes == 0) {
+		diag_error(e->d, opt_loc(s, FO_SIZE), "job '%s': size=%s of %llu "
+			   "bytes is 0 bytes", s->name, o->text[FO_SIZE],
+			   (unsigned long long)jp->filesize);
+		return -1;
+	}
+	return checked_mul(e, s, FO_LOOPS, jp->iobytes, (uint64_t)o->loops,
+			   &jp->iobytes, "size x loops");
 }
 
 /*
@@ -404,6 +445,26 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	return 0;
 }
 
+/*
+ * libaio and posixaio have no engine of their own in flowbench: say on
+ * stderr (once per ioengine line) what runs instead, so that the change
+ * is never silent; the output says it too (job_notes).
+ */
+static void engine_log(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	struct src_loc at = opt_loc(jp->s, FO_IOENGINE);
+
+	if (o->engine != FIO_LIBAIO && o->engine != FIO_POSIXAIO)
+		return;
+	if (at.line == e->engine_logged)
+		return;
+	e->engine_logged = at.line;
+	diag_warning(e->d, at, "ioengine=%s runs %s in flowbench", engine_text[o->engine],
+		     jp->aio ? "on io_uring (aioread/aiowrite)" :
+		     "as synchronous pread/pwrite (iodepth=1)");
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 static int plan_job(struct emit *e, struct job_plan *jp, int index)
 {
@@ -414,9 +475,15 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (!(o->given & FIO_BIT(FO_SIZE)))
-		diag_error(e->d, loc, "job '%s': no size: give size= (flowbench "
-			   "creates the file, so it must know how large)", jp->s->name);
+	if (!(o->given & (FIO_BIT(FO_SIZE) | FIO_BIT(FO_FILESIZE))))
+		diag_error(e->d, loc, "job '%s': no size: give size= or filesize= "
+			   "(flowbench creates the file, so it must know how large)",
+			   jp->s->name);
+	else if (o->size_pct && !o->filesize)
+		diag_error(e->d, opt_loc(jp->s, FO_SIZE), "job '%s': size=%s%% needs "
+			   "filesize= (the percentage is of the file's size, and "
+			   "flowbench creates the file)", jp->s->name,
+			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
 	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
 	if (o->fsync && o->nrfiles > 1)
@@ -426,7 +493,8 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	if (plan_filesize(e, jp) < 0)
 		return -1;
-	jp->aio = o->iodepth > 1 && o->engine != FIO_SYNC && o->engine != FIO_PSYNC;
+	jp->aio = o->iodepth > 1 && !sync_engine(o->engine);
+	engine_log(e, jp);
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
 		diag_error(e->d, opt_loc(jp->s, FO_IODEPTH), "iodepth=%lld is too "
 			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "
@@ -449,6 +517,8 @@ static void comment_section(struct emit *e, const struct fio_section *s)
 	fprintf(e->out, "# [%s]  (line %d)\n", commented(e, s->name), s->line);
 	for (int i = 0; i < s->nlines; i++)
 		fprintf(e->out, "#   %s\n", commented(e, s->lines[i].text));
+	for (int i = 0; i < s->nnotes; i++)
+		fprintf(e->out, "# %s\n", commented(e, s->notes[i].text));
 }
 
 /* fio's ramp_time: WML has no construct for it; --warmup does it. */
@@ -488,10 +558,11 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"$iodepth%s I/Os in flight (flowbench submits them with io_uring%s)\n",
 			eng, o->iodepth, jp->sfx,
 			o->engine == FIO_POSIXAIO ? "; posixaio is treated like libaio" : "");
-	else if (o->engine == FIO_SYNC || o->engine == FIO_PSYNC)
-		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s\n",
+	else if (sync_engine(o->engine))
+		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s%s\n",
 			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
-			"engine, as in fio)" : "");
+			"engine, as in fio)" : "", o->engine >= FIO_VSYNC ?
+			" (fio's vectored/pvsync2 calls of one buffer do the same I/O)" : "");
 	else
 		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
 			"synchronous pread/pwrite\n", eng);
@@ -540,6 +611,14 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 		ramp_note(e, o->ramp_us);
 	decimal_size_note(e, o, FO_BS, "bs", o->bs);
 	decimal_size_note(e, o, FO_SIZE, "size", o->size);
+	if (jp->iobytes != jp->filesize && !o->time_based)
+		fprintf(out, "# size%s%s: the job does $iobytes%s bytes over its "
+			"$filesize%s bytes of files, then stops\n",
+			o->size_pct ? "=N% of filesize" : o->filesize ? " with filesize" : "",
+			o->loops > 1 ? arena_printf(&e->a, ", loops=%lld", o->loops) : "",
+			jp->sfx, jp->sfx);
+	if (o->loops > 1 && o->time_based)
+		fprintf(out, "# loops=%lld: no effect, the job is time_based\n", o->loops);
 	if (o->group_reporting)
 		fprintf(out, "# group_reporting: flowbench reports each flowop over all "
 			"its threads anyway\n");
@@ -609,6 +688,9 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
 	fprintf(out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
 	fprintf(out, "set $nthreads%s=%lld\n", jp->sfx, o->numjobs);
+	if (jp->iobytes != jp->filesize && !o->time_based)
+		fprintf(out, "set $iobytes%s=%s\n", jp->sfx,
+			wml_size(b, sizeof(b), jp->iobytes));
 	if (jp->aio)
 		fprintf(out, "set $iodepth%s=%lld\n", jp->sfx, o->iodepth);
 	fputc('\n', out);
@@ -634,8 +716,9 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 			e->files[jp->file].name, jp->fsyncs > 1 ?
 			arena_printf(&e->a, ",iters=%lld", jp->fsyncs) : "");
 	if (!o->time_based)
-		fprintf(out, "    flowop finishonbytes name=%s-done,value=$filesize%s\n",
-			jp->name, jp->sfx);
+		fprintf(out, "    flowop finishonbytes name=%s-done,value=$%s%s\n",
+			jp->name, jp->iobytes != jp->filesize ? "iobytes" : "filesize",
+			jp->sfx);
 	fprintf(out, "  }\n}\n");
 }
 
@@ -760,6 +843,12 @@ int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 int fio_import(const char *source_name, const char *text, size_t len,
 	       FILE *out, FILE *err)
 {
+	return fio_import_lenient(source_name, text, len, out, err, false);
+}
+
+int fio_import_lenient(const char *source_name, const char *text, size_t len,
+		       FILE *out, FILE *err, bool lenient)
+{
 	struct fio_jobfile jf;
 	struct diag d;
 	char *buf = NULL;
@@ -772,7 +861,7 @@ int fio_import(const char *source_name, const char *text, size_t len,
 	mem = open_memstream(&buf, &n);
 	if (!mem)
 		oom_exit();
-	if (fio_parse(text, len, &d, &jf) == 0 &&
+	if (fio_parse_ex(text, len, &d, &jf, lenient) == 0 &&
 	    fio_emit(&jf, source_name, &d, mem) == 0)
 		status = 0;
 	fclose(mem);

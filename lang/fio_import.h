@@ -20,14 +20,15 @@
 #include "plan/diag.h"
 
 enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW, FIO_RANDRW };
-enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO };
+enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO,
+		  FIO_VSYNC, FIO_PVSYNC, FIO_PVSYNC2 };
 
 /* The options a job section can set; FIO_BIT(id) marks them in `given`. */
 enum fio_opt {
 	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING, FO_COUNT
+	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -39,8 +40,11 @@ struct fio_opts {
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
 	long long fsync;            /* 0: never */
+	long long loops;            /* 1: size-limited jobs do size once */
 	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
 	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
+	uint64_t size_pct;          /* size=N%: N (1..100) of the files' size */
+	uint64_t filesize;          /* 0: not given; each file's size */
 	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
 	bool direct, time_based, thread, group_reporting;
 	const char *filename, *directory;   /* NULL: not given */
@@ -75,10 +79,15 @@ struct fio_section {
 	struct fio_opts opts;       /* jobs: the effective options */
 	struct fio_line *lines;     /* its own option lines (arena) */
 	int nlines, lines_cap;
+	/* what became of the options that are only comments (no effect on
+	 * the I/O pattern, or dropped by --lenient), one line each */
+	struct fio_line *notes;
+	int nnotes, notes_cap;
 };
 
 struct fio_jobfile {
 	struct arena arena;
+	bool lenient;               /* --lenient: unsupported -> NOT IMPORTED */
 	struct fio_section *sections;   /* in file order, [global] included */
 	int nsections, sections_cap;
 	int njobs;
@@ -91,6 +100,9 @@ struct fio_jobfile {
  * fio_jobfile_free() in any case.
  */
 int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *jf);
+/* The same, --lenient when `lenient` (see fio_import_lenient). */
+int fio_parse_ex(const char *text, size_t len, struct diag *d,
+		 struct fio_jobfile *jf, bool lenient);
 void fio_jobfile_free(struct fio_jobfile *jf);
 
 /*
@@ -104,6 +116,14 @@ int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 /* The whole command: parse and emit; 0 on success, 1 on any error. */
 int fio_import(const char *source_name, const char *text, size_t len,
 	       FILE *out, FILE *err);
+
+/*
+ * The same with --lenient: an option import-fio cannot honour becomes a
+ * `# NOT IMPORTED:` comment (the job runs without it) instead of an
+ * error.  Job-level impossibilities (no size, a device) stay errors.
+ */
+int fio_import_lenient(const char *source_name, const char *text, size_t len,
+		       FILE *out, FILE *err, bool lenient);
 
 /*
  * fio values.  Each returns 0, FIO_NOT_A_VALUE when the text is not one,

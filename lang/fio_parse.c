@@ -19,7 +19,12 @@
 #include <string.h>
 #include <strings.h>
 
-enum opt_kind { K_RW, K_ENGINE, K_SIZE, K_INT, K_BOOL, K_TIME, K_PATH };
+enum opt_kind {
+	K_RW, K_ENGINE, K_SIZE, K_INT, K_BOOL, K_TIME, K_PATH,
+	K_BUFFERED,     /* buffered=B: direct = !B */
+	K_MIXWRITE,     /* rwmixwrite=P: rwmixread = 100 - P */
+	K_SIZE_PCT,     /* size: a size, or N% of the files' size */
+};
 
 struct opt_spec {
 	const char *name;
@@ -34,8 +39,11 @@ static const struct opt_spec opt_table[] = {
 	{ "rw", FO_RW, K_RW, F(rw), 0, 0 },
 	{ "readwrite", FO_RW, K_RW, F(rw), 0, 0 },
 	{ "rwmixread", FO_RWMIXREAD, K_INT, F(rwmixread), 0, 100 },
+	{ "rwmixwrite", FO_RWMIXREAD, K_MIXWRITE, F(rwmixread), 0, 100 },
 	{ "bs", FO_BS, K_SIZE, F(bs), 0, 0 },
-	{ "size", FO_SIZE, K_SIZE, F(size), 0, 0 },
+	{ "blocksize", FO_BS, K_SIZE, F(bs), 0, 0 },
+	{ "size", FO_SIZE, K_SIZE_PCT, F(size), 0, 0 },
+	{ "filesize", FO_FILESIZE, K_SIZE, F(filesize), 0, 0 },
 	{ "filename", FO_FILENAME, K_PATH, F(filename), 0, 0 },
 	{ "directory", FO_DIRECTORY, K_PATH, F(directory), 0, 0 },
 	{ "nrfiles", FO_NRFILES, K_INT, F(nrfiles), 1, 1000000 },
@@ -43,14 +51,61 @@ static const struct opt_spec opt_table[] = {
 	{ "iodepth", FO_IODEPTH, K_INT, F(iodepth), 1, 65536 },
 	{ "ioengine", FO_IOENGINE, K_ENGINE, F(engine), 0, 0 },
 	{ "direct", FO_DIRECT, K_BOOL, F(direct), 0, 0 },
+	{ "buffered", FO_DIRECT, K_BUFFERED, F(direct), 0, 0 },
 	{ "runtime", FO_RUNTIME, K_TIME, F(runtime_us), 0, 0 },
+	{ "timeout", FO_RUNTIME, K_TIME, F(runtime_us), 0, 0 },
 	{ "time_based", FO_TIME_BASED, K_BOOL, F(time_based), 0, 0 },
 	{ "ramp_time", FO_RAMP_TIME, K_TIME, F(ramp_us), 0, 0 },
 	{ "fsync", FO_FSYNC, K_INT, F(fsync), 0, 1000000000 },
 	{ "thread", FO_THREAD, K_BOOL, F(thread), 0, 0 },
 	{ "group_reporting", FO_GROUP_REPORTING, K_BOOL, F(group_reporting), 0, 0 },
+	{ "loops", FO_LOOPS, K_INT, F(loops), 1, 1000000000 },
 };
 #undef F
+
+/*
+ * Options that change what fio records or how it picks its numbers, not
+ * the I/O the job does: accepted, and each becomes a comment saying why
+ * it has no counterpart.  Anything that changes the I/O pattern is not
+ * here: it is an error (or NOT IMPORTED with --lenient).
+ */
+static const struct { const char *name, *why; } comment_only[] = {
+	{ "name", "the job's name (flowbench names it after its section)" },
+	{ "description", "a description" },
+	{ "randrepeat", "the random seed's reuse (flowbench has --seed)" },
+	{ "allrandrepeat", "the random seed's reuse (flowbench has --seed)" },
+	{ "randseed", "the random seed (flowbench has --seed)" },
+	{ "random_generator", "fio's random number generator" },
+	{ "norandommap", "fio's map of blocks already done (flowbench picks "
+	  "offsets uniformly, blocks may repeat)" },
+	{ "refill_buffers", "the data written (flowbench does not vary it)" },
+	{ "scramble_buffers", "the data written (flowbench does not vary it)" },
+	{ "invalidate", "the page cache (flowbench empties it before the run "
+	  "unless --cache warm)" },
+	{ "percentile_list", "the percentiles fio prints (flowbench's report "
+	  "has its own, with --percentiles)" },
+	{ "lat_percentiles", "fio's report" }, { "clat_percentiles", "fio's report" },
+	{ "slat_percentiles", "fio's report" },
+	{ "disable_lat", "fio's report" }, { "disable_clat", "fio's report" },
+	{ "disable_slat", "fio's report" }, { "disable_bw_measurement", "fio's report" },
+	{ "gtod_reduce", "fio's clock calls" }, { "new_group", "fio's report" },
+	{ "unified_rw_reporting", "fio's report" },
+	{ "write_lat_log", "fio's log files" }, { "write_bw_log", "fio's log files" },
+	{ "write_iops_log", "fio's log files" }, { "write_hist_log", "fio's log files" },
+	{ "log_avg_msec", "fio's log files" }, { "log_prio", "fio's log files" },
+	{ "log_offset", "fio's log files" }, { "per_job_logs", "fio's log files" },
+	{ "output", "fio's output (flowbench has -o)" },
+	{ "output-format", "fio's output (flowbench has --json)" },
+	{ "cpus_allowed", "CPU affinity (run flowbench under taskset)" },
+	{ "cpus_allowed_policy", "CPU affinity (run flowbench under taskset)" },
+	{ "io_submit_mode", "how fio's engine submits (flowbench submits inline)" },
+	{ "fallocate", "how fio lays out files (flowbench preallocates them)" },
+	{ "overwrite", "how fio lays out files (flowbench preallocates them)" },
+	{ "unlink", "removing files after the job (flowbench keeps them: reuse)" },
+	{ "create_on_open", "when files are created (flowbench creates them "
+	  "before the run)" },
+};
+#define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
 static const char *const rw_names[] = {
 	[FIO_READ] = "read", [FIO_WRITE] = "write", [FIO_RANDREAD] = "randread",
@@ -59,7 +114,9 @@ static const char *const rw_names[] = {
 };
 static const char *const engine_names[] = {
 	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
-	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio", NULL,
+	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
+	[FIO_VSYNC] = "vsync", [FIO_PVSYNC] = "pvsync", [FIO_PVSYNC2] = "pvsync2",
+	NULL,
 };
 
 #define NOPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -292,8 +349,9 @@ static int set_path(const struct opt_spec *o, const char *v, void *field,
 		return -1;
 	}
 	if (strchr(v, '$')) {
-		diag_error(d, loc, "%s: fio's ${VAR} environment expansion is not "
-			   "supported ('%s')", o->name, v);
+		diag_error(d, loc, "%s: fio's $jobnum, $filenum, ... keywords are "
+			   "not supported ('%s'; ${VAR} from the environment is)",
+			   o->name, v);
 		return -1;
 	}
 	if (control_char(v, where, sizeof(where))) {
@@ -302,6 +360,48 @@ static int set_path(const struct opt_spec *o, const char *v, void *field,
 		return -1;
 	}
 	*(const char **)field = arena_strdup(a, v);
+	return 0;
+}
+
+/* A boolean: a bare key, 1/true or 0/false. */
+static int set_bool(const struct opt_spec *o, const char *value, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	const char *v = value ? value : "";
+
+	if (!value || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) {
+		*(bool *)field = true;
+	} else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) {
+		*(bool *)field = false;
+	} else {
+		diag_error(d, loc, "%s is 0 or 1, not '%s'", o->name, v);
+		return -1;
+	}
+	return 0;
+}
+
+/* size=S, or size=N% (1..100) of the job's files (fio's percentage of
+ * the file's size; the emitter needs filesize= for it). */
+static int set_size_or_pct(const struct opt_spec *o, const char *v,
+			   struct fio_opts *opts, struct diag *d, struct src_loc loc)
+{
+	size_t n = strlen(v);
+	char *end;
+	long pct;
+
+	if (!n || v[n - 1] != '%') {
+		opts->size_pct = 0;
+		return set_size(o, v, &opts->size, d, loc);
+	}
+	errno = 0;
+	pct = strtol(v, &end, 10);
+	if (!isdigit((unsigned char)v[0]) || errno || *end != '%' ||
+	    pct < 1 || pct > 100) {
+		diag_error(d, loc, "size=%s: a percentage is 1%% to 100%%", v);
+		return -1;
+	}
+	opts->size_pct = (uint64_t)pct;
+	opts->size = 0;
 	return 0;
 }
 
@@ -333,7 +433,8 @@ static int set_option(const struct opt_spec *o, const char *value,
 		k = name_index(engine_names, v);
 		if (k < 0) {
 			diag_error(d, loc, "unsupported ioengine '%s' (supported: sync, "
-				   "psync, libaio, io_uring, posixaio)", v);
+				   "psync, vsync, pvsync, pvsync2, libaio, io_uring, "
+				   "posixaio)", v);
 			return -1;
 		}
 		*(int *)field = k;
@@ -345,17 +446,23 @@ static int set_option(const struct opt_spec *o, const char *value,
 		st = set_int(o, v, field, d, loc);
 		break;
 	case K_BOOL:
-		if (!value || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0) {
-			*(bool *)field = true;
-		} else if (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0) {
-			*(bool *)field = false;
-		} else {
-			diag_error(d, loc, "%s is 0 or 1, not '%s'", o->name, v);
-			return -1;
-		}
+		st = set_bool(o, value, field, d, loc);
 		break;
 	case K_TIME:
 		st = set_time(o, v, field, d, loc);
+		break;
+	case K_BUFFERED:
+		st = set_bool(o, value, field, d, loc);
+		if (st == 0)
+			*(bool *)field = !*(bool *)field;
+		break;
+	case K_MIXWRITE:
+		st = set_int(o, v, field, d, loc);
+		if (st == 0)
+			*(long long *)field = 100 - *(long long *)field;
+		break;
+	case K_SIZE_PCT:
+		st = set_size_or_pct(o, v, opts, d, loc);
 		break;
 	case K_PATH:
 		st = set_path(o, v, field, a, d, loc);
@@ -375,7 +482,7 @@ static void opts_defaults(struct fio_opts *o)
 	o->rw = FIO_READ;
 	o->engine = FIO_PSYNC;
 	o->rwmixread = 50;
-	o->nrfiles = o->numjobs = o->iodepth = 1;
+	o->nrfiles = o->numjobs = o->iodepth = o->loops = 1;
 	o->bs = 4096;
 }
 
@@ -416,24 +523,129 @@ static struct fio_section *new_section(struct fio_jobfile *jf, const char *name,
 	return s;
 }
 
-/* Keep an option line for the comments.  The section's array doubles
- * when full (the old one stays in the arena): linear in the lines. */
+/* Append a line to an array of the arena that doubles when full (the
+ * old one stays in the arena): n appends cost linear time. */
+static void push_line(struct arena *a, struct fio_line **lines, int *n, int *cap,
+		      int line, const char *text)
+{
+	if (*n == *cap) {
+		int c = *cap ? 2 * *cap : 8;
+		struct fio_line *l = arena_alloc(a, (size_t)c * sizeof(*l));
+
+		if (*n)
+			memcpy(l, *lines, (size_t)*n * sizeof(*l));
+		*lines = l;
+		*cap = c;
+	}
+	(*lines)[*n].line = line;
+	(*lines)[*n].text = arena_strdup(a, text);
+	(*n)++;
+}
+
+/* Keep an option line for the comments. */
 static void add_line(struct fio_jobfile *jf, struct fio_section *s, int line,
 		     const char *text)
 {
-	if (s->nlines == s->lines_cap) {
-		int cap = s->lines_cap ? 2 * s->lines_cap : 8;
-		struct fio_line *l = arena_alloc(&jf->arena,
-						 (size_t)cap * sizeof(*l));
+	push_line(&jf->arena, &s->lines, &s->nlines, &s->lines_cap, line, text);
+}
 
-		if (s->nlines)
-			memcpy(l, s->lines, (size_t)s->nlines * sizeof(*l));
-		s->lines = l;
-		s->lines_cap = cap;
+/* A comment the emitter writes under the section's option lines. */
+static void add_note(struct fio_jobfile *jf, struct fio_section *s, int line,
+		     const char *text)
+{
+	push_line(&jf->arena, &s->notes, &s->nnotes, &s->notes_cap, line, text);
+}
+
+/*
+ * Cut a trailing comment off an option line: fio allows `numjobs=4 ; why`
+ * and `bs=4k # why`.  Only a ';' or '#' after a blank starts one, so a
+ * path with '#' in it stays whole.
+ */
+static void strip_trailing_comment(char *text)
+{
+	for (char *p = text + 1; *p; p++) {
+		if ((*p == ';' || *p == '#') && isblank((unsigned char)p[-1])) {
+			*p = '\0';
+			break;
+		}
 	}
-	s->lines[s->nlines].line = line;
-	s->lines[s->nlines].text = arena_strdup(&jf->arena, text);
-	s->nlines++;
+	trim(text);
+}
+
+/*
+ * fio's ${VAR}: the variable's value from the environment.  An unset
+ * variable is an error (fio would run with an empty value); fio's
+ * arithmetic and $pagesize-style keywords stay errors at the option.
+ * Returns the expanded text (arena), or NULL after an error.
+ */
+static const char *expand_env(struct arena *a, const char *v, struct diag *d,
+			      struct src_loc loc)
+{
+	char *out = arena_strdup(a, "");
+	const char *p = v;
+
+	while (*p) {
+		const char *dollar = strstr(p, "${"), *close, *val;
+		char *name;
+
+		if (!dollar)
+			return arena_printf(a, "%s%s", out, p);
+		close = strchr(dollar, '}');
+		if (!close || close == dollar + 2) {
+			diag_error(d, loc, "'%s': ${ without a variable name and }", v);
+			return NULL;
+		}
+		name = arena_strndup(a, dollar + 2, (size_t)(close - dollar - 2));
+		val = getenv(name);
+		if (!val) {
+			diag_error(d, loc, "${%s} is not set in the environment", name);
+			return NULL;
+		}
+		out = arena_printf(a, "%s%.*s%s", out, (int)(dollar - p), p, val);
+		p = close + 1;
+	}
+	return out;
+}
+
+/* Why option `key` is only a comment, or NULL if it is not one of those. */
+static const char *comment_only_why(const char *key)
+{
+	for (size_t i = 0; i < NCOMMENT; i++)
+		if (strcmp(comment_only[i].name, key) == 0)
+			return comment_only[i].why;
+	return NULL;
+}
+
+/*
+ * An option import-fio cannot honour.  Without --lenient, an error at
+ * its line; with it, a `NOT IMPORTED` comment: the job runs without it.
+ */
+static void not_imported(struct fio_jobfile *jf, struct fio_section *s,
+			 const char *text, const char *why, struct src_loc loc)
+{
+	add_note(jf, s, loc.line, arena_printf(&jf->arena, "NOT IMPORTED: %s "
+					       "(line %d: %s)", text, loc.line, why));
+}
+
+/* The first line of what `set_option` said, for a NOT IMPORTED note. */
+static int set_option_quietly(const struct opt_spec *o, const char *value,
+			      struct fio_opts *opts, struct fio_jobfile *jf,
+			      struct diag *d, struct src_loc loc, char **why)
+{
+	struct diag q = *d;
+	size_t n = 0;
+	int st;
+
+	q.out = open_memstream(why, &n);
+	if (!q.out)
+		oom_exit();
+	q.source = NULL;
+	q.filename = "";
+	st = set_option(o, value, opts, &jf->arena, &q, loc);
+	fclose(q.out);
+	if (strchr(*why, '\n'))
+		*strchr(*why, '\n') = '\0';
+	return st;
 }
 
 /* One `key[=value]` line of section `s`; `col` is the key's column. */
@@ -442,17 +654,32 @@ static void option_line(struct fio_jobfile *jf, struct fio_section *s,
 			struct diag *d, int *unsupported)
 {
 	struct src_loc loc = { line, col };
-	char *eq = strchr(text, '=');
-	char *key = text, *value = NULL;
+	char *eq, *key = text, *value = NULL;
+	const char *why, *v;
 	const struct opt_spec *o;
+	struct fio_opts *opts = s->global ? global : &s->opts;
+	int st;
 
+	strip_trailing_comment(text);
 	add_line(jf, s, line, text);
+	eq = strchr(text, '=');
 	if (eq) {
 		*eq = '\0';
 		value = trim(eq + 1);
 		key = trim(key);
 	}
+	if ((why = comment_only_why(key))) {
+		add_note(jf, s, line, arena_printf(&jf->arena, "%s%s%s: no effect on "
+			 "the I/O pattern (%s): a comment only", key, value ? "=" : "",
+			 value ? value : "", why));
+		return;
+	}
 	o = find_opt(key);
+	if (!o && jf->lenient) {
+		not_imported(jf, s, value ? arena_printf(&jf->arena, "%s=%s", key,
+			     value) : key, "an option import-fio does not support", loc);
+		return;
+	}
 	if (!o) {
 		const char *names[NOPTS + 1] = { NULL };
 		char hint[128];
@@ -464,12 +691,37 @@ static void option_line(struct fio_jobfile *jf, struct fio_section *s,
 		(*unsupported)++;
 		return;
 	}
-	if (set_option(o, value, s->global ? global : &s->opts, &jf->arena,
-		       d, loc) == 0 && s->global)
+	v = value;
+	if (value && strstr(value, "${")) {
+		if (!(v = expand_env(&jf->arena, value, d, loc)))
+			return;
+		add_note(jf, s, line, arena_printf(&jf->arena, "%s=%s: %s from the "
+						   "environment", key, value, v));
+	}
+	if (jf->lenient) {
+		char *msg = NULL;
+
+		st = set_option_quietly(o, v, opts, jf, d, loc, &msg);
+		/* the message without its ":LINE:COL: " (the note has the line) */
+		if (st < 0)
+			not_imported(jf, s, value ? arena_printf(&jf->arena, "%s=%s",
+				     key, value) : key, strstr(msg, ": ") ?
+				     strstr(msg, ": ") + 2 : msg, loc);
+		free(msg);
+	} else {
+		st = set_option(o, v, opts, &jf->arena, d, loc);
+	}
+	if (st == 0 && s->global)
 		s->opts = *global;
 }
 
 int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *jf)
+{
+	return fio_parse_ex(text, len, d, jf, false);
+}
+
+int fio_parse_ex(const char *text, size_t len, struct diag *d,
+		 struct fio_jobfile *jf, bool lenient)
 {
 	struct fio_opts global;
 	struct fio_section *cur = NULL;
@@ -478,6 +730,7 @@ int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *
 
 	memset(jf, 0, sizeof(*jf));
 	arena_init(&jf->arena);
+	jf->lenient = lenient;
 	opts_defaults(&global);
 	if (len > INT_MAX - 2) {
 		/* lines and columns are ints */

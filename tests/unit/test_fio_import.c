@@ -251,9 +251,10 @@ START_TEST(test_unsupported_all_listed)
 	HAS(err, "job.fio:6:1: unsupported option 'bsrange'");
 	HAS(err, "job.fio:7:1: unsupported option 'iodeph' (did you mean 'iodepth'?)");
 	HAS(err, "job.fio: 3 unsupported options (import-fio supports: rw, readwrite, "
-	    "rwmixread, bs, size, filename, directory, nrfiles, numjobs, iodepth, "
-	    "ioengine, direct, runtime, time_based, ramp_time, fsync, thread, "
-	    "group_reporting)");
+	    "rwmixread, rwmixwrite, bs, blocksize, size, filesize, filename, "
+	    "directory, nrfiles, numjobs, iodepth, ioengine, direct, buffered, "
+	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
+	    "group_reporting, loops)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -448,7 +449,10 @@ START_TEST(test_jobs_compile)
 				"ioengine=libaio\n"
 				"iodepth=1\n"
 				"nrfiles=4\n", &out, &err), 0);
-	ck_assert_str_eq(err, "");
+	/* libaio's mapping is never silent (issue 14) */
+	ck_assert_str_eq(err, "job.fio:15:1: warning: ioengine=libaio runs as "
+			 "synchronous pread/pwrite (iodepth=1) in flowbench\n"
+			 "    ioengine=libaio\n    ^\n");
 	HAS(out, "set $filesize_1=64m\n");
 	HAS(out, "set $nthreads_1=3\n");
 	HAS(out, "set $iosize_2=4k\n");
@@ -915,6 +919,145 @@ START_TEST(test_linear_time)
 }
 END_TEST
 
+/* `import` with --lenient. */
+static int import_lenient(const char *text, char **out, char **err)
+{
+	size_t n1, n2;
+	FILE *o = open_memstream(out, &n1);
+	FILE *e = open_memstream(err, &n2);
+	int status;
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_nonnull(e);
+	status = fio_import_lenient("job.fio", text, strlen(text), o, e, true);
+	fclose(o);
+	fclose(e);
+	return status;
+}
+
+/*
+ * Issue 14: a typical team job file was refused whole.  Its options with
+ * no effect on the I/O pattern are comments; buffered, blocksize,
+ * filesize with size=N%, ${VAR} and trailing comments take effect; and
+ * libaio's mapping is said on stderr and in the output.
+ */
+START_TEST(test_team_job_file)
+{
+	const char *fio =
+		"; the team's job file\n"
+		"[global]\n"
+		"name=team-test\n"
+		"description=nightly random read\n"
+		"randrepeat=0\n"
+		"norandommap\n"
+		"invalidate=1\n"
+		"refill_buffers\n"
+		"percentile_list=50:99:99.9\n"
+		"group_reporting\n"
+		"write_lat_log=lat\n"
+		"[reader]\n"
+		"ioengine=libaio\n"
+		"iodepth=8   ; queue depth\n"
+		"buffered=0\n"
+		"rw=randread\n"
+		"blocksize=${FB_TEST_FIO_BS}\n"
+		"filesize=1m\n"
+		"size=10%\n";
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err, *msgs;
+
+	setenv("FB_TEST_FIO_BS", "16k", 1);
+	ck_assert_msg(import(fio, &out, &err) == 0, "import failed:\n%s", err);
+	HAS(out, "# name=team-test: no effect on the I/O pattern");
+	HAS(out, "# norandommap: no effect on the I/O pattern");
+	HAS(out, "# percentile_list=50:99:99.9: no effect on the I/O pattern");
+	HAS(out, "blocksize=${FB_TEST_FIO_BS}: 16k from the environment");
+	HAS(out, "set $iosize=16k\n");
+	HAS(out, "set $filesize=1m\n");
+	/* 10% of 1 MiB */
+	HAS(out, "set $iobytes=104857\n");
+	HAS(out, "value=$iobytes");
+	HAS(out, ",directio");
+	HAS(out, "set $iodepth=8\n");
+	HAS(out, "flowop aioread");
+	HAS(out, "flowbench submits them with io_uring");
+	HAS(err, "job.fio:13:1: warning: ioengine=libaio runs on io_uring");
+	ck_assert_msg(compile_wml(out, &script, &plan, &msgs) == 0,
+		      "the import does not compile:\n%s\n%s", msgs, out);
+	plan_free(&plan);
+	ast_script_free(&script);
+	free(msgs);
+	free(out);
+	free(err);
+	unsetenv("FB_TEST_FIO_BS");
+}
+END_TEST
+
+/*
+ * What cannot be honoured stays an error, all of it in one pass; with
+ * --lenient each becomes a NOT IMPORTED comment and the rest imports.
+ */
+START_TEST(test_lenient)
+{
+	const char *fio =
+		"[a]\n"
+		"rw=read:-8k\n"
+		"size=1m\n"
+		"verify=md5\n"
+		"[b]\n"
+		"stonewall\n"
+		"rw=write\n"
+		"filesize=1m\n"
+		"bs=${FB_TEST_FIO_UNSET}\n";
+	char *out, *err;
+
+	unsetenv("FB_TEST_FIO_UNSET");
+	ck_assert_int_eq(import(fio, &out, &err), 1);
+	ck_assert_str_eq(out, "");
+	HAS(err, "job.fio:2:1: unsupported rw 'read:-8k'");
+	HAS(err, "job.fio:4:1: unsupported option 'verify'");
+	HAS(err, "job.fio:6:1: unsupported option 'stonewall'");
+	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
+	free(out);
+	free(err);
+
+	setenv("FB_TEST_FIO_UNSET", "8k", 1);
+	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
+	HAS(out, "# NOT IMPORTED: rw=read:-8k (line 2: unsupported rw 'read:-8k'");
+	HAS(out, "# NOT IMPORTED: verify=md5 (line 4: an option import-fio does "
+	    "not support)");
+	HAS(out, "# NOT IMPORTED: stonewall (line 6:");
+	HAS(out, "set $iosize_2=8k\n");
+	free(out);
+	free(err);
+	unsetenv("FB_TEST_FIO_UNSET");
+}
+END_TEST
+
+/* Aliases: timeout is runtime, rwmixwrite the other side of rwmixread,
+ * pvsync2 a synchronous engine, loops multiplies a size-limited job. */
+START_TEST(test_aliases)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixwrite=30\nsize=1m\n"
+				"ioengine=pvsync2\nloops=3\ntimeout=20\n",
+				&out, &err), 0);
+	HAS(out, "each pass does 7 reads then 3 writes");
+	HAS(out, "ioengine=pvsync2: one pread/pwrite per op");
+	HAS(out, "set $iobytes=3m\n");
+	HAS(out, "set $runtime=20\n");
+	free(out);
+	free(err);
+	/* size=N% needs a file size to be a percentage of */
+	ck_assert_int_eq(import("[j]\nsize=10%\n", &out, &err), 1);
+	HAS(err, "size=10% needs filesize=");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -937,6 +1080,9 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_no_injection);
 	tcase_add_test(tc, test_names_and_paths);
 	tcase_add_test(tc, test_linear_time);
+	tcase_add_test(tc, test_team_job_file);
+	tcase_add_test(tc, test_lenient);
+	tcase_add_test(tc, test_aliases);
 	suite_add_tcase(s, tc);
 	return s;
 }

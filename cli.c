@@ -556,7 +556,7 @@ static const struct cli_subcommand subcommands[] = {
 	{ "list", CLI_LIST, "list [--dir]",
 	  "the catalogue of workloads; FILE may be a name from it (run fileserver)",
 	  no_operand, NULL, false,
-	  "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" },
+	  "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" },
 	{ "compare", CLI_COMPARE, "compare A.json B.json... [options]",
 	  "results files side by side: mean ± stdev, %diff against A, "
 	  "Welch's t-test",

@@ -127,7 +127,7 @@ usage_msg "compare: unknown option '-o' (try 'flowbench --help')" compare a.json
 usage_msg "compare needs two results files or more (flowbench compare base.json new.json)" compare a.json
 usage_msg "report needs -o FILE.html (where to write the page)" report a.json
 usage_msg "--output needs a value" report a.json --output
-usage_msg "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" list x
+usage_msg "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" list x
 usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio a.fio b.fio
 usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio -
 ok "usage errors of the option table keep their messages"

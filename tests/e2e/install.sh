@@ -61,7 +61,11 @@ bash_c=$(installed '*/share/bash-completion/completions/flowbench')
 zsh_c=$(installed '*/share/zsh/site-functions/_flowbench')
 bash -n "$bash_c" || fail "the installed bash completion has a syntax error"
 head -n 1 "$zsh_c" | grep -q '^#compdef flowbench' || fail "the installed zsh completion has no #compdef line"
-ok "bash and zsh completions installed"
+if [ -n "$(find "$dest" -path '*/bin/flowbench-mpi')" ]; then
+	[ "$(dirname "$bash_c")/flowbench-mpi" -ef "$bash_c" ] ||
+		fail "flowbench-mpi is installed, but bash-completion would not find its completion"
+fi
+ok "bash and zsh completions installed (flowbench-mpi's too, when built)"
 
 # the README's catalogue table: `flowbench list` of workloads/, indented
 awk '/^The catalogue, as `flowbench list` prints it/ { on = 1; next }

@@ -505,11 +505,14 @@ static int report_finish(struct cli_args *args, FILE *err)
 	return 0;
 }
 
-/* import-fio: one job file, not an option; anything else is misuse. */
+/*
+ * import-fio: one job file; a second one, or "-" (standard input is not
+ * read), is misuse.  After "--" a job file may start with '-'.
+ */
 static int job_operand(struct cli_args *args, const char *a, FILE *err)
 {
 	(void)err;
-	if (args->file || a[0] == '-')
+	if (args->file || strcmp(a, "-") == 0)
 		return -1;
 	args->file = a;
 	return 0;

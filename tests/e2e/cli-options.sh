@@ -51,7 +51,11 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 2 ] || fail "check -w.f (no --) was not an unknown option"
-ok "-- ends the options: check -- -w.f checks the file -w.f"
+printf '[job]\nrw=read\nsize=1m\n' >"$tmp/-j.fio"
+(cd "$tmp" && "$FLOWBENCH" import-fio -- -j.fio) >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "import-fio -- -j.fio did not read the job file -j.fio"; }
+grep -q "define process" "$tmp/out" || { cat "$tmp/out"; fail "import-fio -- -j.fio printed no workload"; }
+ok "-- ends the options: check -- -w.f checks the file -w.f, import-fio -- -j.fio reads -j.fio"
 
 # -o for run, as for report
 mkdir "$tmp/d"

@@ -740,6 +740,25 @@ static const struct cli_subcommand *find_subcommand(const char *word)
 	return NULL;
 }
 
+/* argv[1] names no subcommand: the closest word, if one is close. */
+static void unknown_command(const char *word, FILE *err)
+{
+	const char *words[NSUBCOMMANDS + 1], *best;
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSUBCOMMANDS; i++)
+		if (subcommands[i].word)
+			words[n++] = subcommands[i].word;
+	words[n] = NULL;
+	best = diag_suggest(word, words);
+	if (best)
+		fprintf(err, "flowbench: error: unknown command '%s' (did you mean '%s'?)\n",
+			word, best);
+	else
+		fprintf(err, "flowbench: error: unknown command '%s' (try 'flowbench --help')\n",
+			word);
+}
+
 int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 {
 	const struct cli_subcommand *sc;
@@ -755,8 +774,7 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 	}
 	sc = find_subcommand(argv[1]);
 	if (!sc) {
-		fprintf(err, "flowbench: error: unknown command '%s' (try 'flowbench --help')\n",
-			argv[1]);
+		unknown_command(argv[1], err);
 		return -1;
 	}
 	args->cmd = sc->cmd;

@@ -22,7 +22,8 @@ usage "flowbench: error: unknown option '--runtme' (did you mean '--runtime'?)" 
 usage "flowbench: error: unknown option '--cach=warm' (did you mean '--cache'?)" check "$R" --cach=warm
 usage "flowbench: error: compare: unknown option '--formt' (did you mean '--format'?)" compare a.json b.json --formt csv
 usage "flowbench: error: unknown option '--frobnicate' (try 'flowbench --help')" check "$R" --frobnicate
-ok "unknown long options get a did-you-mean, or the --help hint"
+usage "flowbench: error: unknown command 'chek' (did you mean 'check'?)" chek "$R"
+ok "unknown long options and commands get a did-you-mean, or the --help hint"
 
 # every usage error starts 'flowbench: error:'
 for args in "frobnicate" "run" "run $R --runtime -1" "run $R -D x" "list x" "compare a.json" \

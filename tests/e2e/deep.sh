@@ -110,5 +110,5 @@ else
 	grep -qx "flowbench: error: out of memory" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "out of memory: no message"; }
 	"$FLOWBENCH" check "$tmp/big.f" >"$tmp/out" 2>"$tmp/err" ||
 		{ head -c 2000 "$tmp/err"; fail "100,000 flowops refused with memory to spare"; }
-	ok "out of memory while compiling: 'flowbench: out of memory', status 1 (the same script compiles with memory)"
+	ok "out of memory while compiling: 'flowbench: error: out of memory', status 1 (the same script compiles with memory)"
 fi

@@ -23,14 +23,61 @@
 /* The header is at the top: a description line further down is a mistake. */
 #define HEADER_BYTES 4096
 
+#ifndef FLOWBENCH_BUILD_DIR
+#define FLOWBENCH_BUILD_DIR NULL
+#endif
+#ifndef FLOWBENCH_SOURCE_WORKLOADS
+#define FLOWBENCH_SOURCE_WORKLOADS NULL
+#endif
+
+/* True if a and b name the same existing directory (symbolic links followed). */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISDIR(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+const char *catalog_default_dir(const char *exe, const char *build_dir,
+				const char *source_dir, const char *installed)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (!exe || !build_dir || !source_dir)
+		return installed;
+	slash = strrchr(exe, '/');
+	if (!slash || (size_t)(slash - exe) >= sizeof(dir))
+		return installed;
+	memcpy(dir, exe, (size_t)(slash - exe));
+	dir[slash - exe] = '\0';
+	if (!same_dir(dir[0] ? dir : "/", build_dir))
+		return installed;
+	if (stat(source_dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return installed;
+	return source_dir;
+}
+
 const char *catalog_dir(bool *from_env)
 {
 	const char *env = getenv("FLOWBENCH_WORKLOADS");
 	bool set = env && *env;
+	char exe[4096];
+	ssize_t n;
 
 	if (from_env)
 		*from_env = set;
-	return set ? env : FLOWBENCH_WORKLOADS_DIR;
+	if (set)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return FLOWBENCH_WORKLOADS_DIR;
+	exe[n] = '\0';
+	return catalog_default_dir(exe, FLOWBENCH_BUILD_DIR,
+				   FLOWBENCH_SOURCE_WORKLOADS,
+				   FLOWBENCH_WORKLOADS_DIR);
 }
 
 /* True if [s, end) is blank. */
@@ -175,12 +222,12 @@ int catalog_list_dir(const char *dir, FILE *out, FILE *err)
 	char **names = workload_names(dir, &n);
 
 	if (!names) {
-		fprintf(err, "flowbench: cannot read the workload catalogue '%s': %s\n",
+		fprintf(err, "flowbench: error: cannot read the workload catalogue '%s': %s\n",
 			dir, strerror(errno));
 		return 1;
 	}
 	if (n == 0) {
-		fprintf(err, "flowbench: no workload (*.f) in the catalogue '%s'\n",
+		fprintf(err, "flowbench: error: no workload (*.f) in the catalogue '%s'\n",
 			dir);
 		free(names);
 		return 1;
@@ -215,10 +262,10 @@ int catalog_list(FILE *out, FILE *err)
 
 	if (!from_env && stat(dir, &st) < 0) {
 		fprintf(err,
-			"flowbench: no workload catalogue: FLOWBENCH_WORKLOADS is not set and\n"
+			"flowbench: error: no workload catalogue: FLOWBENCH_WORKLOADS is not set and\n"
 			"the installed catalogue '%s' does not exist (%s).\n"
-			"Set FLOWBENCH_WORKLOADS to a directory of .f files, e.g. the\n"
-			"workloads/ directory of the flowbench source tree.\n",
+			"Set FLOWBENCH_WORKLOADS to a directory of .f files, e.g.\n"
+			"FLOWBENCH_WORKLOADS=/path/to/flowbench/workloads flowbench list\n",
 			dir, strerror(errno));
 		return 1;
 	}
@@ -241,4 +288,18 @@ char *catalog_resolve(const char *arg, const char *dir)
 		return NULL;
 	}
 	return path;
+}
+
+void catalog_not_found(const char *arg, FILE *err)
+{
+	bool from_env;
+	const char *dir = catalog_dir(&from_env);
+	struct stat st;
+
+	if (!from_env && stat(dir, &st) < 0)
+		fprintf(err, "flowbench: error: '%s' is not a file, and there is no workload catalogue to look it up in ('%s' does not exist): give a path, or name a catalogue with FLOWBENCH_WORKLOADS=DIR (the workloads/ directory of the source tree)\n",
+			arg, dir);
+	else
+		fprintf(err, "flowbench: error: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list'; FLOWBENCH_WORKLOADS=DIR names another catalogue)\n",
+			arg, dir);
 }

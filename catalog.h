@@ -4,7 +4,9 @@
  * and how a bare name on the command line finds its file.
  *
  * The catalogue is a directory of WML files: $FLOWBENCH_WORKLOADS when
- * set, else the installed $(pkgdatadir)/workloads.  Every file NAME.f
+ * set; else, for a binary still in the build tree it was built in, the
+ * source tree's workloads/; else the installed $(pkgdatadir)/workloads.
+ * Every file NAME.f
  * starts with a comment line "# NAME.f - description".
  */
 #ifndef FLOWBENCH_CATALOG_H
@@ -16,10 +18,28 @@
 
 /*
  * The catalogue directory: $FLOWBENCH_WORKLOADS if set and not empty
- * (*from_env = true), else the directory flowbench was installed with.
- * from_env may be NULL.
+ * (*from_env = true), else catalog_default_dir() for this binary
+ * (/proc/self/exe).  from_env may be NULL.
  */
 const char *catalog_dir(bool *from_env);
+
+/*
+ * The catalogue of the binary `exe` without FLOWBENCH_WORKLOADS:
+ * `source_dir` (the source tree's workloads/) when exe's directory is
+ * `build_dir` (the build tree it was built in: not installed yet) and
+ * source_dir exists; else `installed`.  So the Quick start's
+ * build/flowbench finds its workloads before any `make install`, and an
+ * installed copy never reads a build tree.  NULL arguments: `installed`.
+ */
+const char *catalog_default_dir(const char *exe, const char *build_dir,
+				const char *source_dir, const char *installed);
+
+/*
+ * The error for a bare name `arg` that catalog_resolve() did not find:
+ * says where it looked and, when there is no catalogue at all, how to
+ * name one (FLOWBENCH_WORKLOADS=DIR).
+ */
+void catalog_not_found(const char *arg, FILE *err);
 
 /*
  * The description in a workload's header: the first comment line that has

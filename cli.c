@@ -14,6 +14,7 @@
  */
 #include "cli.h"
 
+#include "plan/diag.h"
 #include "plan/plan.h"
 #include "runtime/results/doc.h"
 #include "plan/oom.h"
@@ -51,7 +52,7 @@ static int set_file(struct cli_args *args, const char *opt, const char *v,
 {
 	(void)opt;
 	if (args->file) {
-		fprintf(err, "flowbench: only one workload file, please\n");
+		fprintf(err, "flowbench: error: only one workload file, please\n");
 		return -1;
 	}
 	args->file = v;
@@ -77,14 +78,14 @@ static int add_define(struct cli_args *args, const char *opt, const char *text,
 
 	(void)opt;
 	if (cli_split_define(text, &def) < 0) {
-		fprintf(err, "flowbench: -D needs NAME=VALUE, not '%s'\n", text);
+		fprintf(err, "flowbench: error: -D needs NAME=VALUE, not '%s'\n", text);
 		return -1;
 	}
 	defs = realloc(args->defines,
 		       (size_t)(args->ndefines + 1) * sizeof(*defs));
 	if (!defs) {
 		free((char *)def.name);
-		fprintf(err, "flowbench: out of memory\n");
+		fprintf(err, "flowbench: error: out of memory\n");
 		return -1;
 	}
 	args->defines = defs;
@@ -102,12 +103,12 @@ static int parse_runtime(struct cli_args *args, const char *opt,
 	errno = 0;
 	s = strtod(text, &end);
 	if (errno || end == text || *end || !isfinite(s) || s <= 0) {
-		fprintf(err, "flowbench: --runtime needs a positive number of seconds, not '%s'\n",
+		fprintf(err, "flowbench: error: --runtime needs a positive number of seconds, not '%s'\n",
 			text);
 		return -1;
 	}
 	if (s > PLAN_MAX_SECONDS) {
-		fprintf(err, "flowbench: --runtime %s: more than flowbench's limit of %.0f s (31.7 years)\n",
+		fprintf(err, "flowbench: error: --runtime %s: more than flowbench's limit of %.0f s (31.7 years)\n",
 			text, PLAN_MAX_SECONDS);
 		return -1;
 	}
@@ -127,7 +128,7 @@ static int parse_seconds(const char *opt, const char *text, double min,
 	s = strtod(text, &end);
 	if (errno || end == text || *end || !isfinite(s) || s <= 0 || s < min ||
 	    s > PLAN_MAX_SECONDS) {
-		fprintf(err, "flowbench: %s needs a number of seconds from %g to flowbench's limit of %.0f, not '%s'\n",
+		fprintf(err, "flowbench: error: %s needs a number of seconds from %g to flowbench's limit of %.0f, not '%s'\n",
 			opt, min, PLAN_MAX_SECONDS, text);
 		return -1;
 	}
@@ -156,7 +157,7 @@ static int parse_cache(struct cli_args *args, const char *opt,
 	} else if (strcmp(v, "cold") == 0) {
 		args->cache_warm = false;
 	} else {
-		fprintf(err, "flowbench: --cache is cold or warm, not '%s'\n", v);
+		fprintf(err, "flowbench: error: --cache is cold or warm, not '%s'\n", v);
 		return -1;
 	}
 	return 0;
@@ -171,7 +172,7 @@ static int parse_compat(struct cli_args *args, const char *opt,
 	} else if (strcmp(v, "flowbench") == 0 || strcmp(v, "none") == 0) {
 		args->semantics = PLAN_SEM_FLOWBENCH;
 	} else {
-		fprintf(err, "flowbench: --compat is filebench (or flowbench, the default), "
+		fprintf(err, "flowbench: error: --compat is filebench (or flowbench, the default), "
 			"not '%s'\n", v);
 		return -1;
 	}
@@ -188,7 +189,7 @@ static int parse_seed(struct cli_args *args, const char *opt, const char *v,
 	args->seed = strtoull(v, &end, 10);
 	/* strtoull would take " -1" (spaces, a sign) as 2^64 - 1 */
 	if (errno || end == v || *end || !(v[0] >= '0' && v[0] <= '9')) {
-		fprintf(err, "flowbench: --seed needs a non-negative integer, not '%s'\n", v);
+		fprintf(err, "flowbench: error: --seed needs a non-negative integer, not '%s'\n", v);
 		return -1;
 	}
 	args->seed_given = true;
@@ -257,7 +258,7 @@ static int parse_repeat(struct cli_args *args, const char *opt,
 	errno = 0;
 	n = strtol(text, &end, 10);
 	if (errno || end == text || *end || n < 1 || n > 100000) {
-		fprintf(err, "flowbench: --repeat needs a whole number of runs from 1, not '%s'\n",
+		fprintf(err, "flowbench: error: --repeat needs a whole number of runs from 1, not '%s'\n",
 			text);
 		return -1;
 	}
@@ -272,13 +273,13 @@ static int add_output(struct cli_args *args, const char *opt,
 
 	(void)opt;
 	if (results_format_of(path) < 0) {
-		fprintf(err, "flowbench: --output %s: the file name must end in .json, .yaml or .yml\n",
+		fprintf(err, "flowbench: error: --output %s: the file name must end in .json, .yaml or .yml\n",
 			path);
 		return -1;
 	}
 	outs = realloc(args->outputs, (size_t)(args->noutputs + 1) * sizeof(*outs));
 	if (!outs) {
-		fprintf(err, "flowbench: out of memory\n");
+		fprintf(err, "flowbench: error: out of memory\n");
 		return -1;
 	}
 	args->outputs = outs;
@@ -302,12 +303,12 @@ static int parse_percentiles(struct cli_args *args, const char *opt,
 		q = strtod(s, &end);
 		if (errno || end == s || (*end != ',' && *end != '\0') ||
 		    !(q > 0 && q < 100)) {
-			fprintf(err, "flowbench: --percentiles needs numbers above 0 and below 100, separated by commas (like 50,99,99.9), not '%s'\n",
+			fprintf(err, "flowbench: error: --percentiles needs numbers above 0 and below 100, separated by commas (like 50,99,99.9), not '%s'\n",
 				text);
 			return -1;
 		}
 		if (n == CLI_MAX_PERCENTILES) {
-			fprintf(err, "flowbench: --percentiles takes at most %d values\n",
+			fprintf(err, "flowbench: error: --percentiles takes at most %d values\n",
 				CLI_MAX_PERCENTILES);
 			return -1;
 		}
@@ -335,6 +336,16 @@ static int set_report_out(struct cli_args *args, const char *opt,
 	(void)opt;
 	(void)err;
 	args->report_out = v;
+	return 0;
+}
+
+static int set_list_dir(struct cli_args *args, const char *opt, const char *v,
+			FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->list_dir = true;
 	return 0;
 }
 
@@ -403,7 +414,7 @@ static const struct cli_option options[] = {
 	  "run the whole workload N times (files prepared and cache applied "
 	  "each time), then print mean, stdev, range and 95% confidence "
 	  "interval", NULL },
-	{ "--output", 0, "FILE", WORKLOAD_CMDS, add_output,
+	{ "--output", 'o', "FILE", WORKLOAD_CMDS, add_output,
 	  "also write the results to FILE: .json or .yaml/.yml by its name "
 	  "(may be given more than once); written also when the run fails or "
 	  "is interrupted", NULL },
@@ -424,6 +435,10 @@ static const struct cli_option options[] = {
 	{ "--lenient", 0, NULL, CMD(CLI_IMPORT_FIO), set_fio_lenient,
 	  "import-fio: options it cannot honour become '# NOT IMPORTED:' "
 	  "comments (the job runs without them) instead of errors", NULL },
+
+	{ "--dir", 0, NULL, CMD(CLI_LIST), set_list_dir,
+	  "print the catalogue's directory instead of its workloads (where "
+	  "FLOWBENCH_WORKLOADS, the build tree or the installation put it)", NULL },
 	{ "--help", 'h', NULL, EVERY_CMD, want_help,
 	  "print this help and exit", NULL },
 	{ "--version", 'V', NULL, EVERY_CMD, want_version,
@@ -437,7 +452,7 @@ static const struct cli_option options[] = {
 static int workload_operand(struct cli_args *args, const char *a, FILE *err)
 {
 	if (args->file) {
-		fprintf(err, "flowbench: unexpected argument '%s' (one workload file per run)\n", a);
+		fprintf(err, "flowbench: error: unexpected argument '%s' (one workload file per run)\n", a);
 		return -1;
 	}
 	args->file = a;
@@ -458,7 +473,7 @@ static int check_interval_count(const struct cli_args *args, FILE *err)
 	n = args->runtime_s / args->interval_s;
 	if (n <= PLAN_MAX_INTERVALS)
 		return 0;
-	fprintf(err, "flowbench: --runtime %g with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run\n",
+	fprintf(err, "flowbench: error: --runtime %g with --interval %g makes %.3g intervals, more than flowbench's limit of %d: raise --interval or shorten the run\n",
 		args->runtime_s, args->interval_s, n, PLAN_MAX_INTERVALS);
 	return -1;
 }
@@ -466,7 +481,7 @@ static int check_interval_count(const struct cli_args *args, FILE *err)
 static int workload_finish(struct cli_args *args, FILE *err)
 {
 	if (!args->file) {
-		fprintf(err, "flowbench: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
+		fprintf(err, "flowbench: error: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
 		return -1;
 	}
 	return check_interval_count(args, err);
@@ -477,7 +492,7 @@ static int results_operand(struct cli_args *args, const char *a, FILE *err)
 	char **in = realloc(args->inputs, (size_t)(args->ninputs + 1) * sizeof(*in));
 
 	if (!in) {
-		fprintf(err, "flowbench: out of memory\n");
+		fprintf(err, "flowbench: error: out of memory\n");
 		return -1;
 	}
 	args->inputs = in;
@@ -489,28 +504,31 @@ static int compare_finish(struct cli_args *args, FILE *err)
 {
 	if (args->ninputs >= 2)
 		return 0;
-	fprintf(err, "flowbench: compare needs two results files or more (flowbench compare base.json new.json)\n");
+	fprintf(err, "flowbench: error: compare needs two results files or more (flowbench compare base.json new.json)\n");
 	return -1;
 }
 
 static int report_finish(struct cli_args *args, FILE *err)
 {
 	if (args->ninputs < 1) {
-		fprintf(err, "flowbench: report needs a results file (flowbench report results.json -o report.html)\n");
+		fprintf(err, "flowbench: error: report needs a results file (flowbench report results.json -o report.html)\n");
 		return -1;
 	}
 	if (!args->report_out) {
-		fprintf(err, "flowbench: report needs -o FILE.html (where to write the page)\n");
+		fprintf(err, "flowbench: error: report needs -o FILE.html (where to write the page)\n");
 		return -1;
 	}
 	return 0;
 }
 
-/* import-fio: one job file, not an option; anything else is misuse. */
+/*
+ * import-fio: one job file; a second one, or "-" (standard input is not
+ * read), is misuse.  After "--" a job file may start with '-'.
+ */
 static int job_operand(struct cli_args *args, const char *a, FILE *err)
 {
 	(void)err;
-	if (args->file || a[0] == '-')
+	if (args->file || strcmp(a, "-") == 0)
 		return -1;
 	args->file = a;
 	return 0;
@@ -542,7 +560,7 @@ struct cli_subcommand {
 	 * operand NULL: the rest of the line is not looked at */
 	int (*operand)(struct cli_args *args, const char *a, FILE *err);
 	int (*finish)(struct cli_args *args, FILE *err);
-	bool named;               /* errors say "flowbench: WORD: ..." */
+	bool named;               /* errors say "flowbench: error: WORD: ..." */
 	const char *misuse;       /* a wrong argument or option: this message */
 };
 
@@ -554,10 +572,10 @@ static const struct cli_subcommand subcommands[] = {
 	{ "check", CLI_CHECK, "check FILE [options]",
 	  "parse and validate, touch nothing",
 	  workload_operand, workload_finish, false, NULL },
-	{ "list", CLI_LIST, "list",
+	{ "list", CLI_LIST, "list [--dir]",
 	  "the catalogue of workloads; FILE may be a name from it (run fileserver)",
 	  no_operand, NULL, false,
-	  "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" },
+	  "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" },
 	{ "compare", CLI_COMPARE, "compare A.json B.json... [options]",
 	  "results files side by side: mean ± stdev, %diff against A, "
 	  "Welch's t-test",
@@ -611,16 +629,57 @@ static const struct cli_option *find_option(const struct cli_subcommand *sc,
 	return NULL;
 }
 
+/*
+ * A "--long" option `a` is not one of sc's: the one of sc's long names it
+ * abbreviates, if only one; else the closest by edit distance (compared
+ * without the "--", which every name shares), or NULL.
+ */
+static const char *suggest_option(const struct cli_subcommand *sc,
+				  const char *a)
+{
+	const char *names[NOPTIONS + 1], *prefix_of = NULL, *best;
+	size_t n = 0, len = strcspn(a, "="), nprefix = 0;
+	char typed[128];
+
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, a + 2);
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		const char *name = options[i].name;
+
+		if (!(options[i].commands & CMD(sc->cmd)) || !name)
+			continue;
+		names[n++] = name + 2;
+		if (len > 2 && strncmp(name, a, len) == 0) {
+			prefix_of = name;
+			nprefix++;
+		}
+	}
+	names[n] = NULL;
+	if (nprefix == 1 && strlen(prefix_of) == len)
+		return NULL;          /* --force=1: the flag itself, given a value */
+	if (nprefix == 1)
+		return prefix_of;
+	best = diag_suggest(typed, names);
+	return best ? best - 2 : NULL;
+}
+
+/* An option sc does not take: the reason, with a suggestion if one is close. */
 static void unknown_option(const struct cli_subcommand *sc, const char *a,
 			   FILE *err)
 {
+	char hint[192] = "try 'flowbench --help'";
+	const char *best = NULL;
+
+	if (a[1] == '-')
+		best = suggest_option(sc, a);
+	if (best)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
 	if (sc->misuse)
-		fprintf(err, "flowbench: %s\n", sc->misuse);
+		fprintf(err, "flowbench: error: %s\n", sc->misuse);
 	else if (sc->named)
-		fprintf(err, "flowbench: %s: unknown option '%s' (try 'flowbench --help')\n",
-			sc->word, a);
+		fprintf(err, "flowbench: error: %s: unknown option '%s' (%s)\n",
+			sc->word, a, hint);
 	else
-		fprintf(err, "flowbench: unknown option '%s' (try 'flowbench --help')\n", a);
+		fprintf(err, "flowbench: error: unknown option '%s' (%s)\n", a, hint);
 }
 
 /*
@@ -641,7 +700,7 @@ static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
 	spelling = a[1] == '-' ? o->name : typed;
 	if (o->arg && !value) {
 		if (*i + 1 >= argc) {
-			fprintf(err, "flowbench: %s needs %s\n", spelling,
+			fprintf(err, "flowbench: error: %s needs %s\n", spelling,
 				o->missing ? o->missing : "a value");
 			return -1;
 		}
@@ -654,19 +713,28 @@ static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
 static int misused(const struct cli_subcommand *sc, int r, FILE *err)
 {
 	if (r < 0 && sc->misuse)
-		fprintf(err, "flowbench: %s\n", sc->misuse);
+		fprintf(err, "flowbench: error: %s\n", sc->misuse);
 	return r;
 }
 
-/* The words after the subcommand, from argv[first]. */
+/*
+ * The words after the subcommand, from argv[first]; after a "--" every
+ * word is an operand (a workload file named "-x.f").
+ */
 static int parse_rest(const struct cli_subcommand *sc, int argc, char **argv,
 		      int first, struct cli_args *args, FILE *err)
 {
+	bool options_done = false;
+
 	for (int i = first; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
 
-		if (a[0] == '-' && a[1])
+		if (!options_done && strcmp(a, "--") == 0) {
+			options_done = true;
+			continue;
+		}
+		if (!options_done && a[0] == '-' && a[1])
 			r = take_option(sc, argc, argv, &i, args, err);
 		else
 			r = misused(sc, sc->operand(args, a, err), err);
@@ -688,6 +756,25 @@ static const struct cli_subcommand *find_subcommand(const char *word)
 	return NULL;
 }
 
+/* argv[1] names no subcommand: the closest word, if one is close. */
+static void unknown_command(const char *word, FILE *err)
+{
+	const char *words[NSUBCOMMANDS + 1], *best;
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSUBCOMMANDS; i++)
+		if (subcommands[i].word)
+			words[n++] = subcommands[i].word;
+	words[n] = NULL;
+	best = diag_suggest(word, words);
+	if (best)
+		fprintf(err, "flowbench: error: unknown command '%s' (did you mean '%s'?)\n",
+			word, best);
+	else
+		fprintf(err, "flowbench: error: unknown command '%s' (try 'flowbench --help')\n",
+			word);
+}
+
 int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 {
 	const struct cli_subcommand *sc;
@@ -703,8 +790,7 @@ int cli_parse(int argc, char **argv, struct cli_args *args, FILE *err)
 	}
 	sc = find_subcommand(argv[1]);
 	if (!sc) {
-		fprintf(err, "flowbench: unknown command '%s' (try 'flowbench --help')\n",
-			argv[1]);
+		unknown_command(argv[1], err);
 		return -1;
 	}
 	args->cmd = sc->cmd;

@@ -3,7 +3,7 @@
  *
  *   flowbench run FILE [options]            (-f FILE: the same, filebench's habit)
  *   flowbench check FILE [options]
- *   flowbench list                          (the workload catalogue)
+ *   flowbench list [--dir]                  (the workload catalogue)
  *   flowbench compare A.json B.json... [--format text|markdown|csv]
  *   flowbench report A.json... -o report.html
  *   flowbench import-fio JOB.fio            (WML for an fio job file, on stdout)
@@ -45,6 +45,7 @@ struct cli_args {
 	int ninputs;
 	const char *format;       /* compare --format: "text" unless given */
 	const char *report_out;   /* report -o FILE */
+	bool list_dir;            /* list --dir: the catalogue's directory */
 	struct frontend_define *defines;   /* -D: names malloc'ed, values in argv */
 	int ndefines;
 	bool runtime_given;

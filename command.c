@@ -55,8 +55,7 @@ static char *workload_path(const char *file)
 	if (found)
 		return found;
 	if (!strchr(file, '/') && access(file, F_OK) < 0) {
-		fprintf(stderr, "flowbench: '%s' is neither a file nor a workload of the catalogue '%s' (see 'flowbench list')\n",
-			file, catalog_dir(NULL));
+		catalog_not_found(file, stderr);
 		return NULL;
 	}
 	found = xstrdup(file);
@@ -211,7 +210,10 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 static int cmd_list(const struct cli_args *args, const struct command_hooks *h)
 {
 	(void)h;
-	(void)args;
+	if (args->list_dir) {
+		printf("%s\n", catalog_dir(NULL));
+		return 0;
+	}
 	return catalog_list(stdout, stderr);
 }
 
@@ -256,7 +258,8 @@ static int cmd_version(const struct cli_args *args, const struct command_hooks *
 {
 	(void)h;
 	(void)args;
-	printf("flowbench %s\n", PACKAGE_VERSION);
+	printf("flowbench %s\nLicense: %s (SPDX-License-Identifier: %s)\n",
+	       PACKAGE_VERSION, PACKAGE_LICENSE, PACKAGE_LICENSE);
 	return 0;
 }
 
@@ -279,7 +282,7 @@ int command_main(int argc, char **argv, const struct command_hooks *h)
 
 	if (cli_parse(argc, argv, &args, h && h->diag ? h->diag : stderr) == 0) {
 		if (args.shared_files && !(h && h->many_clients)) {
-			fprintf(stderr, "flowbench: --shared-files is for flowbench-mpi, whose "
+			fprintf(stderr, "flowbench: error: --shared-files is for flowbench-mpi, whose "
 				"ranks share the files; flowbench runs one client\n");
 			status = 2;
 		} else if (h && h->accepts && !h->accepts(h->ctx, &args)) {

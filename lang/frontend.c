@@ -21,7 +21,7 @@ char *frontend_read(const char *path, size_t *len, FILE *err)
 	char *text = srcfile_read(path, len);
 
 	if (!text)
-		fprintf(err, "flowbench: cannot read '%s': %s\n", path,
+		fprintf(err, "flowbench: error: cannot read '%s': %s\n", path,
 			strerror(errno));
 	return text;
 }

@@ -10,7 +10,7 @@
 
 void oom_exit(void)
 {
-	fputs("flowbench: out of memory\n", stderr);
+	fputs("flowbench: error: out of memory\n", stderr);
 	exit(EXIT_FAILURE);
 }
 

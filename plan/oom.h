@@ -7,7 +7,7 @@
  * Before a run exists - the command line, the catalogue, the front end
  * (lang/), import-fio, compare and report - nothing is half done that
  * would need undoing, so a failed allocation ends the process at once:
- * "flowbench: out of memory", exit status 1.  Those callers allocate
+ * "flowbench: error: out of memory", exit status 1.  Those callers allocate
  * through the x* functions below and never check.
  *
  * Once a run prepares files or has workers (runtime/), a failed
@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-/* "flowbench: out of memory" on stderr, exit status 1. */
+/* "flowbench: error: out of memory" on stderr, exit status 1. */
 __attribute__((noreturn)) void oom_exit(void);
 
 void *xmalloc(size_t n);

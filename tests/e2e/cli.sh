@@ -110,8 +110,8 @@ usage_msg() {
 	pattern=$1
 	shift
 	expect_status 2 "$FLOWBENCH" "$@"
-	grep -qxF -e "flowbench: $pattern" "$tmp/err" ||
-		{ cat "$tmp/err"; fail "'$*': not 'flowbench: $pattern'"; }
+	grep -qxF -e "flowbench: error: $pattern" "$tmp/err" ||
+		{ cat "$tmp/err"; fail "'$*': not 'flowbench: error: $pattern'"; }
 }
 R=$WORKLOADS/randomrw.f
 usage_msg "only one workload file, please" -f "$R" -f "$R"
@@ -119,7 +119,7 @@ usage_msg "unexpected argument 'x' (one workload file per run)" check "$R" x
 usage_msg "-f needs a file" -f
 usage_msg "--define needs a value" check "$R" --define
 usage_msg "-D needs NAME=VALUE, not 'x'" check "$R" -Dx
-usage_msg "unknown option '--rep' (try 'flowbench --help')" check "$R" --rep 3
+usage_msg "unknown option '--rep' (did you mean '--repeat'?)" check "$R" --rep 3
 usage_msg "unknown option '--force=1' (try 'flowbench --help')" check "$R" --force=1
 usage_msg "unknown command 'frobnicate' (try 'flowbench --help')" frobnicate
 usage_msg "no workload file given (e.g. flowbench run workloads/randomrw.f)" check
@@ -127,7 +127,7 @@ usage_msg "compare: unknown option '-o' (try 'flowbench --help')" compare a.json
 usage_msg "compare needs two results files or more (flowbench compare base.json new.json)" compare a.json
 usage_msg "report needs -o FILE.html (where to write the page)" report a.json
 usage_msg "--output needs a value" report a.json --output
-usage_msg "list takes no argument (set FLOWBENCH_WORKLOADS to list another directory)" list x
+usage_msg "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" list x
 usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio a.fio b.fio
 usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio -
 ok "usage errors of the option table keep their messages"

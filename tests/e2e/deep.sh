@@ -107,8 +107,8 @@ else
 	st=0
 	(ulimit -v 60000 && exec "$FLOWBENCH" check "$tmp/big.f") >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" -eq 1 ] || { head -c 2000 "$tmp/err"; fail "out of memory: check exited $st, not 1"; }
-	grep -qx "flowbench: out of memory" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "out of memory: no message"; }
+	grep -qx "flowbench: error: out of memory" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "out of memory: no message"; }
 	"$FLOWBENCH" check "$tmp/big.f" >"$tmp/out" 2>"$tmp/err" ||
 		{ head -c 2000 "$tmp/err"; fail "100,000 flowops refused with memory to spare"; }
-	ok "out of memory while compiling: 'flowbench: out of memory', status 1 (the same script compiles with memory)"
+	ok "out of memory while compiling: 'flowbench: error: out of memory', status 1 (the same script compiles with memory)"
 fi

@@ -73,7 +73,7 @@ ok "the man page and the README document every option of the table, and no other
 # an option with a value given one (the value may be refused, the option
 # may not be unknown)
 while read -r o; do
-	case $o in -h|--help|-V|--version|-o|--format|--lenient) continue ;; esac
+	case $o in -h|--help|-V|--version|-o|--format|--lenient|--dir) continue ;; esac
 	set +e
 	"$FLOWBENCH" check "$WORKLOADS/randomrw.f" "$o" 1 >/dev/null 2>"$tmp/err"
 	set -e

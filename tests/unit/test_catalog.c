@@ -3,7 +3,9 @@
  * taken from a header's first comment line with text, in the form
  * "# NAME.f - description", and nothing else; `list` prints NAME.f files
  * only, sorted and aligned; a bare name resolves to <catalogue>/NAME.f
- * only when no such file is in the current directory.
+ * only when no such file is in the current directory; without
+ * FLOWBENCH_WORKLOADS a binary still in its build tree reads the source
+ * tree's workloads/.
  */
 #include <check.h>
 #include <stdio.h>
@@ -182,6 +184,46 @@ START_TEST(test_catalog_dir_env)
 }
 END_TEST
 
+/*
+ * Without FLOWBENCH_WORKLOADS, a binary in the build tree it was built in
+ * reads the source tree's workloads/ (the Quick start's build/flowbench,
+ * nothing installed); any other binary, or a missing source tree, the
+ * installed directory.
+ */
+START_TEST(test_default_dir)
+{
+	char build[128], src[128], other[128], link[128], exe[160];
+	const char *inst = "/nonexistent/share/flowbench/workloads";
+
+	make_scratch();
+	snprintf(build, sizeof(build), "%s/build", scratch);
+	snprintf(src, sizeof(src), "%s/workloads", scratch);
+	snprintf(other, sizeof(other), "%s/bin", scratch);
+	snprintf(link, sizeof(link), "%s/build-link", scratch);
+	ck_assert_int_eq(mkdir(build, 0755), 0);
+	ck_assert_int_eq(mkdir(other, 0755), 0);
+	ck_assert_int_eq(symlink(build, link), 0);
+
+	snprintf(exe, sizeof(exe), "%s/flowbench", build);
+	/* no source tree (a build tree whose sources are gone): installed */
+	ck_assert_str_eq(catalog_default_dir(exe, build, src, inst), inst);
+	ck_assert_int_eq(mkdir(src, 0755), 0);
+	ck_assert_str_eq(catalog_default_dir(exe, build, src, inst), src);
+	/* the build tree reached through a symbolic link is the same tree */
+	ck_assert_str_eq(catalog_default_dir(exe, link, src, inst), src);
+	snprintf(exe, sizeof(exe), "%s/flowbench-mpi", link);
+	ck_assert_str_eq(catalog_default_dir(exe, build, src, inst), src);
+	/* installed (or copied) elsewhere: never the build tree */
+	snprintf(exe, sizeof(exe), "%s/flowbench", other);
+	ck_assert_str_eq(catalog_default_dir(exe, build, src, inst), inst);
+	ck_assert_str_eq(catalog_default_dir("flowbench", build, src, inst), inst);
+	ck_assert_str_eq(catalog_default_dir(NULL, build, src, inst), inst);
+	ck_assert_str_eq(catalog_default_dir(exe, NULL, NULL, inst), inst);
+
+	remove_scratch();
+}
+END_TEST
+
 START_TEST(test_resolve)
 {
 	char cat[128], cwd[128], want[160], *p, *old = getcwd(NULL, 0);
@@ -231,6 +273,7 @@ static Suite *catalog_suite(void)
 	tcase_add_test(tc, test_list_sorted_aligned);
 	tcase_add_test(tc, test_list_errors);
 	tcase_add_test(tc, test_catalog_dir_env);
+	tcase_add_test(tc, test_default_dir);
 	tcase_add_test(tc, test_resolve);
 	suite_add_tcase(s, tc);
 	return s;

@@ -142,7 +142,7 @@ START_TEST(test_unreadable_file)
 	compile(&p, "/nonexistent/w.f", NULL, NULL, 0);
 	ck_assert_int_eq(p.errors, 1);
 	ck_assert_ptr_null(p.fe.text);
-	ck_assert_str_eq(p.msgs, "flowbench: cannot read '/nonexistent/w.f': No such file or directory\n");
+	ck_assert_str_eq(p.msgs, "flowbench: error: cannot read '/nonexistent/w.f': No such file or directory\n");
 	release(&p);
 }
 END_TEST

@@ -132,16 +132,24 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 	return m;
 }
 
+/* Directories of a fileset's tree: about n / (width - 1); a random width counts as 2. */
+static uint64_t dirs_estimate(const struct plan_fileset *fs)
+{
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
+	uint64_t n = plan_sat_add(files, leaf);
+	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
+	double dirs_d = (double)n / (w - 1) + 1;
+
+	return dirs_d >= 1.8e19 ? UINT64_MAX : (uint64_t)dirs_d;
+}
+
 uint64_t preflight_fileset_mem(const struct plan *p, int i)
 {
 	const struct plan_fileset *fs = &p->filesets[i];
 	uint64_t files = fs->is_file ? 1 : fs->entries;
 	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
-	uint64_t n = plan_sat_add(files, leaf);
-	/* directories: about n / (width - 1); a random width counts as 2 */
-	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
-	double dirs_d = (double)n / (w - 1) + 1;
-	uint64_t dirs = dirs_d >= 1.8e19 ? UINT64_MAX : (uint64_t)dirs_d;
+	uint64_t dirs = dirs_estimate(fs);
 	uint64_t m;
 
 	(void)p;
@@ -218,6 +226,22 @@ uint64_t preflight_fileset_bytes(const struct plan_fileset *fs)
 		return 0;
 	return all / 100 * (uint64_t)fs->prealloc_pct +
 	       all % 100 * (uint64_t)fs->prealloc_pct / 100;
+}
+
+int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp)
+{
+	const struct plan_fileset *fs = &p->filesets[i];
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	int pct = fs->prealloc_pct < 0 ? 0 : fs->prealloc_pct > 100 ? 100 : fs->prealloc_pct;
+
+	if (preflight_fileset_mem(p, i) <= PREFLIGHT_FOOTPRINT_MEM)
+		return fileset_footprint(p, i, false, fp) < 0 ? -1 : 0;
+	memset(fp, 0, sizeof(*fp));
+	fp->mode = FS_FOOT_NEW;
+	fp->bytes = fp->to_write = preflight_fileset_bytes(fs);
+	fp->files = files / 100 * (uint64_t)pct + files % 100 * (uint64_t)pct / 100;
+	fp->dirs = dirs_estimate(fs);
+	return 1;
 }
 
 const char *preflight_bytes(uint64_t n, char *buf, size_t len)

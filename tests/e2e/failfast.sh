@@ -120,8 +120,8 @@ rm -rf "$small/tree"
 
 # --- 3. --output that cannot be written: refused before any file --------
 run noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
-	--output "$tmp/nonexistent/x.json"
-refused noout "cannot write $tmp/nonexistent/x.json"
+	--output "$tmp/nonexistent/x.json" --output "$tmp/nowhere/y.yaml"
+refused noout "cannot write $tmp/nonexistent/x.json" "cannot write $tmp/nowhere/y.yaml"
 [ ! -e "$small/largefile1" ] || fail "noout: the file was made"
 ro=$tmp/ro
 mkdir -p "$ro"
@@ -132,7 +132,7 @@ run roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runt
 refused roout "cannot write $ro/x.json" "Read-only file system"
 [ ! -e "$small/largefile1" ] && [ ! -e "$tmp/ok.json" ] ||
 	fail "roout: a file was made"
-ok "--output to a missing or read-only directory: refused before anything is prepared"
+ok "--output to a missing or read-only directory: refused before anything is prepared, every bad one named"
 
 # --- 4. check shows the planned footprint --------------------------------
 "$FLOWBENCH" check "$RW" -D filesize=16m >"$tmp/chk.out" 2>&1 || { cat "$tmp/chk.out"; fail "check failed"; }

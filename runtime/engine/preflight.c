@@ -476,13 +476,17 @@ static int check_path(const struct plan *p, const struct plan_fileset *fs,
 
 /*
  * What preparing one fileset writes, and frees first: a new one its
- * preallocated bytes (an estimate from the plan); one already on disk
- * what fileset_footprint() finds still to write (a reused tree: new and
- * growing files; a recreated one: everything, after its old files are
- * removed; a trusted one: nothing).
+ * preallocated bytes (an estimate from the plan); a trusted tree
+ * nothing; another tree already on disk at first all its bytes (an
+ * upper bound, from its population in memory), and, only when that
+ * bound does not fit, what fileset_footprint() finds on disk (a reused
+ * tree: new and growing files; a recreated one: everything, after its
+ * old files are removed).  Reading every file of a big tree costs
+ * seconds: the common case, a run that fits anyway, never does it.
  */
 struct space_need {
 	bool counted;             /* a usable path, not a duplicate */
+	bool unlooked;            /* on disk, fp is the upper bound */
 	dev_t dev;                /* the file system of its path */
 	struct fs_footprint fp;
 };
@@ -493,12 +497,54 @@ static int space_need_of(const struct plan *p, int i, bool fresh,
 {
 	const struct plan_fileset *fs = &p->filesets[i];
 
-	if (!fresh)
-		return fileset_footprint(p, i, true, &need->fp);
+	if (!fresh) {
+		if (fileset_footprint(p, i, false, &need->fp) < 0)
+			return -1;
+		need->fp.exists = true;
+		need->unlooked = !fs->trusttree;
+		if (fs->trusttree) {
+			need->fp.mode = FS_FOOT_TRUSTED;
+			need->fp.to_write = 0;
+		}
+		return 0;
+	}
 	memset(&need->fp, 0, sizeof(need->fp));
 	need->fp.mode = FS_FOOT_NEW;
 	need->fp.bytes = need->fp.to_write = preflight_fileset_bytes(fs);
 	return 0;
+}
+
+/* The bytes to write and freed first by the filesets on `first`'s device. */
+static void device_sums(const struct plan *p, const struct space_need *need,
+			int first, uint64_t *write, uint64_t *freed)
+{
+	*write = *freed = 0;
+	for (int j = first; j < p->nfilesets; j++) {
+		if (!need[j].counted || need[j].dev != need[first].dev)
+			continue;
+		*write = plan_sat_add(*write, need[j].fp.to_write);
+		*freed = plan_sat_add(*freed, need[j].fp.freed);
+	}
+}
+
+/*
+ * Replace the upper bounds of the trees on `first`'s device by what is
+ * on disk.  false when there was none to replace; -1 after a message.
+ */
+static int look_closer(const struct plan *p, struct space_need *need, int first)
+{
+	int looked = 0;
+
+	for (int j = first; j < p->nfilesets; j++) {
+		if (!need[j].counted || !need[j].unlooked ||
+		    need[j].dev != need[first].dev)
+			continue;
+		if (fileset_footprint(p, j, true, &need[j].fp) < 0)
+			return -1;
+		need[j].unlooked = false;
+		looked++;
+	}
+	return looked > 0;
 }
 
 /* "; the tree there is reused: ... " for a message, in `buf`. */
@@ -526,19 +572,15 @@ static const char *space_state(const struct fs_footprint *fp, char *buf, size_t 
  * their cleaning frees first.  A file system whose free space cannot be
  * read is said, not skipped in silence.  1 on a problem, else 0.
  */
-static int check_device(const struct plan *p, const struct space_need *need, int first)
+static int check_device(const struct plan *p, struct space_need *need, int first)
 {
 	const struct plan_fileset *fs = &p->filesets[first];
-	uint64_t write = 0, freed = 0, avail;
+	uint64_t write, freed, avail;
 	char b1[32], b2[32], b3[32], state[160], others[80] = "";
 	struct statvfs sv;
+	int closer;
 
-	for (int j = first; j < p->nfilesets; j++) {
-		if (!need[j].counted || need[j].dev != need[first].dev)
-			continue;
-		write = plan_sat_add(write, need[j].fp.to_write);
-		freed = plan_sat_add(freed, need[j].fp.freed);
-	}
+	device_sums(p, need, first, &write, &freed);
 	if (write == 0)
 		return 0;
 	if (statvfs(fs->path, &sv) < 0) {
@@ -551,6 +593,14 @@ static int check_device(const struct plan *p, const struct space_need *need, int
 	avail = plan_sat_add(plan_sat_mul(sv.f_bavail, sv.f_frsize), freed);
 	if (write <= avail)
 		return 0;
+	if ((closer = look_closer(p, need, first)) < 0)
+		return 1;
+	if (closer) {
+		device_sums(p, need, first, &write, &freed);
+		avail = plan_sat_add(plan_sat_mul(sv.f_bavail, sv.f_frsize), freed);
+		if (write <= avail)
+			return 0;
+	}
 	if (write != need[first].fp.to_write)
 		snprintf(others, sizeof(others), " (%s with the other filesets there)",
 			 preflight_bytes(write, b3, sizeof(b3)));

@@ -86,6 +86,11 @@ run fits "$RW" -D dir="$small" -D filesize=20m -D nthreads=1 --cache warm --runt
 [ "$rc" -eq 0 ] || { cat "$tmp/fits.out"; fail "fits: a reuse that fits was refused (status $rc)"; }
 [ "$(size_of "$f")" -eq 20971520 ] || fail "fits: the file is not 20 MiB"
 ok "growing it to 20 MiB (16 MiB to write) fits and runs"
+# 20 MiB there, about 12 MiB free: 28 MiB fits only because 20 are there
+run fits2 "$RW" -D dir="$small" -D filesize=28m -D nthreads=1 --cache warm --runtime 1
+[ "$rc" -eq 0 ] || { cat "$tmp/fits2.out"; fail "fits2: a reuse that fits (8 MiB to write, about 12 free) was refused (status $rc)"; }
+[ "$(size_of "$f")" -eq 29360128 ] || fail "fits2: the file is not 28 MiB"
+ok "growing it to 28 MiB (8 MiB to write, about 12 MiB free) fits and runs"
 rm -rf "$small/largefile1"
 
 # --- 2. a tree recreated (no reuse): its old files' space counts --------

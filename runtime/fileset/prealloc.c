@@ -442,6 +442,7 @@ int prealloc_files(const struct prealloc_job *job)
 	} else {
 		want_bytes = want_files * tree->size;
 	}
+	tty = tty && want_files > 0;    /* a tree of leaf directories only: no line */
 	if ((uint64_t)nthreads > chunks)
 		nthreads = chunks ? (int)chunks : 1;
 	pthread_mutex_init(&r.lock, NULL);

@@ -24,6 +24,7 @@
 #include "lang/frontend.h"
 #include "runtime/base/log.h"
 #include "runtime/compare/commands.h"
+#include "runtime/engine/preflight.h"
 #include "runtime/results/session.h"
 #include "plan/oom.h"
 
@@ -145,6 +146,38 @@ static void print_summary(const struct plan *p)
 	       p->nflowops, p->nflowops == 1 ? "" : "s", run);
 }
 
+/*
+ * check's second line: the disk the files and filesets will take once
+ * prepared (bytes, files, directories), so that a workload's size is
+ * seen before it is run.  1 when a tree cannot be made (said).
+ */
+static int print_footprint(const struct plan *p)
+{
+	uint64_t bytes = 0, files = 0, dirs = 0;
+	bool about = false;
+	char b[32];
+
+	for (int i = 0; i < p->nfilesets; i++) {
+		struct fs_footprint fp;
+		int rc = preflight_footprint(p, i, &fp);
+
+		if (rc < 0)
+			return 1;
+		about |= rc > 0;
+		bytes = plan_sat_add(bytes, fp.bytes);
+		files = plan_sat_add(files, fp.files);
+		dirs = plan_sat_add(dirs, fp.dirs);
+	}
+	if (p->nfilesets)
+		printf("%s: disk once the files are prepared: %s%s (%llu bytes) in "
+		       "%llu file%s and %llu director%s\n", p->filename,
+		       about ? "about " : "", preflight_bytes(bytes, b, sizeof(b)),
+		       (unsigned long long)bytes, (unsigned long long)files,
+		       files == 1 ? "" : "s", (unsigned long long)dirs,
+		       dirs == 1 ? "y" : "ies");
+	return 0;
+}
+
 /* Run the compiled plan --repeat times and write the results files. */
 static int run_session(const struct cli_args *args, const struct workload *w,
 		       const struct command_hooks *h)
@@ -201,8 +234,10 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 	struct workload w;
 	int status = workload_load(args, &w, h);
 
-	if (status == 0)
+	if (status == 0) {
 		print_summary(&w.fe.plan);
+		status = print_footprint(&w.fe.plan);
+	}
 	workload_free(&w);
 	return status;
 }

@@ -33,6 +33,7 @@
 
 #include "plan/flowop.h"
 #include "runtime/base/log.h"
+#include "runtime/fileset/fileset.h"
 #include "runtime/fileset/pick.h"
 #include "runtime/engine/shared.h"
 #include "runtime/engine/slot.h"
@@ -131,16 +132,24 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 	return m;
 }
 
+/* Directories of a fileset's tree: about n / (width - 1); a random width counts as 2. */
+static uint64_t dirs_estimate(const struct plan_fileset *fs)
+{
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
+	uint64_t n = plan_sat_add(files, leaf);
+	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
+	double dirs_d = (double)n / (w - 1) + 1;
+
+	return dirs_d >= 1.8e19 ? UINT64_MAX : (uint64_t)dirs_d;
+}
+
 uint64_t preflight_fileset_mem(const struct plan *p, int i)
 {
 	const struct plan_fileset *fs = &p->filesets[i];
 	uint64_t files = fs->is_file ? 1 : fs->entries;
 	uint64_t leaf = fs->is_file ? 0 : fs->leafdirs;
-	uint64_t n = plan_sat_add(files, leaf);
-	/* directories: about n / (width - 1); a random width counts as 2 */
-	double w = fs->dirwidth_rv >= 0 || fs->dirwidth < 2 ? 2 : fs->dirwidth;
-	double dirs_d = (double)n / (w - 1) + 1;
-	uint64_t dirs = dirs_d >= 1.8e19 ? UINT64_MAX : (uint64_t)dirs_d;
+	uint64_t dirs = dirs_estimate(fs);
 	uint64_t m;
 
 	(void)p;
@@ -217,6 +226,22 @@ uint64_t preflight_fileset_bytes(const struct plan_fileset *fs)
 		return 0;
 	return all / 100 * (uint64_t)fs->prealloc_pct +
 	       all % 100 * (uint64_t)fs->prealloc_pct / 100;
+}
+
+int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp)
+{
+	const struct plan_fileset *fs = &p->filesets[i];
+	uint64_t files = fs->is_file ? 1 : fs->entries;
+	int pct = fs->prealloc_pct < 0 ? 0 : fs->prealloc_pct > 100 ? 100 : fs->prealloc_pct;
+
+	if (preflight_fileset_mem(p, i) <= PREFLIGHT_FOOTPRINT_MEM)
+		return fileset_footprint(p, i, false, fp) < 0 ? -1 : 0;
+	memset(fp, 0, sizeof(*fp));
+	fp->mode = FS_FOOT_NEW;
+	fp->bytes = fp->to_write = preflight_fileset_bytes(fs);
+	fp->files = files / 100 * (uint64_t)pct + files % 100 * (uint64_t)pct / 100;
+	fp->dirs = dirs_estimate(fs);
+	return 1;
 }
 
 const char *preflight_bytes(uint64_t n, char *buf, size_t len)
@@ -450,54 +475,187 @@ static int check_path(const struct plan *p, const struct plan_fileset *fs,
 }
 
 /*
- * Free space: the bytes preallocated by every new fileset on one file
- * system against its f_bavail.  A fileset whose directory exists is left
- * out (reused, or cleaned first: its old files free their space).
+ * What preparing one fileset writes, and frees first: a new one its
+ * preallocated bytes (an estimate from the plan); a trusted tree
+ * nothing; another tree already on disk at first all its bytes (an
+ * upper bound, from its population in memory), and, only when that
+ * bound does not fit, what fileset_footprint() finds on disk (a reused
+ * tree: new and growing files; a recreated one: everything, after its
+ * old files are removed).  Reading every file of a big tree costs
+ * seconds: the common case, a run that fits anyway, never does it.
  */
-static int check_space(const struct plan *p, const bool *fresh)
+struct space_need {
+	bool counted;             /* a usable path, not a duplicate */
+	bool unlooked;            /* on disk, fp is the upper bound */
+	dev_t dev;                /* the file system of its path */
+	struct fs_footprint fp;
+};
+
+/* need->fp for fileset i; -1 after a message (its tree cannot be made). */
+static int space_need_of(const struct plan *p, int i, bool fresh,
+			 struct space_need *need)
 {
+	const struct plan_fileset *fs = &p->filesets[i];
+
+	if (!fresh) {
+		if (fileset_footprint(p, i, false, &need->fp) < 0)
+			return -1;
+		need->fp.exists = true;
+		need->unlooked = !fs->trusttree;
+		if (fs->trusttree) {
+			need->fp.mode = FS_FOOT_TRUSTED;
+			need->fp.to_write = 0;
+		}
+		return 0;
+	}
+	memset(&need->fp, 0, sizeof(need->fp));
+	need->fp.mode = FS_FOOT_NEW;
+	need->fp.bytes = need->fp.to_write = preflight_fileset_bytes(fs);
+	return 0;
+}
+
+/* The bytes to write and freed first by the filesets on `first`'s device. */
+static void device_sums(const struct plan *p, const struct space_need *need,
+			int first, uint64_t *write, uint64_t *freed)
+{
+	*write = *freed = 0;
+	for (int j = first; j < p->nfilesets; j++) {
+		if (!need[j].counted || need[j].dev != need[first].dev)
+			continue;
+		*write = plan_sat_add(*write, need[j].fp.to_write);
+		*freed = plan_sat_add(*freed, need[j].fp.freed);
+	}
+}
+
+/*
+ * Replace the upper bounds of the trees on `first`'s device by what is
+ * on disk.  false when there was none to replace; -1 after a message.
+ */
+static int look_closer(const struct plan *p, struct space_need *need, int first)
+{
+	int looked = 0;
+
+	for (int j = first; j < p->nfilesets; j++) {
+		if (!need[j].counted || !need[j].unlooked ||
+		    need[j].dev != need[first].dev)
+			continue;
+		if (fileset_footprint(p, j, true, &need[j].fp) < 0)
+			return -1;
+		need[j].unlooked = false;
+		looked++;
+	}
+	return looked > 0;
+}
+
+/* "; the tree there is reused: ... " for a message, in `buf`. */
+static const char *space_state(const struct fs_footprint *fp, char *buf, size_t len)
+{
+	char b1[32], b2[32];
+
+	if (fp->mode == FS_FOOT_REUSED)
+		snprintf(buf, len, "; %s of it already there (reused), %s still to write",
+			 preflight_bytes(fp->there, b1, sizeof(b1)),
+			 preflight_bytes(fp->to_write, b2, sizeof(b2)));
+	else if (fp->mode == FS_FOOT_RECREATED)
+		snprintf(buf, len, "; its tree there is recreated: %s to write once its "
+			 "old files (%s) are removed", preflight_bytes(fp->to_write, b1,
+			 sizeof(b1)), preflight_bytes(fp->freed, b2, sizeof(b2)));
+	else
+		snprintf(buf, len, ", need %s of disk",
+			 preflight_bytes(fp->to_write, b1, sizeof(b1)));
+	return buf;
+}
+
+/*
+ * The file system holding the first fileset of a device (`first`): the
+ * bytes every fileset there still writes against its f_bavail plus what
+ * their cleaning frees first.  A file system whose free space cannot be
+ * read is said, not skipped in silence.  1 on a problem, else 0.
+ */
+static int check_device(const struct plan *p, struct space_need *need, int first)
+{
+	const struct plan_fileset *fs = &p->filesets[first];
+	uint64_t write, freed, avail;
+	char b1[32], b2[32], b3[32], state[160], others[80] = "";
+	struct statvfs sv;
+	int closer;
+
+	device_sums(p, need, first, &write, &freed);
+	if (write == 0)
+		return 0;
+	if (statvfs(fs->path, &sv) < 0) {
+		log_warn("%s:%d:%d: cannot read the free space of %s (%s): the %s "
+			 "still to write there are not checked against it",
+			 p->filename, fs->loc.line, fs->loc.col, fs->path,
+			 strerror(errno), preflight_bytes(write, b1, sizeof(b1)));
+		return 0;
+	}
+	avail = plan_sat_add(plan_sat_mul(sv.f_bavail, sv.f_frsize), freed);
+	if (write <= avail)
+		return 0;
+	if ((closer = look_closer(p, need, first)) < 0)
+		return 1;
+	if (closer) {
+		device_sums(p, need, first, &write, &freed);
+		avail = plan_sat_add(plan_sat_mul(sv.f_bavail, sv.f_frsize), freed);
+		if (write <= avail)
+			return 0;
+	}
+	if (write != need[first].fp.to_write)
+		snprintf(others, sizeof(others), " (%s with the other filesets there)",
+			 preflight_bytes(write, b3, sizeof(b3)));
+	log_error("%s:%d:%d: %s '%s': %" PRIu64 " files x %s, %d %% preallocated%s%s; "
+		  "the file system of %s has %s free%s: lower the file size or the "
+		  "number of files (often -D filesize=... or -D nfiles=...)",
+		  p->filename, fs->loc.line, fs->loc.col,
+		  fs->is_file ? "file" : "fileset", fs->name,
+		  fs->is_file ? (uint64_t)1 : fs->entries,
+		  preflight_bytes(fs->size, b1, sizeof(b1)), fs->prealloc_pct,
+		  space_state(&need[first].fp, state, sizeof(state)), others, fs->path,
+		  preflight_bytes(plan_sat_mul(sv.f_bavail, sv.f_frsize), b2, sizeof(b2)),
+		  freed ? " before the old files are removed" : "");
+	return 1;
+}
+
+/*
+ * Free space, whatever is on disk: every fileset's bytes still to write
+ * (new files, files that grow, a tree recreated) against the free space
+ * of its file system, one message per file system.  Without `look` (the
+ * run is refused already for a limit: its trees may not even fit in
+ * memory) only the new filesets are counted.
+ */
+static int check_space(const struct plan *p, const bool *usable, const bool *fresh,
+		       bool look)
+{
+	struct space_need *need = calloc((size_t)p->nfilesets + 1, sizeof(*need));
 	int problems = 0;
 
-	for (int i = 0; i < p->nfilesets; i++) {
-		const struct plan_fileset *fs = &p->filesets[i];
-		struct statvfs sv;
-		struct stat st, other;
-		uint64_t need = 0, avail, own;
-		char b1[32], b2[32], b3[32], b4[32], others[64] = "";
-		bool first = true;
-
-		if (!fresh[i] || stat(fs->path, &st) < 0)
-			continue;
-		/* one message per file system, at its first new fileset */
-		for (int j = 0; j < p->nfilesets; j++) {
-			if (!fresh[j] || stat(p->filesets[j].path, &other) < 0 ||
-			    other.st_dev != st.st_dev)
-				continue;
-			if (j < i)
-				first = false;
-			need = plan_sat_add(need, preflight_fileset_bytes(&p->filesets[j]));
-		}
-		if (!first || statvfs(fs->path, &sv) < 0)
-			continue;
-		avail = plan_sat_mul(sv.f_bavail, sv.f_frsize);
-		if (need <= avail)
-			continue;
-		own = preflight_fileset_bytes(fs);
-		if (need != own)
-			snprintf(others, sizeof(others), " (%s with the other new filesets there)",
-				 preflight_bytes(need, b3, sizeof(b3)));
-		log_error("%s:%d:%d: %s '%s': %" PRIu64 " files x %s, %d %% preallocated, "
-			  "need %s of disk%s; the file system of %s has %s free: "
-			  "lower the file size or the number of files (often -D "
-			  "filesize=... or -D nfiles=...)",
-			  p->filename, fs->loc.line, fs->loc.col,
-			  fs->is_file ? "file" : "fileset", fs->name,
-			  fs->is_file ? (uint64_t)1 : fs->entries,
-			  preflight_bytes(fs->size, b1, sizeof(b1)), fs->prealloc_pct,
-			  preflight_bytes(own, b2, sizeof(b2)), others,
-			  fs->path, preflight_bytes(avail, b4, sizeof(b4)));
-		problems++;
+	if (!need) {
+		log_error("out of memory");
+		return 1;
 	}
+	for (int i = 0; i < p->nfilesets; i++) {
+		struct stat st;
+
+		if (!usable[i] || (!fresh[i] && !look) ||
+		    stat(p->filesets[i].path, &st) < 0)
+			continue;
+		if (space_need_of(p, i, fresh[i], &need[i]) < 0) {
+			problems++;
+			continue;
+		}
+		need[i].counted = true;
+		need[i].dev = st.st_dev;
+	}
+	for (int i = 0; i < p->nfilesets; i++) {
+		bool first = need[i].counted;
+
+		for (int j = 0; first && j < i; j++)
+			first = !(need[j].counted && need[j].dev == need[i].dev);
+		if (first)
+			problems += check_device(p, need, i);
+	}
+	free(need);
 	return problems;
 }
 
@@ -505,25 +663,32 @@ int preflight_check(const struct plan *p)
 {
 	struct preflight_limits l;
 	bool *fresh = calloc((size_t)p->nfilesets + 1, sizeof(*fresh));
-	int problems;
+	bool *usable = calloc((size_t)p->nfilesets + 1, sizeof(*usable));
+	int problems, limits;
 
-	if (!fresh) {
+	if (!fresh || !usable) {
+		free(fresh);
+		free(usable);
 		log_error("out of memory");
 		return -1;
 	}
 	preflight_read_limits(&l);
-	problems = preflight_check_limits(p, &l);
+	problems = limits = preflight_check_limits(p, &l);
 	for (int i = 0; i < p->nfilesets; i++) {
 		bool dup = false;
 
-		fresh[i] = false;
 		for (int j = 0; j < i; j++)
 			dup |= strcmp(p->filesets[j].path, p->filesets[i].path) == 0 &&
 			       strcmp(p->filesets[j].name, p->filesets[i].name) == 0;
-		if (!dup && check_path(p, &p->filesets[i], &fresh[i]) < 0)
+		if (dup)
+			continue;
+		if (check_path(p, &p->filesets[i], &fresh[i]) < 0)
 			problems++;
+		else
+			usable[i] = true;
 	}
-	problems += check_space(p, fresh);
+	problems += check_space(p, usable, fresh, limits == 0);
+	free(usable);
 	free(fresh);
 	return problems ? -1 : 0;
 }

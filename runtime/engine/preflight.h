@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/fileset/fileset.h"
 
 /* A run may use at most this share of MemAvailable (percent). */
 #define PREFLIGHT_MEM_PCT 90
@@ -81,6 +82,17 @@ void preflight_read_limits(struct preflight_limits *l);
  * system.  0 when the run may go ahead, -1 after printing the problems.
  */
 int preflight_check(const struct plan *p);
+
+/* Past this tree memory, `check` estimates a footprint instead of populating. */
+#define PREFLIGHT_FOOTPRINT_MEM (64u << 20)
+
+/*
+ * The planned disk footprint of fileset `i` once prepared (bytes, files,
+ * directories; nothing on disk is read): exact from its tree populated
+ * in memory (0), or, for a tree past PREFLIGHT_FOOTPRINT_MEM, estimated
+ * from the plan (1).  -1 after a message (a tree that cannot be made).
+ */
+int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp);
 
 /* "16 TiB", "23.1 GiB", "512 bytes": `n` for a message, in `buf`. */
 const char *preflight_bytes(uint64_t n, char *buf, size_t len);

@@ -490,7 +490,9 @@ static int map_state(struct fs_state *fs)
 	return 0;
 }
 
-static int populate(struct fs_state *fs, const struct plan *p, int idx, struct rng *r)
+/* The tree of fileset `idx` in memory; `announce` logs its summary. */
+static int populate(struct fs_state *fs, const struct plan *p, int idx,
+		    struct rng *r, bool announce)
 {
 	const struct plan_fileset *pf = &p->filesets[idx];
 	struct rv_ctx ctx = { .p = p, .pf = pf };
@@ -538,7 +540,7 @@ static int populate(struct fs_state *fs, const struct plan *p, int idx, struct r
 	}
 	if (map_state(fs) < 0)
 		return -1;
-	if (!pf->is_file)
+	if (!pf->is_file && announce)
 		log_info("%s populated: %llu files, avg. dir. width = %.0f, avg. dir. "
 			 "depth = %.1f, %llu leafdirs, %.3fMB total size", pf->name,
 			 (unsigned long long)fs->tree.nfiles, floor(fs->tree.meanwidth),
@@ -552,7 +554,7 @@ int fileset_populate(struct fs_state *fs, const struct plan *p, int idx)
 	struct rng r;
 
 	fileset_rng(&r, &p->filesets[idx]);
-	return populate(fs, p, idx, &r);
+	return populate(fs, p, idx, &r, false);
 }
 
 void fileset_release(struct fs_state *fs)
@@ -585,6 +587,24 @@ static void choose_existing(struct pick_set *s, int pct, struct rng *r)
 			want--;
 		}
 	}
+}
+
+/*
+ * The tree of fileset `idx` with the files and leaf directories that
+ * exist before the run chosen: the same for preparing, attaching and
+ * the footprint, whatever the order the filesets are taken in.
+ */
+static int populate_chosen(struct fs_state *fs, const struct plan *p, int idx,
+			   bool announce)
+{
+	struct rng r;
+
+	fileset_rng(&r, &p->filesets[idx]);
+	if (populate(fs, p, idx, &r, announce) < 0)
+		return -1;
+	choose_existing(&fs->files, p->filesets[idx].prealloc_pct, &r);
+	choose_existing(&fs->leafdirs, p->filesets[idx].prealloc_pct, &r);
+	return 0;
 }
 
 /* ---- creation on disk ------------------------------------------------ */
@@ -730,11 +750,8 @@ int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
 		log_info("Populating and pre-allocating filesets");
 	/* Newest first, like filebench. */
 	for (int i = p->nfilesets - 1; i >= 0; i--) {
-		fileset_rng(&r, &p->filesets[i]);
-		if (populate(&fs[i], p, i, &r) < 0)
+		if (populate_chosen(&fs[i], p, i, true) < 0)
 			goto out;
-		choose_existing(&fs[i].files, p->filesets[i].prealloc_pct, &r);
-		choose_existing(&fs[i].leafdirs, p->filesets[i].prealloc_pct, &r);
 		if (create_one(&fs[i], pattern, force) < 0)
 			goto out;
 	}
@@ -751,6 +768,109 @@ out:
 		return -1;
 	}
 	*out = fs;
+	return 0;
+}
+
+/* ---- the footprint: what preparing will write ----------------------- */
+
+/*
+ * Bytes a reused tree still needs: every file chosen to exist that is
+ * missing, or smaller than its size, is written up to it (prealloc.c's
+ * reuse_file); a larger one is only truncated.  Only lstat-like reads.
+ */
+static uint64_t reuse_to_write(const struct fs_state *fs, int rootfd, uint64_t *there)
+{
+	char rel[TREE_PATH_MAX];
+	uint64_t need = 0;
+
+	*there = 0;
+	for (uint64_t e = 0; e < fs->tree.nfiles; e++) {
+		uint64_t size = tree_file_size(&fs->tree, e);
+		struct stat st;
+
+		if (!pick_exists(&fs->files, e))
+			continue;
+		tree_file_relpath(&fs->tree, e, rel);
+		if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode)) {
+			need = plan_sat_add(need, size);
+			continue;
+		}
+		*there = plan_sat_add(*there, (uint64_t)st.st_size < size ?
+				      (uint64_t)st.st_size : size);
+		if ((uint64_t)st.st_size < size)
+			need = plan_sat_add(need, size - (uint64_t)st.st_size);
+	}
+	return need;
+}
+
+/*
+ * Space the cleaning of an old tree frees before anything is written:
+ * the blocks of the regular files at the tree's own file names (an old
+ * tree of another shape may hold more; those are not counted, which only
+ * errs on the side of refusing).
+ */
+static uint64_t clean_frees(const struct fs_state *fs, int rootfd)
+{
+	char rel[TREE_PATH_MAX];
+	uint64_t freed = 0;
+
+	for (uint64_t e = 0; e < fs->tree.nfiles; e++) {
+		struct stat st;
+
+		tree_file_relpath(&fs->tree, e, rel);
+		if (fstatat(rootfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_nlink == 1)
+			freed = plan_sat_add(freed, (uint64_t)st.st_blocks * 512);
+	}
+	return freed;
+}
+
+/* What create_one() will do with the tree already at rootfd (see there). */
+static void footprint_on_disk(const struct fs_state *fs, int rootfd,
+			      struct fs_footprint *fp)
+{
+	const struct plan_fileset *pf = fs->pf;
+
+	fp->exists = true;
+	if (pf->trusttree) {
+		fp->mode = FS_FOOT_TRUSTED;
+		fp->to_write = 0;
+	} else if (pf->reuse) {
+		fp->mode = FS_FOOT_REUSED;
+		fp->to_write = reuse_to_write(fs, rootfd, &fp->there);
+	} else {
+		fp->mode = FS_FOOT_RECREATED;
+		fp->freed = clean_frees(fs, rootfd);
+	}
+}
+
+int fileset_footprint(const struct plan *p, int idx, bool look,
+		      struct fs_footprint *fp)
+{
+	struct fs_state fs;
+	int rootfd;
+
+	memset(fp, 0, sizeof(*fp));
+	if (populate_chosen(&fs, p, idx, false) < 0) {
+		fileset_release(&fs);
+		return -1;
+	}
+	fp->files = pick_count(&fs.files, PICK_EXISTING);
+	fp->dirs = (uint64_t)fs.tree.ndirs + pick_count(&fs.leafdirs, PICK_EXISTING);
+	for (uint64_t e = 0; e < fs.tree.nfiles; e++)
+		if (pick_exists(&fs.files, e))
+			fp->bytes = plan_sat_add(fp->bytes, tree_file_size(&fs.tree, e));
+	fp->to_write = fp->bytes;
+	fp->mode = FS_FOOT_NEW;
+	if (look) {
+		rootfd = open(fs.root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (rootfd >= 0) {
+			footprint_on_disk(&fs, rootfd, fp);
+			close(rootfd);
+		}
+	}
+	fileset_release(&fs);
 	return 0;
 }
 
@@ -836,7 +956,6 @@ static int check_attached_files(const struct fs_state *fs)
 int fileset_attach_all(const struct plan *p, struct fs_state **out)
 {
 	struct fs_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
-	struct rng r;
 
 	*out = NULL;
 	if (!fs) {
@@ -849,11 +968,8 @@ int fileset_attach_all(const struct plan *p, struct fs_state **out)
 	}
 	/* the same population, in the same order, as fileset_prepare_all() */
 	for (int i = p->nfilesets - 1; i >= 0; i--) {
-		fileset_rng(&r, &p->filesets[i]);
-		if (populate(&fs[i], p, i, &r) < 0)
+		if (populate_chosen(&fs[i], p, i, true) < 0)
 			goto fail;
-		choose_existing(&fs[i].files, p->filesets[i].prealloc_pct, &r);
-		choose_existing(&fs[i].leafdirs, p->filesets[i].prealloc_pct, &r);
 		if (attach_root(&fs[i]) < 0 || check_attached_files(&fs[i]) < 0)
 			goto fail;
 	}

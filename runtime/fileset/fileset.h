@@ -65,6 +65,40 @@ int fileset_share_all(struct fs_state *fs, int n);
 int fileset_populate(struct fs_state *fs, const struct plan *p, int idx);
 void fileset_release(struct fs_state *fs);
 
+/*
+ * A fileset's disk footprint once prepared, and what preparing it will
+ * write given what is on disk now: the preflight check compares
+ * to_write with the free space (plus what cleaning an old tree frees
+ * first) whether the tree is new, reused or recreated; `check` prints
+ * the planned part.
+ */
+enum fs_foot_mode {
+	FS_FOOT_NEW,              /* <path>/<name> does not exist (or not looked) */
+	FS_FOOT_REUSED,           /* reuse: kept, completed, trimmed */
+	FS_FOOT_RECREATED,        /* emptied, then written again */
+	FS_FOOT_TRUSTED,          /* trusttree: used as it is, nothing written */
+};
+
+struct fs_footprint {
+	uint64_t bytes;           /* the files' bytes once prepared */
+	uint64_t files;           /* files that exist before the run */
+	uint64_t dirs;            /* directories, the root and leaf dirs included */
+	uint64_t to_write;        /* bytes still to write */
+	uint64_t there;           /* reused: bytes already there and kept */
+	uint64_t freed;           /* recreated: bytes the cleaning frees first */
+	bool exists;              /* <path>/<name> is there */
+	enum fs_foot_mode mode;
+};
+
+/*
+ * The footprint of p->filesets[idx]: populated in memory as
+ * fileset_prepare_all() would (quietly); with `look`, what is on disk is
+ * read (never changed) to tell the bytes still to write.  0, or -1 after
+ * logging (a tree that cannot be populated).
+ */
+int fileset_footprint(const struct plan *p, int idx, bool look,
+		      struct fs_footprint *fp);
+
 /* Size of the buffers the path functions below need. */
 static inline size_t fileset_path_max(const struct fs_state *fs)
 {

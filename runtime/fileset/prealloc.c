@@ -20,14 +20,20 @@
  * tree's owner (runtime/fileset/marker.h), so a hard link planted in the tree
  * between the tree's check and this step is refused, not written.
  *
- * On a terminal the master thread shows progress on stderr (files, bytes,
- * rate, ETA) at most four times a second; otherwise it only logs the
- * final line.  The threads are joined before the master goes on, so no
- * thread exists when the workers are forked.
+ * On a terminal (stderr, TERM not "dumb") the master thread shows a
+ * status line on stderr: the phase, the bytes done of the total (a reused
+ * file's bytes already there count as done), the rate of the bytes
+ * written and the ETA; once at the start, at most every 0.5 s, once at
+ * the end, and erased before any other output (a thread logging first
+ * erases it under the line's lock).  Even one file is written by a
+ * thread of its own so that the master can show it.  Otherwise only the
+ * final log line.  The threads are joined before the master goes on, so
+ * no thread exists when the workers are forked.
  */
 #include "runtime/fileset/prealloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,19 +50,44 @@
 #include "runtime/base/log.h"
 
 #define CHUNK 64                    /* files claimed at a time */
-#define PROGRESS_NS 250000000ull    /* progress refresh: 4 per second */
+#define PROGRESS_NS 500000000ull    /* status line refresh: at most 2 per second */
 
 struct prealloc_run {
 	const struct prealloc_job *job;
 	uint64_t nfiles;
 	_Atomic uint64_t next;          /* next chunk's first file */
 	_Atomic uint64_t files_done;    /* files made to exist */
-	_Atomic uint64_t bytes_done;
+	_Atomic uint64_t bytes_done;    /* written */
+	_Atomic uint64_t bytes_kept;    /* already there in a reused file */
 	_Atomic int failed;
 	pthread_mutex_t lock;           /* only for the end-of-thread signal */
 	pthread_cond_t cond;
 	int running;
+	pthread_mutex_t line_lock;      /* the status line and the logs */
+	bool shown;                     /* the status line is on the terminal */
 };
+
+/* Erase the status line, if shown; under line_lock. */
+static void line_erase_locked(struct prealloc_run *r)
+{
+	if (r->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		r->shown = false;
+	}
+}
+
+/* Before a thread logs: the status line goes first (end_say() after). */
+static void begin_say(struct prealloc_run *r)
+{
+	pthread_mutex_lock(&r->line_lock);
+	line_erase_locked(r);
+}
+
+static void end_say(struct prealloc_run *r)
+{
+	pthread_mutex_unlock(&r->line_lock);
+}
 
 /* The absolute path of file e, for messages. */
 static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
@@ -76,12 +107,14 @@ static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int 
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
 			msg_path(r->job, e, path);
+		begin_say(r);
 		if (err == ECANCELED)
 			log_info("Preallocation interrupted while writing %s",
 				 path ? path : "a file");
 		else
 			log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
 				  what, strerror(err));
+		end_say(r);
 	}
 	free(path);
 }
@@ -94,9 +127,11 @@ static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
 			msg_path(r->job, e, path);
+		begin_say(r);
 		log_error("refusing to preallocate %s: %s; flowbench never writes, "
 			  "truncates or removes a file it did not create (left "
 			  "untouched)", path ? path : "a file", why);
+		end_say(r);
 	}
 	free(path);
 }
@@ -167,9 +202,13 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		}
 		have = (uint64_t)st.st_size;
 		if (have == size) {
-			if (job->log_each)
+			atomic_fetch_add_explicit(&r->bytes_kept, size, memory_order_relaxed);
+			if (job->log_each) {
+				begin_say(r);
 				log_info("Reusing %s/%s: size %llu matches",
 					 job->root, rel, (unsigned long long)size);
+				end_say(r);
+			}
 			return 0;
 		}
 		fd = beneath_open(job->rootfd, rel, O_WRONLY, 0);
@@ -190,6 +229,8 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		return -1;
 	}
 	have = (uint64_t)st.st_size;
+	atomic_fetch_add_explicit(&r->bytes_kept, have < size ? have : size,
+				  memory_order_relaxed);
 	if (have > size)
 		err = ftruncate(fd, (off_t)size) < 0 ? errno : 0;
 	else
@@ -200,10 +241,13 @@ static int reuse_file(struct prealloc_run *r, uint64_t e, const char *rel, uint6
 		fail_file(r, e, have > size ? "truncate" : "write", err);
 		return -1;
 	}
-	if (job->log_each && have)
+	if (job->log_each && have) {
+		begin_say(r);
 		log_info("Reusing %s/%s: %s from %llu to %llu bytes", job->root,
 			 rel, have > size ? "truncated" : "extended",
 			 (unsigned long long)have, (unsigned long long)size);
+		end_say(r);
+	}
 	return 0;
 }
 
@@ -229,8 +273,11 @@ static int remove_file(struct prealloc_run *r, uint64_t e, const char *rel)
 		refuse_file(r, e, why);
 		rc = -1;
 	} else if (unlinkat(pfd, name, 0) == 0) {
-		if (r->job->log_each)
+		if (r->job->log_each) {
+			begin_say(r);
 			log_info("Removed %s/%s (not preallocated)", job->root, rel);
+			end_say(r);
+		}
 	} else if (errno != ENOENT) {
 		err = errno;
 	}
@@ -269,7 +316,9 @@ static void *worker(void *arg)
 
 		if (interrupt_signal()) {
 			atomic_store(&r->failed, 1);
+			begin_say(r);
 			log_info("Preallocation of %s interrupted", r->job->name);
+			end_say(r);
 			break;
 		}
 
@@ -285,26 +334,58 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* "12 s", "3 min 4 s", "--" (unknown) into buf. */
+static const char *eta_text(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		snprintf(buf, len, "--");
+	else if (s < 60)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 360000)
+		snprintf(buf, len, "%.0f min %.0f s", floor(s / 60), fmod(s, 60));
+	else
+		snprintf(buf, len, "%.0f h", s / 3600);
+	return buf;
+}
+
+/*
+ * The status line: phase, bytes done of the total, files, rate of the
+ * bytes written so far, ETA.  Under line_lock.
+ */
 static void show_progress(struct prealloc_run *r, uint64_t want_files,
 			  uint64_t want_bytes, uint64_t t0)
 {
-	uint64_t f = atomic_load(&r->files_done), b = atomic_load(&r->bytes_done);
+	uint64_t f = atomic_load(&r->files_done), w = atomic_load(&r->bytes_done);
+	uint64_t b = w + atomic_load(&r->bytes_kept);
 	double s = (double)(clock_now_ns() - t0) / 1e9;
-	double rate = s > 0 ? (double)f / s : 0;
-	double left = want_bytes && b ? s * (double)(want_bytes - b) / (double)b :
-		      rate > 0 ? (double)(want_files - f) / rate : 0;
+	double rate = s > 0 && w ? (double)w / s : 0;
+	double left = b >= want_bytes ? 0 : rate > 0 ? (double)(want_bytes - b) / rate : -1;
+	char eta[32];
 
-	fprintf(stderr, "\rpreallocating %s: %llu/%llu files, %.1f/%.1f MB, %.0f files/s, ETA %.0fs \033[K",
-		r->job->name, (unsigned long long)f,
-		(unsigned long long)want_files, (double)b / 1048576.0,
-		(double)want_bytes / 1048576.0, rate, left > 0 ? left : 0);
+	fprintf(stderr, "\rpreallocating %s: %.1f of %.1f MiB, %llu of %llu files, "
+		"%.1f MiB/s, ETA %s\033[K", r->job->name, (double)b / 1048576.0,
+		(double)want_bytes / 1048576.0, (unsigned long long)f,
+		(unsigned long long)want_files, rate / 1048576.0,
+		eta_text(left, eta, sizeof(eta)));
 	fflush(stderr);
+	r->shown = true;
 }
 
-/* Wait for the threads, refreshing the progress line on a terminal. */
+/* show_progress() under the line's lock. */
+static void refresh_line(struct prealloc_run *r, uint64_t want_files,
+			 uint64_t want_bytes, uint64_t t0)
+{
+	pthread_mutex_lock(&r->line_lock);
+	show_progress(r, want_files, want_bytes, t0);
+	pthread_mutex_unlock(&r->line_lock);
+}
+
+/* Wait for the threads, refreshing the status line on a terminal. */
 static void wait_all(struct prealloc_run *r, bool tty, uint64_t want_files,
 		     uint64_t want_bytes, uint64_t t0)
 {
+	if (tty)
+		refresh_line(r, want_files, want_bytes, t0);
 	pthread_mutex_lock(&r->lock);
 	while (r->running > 0) {
 		struct timespec ts;
@@ -315,16 +396,30 @@ static void wait_all(struct prealloc_run *r, bool tty, uint64_t want_files,
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+		/* a thread's end wakes it early: the line waits its 0.5 s */
+		while (r->running > 0 &&
+		       pthread_cond_timedwait(&r->cond, &r->lock, &ts) != ETIMEDOUT)
+			;
 		if (tty && r->running > 0) {
 			pthread_mutex_unlock(&r->lock);
-			show_progress(r, want_files, want_bytes, t0);
+			refresh_line(r, want_files, want_bytes, t0);
 			pthread_mutex_lock(&r->lock);
 		}
 	}
 	pthread_mutex_unlock(&r->lock);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	if (tty && !atomic_load(&r->failed))
+		refresh_line(r, want_files, want_bytes, t0);   /* the final count */
+	pthread_mutex_lock(&r->line_lock);
+	line_erase_locked(r);
+	pthread_mutex_unlock(&r->line_lock);
+}
+
+/* A terminal that can show the status line ("\r", erase to the end). */
+static bool status_terminal(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
 }
 
 int prealloc_files(const struct prealloc_job *job)
@@ -337,7 +432,7 @@ int prealloc_files(const struct prealloc_job *job)
 	uint64_t chunks = (r.nfiles + CHUNK - 1) / CHUNK;
 	int nthreads = ncpu < 1 ? 1 : ncpu > 1024 ? 1024 : (int)ncpu;
 	pthread_t *tids;
-	bool tty = isatty(STDERR_FILENO);
+	bool tty = status_terminal();
 	int started = 0;
 
 	if (tree->sizes) {
@@ -347,16 +442,16 @@ int prealloc_files(const struct prealloc_job *job)
 	} else {
 		want_bytes = want_files * tree->size;
 	}
+	tty = tty && want_files > 0;    /* a tree of leaf directories only: no line */
 	if ((uint64_t)nthreads > chunks)
-		nthreads = (int)chunks;
-	if (nthreads <= 1 || !(tids = calloc((size_t)nthreads, sizeof(*tids)))) {
+		nthreads = chunks ? (int)chunks : 1;
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.cond, NULL);
+	pthread_mutex_init(&r.line_lock, NULL);
+	if (!(tids = calloc((size_t)nthreads, sizeof(*tids)))) {
 		r.running = 1;
-		pthread_mutex_init(&r.lock, NULL);
-		pthread_cond_init(&r.cond, NULL);
 		worker(&r);
 	} else {
-		pthread_mutex_init(&r.lock, NULL);
-		pthread_cond_init(&r.cond, NULL);
 		r.running = nthreads;
 		for (int i = 0; i < nthreads; i++) {
 			if (pthread_create(&tids[i], NULL, worker, &r) != 0)
@@ -377,6 +472,7 @@ int prealloc_files(const struct prealloc_job *job)
 	}
 	pthread_cond_destroy(&r.cond);
 	pthread_mutex_destroy(&r.lock);
+	pthread_mutex_destroy(&r.line_lock);
 	if (atomic_load(&r.failed))
 		return -1;
 	if (!job->is_file)

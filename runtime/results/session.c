@@ -175,13 +175,20 @@ static int write_results(const struct session_options *so,
 	return status;
 }
 
-/* Every --output path can be written: checked before the first run. */
+/*
+ * Every --output path can be written (its directory exists and is
+ * writable, nothing but a regular file at the name): checked before the
+ * first run, so that no file is prepared for results that cannot be
+ * kept.  Every bad path is named, not only the first.
+ */
 static int outputs_writable(const struct session_options *so)
 {
+	int rc = 0;
+
 	for (int i = 0; i < so->noutputs; i++)
 		if (outfile_check("results", so->outputs[i]) < 0)
-			return -1;
-	return 0;
+			rc = -1;
+	return rc;
 }
 
 int session_run(const struct plan *p, const struct session_options *so)

@@ -272,6 +272,39 @@ START_TEST(test_fileset_estimates)
 }
 END_TEST
 
+/*
+ * check's footprint: exact from the population (prealloc'd share of the
+ * files, their bytes, the directories with the root), estimated and
+ * flagged for a tree too big to lay out just to count it.
+ */
+START_TEST(test_footprint)
+{
+	struct result r;
+	struct fs_footprint fp;
+
+	compile_src(&r,
+		    "define fileset name=a,path=/tmp,size=1m,entries=10,dirwidth=10,prealloc=50\n"
+		    "define file name=c,path=/tmp,size=3m,prealloc\n"
+		    "define fileset name=huge,path=/tmp,size=1k,entries=100000000,dirwidth=10,prealloc\n"
+		    "define process name=p { thread name=t { flowop delay name=d,value=1 } }\n"
+		    "run 1\n");
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_int_eq(preflight_footprint(&r.plan, 0, &fp), 0);
+	ck_assert_uint_eq(fp.files, 5);
+	ck_assert_uint_eq(fp.bytes, 5u << 20);
+	ck_assert_uint_eq(fp.dirs, 3);          /* as on disk: a, a/00000001, a/00000001/00000001 */
+	ck_assert_int_eq(preflight_footprint(&r.plan, 1, &fp), 0);
+	ck_assert_uint_eq(fp.files, 1);
+	ck_assert_uint_eq(fp.bytes, 3u << 20);
+	ck_assert_uint_eq(fp.dirs, 2);
+	ck_assert_int_eq(preflight_footprint(&r.plan, 2, &fp), 1);
+	ck_assert_uint_eq(fp.files, 100000000u);
+	ck_assert_uint_eq(fp.bytes, 100000000ull << 10);
+	ck_assert_uint_gt(fp.dirs, 100000000u / 10);
+	release(&r);
+}
+END_TEST
+
 START_TEST(test_fds)
 {
 	struct result r;
@@ -417,6 +450,7 @@ static Suite *preflight_suite(void)
 	tcase_add_test(tc, test_memory_iodepth);
 	tcase_add_test(tc, test_fds_ring_once);
 	tcase_add_test(tc, test_fileset_estimates);
+	tcase_add_test(tc, test_footprint);
 	tcase_add_test(tc, test_fds);
 	tcase_add_test(tc, test_tasks);
 	tcase_add_test(tc, test_compile_instances);

@@ -60,6 +60,12 @@ static void real_item(struct walk *w, double v)
 		w->err = w->s->real(w->s->ctx, v);
 }
 
+static void uint_item(struct walk *w, uint64_t v)
+{
+	if (!w->err)
+		w->err = w->s->integer(w->s->ctx, v);
+}
+
 static void str_item(struct walk *w, const char *v)
 {
 	if (!w->err)
@@ -172,6 +178,25 @@ static void percentiles(struct walk *w, const struct run_results *r,
 	map_end(w);
 }
 
+/*
+ * "histogram": [[lower_ns, upper_ns, count], ...], the non-empty buckets
+ * in ascending order (docs/results-format.md says how to recompute a
+ * percentile from them and how to merge runs).
+ */
+static void hist_buckets(struct walk *w, const struct res_latency *l)
+{
+	key(w, "histogram");
+	list_begin(w);
+	for (int i = 0; i < l->nhist; i++) {
+		list_begin(w);
+		uint_item(w, l->hist[i].lower_ns);
+		uint_item(w, l->hist[i].upper_ns);
+		uint_item(w, l->hist[i].count);
+		list_end(w);
+	}
+	list_end(w);
+}
+
 static void latency(struct walk *w, const struct run_results *r,
 		    const struct res_latency *l)
 {
@@ -182,6 +207,7 @@ static void latency(struct walk *w, const struct run_results *r,
 	real(w, "min", l->min);
 	real(w, "max", l->max);
 	percentiles(w, r, l->pct);
+	hist_buckets(w, l);
 	map_end(w);
 }
 

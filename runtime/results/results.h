@@ -25,9 +25,19 @@ enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
 
 struct comparability;
 
+/*
+ * One non-empty bucket of a flowop's latency histogram (hist.h): every
+ * latency in [lower_ns, upper_ns] (both inclusive) was counted here.
+ */
+struct res_bucket {
+	uint64_t lower_ns, upper_ns, count;
+};
+
 struct res_latency {
 	double mean, stdev, min, max;
 	double pct[RES_MAX_PCT];          /* at results.pct[] */
+	struct res_bucket *hist;          /* [nhist], ascending, malloc'ed */
+	int nhist;
 };
 
 struct res_flowop {

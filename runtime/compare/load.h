@@ -67,6 +67,7 @@ struct rf_rank {
 
 struct rf_run {
 	int index;
+	bool partial;          /* stopped by an error or an interrupt */
 	const char *started;   /* "" when absent */
 	double elapsed_s;
 	struct rf_flowop *flowops;
@@ -85,6 +86,13 @@ struct rf_doc {
 	const char *status;    /* "" when absent */
 	const char *compat;    /* whose rules it ran by (--compat): "flowbench"
 				  when absent (files written before --compat) */
+	/* what makes two files comparable (compare's warnings; the HTML
+	   report may show them): pointers into root, "" or NULL when absent */
+	const char *sha256;    /* workload.sha256 */
+	const json_t *variables;   /* workload.variables (an object) */
+	const char *kernel;    /* environment.kernel */
+	const json_t *filesystems; /* environment.filesystems (an array) */
+	bool partial;          /* status not "ok", or a run with "partial" */
 	struct rf_run *runs;
 	int nruns;
 };

@@ -6,7 +6,8 @@
  * runtime/measure/text.c); percentiles come from fo_stats_percentile().
  * The aggregate treats each run as one sample of a rate: mean, sample
  * standard deviation (n - 1), extremes, and the 95 % confidence interval
- * of the mean, mean +- t(0.975, n - 1) * stdev / sqrt(n).
+ * of the mean, mean +- t(0.975, n - 1) * stdev / sqrt(n), its lower
+ * bound never below 0 (none of these quantities can be).
  */
 #include "runtime/results/results.h"
 
@@ -354,6 +355,10 @@ void results_stat(const double *v, int n, struct res_stat *out)
 	half = n > 1 ? results_t975(n - 1) * out->stdev / sqrt(n) : 0;
 	out->ci_lo = out->mean - half;
 	out->ci_hi = out->mean + half;
+	if (out->ci_lo < 0 && out->min >= 0) {
+		out->ci_lo = 0;        /* a rate or latency is never negative */
+		out->ci_clamped = true;
+	}
 }
 
 /* One quantity picked from each run. */

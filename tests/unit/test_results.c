@@ -66,6 +66,24 @@ START_TEST(test_stat_one)
 }
 END_TEST
 
+/*
+ * Two runs far apart: mean - t * sd / sqrt(n) is far below 0, but no
+ * rate or latency is negative: the bound is 0 and says it was clipped.
+ */
+START_TEST(test_stat_ci_not_negative)
+{
+	const double v[] = { 643, 18058 };
+	struct res_stat s;
+
+	results_stat(v, 2, &s);
+	ck_assert_double_eq(s.ci_lo, 0);
+	ck_assert(s.ci_clamped);
+	ck_assert_double_eq_tol(s.ci_hi, 9350.5 + 12.706205 * s.stdev / sqrt(2), 1e-6);
+	results_stat((const double[]){ 10, 12, 14 }, 3, &s);
+	ck_assert(!s.ci_clamped && s.ci_lo > 0);
+}
+END_TEST
+
 START_TEST(test_t_quantile)
 {
 	ck_assert_double_eq_tol(results_t975(1), 12.706205, 1e-6);
@@ -315,9 +333,12 @@ START_TEST(test_json_document)
 	ck_assert_ptr_null(json_object_get(fo, "latency_ns"));
 	agg = json_object_get(root, "aggregate");
 	ck_assert_int_eq(json_integer_value(json_object_get(agg, "runs")), 3);
+	/* 100 - 4.302653 * 50 / sqrt(3) is -24.2: clipped at 0; the upper bound stays */
+	ck_assert_double_eq(json_number_value(json_array_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 0)), 0);
 	ck_assert_double_eq_tol(json_real_value(json_array_get(json_object_get(json_object_get(
-		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 0)),
-		100 - 4.302653 * 50 / sqrt(3), 1e-6);
+		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 1)),
+		100 + 4.302653 * 50 / sqrt(3), 1e-6);
 	json_decref(root);
 	results_free(&r);
 }
@@ -711,6 +732,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_stat_five);
 	tcase_add_test(tc, test_stat_one);
 	tcase_add_test(tc, test_t_quantile);
+	tcase_add_test(tc, test_stat_ci_not_negative);
 	tcase_add_test(tc, test_sha256);
 	tcase_add_test(tc, test_format_of);
 	tcase_add_test(tc, test_add_run_numbers);

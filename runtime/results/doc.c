@@ -22,6 +22,7 @@ struct walk {
 static void map_begin(struct walk *w) { if (!w->err) w->err = w->s->map_begin(w->s->ctx); }
 static void map_end(struct walk *w) { if (!w->err) w->err = w->s->map_end(w->s->ctx); }
 static void list_begin(struct walk *w) { if (!w->err) w->err = w->s->list_begin(w->s->ctx); }
+static void flow_list_begin(struct walk *w) { if (!w->err) w->err = w->s->flow_list_begin(w->s->ctx); }
 static void list_end(struct walk *w) { if (!w->err) w->err = w->s->list_end(w->s->ctx); }
 static void key(struct walk *w, const char *k) { if (!w->err) w->err = w->s->key(w->s->ctx, k); }
 
@@ -188,7 +189,7 @@ static void hist_buckets(struct walk *w, const struct res_latency *l)
 	key(w, "histogram");
 	list_begin(w);
 	for (int i = 0; i < l->nhist; i++) {
-		list_begin(w);
+		flow_list_begin(w);
 		uint_item(w, l->hist[i].lower_ns);
 		uint_item(w, l->hist[i].upper_ns);
 		uint_item(w, l->hist[i].count);

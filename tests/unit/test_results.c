@@ -723,6 +723,54 @@ START_TEST(test_histogram_in_file)
 }
 END_TEST
 
+/* A line of `text` holding nothing but a number (and a comma)? */
+static bool has_number_line(const char *text)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t sp = strspn(l, " "), n = strspn(l + sp, "0123456789.e+-");
+
+		if (n && (l[sp + n] == '\n' || (l[sp + n] == ',' && l[sp + n + 1] == '\n')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The JSON file puts every list of numbers on one line (a histogram
+ * bucket is "[lower, upper, count]", not five lines), and leaves strings
+ * alone, brackets, commas, quotes and newlines in them included.
+ */
+START_TEST(test_json_number_lists_on_one_line)
+{
+	static const char *const tricky = "x [1,\n 2] \"[3, 4]\" \\[5]";
+	struct fixture f;
+	struct run_results r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	json_t *root;
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	results_set_error(&r, RES_FAILED, tricky);
+	r.workload = "[7, 8]";
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(results_write_json(out, &r), 0);
+	fclose(out);
+	ck_assert_msg(!has_number_line(buf), "a number on a line of its own:\n%.2000s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "\"histogram\": [\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "[1000, 1003, 4],\n"));   /* 1000..1003 ns */
+	root = json_loads(buf, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "error")), tricky);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "workload"), "file")),
+			 "[7, 8]");
+	json_decref(root);
+	free(buf);
+	results_free(&r);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -743,6 +791,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_clients_documents);
 	tcase_add_test(tc, test_plain_run_no_clients);
 	tcase_add_test(tc, test_histogram_in_file);
+	tcase_add_test(tc, test_json_number_lists_on_one_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

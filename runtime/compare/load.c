@@ -100,6 +100,10 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->ops_per_s = num(j, "ops_per_s");
 	fo->mb_per_s = num(j, "mb_per_s");
 	fo->ms_per_op = num(lat, "mean") / 1e6;
+	fo->min_ns = num(lat, "min");
+	fo->max_ns = num(lat, "max");
+	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
+			json_object_get(lat, "histogram") : NULL;
 	*why = "out of memory";
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)

@@ -37,6 +37,11 @@ struct rf_flowop {
 	double ms_per_op;      /* latency mean; NaN without latency_ns */
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
+	/* latency_ns: its extremes (NaN when absent) and its "histogram" of
+	   [lower_ns, upper_ns, count] (NULL when absent; points into the
+	   tree): for the report, or for percentiles over merged runs */
+	double min_ns, max_ns;
+	const json_t *histogram;
 	struct rf_interval *iv;
 	int niv;
 };

@@ -279,6 +279,8 @@ START_TEST(test_yaml_file)
 		ck_assert_int_eq(rf_load(paths[i], &docs[i], stderr), 0);
 	ck_assert_str_eq(docs[1].workload, "workloads/randomrw.f");
 	ck_assert_int_eq(docs[1].nruns, 3);
+	ck_assert_double_eq(docs[1].runs[0].flowops[0].min_ns, 250);
+	ck_assert_ptr_null(docs[1].runs[0].flowops[0].histogram);   /* the fixture has none */
 	for (int k = 0; k < 2; k++) {
 		struct rf_doc pair[2] = { docs[k], docs[2] };
 		size_t len;

@@ -16,25 +16,42 @@
 
 #define SIGNIFICANCE 0.05
 
-/* One compared quantity; of_flowop or of_summary give NaN when absent. */
+/*
+ * One compared quantity; of_flowop or of_summary give NaN when absent.
+ * A latency percentile (pct > 0) has no IO Summary row (of_summary
+ * NULL) and is shown in automatic units (ns, µs, ms, s).
+ */
 struct metric {
 	const char *label;     /* table title (text, Markdown) */
 	const char *csv;       /* value of the CSV "metric" column */
-	double (*of_flowop)(const struct rf_flowop *fo);
+	double (*of_flowop)(const struct rf_flowop *fo, const struct metric *m);
 	double (*of_summary)(const struct rf_summary *s);
+	double pct;            /* the latency percentile, else 0 */
 };
 
-static double fo_ops(const struct rf_flowop *fo) { return fo->ops_per_s; }
-static double fo_mb(const struct rf_flowop *fo) { return fo->mb_per_s; }
-static double fo_ms(const struct rf_flowop *fo) { return fo->ms_per_op; }
+static double fo_ops(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ops_per_s; }
+static double fo_mb(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->mb_per_s; }
+static double fo_ms(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ms_per_op; }
 static double sum_ops(const struct rf_summary *s) { return s->ops_per_s; }
 static double sum_mb(const struct rf_summary *s) { return s->mb_per_s; }
 static double sum_ms(const struct rf_summary *s) { return s->ms_per_op; }
 
+/* The flowop's latency at m->pct, in ns (NaN when the file has none). */
+static double fo_pct(const struct rf_flowop *fo, const struct metric *m)
+{
+	for (int i = 0; i < fo->npcts; i++)
+		if (fabs(fo->pcts[i].pct - m->pct) < 1e-9)
+			return fo->pcts[i].ns;
+	return NAN;
+}
+
 static const struct metric metrics[] = {
-	{ "ops/s", "ops_per_s", fo_ops, sum_ops },
-	{ "MB/s", "mb_per_s", fo_mb, sum_mb },
-	{ "ms/op", "ms_per_op", fo_ms, sum_ms },
+	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0 },
+	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0 },
+	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0 },
+	{ "p50 latency", "p50_ns", fo_pct, NULL, 50 },
+	{ "p99 latency", "p99_ns", fo_pct, NULL, 99 },
+	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9 },
 };
 
 /*
@@ -152,7 +169,7 @@ static struct sample collect(const struct rf_doc *d, const struct metric *m,
 			const struct rf_flowop *fo = rf_find(&d->runs[r], key->name,
 							     key->occurrence);
 
-			x = fo ? m->of_flowop(fo) : NAN;
+			x = fo ? m->of_flowop(fo, m) : NAN;
 		} else {
 			x = m->of_summary(&d->runs[r].summary);
 		}
@@ -160,6 +177,36 @@ static struct sample collect(const struct rf_doc *d, const struct metric *m,
 			v[n++] = x;
 	}
 	return sample_of(v, n);
+}
+
+/*
+ * A latency in ns for people: ns below 1 µs, else µs, ms or s with four
+ * significant digits ("812ns", "3.605µs", "12.35ms").  The unit is
+ * chosen after rounding, so 999.96 µs reads "1.000ms", not "1000.0µs".
+ */
+static void latency_text(char *buf, size_t len, double ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	double a = fabs(ns), v;
+	size_t u = 0;
+
+	if (!isfinite(ns)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (a < 999.5) {
+		snprintf(buf, len, "%.0fns", ns);
+		return;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
+	       a / units[u].ns >= 999.95)
+		u++;
+	v = ns / units[u].ns;
+	a = fabs(v);
+	snprintf(buf, len, a < 9.9995 ? "%.3f%s" : a < 99.995 ? "%.2f%s" : "%.1f%s",
+		 v, units[u].unit);
 }
 
 /* A value for people: about four significant digits, no exponent above 1. */
@@ -190,9 +237,10 @@ static double diff_pct(const struct sample *base, const struct sample *s)
 }
 
 /* The cells of one row for the text and Markdown tables. */
-static void human_row(struct grid *g, const char *name, const struct sample *s,
-		      int ndocs)
+static void human_row(struct grid *g, const struct metric *mt, const char *name,
+		      const struct sample *s, int ndocs)
 {
+	void (*show)(char *buf, size_t len, double v) = mt->pct > 0 ? latency_text : human;
 	char m[64], sd[64];
 
 	cell(g, "%s", name);
@@ -200,8 +248,8 @@ static void human_row(struct grid *g, const char *name, const struct sample *s,
 		if (s[d].n == 0) {
 			cell(g, "-");
 		} else {
-			human(m, sizeof(m), s[d].mean);
-			human(sd, sizeof(sd), s[d].n > 1 ? s[d].stdev : NAN);
+			show(m, sizeof(m), s[d].mean);
+			show(sd, sizeof(sd), s[d].n > 1 ? s[d].stdev : NAN);
 			cell(g, "%s ± %s", m, sd);
 		}
 		if (d == 0)
@@ -398,6 +446,149 @@ static void rank_lines(FILE *out, const struct rf_doc *doc, bool md)
 	}
 }
 
+/* One legend line: "- " and escaped in Markdown, as is in text. */
+static void legend_line(FILE *out, bool md, const char *line)
+{
+	if (md) {
+		fputs("- ", out);
+		md_escaped(out, line);
+	} else {
+		fputs(line, out);
+	}
+	fputc('\n', out);
+}
+
+/* A JSON value as short text for a legend line ("-" when absent). */
+static char *value_text(const json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	if (!v)
+		return strdup("-");
+	if (s)
+		return strdup(s);
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
+}
+
+/* ", name a vs b" for every variable whose value differs; "" when none. */
+static void differing_variables(FILE *out, const json_t *a, const json_t *b)
+{
+	const json_t *sides[2] = { a, b };
+	const char *name;
+	json_t *v;
+
+	for (int side = 0; side < 2; side++) {
+		json_object_foreach((json_t *)sides[side], name, v) {
+			const json_t *va = json_object_get(a, name), *vb = json_object_get(b, name);
+			char *ta, *tb;
+
+			if (side == 1 && va)
+				continue;       /* listed from a's side */
+			if (va && vb && json_equal(va, vb))
+				continue;
+			ta = value_text(va);
+			tb = value_text(vb);
+			fprintf(out, ", %s %s vs %s", name, ta ? ta : "?", tb ? tb : "?");
+			free(ta);
+			free(tb);
+		}
+	}
+}
+
+/* The text of one legend line built by `fn`, then printed; nothing if empty. */
+struct line_buf {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static bool line_open(struct line_buf *l)
+{
+	*l = (struct line_buf){ 0 };
+	l->f = open_memstream(&l->text, &l->len);
+	return l->f != NULL;
+}
+
+static void line_close(struct line_buf *l, FILE *out, bool md)
+{
+	if (fclose(l->f) == 0 && l->len)
+		legend_line(out, md, l->text);
+	free(l->text);
+}
+
+/*
+ * A side whose numbers cover less than its runs: the file's status is
+ * not "ok" (failed, interrupted) or one of its runs is partial.
+ */
+static void warn_partial(FILE *out, const struct rf_doc *d, bool md)
+{
+	struct line_buf l;
+
+	if (!d->partial || !line_open(&l))
+		return;
+	fprintf(l.f, "warning: %s is partial (status '%s'", d->path,
+		*d->status ? d->status : "?");
+	for (int r = 0; r < d->nruns; r++)
+		if (d->runs[r].partial)
+			fprintf(l.f, "; run %d stopped early", d->runs[r].index);
+	fputs("): the session stopped before its end, so its numbers cover less work than asked", l.f);
+	line_close(&l, out, md);
+}
+
+/*
+ * Files that did not run the same workload: its file's SHA-256 or its
+ * variables differ (both are in every results file).  Then what differs
+ * in the machine: the kernel, and each file system's type and mount
+ * options (by position in "filesystems").
+ */
+static void warn_differences(FILE *out, const struct rf_doc *a,
+			     const struct rf_doc *b, bool md)
+{
+	struct line_buf l;
+	size_t nfs = json_array_size(a->filesystems);
+
+	if (*a->sha256 && *b->sha256 && strcmp(a->sha256, b->sha256) != 0 && line_open(&l)) {
+		fprintf(l.f, "warning: %s and %s ran different workload files (sha256 %.12s vs %.12s)",
+			a->path, b->path, a->sha256, b->sha256);
+		line_close(&l, out, md);
+	}
+	if (line_open(&l)) {
+		differing_variables(l.f, a->variables, b->variables);
+		char *line = NULL;
+
+		if (fclose(l.f) == 0 && l.len &&
+		    asprintf(&line, "warning: %s and %s ran with different variables: %s",
+			     a->path, b->path, l.text + 2) >= 0)
+			legend_line(out, md, line);
+		free(line);
+		free(l.text);
+	}
+	if (*a->kernel && *b->kernel && strcmp(a->kernel, b->kernel) != 0 && line_open(&l)) {
+		fprintf(l.f, "differs: kernel %s vs %s", a->kernel, b->kernel);
+		line_close(&l, out, md);
+	}
+	if (json_array_size(b->filesystems) > nfs)
+		nfs = json_array_size(b->filesystems);
+	for (size_t i = 0; i < nfs; i++) {
+		const json_t *fa = json_array_get(a->filesystems, i);
+		const json_t *fb = json_array_get(b->filesystems, i);
+		static const char *const keys[] = { "type", "mount_options", "device" };
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *va = json_string_value(json_object_get(fa, keys[k]));
+			const char *vb = json_string_value(json_object_get(fb, keys[k]));
+
+			if ((!va && !vb) || (va && vb && strcmp(va, vb) == 0) || !line_open(&l))
+				continue;
+			fprintf(l.f, "differs: file system %zu (%s) %s: %s vs %s", i + 1,
+				json_string_value(json_object_get(fa ? fa : fb, "path")) ?
+				json_string_value(json_object_get(fa ? fa : fb, "path")) : "?",
+				keys[k], va ? va : "-", vb ? vb : "-");
+			line_close(&l, out, md);
+		}
+	}
+}
+
 /* Who is compared with whom, above the text and Markdown tables. */
 static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 {
@@ -424,6 +615,10 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 				"are not comparable (docs/differences.md section 10)\n",
 				md ? "- " : "", docs[0].path, docs[0].compat, docs[d].path,
 				docs[d].compat);
+	for (int d = 0; d < ndocs; d++)
+		warn_partial(out, &docs[d], md);
+	for (int d = 1; d < ndocs; d++)
+		warn_differences(out, &docs[0], &docs[d], md);
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",
 		md ? "- " : "", SIGNIFICANCE);
 }
@@ -457,25 +652,37 @@ static void csv_header(struct grid *g, const struct rf_doc *docs, int ndocs)
 	}
 }
 
-/* The rows of one metric (all flowops, then the summary) into g. */
-static void metric_rows(struct grid *g, const struct metric *m,
-			const struct rf_doc *docs, int ndocs,
-			const struct rf_key *keys, int nkeys, enum cmp_format fmt,
-			struct sample *s, double *v)
+/*
+ * The rows of one metric (all flowops, then the summary if the metric
+ * has one) into g.  Returns how many rows have a value in some file:
+ * 0 for a percentile no file lists.
+ */
+static int metric_rows(struct grid *g, const struct metric *m,
+		       const struct rf_doc *docs, int ndocs,
+		       const struct rf_key *keys, int nkeys, enum cmp_format fmt,
+		       struct sample *s, double *v)
 {
 	char name[300];
+	int with_values = 0;
 
 	for (int k = 0; k <= nkeys; k++) {
 		const struct rf_key *key = k < nkeys ? &keys[k] : NULL;
+		bool any = false;
 
-		for (int d = 0; d < ndocs; d++)
+		if (!key && !m->of_summary)
+			break;
+		for (int d = 0; d < ndocs; d++) {
 			s[d] = collect(&docs[d], m, key, v);
+			any |= s[d].n > 0;
+		}
+		with_values += any;
 		row_name(name, sizeof(name), key);
 		if (fmt == CMP_CSV)
 			csv_row(g, m->csv, name, s, ndocs);
 		else
-			human_row(g, name, s, ndocs);
+			human_row(g, m, name, s, ndocs);
 	}
+	return with_values;
 }
 
 int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
@@ -499,19 +706,28 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 	if (fmt == CMP_CSV) {
 		g.ncols = 2 + 3 * ndocs + 3 * (ndocs - 1);
 		csv_header(&g, docs, ndocs);
-		for (int m = 0; m < nmetrics; m++)
-			metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v);
+		for (int m = 0; m < nmetrics; m++) {
+			int before = g.ncells;
+
+			if (metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v) == 0 &&
+			    metrics[m].pct > 0)
+				g.ncells = before;    /* a percentile no file has */
+		}
 		if (!g.oom)
 			print_csv(out, &g);
 	} else {
 		legend(out, docs, ndocs, fmt == CMP_MARKDOWN);
 		for (int m = 0; m < nmetrics && !g.oom; m++) {
+			int rows;
+
 			grid_free(&g);
 			g.ncols = 1 + ndocs + 2 * (ndocs - 1);
 			header(&g, metrics[m].label, docs, ndocs);
-			metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v);
+			rows = metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v);
 			if (g.oom)
 				break;
+			if (rows == 0 && metrics[m].pct > 0)
+				continue;       /* a percentile no file has */
 			if (m)
 				fputc('\n', out);
 			if (fmt == CMP_MARKDOWN)

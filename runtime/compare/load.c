@@ -1,5 +1,7 @@
 /*
- * load.c - reading a results file back: parse with jansson, refuse a
+ * load.c - reading a results file back: parse with jansson (a YAML file
+ * with libyaml into the same jansson tree, so one reader serves both
+ * formats `run` writes), refuse a
  * `format` this flowbench does not know, and pull out per run and per
  * flowop the numbers compare and report need, and for a flowbench-mpi
  * run each rank's rate.  Keys the schema does not name are ignored; a
@@ -7,6 +9,7 @@
  */
 #include "runtime/compare/load.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -15,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <yaml.h>
 
 static double num(const json_t *obj, const char *key)
 {
@@ -100,6 +104,10 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->ops_per_s = num(j, "ops_per_s");
 	fo->mb_per_s = num(j, "mb_per_s");
 	fo->ms_per_op = num(lat, "mean") / 1e6;
+	fo->min_ns = num(lat, "min");
+	fo->max_ns = num(lat, "max");
+	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
+			json_object_get(lat, "histogram") : NULL;
 	*why = "out of memory";
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
@@ -208,6 +216,7 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 		return -1;
 	}
 	run->index = (int)json_integer_value(json_object_get(j, "index"));
+	run->partial = json_is_true(json_object_get(j, "partial"));
 	run->started = str(j, "started");
 	run->elapsed_s = num(j, "elapsed_s");
 	run->summary.ops_per_s = num(sum, "ops_per_s");
@@ -231,34 +240,271 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 }
 
 /*
- * The file parsed as one buffer: jansson's own file reader takes it a
- * character at a time through stdio (getc was 4 % of a compare of two
- * 38 MB files).  The file is mapped, not copied.
+ * A scalar as the YAML writer (runtime/results/yaml.c) means it: quoted
+ * is a string; plain is null, a boolean, an integer or a real when it
+ * reads as one, else a string (a hand-edited file may drop quotes).
  */
-static json_t *load_json(const char *path, json_error_t *jerr)
+static json_t *yaml_scalar(const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+	char *end;
+	long long i;
+	double d;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return json_string(s);
+	if (!*s || strcmp(s, "null") == 0 || strcmp(s, "~") == 0)
+		return json_null();
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)
+		return json_boolean(s[0] == 't');
+	errno = 0;
+	i = strtoll(s, &end, 10);
+	if (!*end && !errno)
+		return json_integer(i);
+	d = strtod(s, &end);
+	return *end ? json_string(s) : json_real(d);
+}
+
+/* How a YAML parse failed: where, and why (for the error line). */
+struct yaml_fail {
+	int line, column;
+	char text[160];
+};
+
+static void yaml_fail_at(struct yaml_fail *f, const yaml_mark_t *m, const char *why)
+{
+	f->line = (int)m->line + 1;
+	f->column = (int)m->column + 1;
+	snprintf(f->text, sizeof(f->text), "%s", why);
+}
+
+static int yaml_next(yaml_parser_t *p, yaml_event_t *ev, struct yaml_fail *f)
+{
+	if (yaml_parser_parse(p, ev))
+		return 0;
+	yaml_fail_at(f, &p->problem_mark, p->problem ? p->problem : "invalid YAML");
+	return -1;
+}
+
+static json_t *yaml_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+			 struct yaml_fail *f);
+
+/* Attach the next node under `parent` (key NULL: a list item). */
+static int yaml_child(yaml_parser_t *p, json_t *parent, const char *key, int depth,
+		      struct yaml_fail *f)
+{
+	yaml_event_t ev;
+	json_t *v;
+
+	if (yaml_next(p, &ev, f) < 0)
+		return -1;
+	v = yaml_node(p, &ev, depth + 1, f);
+	if (!v)
+		return -1;
+	return key ? json_object_set_new(parent, key, v) : json_array_append_new(parent, v);
+}
+
+/* A mapping's entries up to its end; keys must be scalars. */
+static int yaml_map(yaml_parser_t *p, json_t *map, int depth, struct yaml_fail *f)
+{
+	yaml_event_t ev;
+
+	for (;;) {
+		int rc;
+
+		if (yaml_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (ev.type != YAML_SCALAR_EVENT) {
+			yaml_fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
+			yaml_event_delete(&ev);
+			return -1;
+		}
+		rc = yaml_child(p, map, (const char *)ev.data.scalar.value, depth, f);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return -1;
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+static int yaml_list(yaml_parser_t *p, json_t *list, int depth, struct yaml_fail *f)
+{
+	yaml_event_t ev;
+
+	for (;;) {
+		json_t *v;
+
+		if (yaml_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		v = yaml_node(p, &ev, depth + 1, f);
+		if (!v || json_array_append_new(list, v) < 0)
+			return -1;
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+/*
+ * The node `ev` starts (ev consumed), or NULL with f set.  Aliases and
+ * nesting deeper than any results file are refused: a crafted file must
+ * not exhaust the stack.
+ */
+static json_t *yaml_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+			 struct yaml_fail *f)
+{
+	json_t *node = NULL;
+	int rc = 0;
+
+	if (depth > 64) {
+		yaml_fail_at(f, &ev->start_mark, "nested too deeply for a results file");
+	} else if (ev->type == YAML_SCALAR_EVENT) {
+		node = yaml_scalar(ev);
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		node = json_object();
+		rc = node ? yaml_map(p, node, depth, f) : -1;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		node = json_array();
+		rc = node ? yaml_list(p, node, depth, f) : -1;
+	} else {
+		yaml_fail_at(f, &ev->start_mark, "an alias or event a results file does not use");
+	}
+	if (rc < 0) {
+		json_decref(node);
+		node = NULL;
+	}
+	if (!node && !f->text[0])
+		yaml_fail_at(f, &ev->start_mark, "out of memory");
+	yaml_event_delete(ev);
+	return node;
+}
+
+/* The first document of a YAML buffer as a jansson tree, or NULL with f set. */
+static json_t *yaml_tree(const void *buf, size_t len, struct yaml_fail *f)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	json_t *root = NULL;
+
+	if (!yaml_parser_initialize(&p)) {
+		snprintf(f->text, sizeof(f->text), "out of memory");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!root && yaml_next(&p, &ev, f) == 0) {
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			snprintf(f->text, sizeof(f->text), "an empty YAML document");
+			break;
+		}
+		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		root = yaml_node(&p, &ev, 0, f);
+		if (!root)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return root;
+}
+
+/* JSON starts with '{' (after blanks); anything else is read as YAML. */
+static bool looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+/*
+ * The document of a buffer: JSON by jansson, else YAML (the file's
+ * content decides, not its name).  NULL with the error printed.
+ */
+static json_t *parse_buffer(const char *path, const char *buf, size_t len, FILE *err)
+{
+	json_error_t jerr;
+	struct yaml_fail yf = { 0 };
+	json_t *root;
+
+	if (looks_like_json(buf, len)) {
+		root = json_loadb(buf, len, 0, &jerr);
+		if (!root)
+			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",
+				path, jerr.line, jerr.column, jerr.text);
+		return root;
+	}
+	root = yaml_tree(buf, len, &yf);
+	if (root)
+		return root;
+	if (yf.line > 0)
+		fprintf(err, "flowbench: %s:%d:%d: not valid YAML (nor JSON): %s\n",
+			path, yf.line, yf.column, yf.text);
+	else
+		fprintf(err, "flowbench: %s: not a results file: %s\n", path, yf.text);
+	return NULL;
+}
+
+/*
+ * The file's document, JSON or YAML.  The file is mapped, not copied:
+ * jansson's own file reader takes it a character at a time through stdio
+ * (getc was 4 % of a compare of two 38 MB files).
+ */
+static json_t *load_tree(const char *path, FILE *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	json_t *root;
 	void *buf;
 
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 || !S_ISREG(st.st_mode)) {
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(err, "flowbench: %s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return json_load_file(path, 0, jerr);   /* its own message */
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		fprintf(err, "flowbench: %s: %s\n", path, S_ISREG(st.st_mode) ?
+			"an empty file, not a results file" : "not a regular file");
+		return NULL;
 	}
 	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (buf == MAP_FAILED)
-		return json_load_file(path, 0, jerr);
-	root = json_loadb(buf, (size_t)st.st_size, 0, jerr);
+	if (buf == MAP_FAILED) {
+		fprintf(err, "flowbench: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	root = parse_buffer(path, buf, (size_t)st.st_size, err);
 	munmap(buf, (size_t)st.st_size);
 	return root;
 }
 
+/* What the file says about its workload and machine (rf_doc's comments). */
+static void describe(struct rf_doc *doc)
+{
+	const json_t *wl = json_object_get(doc->root, "workload");
+	const json_t *env = json_object_get(doc->root, "environment");
+	const json_t *vars = json_object_get(wl, "variables");
+	const json_t *fss = json_object_get(env, "filesystems");
+
+	doc->workload = str(wl, "file");
+	doc->status = str(doc->root, "status");
+	doc->sha256 = str(wl, "sha256");
+	doc->variables = json_is_object(vars) ? vars : NULL;
+	doc->kernel = str(env, "kernel");
+	doc->filesystems = json_is_array(fss) ? fss : NULL;
+	doc->partial = *doc->status && strcmp(doc->status, "ok") != 0;
+}
+
 int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 {
-	json_error_t jerr;
 	const json_t *fmt, *runs;
 	const char *why = NULL;
 	size_t i;
@@ -266,18 +512,12 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 
 	memset(doc, 0, sizeof(*doc));
 	doc->path = path;
-	doc->root = load_json(path, &jerr);
-	if (!doc->root) {
-		if (jerr.line > 0)
-			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",
-				path, jerr.line, jerr.column, jerr.text);
-		else
-			fprintf(err, "flowbench: %s: %s\n", path, jerr.text);
+	doc->root = load_tree(path, err);
+	if (!doc->root)
 		return -1;
-	}
 	fmt = json_object_get(doc->root, "format");
-	if (!json_is_string(fmt)) {
-		fprintf(err, "flowbench: %s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json')\n",
+	if (!json_is_object(doc->root) || !json_is_string(fmt)) {
+		fprintf(err, "flowbench: %s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json' or FILE.yaml)\n",
 			path);
 		goto fail;
 	}
@@ -286,8 +526,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 			path, json_string_value(fmt), RF_FORMAT);
 		goto fail;
 	}
-	doc->workload = str(json_object_get(doc->root, "workload"), "file");
-	doc->status = str(doc->root, "status");
+	describe(doc);
 	doc->compat = *str(doc->root, "compat") ? str(doc->root, "compat") : "flowbench";
 	runs = json_object_get(doc->root, "runs");
 	if (!json_is_array(runs) || json_array_size(runs) == 0) {
@@ -305,6 +544,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 	json_array_foreach((json_t *)runs, i, v) {
 		if (load_run(v, &doc->runs[doc->nruns++], &why) < 0)
 			goto bad;
+		doc->partial |= doc->runs[doc->nruns - 1].partial;
 	}
 	return 0;
 bad:

@@ -38,6 +38,11 @@ struct rf_flowop {
 	double ms_per_op;      /* latency mean; NaN without latency_ns */
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
+	/* latency_ns: its extremes (NaN when absent) and its "histogram" of
+	   [lower_ns, upper_ns, count] (NULL when absent; points into the
+	   tree): for the report, or for percentiles over merged runs */
+	double min_ns, max_ns;
+	const json_t *histogram;
 	struct rf_interval *iv;
 	int niv;
 };
@@ -68,6 +73,7 @@ struct rf_rank {
 
 struct rf_run {
 	int index;
+	bool partial;          /* stopped by an error or an interrupt */
 	const char *started;   /* "" when absent */
 	double elapsed_s;
 	struct rf_flowop *flowops;
@@ -86,6 +92,13 @@ struct rf_doc {
 	const char *status;    /* "" when absent */
 	const char *compat;    /* whose rules it ran by (--compat): "flowbench"
 				  when absent (files written before --compat) */
+	/* what makes two files comparable (compare's warnings; the HTML
+	   report may show them): pointers into root, "" or NULL when absent */
+	const char *sha256;    /* workload.sha256 */
+	const json_t *variables;   /* workload.variables (an object) */
+	const char *kernel;    /* environment.kernel */
+	const json_t *filesystems; /* environment.filesystems (an array) */
+	bool partial;          /* status not "ok", or a run with "partial" */
 	struct rf_run *runs;
 	int nruns;
 };

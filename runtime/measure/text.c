@@ -10,10 +10,12 @@
  * ends with a TAB and the 64 histogram buckets.  After filebench's lines
  * come flowbench's own: implicit opens, ops not counted, failed ops
  * (--keep-going; a flowop without errors changes nothing), and the latency
- * percentiles of every flowop that ran an op (docs/metrics.md).
+ * percentiles of every flowop that ran an op in automatic units
+ * (docs/metrics.md): filebench's lines keep its fixed ms.
  */
 #include "runtime/measure/text.h"
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "plan/flowop.h"
@@ -151,6 +153,48 @@ void text_errors(FILE *out, const struct plan *p,
 	fputs(")\n", out);
 }
 
+char *text_latency(char *buf, size_t len, double ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	double a = fabs(ns), v;
+	size_t u = 0;
+
+	if (!isfinite(ns)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (a < 999.5) {
+		snprintf(buf, len, "%.0fns", ns);
+		return buf;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && a / units[u].ns >= 999.95)
+		u++;
+	v = ns / units[u].ns;
+	a = fabs(v);
+	snprintf(buf, len, a < 9.9995 ? "%.3f%s" : a < 99.995 ? "%.2f%s" : "%.1f%s",
+		 v, units[u].unit);
+	return buf;
+}
+
+int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* `s` right-aligned in `cols` terminal columns, after a space. */
+static void right(FILE *out, const char *s, int cols)
+{
+	int pad = cols - text_width(s);
+
+	fprintf(out, " %*s%s", pad > 0 ? pad : 0, "", s);
+}
+
 void text_percentiles(FILE *out, const struct plan *p,
 		      const struct fo_stats *per_flowop, const double *pct, int npct)
 {
@@ -168,10 +212,10 @@ void text_percentiles(FILE *out, const struct plan *p,
 			continue;
 		if (!header) {
 			log_stamp(out);
-			fputs("Latency percentiles (ms)", out);
+			fprintf(out, "%-24s", "Latency percentiles");
 			for (int k = 0; k < npct; k++) {
 				snprintf(label, sizeof(label), "p%.10g", pct[k]);
-				fprintf(out, " %12s", label);
+				right(out, label, 12);
 			}
 			fputc('\n', out);
 			header = true;
@@ -179,7 +223,8 @@ void text_percentiles(FILE *out, const struct plan *p,
 		log_stamp(out);
 		fprintf(out, "%-24s", p->flowops[i].name);
 		for (int k = 0; k < npct; k++)
-			fprintf(out, " %12.6f", fo_stats_percentile(s, pct[k]) / 1e6);
+			right(out, text_latency(label, sizeof(label),
+						fo_stats_percentile(s, pct[k])), 12);
 		fputc('\n', out);
 	}
 }

@@ -61,13 +61,25 @@ void text_errors(FILE *out, const struct plan *p,
 		 const struct fo_stats *per_flowop);
 
 /*
+ * A latency for people, in automatic units with four significant
+ * digits: whole ns below 1 µs, else µs, ms or s ("812ns", "3.605µs",
+ * "12.35ms", "1.500s"); the unit is picked after rounding (999.96 µs is
+ * "1.000ms").  Never more digits than the histogram's 1/256 bound and
+ * the clock justify.  "-" for a non-finite value.  Returns buf.
+ */
+char *text_latency(char *buf, size_t len, double ns);
+
+/* Columns `s` takes on a terminal: its UTF-8 code points ("µ" is one). */
+int text_width(const char *s);
+
+/*
  * flowbench's latency percentiles, timestamped: a header naming them
- * ("Latency percentiles (ms)  p50  p90 ..."), then, for every flowop
- * with ops (breakdown order), its name padded to 24 columns and each
- * percentile in ms with 6 decimals (ns resolution).  The lines never
- * start with a flowop name, so filebench-style parsers that look for
- * "^name " still find only the breakdown line.  pct NULL or npct 0:
- * stats_default_percentiles.
+ * ("Latency percentiles  p50  p90 ..."), then, for every flowop with
+ * ops (breakdown order), its name padded to 24 columns and each
+ * percentile right-aligned in 12 columns, in automatic units
+ * (text_latency).  The lines never start with a flowop name, so
+ * filebench-style parsers that look for "^name " still find only the
+ * breakdown line.  pct NULL or npct 0: stats_default_percentiles.
  */
 void text_percentiles(FILE *out, const struct plan *p,
 		      const struct fo_stats *per_flowop, const double *pct, int npct);

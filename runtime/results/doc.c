@@ -22,6 +22,7 @@ struct walk {
 static void map_begin(struct walk *w) { if (!w->err) w->err = w->s->map_begin(w->s->ctx); }
 static void map_end(struct walk *w) { if (!w->err) w->err = w->s->map_end(w->s->ctx); }
 static void list_begin(struct walk *w) { if (!w->err) w->err = w->s->list_begin(w->s->ctx); }
+static void flow_list_begin(struct walk *w) { if (!w->err) w->err = w->s->flow_list_begin(w->s->ctx); }
 static void list_end(struct walk *w) { if (!w->err) w->err = w->s->list_end(w->s->ctx); }
 static void key(struct walk *w, const char *k) { if (!w->err) w->err = w->s->key(w->s->ctx, k); }
 
@@ -58,6 +59,12 @@ static void real_item(struct walk *w, double v)
 {
 	if (!w->err)
 		w->err = w->s->real(w->s->ctx, v);
+}
+
+static void uint_item(struct walk *w, uint64_t v)
+{
+	if (!w->err)
+		w->err = w->s->integer(w->s->ctx, v);
 }
 
 static void str_item(struct walk *w, const char *v)
@@ -172,6 +179,25 @@ static void percentiles(struct walk *w, const struct run_results *r,
 	map_end(w);
 }
 
+/*
+ * "histogram": [[lower_ns, upper_ns, count], ...], the non-empty buckets
+ * in ascending order (docs/results-format.md says how to recompute a
+ * percentile from them and how to merge runs).
+ */
+static void hist_buckets(struct walk *w, const struct res_latency *l)
+{
+	key(w, "histogram");
+	list_begin(w);
+	for (int i = 0; i < l->nhist; i++) {
+		flow_list_begin(w);
+		uint_item(w, l->hist[i].lower_ns);
+		uint_item(w, l->hist[i].upper_ns);
+		uint_item(w, l->hist[i].count);
+		list_end(w);
+	}
+	list_end(w);
+}
+
 static void latency(struct walk *w, const struct run_results *r,
 		    const struct res_latency *l)
 {
@@ -182,6 +208,7 @@ static void latency(struct walk *w, const struct run_results *r,
 	real(w, "min", l->min);
 	real(w, "max", l->max);
 	percentiles(w, r, l->pct);
+	hist_buckets(w, l);
 	map_end(w);
 }
 

@@ -19,6 +19,8 @@ struct doc_sink {
 	int (*map_begin)(void *ctx);
 	int (*map_end)(void *ctx);
 	int (*list_begin)(void *ctx);
+	/* a short list of numbers (a histogram bucket): one line in YAML */
+	int (*flow_list_begin)(void *ctx);
 	int (*list_end)(void *ctx);
 	int (*key)(void *ctx, const char *key);
 	int (*string)(void *ctx, const char *s);   /* NULL: null */

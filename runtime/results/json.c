@@ -3,7 +3,8 @@
  *
  * The sink builds a jansson tree (a stack of open maps and lists, and the
  * pending key of the innermost map), then dumps it indented with
- * DOC_REAL_DIGITS significant digits, the same text yaml.c writes.
+ * DOC_REAL_DIGITS significant digits, the same text yaml.c writes, and
+ * puts every list of numbers only on one line.
  */
 #include "runtime/results/doc.h"
 
@@ -101,22 +102,73 @@ static int j_boolean(void *ctx, int v)
 	return put(ctx, json_boolean(v));
 }
 
+/*
+ * `text` (jansson's indented dump) with every list that holds numbers
+ * only written on one line, "[3456, 3471, 120034]": a histogram's
+ * buckets took five lines each.  In place (the text only shrinks);
+ * string literals are copied untouched.
+ */
+static void squeeze_number_lists(char *text)
+{
+	char *out = text, *in = text;
+
+	while (*in) {
+		size_t n;
+
+		if (*in == '"') {               /* a string: copy to its end */
+			*out++ = *in++;
+			while (*in && *in != '"') {
+				if (*in == '\\' && in[1])
+					*out++ = *in++;
+				*out++ = *in++;
+			}
+			if (*in)
+				*out++ = *in++;
+			continue;
+		}
+		n = *in == '[' ? 1 + strspn(in + 1, "0123456789.eE+-, \n") : 0;
+		if (n <= 1 || in[n] != ']') {
+			*out++ = *in++;
+			continue;
+		}
+		/* "[ ...numbers, commas, blanks... ]": drop newlines and indents */
+		for (char *p = in; p <= in + n; p++) {
+			if (*p == '\n' && p[-1] == ',')
+				*out++ = ' ';
+			if (*p == '\n')
+				continue;
+			if (*p == ' ' && (p[-1] == ' ' || p[-1] == '\n' || p[-1] == '['))
+				continue;
+			*out++ = *p;
+		}
+		in += n + 1;
+	}
+	*out = '\0';
+}
+
 int results_write_json(FILE *f, const struct run_results *r)
 {
 	struct json_builder b = { .depth = 0 };
 	struct doc_sink sink = {
 		.map_begin = j_map_begin, .map_end = j_close,
-		.list_begin = j_list_begin, .list_end = j_close,
+		.list_begin = j_list_begin, .flow_list_begin = j_list_begin,
+		.list_end = j_close,
 		.key = j_key, .string = j_string, .integer = j_integer,
 		.real = j_real, .boolean = j_boolean, .ctx = &b,
 	};
 	int rc = -1;
 
-	if (results_emit(r, &sink) == 0 && b.root && b.depth == 0 &&
-	    json_dumpf(b.root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		       JSON_REAL_PRECISION(DOC_REAL_DIGITS)) == 0 &&
-	    fputc('\n', f) != EOF)
-		rc = 0;
+	char *text = NULL;
+
+	if (results_emit(r, &sink) == 0 && b.root && b.depth == 0)
+		text = json_dumps(b.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+				  JSON_REAL_PRECISION(DOC_REAL_DIGITS));
+	if (text) {
+		squeeze_number_lists(text);
+		if (fputs(text, f) != EOF && fputc('\n', f) != EOF)
+			rc = 0;
+	}
+	free(text);
 	json_decref(b.root);
 	free(b.key);
 	return rc;

@@ -6,7 +6,8 @@
  * runtime/measure/text.c); percentiles come from fo_stats_percentile().
  * The aggregate treats each run as one sample of a rate: mean, sample
  * standard deviation (n - 1), extremes, and the 95 % confidence interval
- * of the mean, mean +- t(0.975, n - 1) * stdev / sqrt(n).
+ * of the mean, mean +- t(0.975, n - 1) * stdev / sqrt(n), its lower
+ * bound never below 0 (none of these quantities can be).
  */
 #include "runtime/results/results.h"
 
@@ -44,8 +45,10 @@ static void clients_free(struct res_clients *c)
 void results_free(struct run_results *r)
 {
 	for (int i = 0; i < r->nruns; i++) {
-		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++)
+		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++) {
 			free(r->runs[i].flowops[j].iv);
+			free(r->runs[i].flowops[j].lat.hist);
+		}
 		free(r->runs[i].flowops);
 		clients_free(r->runs[i].clients);
 	}
@@ -106,7 +109,32 @@ static const char *rw_name(const struct flowop_ops *ops)
 	return names[ops ? (ops->rw & 3) : 0];
 }
 
-static void fill_flowop(struct res_flowop *o, const struct run_results *r,
+/*
+ * The histogram's non-empty buckets with their bounds, so that any tool
+ * can recompute a percentile or merge runs without knowing hist.h's
+ * layout.  0, or -1 when out of memory.
+ */
+static int sparse_hist(struct res_latency *l, const struct hist *h)
+{
+	int n = 0;
+
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		n += h->b[i] != 0;
+	l->hist = calloc((size_t)n + 1, sizeof(*l->hist));
+	if (!l->hist)
+		return -1;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		l->hist[l->nhist].lower_ns = hist_bucket_low(i);
+		l->hist[l->nhist].upper_ns = hist_bucket_low(i) + (hist_bucket_width(i) - 1);
+		l->hist[l->nhist].count = h->b[i];
+		l->nhist++;
+	}
+	return 0;
+}
+
+static int fill_flowop(struct res_flowop *o, const struct run_results *r,
 			const struct plan_flowop *pf, const struct fo_stats *s,
 			double elapsed_s)
 {
@@ -127,13 +155,14 @@ static void fill_flowop(struct res_flowop *o, const struct run_results *r,
 	o->ms_per_op = op->count ? (double)op->lat_sum_ns / (double)op->count / 1e6 : 0;
 	o->has_latency = op->count > 0;
 	if (!o->has_latency)
-		return;
+		return 0;
 	o->lat.mean = (double)op->lat_sum_ns / (double)op->count;
 	o->lat.stdev = fo_stats_stdev(s);
 	o->lat.min = (double)op->lat_min_ns;
 	o->lat.max = (double)op->lat_max_ns;
 	for (int k = 0; k < r->npct; k++)
 		o->lat.pct[k] = fo_stats_percentile(s, r->pct[k]);
+	return sparse_hist(&o->lat, &s->lat);
 }
 
 int results_add_run(struct run_results *r, const struct plan *p,
@@ -159,16 +188,20 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	run->flowops = calloc((size_t)p->nflowops + 1, sizeof(*run->flowops));
 	if (!run->flowops)
 		return -1;
+	r->nruns++;             /* from here results_free() owns the run */
 	r->nflowops = nlines;
-	run->index = r->nruns + 1;
+	run->index = r->nruns;
 	run->elapsed_s = elapsed_s;
 	if (gmtime_r(&when, &tm))
 		strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	/* one entry per report line: flowops sharing a name share it */
 	for (int i = 0, n = 0; i < p->nflowops; i++)
-		if (p->flowops[i].line == i)
-			fill_flowop(&run->flowops[n++], r, &p->flowops[i],
-				    &per_flowop[i], elapsed_s);
+		if (p->flowops[i].line == i &&
+		    fill_flowop(&run->flowops[n++], r, &p->flowops[i],
+				&per_flowop[i], elapsed_s) < 0) {
+			run->partial = true;   /* half filled: out of the aggregate */
+			return -1;
+		}
 	text_io_totals(p, per_flowop, &t);
 	run->summary.ops = t.ops;
 	run->summary.ops_per_s = per_s((double)t.ops, elapsed_s);
@@ -176,7 +209,6 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	run->summary.wr_per_s = per_s((double)t.wr_ops, elapsed_s);
 	run->summary.mb_per_s = per_s((double)t.bytes / 1048576.0, elapsed_s);
 	run->summary.ms_per_op = t.ops ? (double)t.lat_sum_ns / (double)t.ops / 1e6 : 0;
-	r->nruns++;
 	return 0;
 }
 
@@ -323,6 +355,10 @@ void results_stat(const double *v, int n, struct res_stat *out)
 	half = n > 1 ? results_t975(n - 1) * out->stdev / sqrt(n) : 0;
 	out->ci_lo = out->mean - half;
 	out->ci_hi = out->mean + half;
+	if (out->ci_lo < 0 && out->min >= 0) {
+		out->ci_lo = 0;        /* a rate or latency is never negative */
+		out->ci_clamped = true;
+	}
 }
 
 /* One quantity picked from each run. */

@@ -25,9 +25,19 @@ enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
 
 struct comparability;
 
+/*
+ * One non-empty bucket of a flowop's latency histogram (hist.h): every
+ * latency in [lower_ns, upper_ns] (both inclusive) was counted here.
+ */
+struct res_bucket {
+	uint64_t lower_ns, upper_ns, count;
+};
+
 struct res_latency {
 	double mean, stdev, min, max;
 	double pct[RES_MAX_PCT];          /* at results.pct[] */
+	struct res_bucket *hist;          /* [nhist], ascending, malloc'ed */
+	int nhist;
 };
 
 struct res_flowop {
@@ -95,10 +105,16 @@ struct res_run {
 	struct res_clients *clients;      /* flowbench-mpi: every client's part; NULL for a plain run */
 };
 
-/* One quantity over the runs. */
+/*
+ * One quantity over the runs.  Every quantity here (a rate, a latency)
+ * is >= 0, so the interval's lower bound is never below 0: where
+ * mean - t * stdev / sqrt(n) would be, it is 0 and `ci_clamped` says
+ * the runs vary too much for their number to bound the mean below.
+ */
 struct res_stat {
 	double mean, stdev, min, max;
 	double ci_lo, ci_hi;              /* 95 % CI of the mean (Student's t) */
+	bool ci_clamped;                  /* ci_lo raised to 0 */
 };
 
 struct res_agg {
@@ -200,7 +216,7 @@ struct coord_combined;
 int results_add_clients(struct run_results *r, const struct plan *p,
 			const struct coord_combined *c);
 
-/* Mean, sample stdev, min, max and CI over `n` values (n >= 1). */
+/* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);
 
 /*

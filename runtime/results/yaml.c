@@ -1,7 +1,8 @@
 /*
  * yaml.c - the results file as YAML, with libyaml's emitter.
  *
- * Block style, one document.  Strings are always double-quoted and keys
+ * Block style, one document, except the short lists of numbers
+ * (histogram buckets), which are one line each.  Strings are always double-quoted and keys
  * quoted unless they are plain identifiers, so a reader never mistakes
  * "true", "null" or "99.9" for anything but a string; numbers, booleans
  * and null are plain scalars.  Reals use the same significant digits as
@@ -52,6 +53,16 @@ static int y_list_begin(void *ctx)
 	yaml_event_t ev;
 	int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
 						      YAML_BLOCK_SEQUENCE_STYLE);
+
+	return emit(y, &ev, ok);
+}
+
+static int y_flow_list_begin(void *ctx)
+{
+	struct yaml_sink *y = ctx;
+	yaml_event_t ev;
+	int ok = yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+						      YAML_FLOW_SEQUENCE_STYLE);
 
 	return emit(y, &ev, ok);
 }
@@ -130,7 +141,8 @@ int results_write_yaml(FILE *f, const struct run_results *r)
 	struct yaml_sink y;
 	struct doc_sink sink = {
 		.map_begin = y_map_begin, .map_end = y_map_end,
-		.list_begin = y_list_begin, .list_end = y_list_end,
+		.list_begin = y_list_begin, .flow_list_begin = y_flow_list_begin,
+		.list_end = y_list_end,
 		.key = y_key, .string = y_string, .integer = y_integer,
 		.real = y_real, .boolean = y_boolean, .ctx = &y,
 	};

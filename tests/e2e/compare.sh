@@ -24,9 +24,9 @@ grep -q '^| rand-read1 | 1000 ± 10.0 | 1200 ± - | +20.0% | n/a |$' "$tmp/md" |
 ok "markdown table; a one-run file has no stdev and no test"
 
 "$FLOWBENCH" compare base.json new.json --format=csv >"$tmp/csv"
-[ "$(grep -c "$(printf '\r')\$" "$tmp/csv")" -eq 16 ] ||
-	fail "csv: expected 16 CRLF lines, got: $(cat -A "$tmp/csv" | head -3)"
-ok "csv: header and 15 rows, CRLF"
+[ "$(grep -c "$(printf '\r')\$" "$tmp/csv")" -eq 28 ] ||
+	fail "csv: expected 28 CRLF lines, got: $(cat -A "$tmp/csv" | head -3)"
+ok "csv: header, 15 rate rows and 12 latency percentile rows, CRLF"
 
 set +e
 "$FLOWBENCH" compare base.json future-format.json >"$tmp/out" 2>"$tmp/err"

@@ -153,8 +153,17 @@ grep -q interrupted "$tmp/intr.out" || fail "no 'interrupted' message"
 ok "SIGINT during aiowrite/aiowait: exit 130 in $dt ms"
 
 # ---- aioread and iodepth ----
-# p50 NAME FLOWOP: the flowop's median latency (ms) from the percentile lines
-p50() { awk -v n="$2" '/Latency percentiles/ { on = 1; next } on && $2 == n { print $3; exit }' "$tmp/$1.out"; }
+# p50 NAME FLOWOP: the flowop's median latency (ms) from the percentile
+# lines (automatic units: 812ns, 3.605µs, 12.35ms, 1.500s)
+p50() {
+	awk -v n="$2" '/Latency percentiles/ { on = 1; next }
+	on && $2 == n { x = $3
+		if (sub(/ns$/, "", x)) x /= 1e6
+		else if (sub(/ms$/, "", x)) x += 0
+		else if (sub(/µs$/, "", x)) x /= 1e3
+		else if (sub(/s$/, "", x)) x *= 1e3
+		print x; exit }' "$tmp/$1.out"
+}
 
 # aioread iodepth=8: the first execution submits 8 reads in one
 # io_uring_enter; every read submitted is an op reported (or not counted

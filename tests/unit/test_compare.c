@@ -4,12 +4,14 @@
  * and significant, writes 1 % faster and not, a flowop on each side
  * only), in the three formats; the loader's refusals; and a
  * flowbench-mpi file's ranks (tests/data/ranks.json) in compare and
- * report.
+ * report; the latency percentile tables; YAML files (tests/data/base.yaml)
+ * and broken ones; the legend's warnings about what differs.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/compare/compare.h"
 #include "runtime/compare/html.h"
@@ -77,7 +79,25 @@ START_TEST(test_text)
 "rand-write1  0.004 ± 0.00016   0.00396 ± 0.000157  -1.0%      no (p=0.77)\n"
 "delete1            0.005 ± 0                    -      -              n/a\n"
 "stat1                      -            0.002 ± 0      -              n/a\n"
-"IO Summary    0.662 ± 0.0132        0.604 ± 0.011  -8.8%   yes (p=0.0046)\n");
+"IO Summary    0.662 ± 0.0132        0.604 ± 0.011  -8.8%   yes (p=0.0046)\n"
+"\n"
+"p50 latency        base.json         new.json  %diff      significant\n"
+"rand-read1       900ns ± 9ns      818ns ± 7ns  -9.1%  yes (p=0.00032)\n"
+"rand-write1  3.604µs ± 144ns  3.568µs ± 141ns  -1.0%      no (p=0.77)\n"
+"delete1        4.500µs ± 0ns                -      -              n/a\n"
+"stat1                      -    1.800µs ± 0ns      -              n/a\n"
+"\n"
+"p99 latency        base.json         new.json  %diff      significant\n"
+"rand-read1    4.000µs ± 40ns   3.637µs ± 33ns  -9.1%  yes (p=0.00032)\n"
+"rand-write1  16.02µs ± 641ns  15.86µs ± 629ns  -1.0%      no (p=0.77)\n"
+"delete1        20.00µs ± 0ns                -      -              n/a\n"
+"stat1                      -    8.000µs ± 0ns      -              n/a\n"
+"\n"
+"p99.9 latency          base.json           new.json  %diff      significant\n"
+"rand-read1       10.00µs ± 100ns     9.091µs ± 83ns  -9.1%  yes (p=0.00032)\n"
+"rand-write1    40.04µs ± 1.603µs  39.65µs ± 1.571µs  -1.0%      no (p=0.77)\n"
+"delete1            50.00µs ± 0ns                  -      -              n/a\n"
+"stat1                          -      20.00µs ± 0ns      -              n/a\n");
 	free(buf);
 }
 END_TEST
@@ -183,10 +203,153 @@ START_TEST(test_refusals)
 	msg = load_error("no-such-file.json");
 	ck_assert_msg(strstr(msg, "no-such-file.json"), "%s", msg);
 	free(msg);
-	/* a JSON file that is not a results file */
+	/* a text file that is neither JSON nor a YAML mapping */
 	msg = load_error("../../docs/flowbench.1");
-	ck_assert_msg(strstr(msg, "not valid JSON"), "%s", msg);
+	ck_assert_msg(strstr(msg, "not a flowbench results file"), "%s", msg);
 	free(msg);
+}
+END_TEST
+
+/* rf_load() of `text` written to a temporary file: its error text, or NULL. */
+static char *load_text(const char *text, const char *suffix)
+{
+	char path[64], *buf = NULL;
+	size_t len;
+	struct rf_doc doc;
+	FILE *err, *f;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/tmp/flowbench-test-compare-XXXXXX%s", suffix);
+	fd = mkstemps(path, (int)strlen(suffix));
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	err = open_memstream(&buf, &len);
+	rc = rf_load(path, &doc, err);
+	fclose(err);
+	rf_free(&doc);
+	unlink(path);
+	if (rc == 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * Broken files, JSON or YAML by their content: each refused with the
+ * place (file:line:col) and why, never a crash or an empty table.
+ */
+START_TEST(test_broken_files)
+{
+	char *msg = load_text("{ \"format\": \"flowbench-results/1\",\n  \"runs\": [ }\n", ".json");
+
+	ck_assert_msg(msg && strstr(msg, ":2:") && strstr(msg, "not valid JSON"), "%s", msg);
+	free(msg);
+	msg = load_text("format: \"flowbench-results/1\"\nruns: [\n", ".yaml");
+	ck_assert_msg(msg && strstr(msg, ".yaml:3:1: not valid YAML"), "%s", msg);
+	free(msg);
+	msg = load_text("format: \"flowbench-results/1\"\nruns: &r [1]\nagain: *r\n", ".yaml");
+	ck_assert_msg(msg && strstr(msg, ".yaml:3:8:") && strstr(msg, "alias"), "%s", msg);
+	free(msg);
+	msg = load_text("", ".yaml");
+	ck_assert_msg(msg && strstr(msg, "an empty file"), "%s", msg);
+	free(msg);
+	msg = load_text("- format\n- runs\n", ".yml");
+	ck_assert_msg(msg && strstr(msg, "not a flowbench results file"), "%s", msg);
+	free(msg);
+	/* a YAML file given a .json name is still read by its content */
+	msg = load_text("format: \"flowbench-results/1\"\nruns:\n- index: 1\n  flowops: []\n", ".json");
+	ck_assert_msg(msg == NULL, "%s", msg);
+}
+END_TEST
+
+/*
+ * A YAML results file (tests/data/base.yaml: base.json's tree in YAML
+ * block style, some strings unquoted) compares exactly like the JSON one.
+ */
+START_TEST(test_yaml_file)
+{
+	char *paths[3] = { fixture("base.json"), fixture("base.yaml"), fixture("new.json") };
+	struct rf_doc docs[3];
+	char *text[2];
+
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(rf_load(paths[i], &docs[i], stderr), 0);
+	ck_assert_str_eq(docs[1].workload, "workloads/randomrw.f");
+	ck_assert_int_eq(docs[1].nruns, 3);
+	ck_assert_double_eq(docs[1].runs[0].flowops[0].min_ns, 250);
+	ck_assert_ptr_null(docs[1].runs[0].flowops[0].histogram);   /* the fixture has none */
+	for (int k = 0; k < 2; k++) {
+		struct rf_doc pair[2] = { docs[k], docs[2] };
+		size_t len;
+		FILE *out = open_memstream(&text[k], &len);
+
+		pair[0].path = "base";
+		pair[1].path = "new";
+		ck_assert_int_eq(compare_print(out, pair, 2, CMP_TEXT), 0);
+		fclose(out);
+	}
+	ck_assert_str_eq(text[1], text[0]);
+	ck_assert_ptr_nonnull(strstr(text[1], "p99 latency"));
+	for (int i = 0; i < 3; i++) {
+		rf_free(&docs[i]);
+		free(paths[i]);
+	}
+	free(text[0]);
+	free(text[1]);
+}
+END_TEST
+
+/*
+ * The legend warns when a side is partial (interrupted, a run stopped
+ * early), when the workload file (sha256) or its variables differ, and
+ * lists a different kernel and mount options; none of it for two files
+ * of the same workload on the same machine.
+ */
+START_TEST(test_warnings)
+{
+	char *paths[2] = { fixture("base.json"), fixture("new.json") };
+	struct rf_doc docs[2];
+	char *buf = NULL;
+	size_t len;
+	FILE *out;
+
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(rf_load(paths[i], &docs[i], stderr), 0);
+	docs[0].path = "a.json";
+	docs[1].path = "b.yaml";
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print(out, docs, 2, CMP_TEXT), 0);
+	fclose(out);
+	ck_assert_msg(!strstr(buf, "warning") && !strstr(buf, "differs"), "%s", buf);
+	free(buf);
+
+	docs[1].status = "interrupted";
+	docs[1].partial = true;
+	docs[1].runs[2].partial = true;
+	docs[1].sha256 = "1111111111111111111111111111111111111111111111111111111111111111";
+	json_object_set_new((json_t *)docs[1].variables, "nthreads", json_integer(4));
+	json_object_set_new((json_t *)docs[1].variables, "iosize", json_string("8k"));
+	docs[1].kernel = "Linux 6.2.0 x86_64";
+	json_object_set_new(json_array_get(docs[1].filesystems, 0), "mount_options",
+			    json_string("rw,noatime"));
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print(out, docs, 2, CMP_TEXT), 0);
+	fclose(out);
+	ck_assert_msg(strstr(buf,
+"warning: b.yaml is partial (status 'interrupted'; run 3 stopped early): the session stopped before its end, so its numbers cover less work than asked\n"
+"warning: a.json and b.yaml ran different workload files (sha256 000000000000 vs 111111111111)\n"
+"warning: a.json and b.yaml ran with different variables: nthreads 1 vs 4, iosize - vs 8k\n"
+"differs: kernel Linux 6.1.0 x86_64 vs Linux 6.2.0 x86_64\n"
+"differs: file system 1 (/tmp/x) mount_options: rw,relatime vs rw,noatime\n"
+"values: "), "%s", buf);
+	free(buf);
+	for (int i = 0; i < 2; i++) {
+		rf_free(&docs[i]);
+		free(paths[i]);
+	}
 }
 END_TEST
 
@@ -258,7 +421,7 @@ START_TEST(test_ranks)
 	text = with_ranks(compare_text, &doc);
 	ck_assert_msg(strstr(text, "baseline: ranks.json (workloads/randomrw.f, 1 run)\n"
 			     "  run 1: 5 clients; ops/s per rank: min 50.0 (slowest: rank 2 on <node&b>, failed), median 150.0, max 300.0\n"
-			     "values: "), "%.500s", text);
+			     "warning: ranks.json is partial (status 'failed'; run 1 stopped early)"), "%.500s", text);
 	free(text);
 	text = with_ranks(compare_csv, &doc);
 	ck_assert_msg(!strstr(text, "clients") && strncmp(text, "metric,flowop,", 14) == 0,
@@ -319,6 +482,9 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_format_names);
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_no_ranks);
+	tcase_add_test(tc, test_broken_files);
+	tcase_add_test(tc, test_yaml_file);
+	tcase_add_test(tc, test_warnings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -187,20 +187,20 @@ START_TEST(test_percentile_block)
 	unstamp(buf);
 	/* newest first like the breakdown; no line for a flowop without ops */
 	ck_assert_str_eq(buf,
-		"Latency percentiles (ms)          p50        p99.9\n"
-		"w1                           0.000100     0.000200\n"
-		"r1                           1.500000     1.500000\n");
+		"Latency percentiles               p50        p99.9\n"
+		"w1                              100ns        200ns\n"
+		"r1                            1.500ms      1.500ms\n");
 	free(buf);
 	/* the defaults */
 	CAPTURE(buf, text_percentiles(out, &p, st, NULL, 0));
 	unstamp(buf);
 	ck_assert_str_eq(buf,
-		"Latency percentiles (ms)          p50          p90          p95"
+		"Latency percentiles               p50          p90          p95"
 		"          p99        p99.9       p99.99\n"
-		"w1                           0.000100     0.000200     0.000200"
-		"     0.000200     0.000200     0.000200\n"
-		"r1                           1.500000     1.500000     1.500000"
-		"     1.500000     1.500000     1.500000\n");
+		"w1                              100ns        200ns        200ns"
+		"        200ns        200ns        200ns\n"
+		"r1                            1.500ms      1.500ms      1.500ms"
+		"      1.500ms      1.500ms      1.500ms\n");
 	free(buf);
 	/* nothing ran: no block at all */
 	fo_stats_init(&st[0]);
@@ -265,6 +265,26 @@ START_TEST(test_human_short_buffer)
 }
 END_TEST
 
+/*
+ * Latencies in automatic units with four significant digits, the unit
+ * picked after rounding; no six-decimal milliseconds.
+ */
+START_TEST(test_latency_units)
+{
+	static const struct { double ns; const char *text; } cases[] = {
+		{ 0, "0ns" }, { 812, "812ns" }, { 999.4, "999ns" }, { 999.6, "1.000µs" },
+		{ 3604.7, "3.605µs" }, { 16020, "16.02µs" }, { 849900, "849.9µs" },
+		{ 999960, "1.000ms" }, { 12345678, "12.35ms" }, { 1.5e9, "1.500s" },
+		{ 7.5e12, "7500.0s" }, { NAN, "-" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_str_eq(text_latency(buf, sizeof(buf), cases[i].ns), cases[i].text);
+	ck_assert_int_eq(text_width("3.605µs"), 7);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -280,6 +300,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_percentile_block);
 	tcase_add_test(tc, test_human_numbers);
 	tcase_add_test(tc, test_human_short_buffer);
+	tcase_add_test(tc, test_latency_units);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -66,6 +66,24 @@ START_TEST(test_stat_one)
 }
 END_TEST
 
+/*
+ * Two runs far apart: mean - t * sd / sqrt(n) is far below 0, but no
+ * rate or latency is negative: the bound is 0 and says it was clipped.
+ */
+START_TEST(test_stat_ci_not_negative)
+{
+	const double v[] = { 643, 18058 };
+	struct res_stat s;
+
+	results_stat(v, 2, &s);
+	ck_assert_double_eq(s.ci_lo, 0);
+	ck_assert(s.ci_clamped);
+	ck_assert_double_eq_tol(s.ci_hi, 9350.5 + 12.706205 * s.stdev / sqrt(2), 1e-6);
+	results_stat((const double[]){ 10, 12, 14 }, 3, &s);
+	ck_assert(!s.ci_clamped && s.ci_lo > 0);
+}
+END_TEST
+
 START_TEST(test_t_quantile)
 {
 	ck_assert_double_eq_tol(results_t975(1), 12.706205, 1e-6);
@@ -315,9 +333,12 @@ START_TEST(test_json_document)
 	ck_assert_ptr_null(json_object_get(fo, "latency_ns"));
 	agg = json_object_get(root, "aggregate");
 	ck_assert_int_eq(json_integer_value(json_object_get(agg, "runs")), 3);
+	/* 100 - 4.302653 * 50 / sqrt(3) is -24.2: clipped at 0; the upper bound stays */
+	ck_assert_double_eq(json_number_value(json_array_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 0)), 0);
 	ck_assert_double_eq_tol(json_real_value(json_array_get(json_object_get(json_object_get(
-		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 0)),
-		100 - 4.302653 * 50 / sqrt(3), 1e-6);
+		json_array_get(json_object_get(agg, "flowops"), 0), "ops_per_s"), "ci95"), 1)),
+		100 + 4.302653 * 50 / sqrt(3), 1e-6);
 	json_decref(root);
 	results_free(&r);
 }
@@ -561,6 +582,195 @@ START_TEST(test_atomic_write)
 }
 END_TEST
 
+/*
+ * The documented way to read a percentile from a file's "histogram"
+ * (docs/results-format.md): the bucket holding the nearest rank
+ * ceil(q/100 * n), reported as its midpoint clamped to [min, max];
+ * ranks 1 and n are min and max.  Written from the document's rule, not
+ * from hist.c, so that it checks the file is enough.
+ */
+static double file_percentile(const json_t *hist, double q, double min, double max)
+{
+	double n = 0, rank, seen = 0;
+	size_t i;
+	json_t *b;
+
+	json_array_foreach((json_t *)hist, i, b)
+		n += json_number_value(json_array_get(b, 2));
+	rank = ceil(q / 100 * n - 1e-9);
+	if (rank <= 1)
+		return min;
+	if (rank >= n)
+		return max;
+	json_array_foreach((json_t *)hist, i, b) {
+		double lo = json_number_value(json_array_get(b, 0));
+		double hi = json_number_value(json_array_get(b, 1));
+
+		seen += json_number_value(json_array_get(b, 2));
+		if (seen >= rank)
+			return fmin(fmax((lo + hi) / 2, min), max);
+	}
+	return max;
+}
+
+/* `n` latencies spread over three decades, `scale` times larger. */
+static void spread_ops(struct fo_stats *s, int n, uint64_t scale)
+{
+	fo_stats_init(s);
+	for (int i = 0; i < n; i++)
+		fo_stats_record(s, scale * (100 + (uint64_t)i * (uint64_t)i % 99991), 4096);
+}
+
+/* Two runs' "histogram" buckets summed by bounds into one list. */
+static json_t *merge_hists(const json_t *a, const json_t *b)
+{
+	json_t *m = json_deep_copy(a), *x, *y;
+	size_t i, j;
+
+	json_array_foreach((json_t *)b, i, x) {
+		bool found = false;
+
+		json_array_foreach(m, j, y) {
+			if (json_equal(json_array_get(x, 0), json_array_get(y, 0))) {
+				json_array_set_new(y, 2, json_integer(
+					json_integer_value(json_array_get(y, 2)) +
+					json_integer_value(json_array_get(x, 2))));
+				found = true;
+			}
+		}
+		if (!found)
+			json_array_append(m, x);
+	}
+	return m;
+}
+
+static int by_lower(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_array_get(*(json_t *const *)a, 0));
+	json_int_t y = json_integer_value(json_array_get(*(json_t *const *)b, 0));
+
+	return (x > y) - (x < y);
+}
+
+static json_t *sorted(json_t *list)
+{
+	size_t n = json_array_size(list);
+	json_t **v = calloc(n + 1, sizeof(*v)), *out = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_array_get(list, i);
+	qsort(v, n, sizeof(*v), by_lower);
+	for (size_t i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	json_decref(list);
+	return out;
+}
+
+/*
+ * Each flowop's latency histogram is in the file: the p99 recomputed
+ * from it by the documented rule is the file's own p99 (every listed
+ * percentile, in fact), its counts add up to the ops, and two runs'
+ * buckets merged give the percentiles of the two runs' merged stats.
+ */
+START_TEST(test_histogram_in_file)
+{
+	struct fixture f;
+	struct run_results r;
+	struct fo_stats merged;
+	json_t *root, *runs, *l0, *l1, *m;
+	const char *key;
+	json_t *v;
+
+	fixture_init(&f);
+	results_init(&r);
+	spread_ops(&f.st[0], 5000, 1);
+	ops(&f.st[1], 10, 4000);
+	ck_assert_int_eq(results_add_run(&r, &f.p, f.st, 1.0, 0), 0);
+	fo_stats_init(&merged);
+	fo_stats_merge(&merged, &f.st[0]);
+	spread_ops(&f.st[0], 3000, 7);
+	ck_assert_int_eq(results_add_run(&r, &f.p, f.st, 1.0, 0), 0);
+	fo_stats_merge(&merged, &f.st[0]);
+	root = roundtrip_json(&r);
+	runs = json_object_get(root, "runs");
+	l0 = json_object_get(json_array_get(json_object_get(json_array_get(runs, 0), "flowops"), 0),
+			     "latency_ns");
+	l1 = json_object_get(json_array_get(json_object_get(json_array_get(runs, 1), "flowops"), 0),
+			     "latency_ns");
+	ck_assert_msg(json_is_array(json_object_get(l0, "histogram")), "no histogram");
+	json_object_foreach(json_object_get(l0, "percentiles"), key, v)
+		ck_assert_double_eq(file_percentile(json_object_get(l0, "histogram"),
+						    strtod(key, NULL),
+						    json_number_value(json_object_get(l0, "min")),
+						    json_number_value(json_object_get(l0, "max"))),
+				    json_number_value(v));
+	ck_assert_double_eq(file_percentile(json_object_get(l0, "histogram"), 99,
+					    json_number_value(json_object_get(l0, "min")),
+					    json_number_value(json_object_get(l0, "max"))),
+			    json_number_value(json_object_get(json_object_get(l0, "percentiles"), "99")));
+	m = sorted(merge_hists(json_object_get(l0, "histogram"), json_object_get(l1, "histogram")));
+	for (int k = 0; k < r.npct; k++)
+		ck_assert_double_eq(file_percentile(m, r.pct[k],
+				fmin(json_number_value(json_object_get(l0, "min")),
+				     json_number_value(json_object_get(l1, "min"))),
+				fmax(json_number_value(json_object_get(l0, "max")),
+				     json_number_value(json_object_get(l1, "max")))),
+				fo_stats_percentile(&merged, r.pct[k]));
+	json_decref(m);
+	json_decref(root);
+	results_free(&r);
+}
+END_TEST
+
+/* A line of `text` holding nothing but a number (and a comma)? */
+static bool has_number_line(const char *text)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t sp = strspn(l, " "), n = strspn(l + sp, "0123456789.e+-");
+
+		if (n && (l[sp + n] == '\n' || (l[sp + n] == ',' && l[sp + n + 1] == '\n')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The JSON file puts every list of numbers on one line (a histogram
+ * bucket is "[lower, upper, count]", not five lines), and leaves strings
+ * alone, brackets, commas, quotes and newlines in them included.
+ */
+START_TEST(test_json_number_lists_on_one_line)
+{
+	static const char *const tricky = "x [1,\n 2] \"[3, 4]\" \\[5]";
+	struct fixture f;
+	struct run_results r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	json_t *root;
+
+	fixture_init(&f);
+	three_runs(&f, &r);
+	results_set_error(&r, RES_FAILED, tricky);
+	r.workload = "[7, 8]";
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(results_write_json(out, &r), 0);
+	fclose(out);
+	ck_assert_msg(!has_number_line(buf), "a number on a line of its own:\n%.2000s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "\"histogram\": [\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "[1000, 1003, 4],\n"));   /* 1000..1003 ns */
+	root = json_loads(buf, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "error")), tricky);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(root, "workload"), "file")),
+			 "[7, 8]");
+	json_decref(root);
+	free(buf);
+	results_free(&r);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -570,6 +780,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_stat_five);
 	tcase_add_test(tc, test_stat_one);
 	tcase_add_test(tc, test_t_quantile);
+	tcase_add_test(tc, test_stat_ci_not_negative);
 	tcase_add_test(tc, test_sha256);
 	tcase_add_test(tc, test_format_of);
 	tcase_add_test(tc, test_add_run_numbers);
@@ -579,6 +790,8 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_atomic_write);
 	tcase_add_test(tc, test_clients_documents);
 	tcase_add_test(tc, test_plain_run_no_clients);
+	tcase_add_test(tc, test_histogram_in_file);
+	tcase_add_test(tc, test_json_number_lists_on_one_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

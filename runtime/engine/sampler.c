@@ -234,12 +234,13 @@ static void log_interval(struct sampler *s, const struct fo_stats *d, int number
 {
 	struct io_totals t;
 	double dt = t1 - t0;
+	char lat[32];
 
 	text_io_totals(s->plan, d, &t);
-	log_info("Interval %d (%.2f-%.2f s): %.0f ops/s %.1fmb/s %.3fms/op",
+	text_latency(lat, sizeof(lat), t.ops ? (double)t.lat_sum_ns / (double)t.ops : 0);
+	log_info("Interval %d (%.2f-%.2f s): %.0f ops/s %.1fmb/s %s/op",
 		 number, t0, t1, dt > 0 ? (double)t.ops / dt : 0,
-		 dt > 0 ? (double)t.bytes / 1048576.0 / dt : 0,
-		 t.ops ? (double)t.lat_sum_ns / (double)t.ops / 1e6 : 0);
+		 dt > 0 ? (double)t.bytes / 1048576.0 / dt : 0, lat);
 }
 
 /* Does any report line have ops (or implicit opens) in iv_out? */

@@ -175,7 +175,9 @@ rm -f r5000.html
 	fail "last section: $(grep '^<h2>flowop ' r50000.html | tail -1)"
 awk '/^<h2>flowop dup \(50\)<\/h2>$/ { on = 1 } on && /^<\/table>$/ { exit } on' \
 	r50000.html >dup50.txt
-grep -q '<td>1: base50000.json</td><td class="n">2</td><td class="n">5.1e+04 ± 14</td>' dup50.txt ||
+# human numbers (grouped thousands, never an exponent: issue 14)
+grep -q '<td>1: base50000.json</td><td class="n">2</td><td class="n">50,999 ± 14</td>' dup50.txt &&
+	grep -q '<td>2: new50000.json</td><td class="n">2</td><td class="n">51,099 ± 14</td>' dup50.txt ||
 	fail "report dup (50): $(cat dup50.txt)"
 rm -f r50000.html
 ok "report: $nkeys flowop sections, the 50th dup's numbers"

@@ -28,9 +28,16 @@ enum fio_opt {
 	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_COUNT
+	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
+	FO_THINKTIME, FO_RANDOM_DIST, FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
+
+/* One zone of random_distribution=zoned: `access` % of the I/O falls in
+ * the next `space` % of the file. */
+struct fio_zone {
+	int access, space;
+};
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
 struct fio_opts {
@@ -46,6 +53,11 @@ struct fio_opts {
 	uint64_t size_pct;          /* size=N%: N (1..100) of the files' size */
 	uint64_t filesize;          /* 0: not given; each file's size */
 	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
+	long long rate_iops;        /* 0: no limit; I/Os per second per clone */
+	uint64_t rate;              /* 0: no limit; bytes per second per clone */
+	uint64_t thinktime_us;      /* 0: none; a pause after each I/O */
+	const struct fio_zone *zones;   /* random_distribution=zoned, or NULL */
+	int nzones;
 	bool direct, time_based, thread, group_reporting;
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and

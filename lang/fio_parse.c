@@ -24,6 +24,10 @@ enum opt_kind {
 	K_BUFFERED,     /* buffered=B: direct = !B */
 	K_MIXWRITE,     /* rwmixwrite=P: rwmixread = 100 - P */
 	K_SIZE_PCT,     /* size: a size, or N% of the files' size */
+	K_RATE,         /* rate=B: bytes per second, one value for all directions */
+	K_RATE_IOPS,    /* rate_iops=N: the same in I/Os per second */
+	K_THINKTIME,    /* thinktime=T: plain numbers are microseconds */
+	K_RANDDIST,     /* random_distribution=random or zoned:P/S:... */
 };
 
 struct opt_spec {
@@ -60,6 +64,10 @@ static const struct opt_spec opt_table[] = {
 	{ "thread", FO_THREAD, K_BOOL, F(thread), 0, 0 },
 	{ "group_reporting", FO_GROUP_REPORTING, K_BOOL, F(group_reporting), 0, 0 },
 	{ "loops", FO_LOOPS, K_INT, F(loops), 1, 1000000000 },
+	{ "rate_iops", FO_RATE_IOPS, K_RATE_IOPS, F(rate_iops), 0, 1000000000 },
+	{ "rate", FO_RATE, K_RATE, F(rate), 0, 0 },
+	{ "thinktime", FO_THINKTIME, K_THINKTIME, F(thinktime_us), 0, 0 },
+	{ "random_distribution", FO_RANDOM_DIST, K_RANDDIST, F(zones), 0, 0 },
 };
 #undef F
 
@@ -104,6 +112,7 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "unlink", "removing files after the job (flowbench keeps them: reuse)" },
 	{ "create_on_open", "when files are created (flowbench creates them "
 	  "before the run)" },
+	{ "rwmixcycle", "deprecated: fio accepts it and ignores it" },
 };
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
@@ -405,6 +414,128 @@ static int set_size_or_pct(const struct opt_spec *o, const char *v,
 	return 0;
 }
 
+/* fio's rate and rate_iops take one value per direction (`r,w,trim`);
+ * flowbench limits a job's total, so only the one-value form is read. */
+static int one_rate(const struct opt_spec *o, const char *v, struct diag *d,
+		    struct src_loc loc)
+{
+	if (!strchr(v, ','))
+		return 0;
+	diag_error(d, loc, "%s=%s: a rate per direction (',') is not supported: "
+		   "give one value, for the job's reads or writes", o->name, v);
+	return -1;
+}
+
+/* rate=B (bytes per second, 0: no limit) */
+static int set_rate(const struct opt_spec *o, const char *v, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	if (one_rate(o, v, d, loc) < 0)
+		return -1;
+	if (strcmp(v, "0") == 0) {
+		*(uint64_t *)field = 0;
+		return 0;
+	}
+	return set_size(o, v, field, d, loc);
+}
+
+/* thinktime=T: fio reads a plain number as microseconds here (not as
+ * seconds as for runtime); with a unit, as any time. */
+static int set_thinktime(const struct opt_spec *o, const char *v, void *field,
+			 struct diag *d, struct src_loc loc)
+{
+	size_t n = strspn(v, "0123456789");
+	uint64_t us;
+
+	if (n == 0 || v[n])
+		return set_time(o, v, field, d, loc);
+	if (n > 15 || (us = strtoull(v, NULL, 10)) > FIO_TIME_MAX_US) {
+		diag_error(d, loc, "%s=%s is too large: times go up to 10^9 s",
+			   o->name, v);
+		return -1;
+	}
+	*(uint64_t *)field = us;
+	return 0;
+}
+
+/* One `A/S` of zoned:A/S:A/S:...: A % of the I/O in the next S % of the
+ * file; an empty S (last zone only) is the rest of the file. */
+static int parse_zone(const char *z, bool last, int space_left,
+		      struct fio_zone *out)
+{
+	char *slash, *end;
+	long a, sp;
+
+	errno = 0;
+	a = strtol(z, &slash, 10);
+	if (slash == z || *slash != '/' || a < 0 || a > 100)
+		return -1;
+	if (last && !slash[1]) {
+		out->access = (int)a;
+		out->space = space_left;
+		return 0;
+	}
+	sp = strtol(slash + 1, &end, 10);
+	if (end == slash + 1 || *end || errno || sp < 0 || sp > 100)
+		return -1;
+	out->access = (int)a;
+	out->space = (int)sp;
+	return 0;
+}
+
+/*
+ * random_distribution: `random` (fio's default, uniform) or
+ * `zoned:A/S:A/S:...`, whose access and space percentages must each
+ * total 100.  zipf, pareto, normal, zoned_abs and per-direction (',')
+ * zones would pick offsets flowbench cannot pick: an error.
+ */
+static int set_randdist(const struct opt_spec *o, const char *v,
+			struct fio_opts *opts, struct arena *a, struct diag *d,
+			struct src_loc loc)
+{
+	struct fio_zone *zones;
+	char *copy, *z, *save = NULL;
+	int n = 1, access = 0, space = 0, i = 0;
+
+	if (strcmp(v, "random") == 0) {
+		opts->zones = NULL;
+		opts->nzones = 0;
+		return 0;
+	}
+	if (strncmp(v, "zoned:", 6) != 0 || strchr(v, ',')) {
+		diag_error(d, loc, "%s=%s is not supported: flowbench picks random "
+			   "offsets uniformly, or in zones (random, zoned:A/S:...)",
+			   o->name, v);
+		return -1;
+	}
+	for (const char *p = v + 6; *p; p++)
+		n += *p == ':';
+	if (n > 100) {
+		diag_error(d, loc, "%s: at most 100 zones", o->name);
+		return -1;
+	}
+	zones = arena_alloc(a, (size_t)n * sizeof(*zones));
+	copy = arena_strdup(a, v + 6);
+	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
+		if (parse_zone(z, i == n - 1, 100 - space, &zones[i]) < 0) {
+			diag_error(d, loc, "%s: zone '%s' is not ACCESS%%/SPACE%% "
+				   "(two whole numbers 0..100)", o->name, z);
+			return -1;
+		}
+		access += zones[i].access;
+		space += zones[i].space;
+	}
+	if (i != n || access != 100 || space != 100) {
+		diag_error(d, loc, "%s=%s: the zones' access and space percentages "
+			   "must each total 100 (here %d and %d)", o->name, v,
+			   access, space);
+		return -1;
+	}
+	opts->zones = zones;
+	opts->nzones = n;
+	return 0;
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -466,6 +597,18 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_PATH:
 		st = set_path(o, v, field, a, d, loc);
+		break;
+	case K_RATE:
+		st = set_rate(o, v, field, d, loc);
+		break;
+	case K_RATE_IOPS:
+		st = one_rate(o, v, d, loc) < 0 ? -1 : set_int(o, v, field, d, loc);
+		break;
+	case K_THINKTIME:
+		st = set_thinktime(o, v, field, d, loc);
+		break;
+	case K_RANDDIST:
+		st = set_randdist(o, v, opts, a, d, loc);
 		break;
 	}
 	if (st < 0)

@@ -293,6 +293,62 @@ static bool is_mixed(int rw)
 	return rw == FIO_RW || rw == FIO_RANDRW;
 }
 
+/* The smallest and the largest I/O size of a job: bs, or bssplit's
+ * sizes that have a share of the I/Os. */
+static uint64_t bs_extreme(const struct fio_opts *o, bool largest)
+{
+	uint64_t r = o->nbss ? 0 : o->bs;
+
+	for (int i = 0; i < o->nbss; i++)
+		if (o->bss[i].pct && (!r || (largest ? o->bss[i].size > r :
+					     o->bss[i].size < r)))
+			r = o->bss[i].size;
+	return r;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * `$iosize`: bs, or for bssplit a tabular random variable whose rows are
+ * the sizes with their shares.  min is the smallest size, so that the
+ * table's own scaling (smallest low to min, its mean to its mean) is the
+ * identity, and round (the sizes' gcd) keeps every sample an exact size.
+ */
+static void emit_iosize(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	uint64_t g = 0;
+	char b[32];
+	int n = 0;
+
+	if (!o->nbss) {
+		fprintf(e->out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
+		return;
+	}
+	for (int i = 0; i < o->nbss; i++)
+		if (o->bss[i].pct)
+			g = gcd64(g, o->bss[i].size);
+	fprintf(e->out, "set $iosize%s=randvar(type=tabular,min=%s,", jp->sfx,
+		wml_size(b, sizeof(b), bs_extreme(o, false)));
+	fprintf(e->out, "round=%s,randtable={", wml_size(b, sizeof(b), g));
+	for (int i = 0; i < o->nbss; i++) {
+		if (!o->bss[i].pct)
+			continue;
+		wml_size(b, sizeof(b), o->bss[i].size);
+		fprintf(e->out, "%s{%d, %s, %s}", n++ ? ", " : "", o->bss[i].pct, b, b);
+	}
+	fprintf(e->out, "})\n");
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -384,7 +440,7 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 	const struct fio_opts *o = &s->opts;
 	uint64_t block, total;
 
-	if (__builtin_mul_overflow(o->bs, (uint64_t)o->nrfiles, &block) ||
+	if (__builtin_mul_overflow(bs_extreme(o, false), (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
 		diag_error(e->d, opt_loc(s, FO_BS), "bs=%s x nrfiles=%lld is too "
 			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FO_BS) ?
@@ -589,12 +645,12 @@ static int plan_zones(struct emit *e, struct job_plan *jp)
 		if (!w[i])
 			continue;
 		ws = per_file / 100 * (uint64_t)end + per_file % 100 * (uint64_t)end / 100;
-		ws -= ws % o->bs;
-		if (ws < o->bs) {
+		ws -= ws % bs_extreme(o, false);
+		if (ws < bs_extreme(o, true)) {
 			diag_error(e->d, at, "job '%s': the first %lld%% of a %llu-byte "
 				   "file is smaller than one block (bs=%llu)", s->name,
 				   end, (unsigned long long)per_file,
-				   (unsigned long long)o->bs);
+				   (unsigned long long)bs_extreme(o, true));
 			return -1;
 		}
 		if (w[i] / g > 1000000) {
@@ -653,7 +709,7 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
 		   !jp->fsyncs && !jp->aio && !o->thinktime_us &&
-		   !o->rate && !o->rate_iops;
+		   !o->rate && !o->rate_iops && !o->nbss;
 	return 0;
 }
 
@@ -705,6 +761,11 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
 			"rate_iops", commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
 			o->rate ? "bwlimit" : "iopslimit");
+	if (o->nbss)
+		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
+			"(a tabular randvar, $iosize%s)%s\n", commented(e, o->text[FO_BSSPLIT]),
+			jp->sfx, jp->random ? "; a random offset is a multiple of the "
+			"I/O's own size (fio aligns to the smallest)" : "");
 	if (o->thinktime_us)
 		fprintf(out, "# thinktime=%s: a delay of $thinktime%s (%s s) after "
 			"each I/O\n", commented(e, o->text[FO_THINKTIME]), jp->sfx,
@@ -871,7 +932,7 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	comment_section(e, jp->s);
 	job_notes(e, jp);
 	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
-	fprintf(out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
+	emit_iosize(e, jp);
 	fprintf(out, "set $nthreads%s=%lld\n", jp->sfx, o->numjobs);
 	if (jp->iobytes != jp->filesize && !o->time_based)
 		fprintf(out, "set $iobytes%s=%s\n", jp->sfx,

@@ -29,7 +29,7 @@ enum fio_opt {
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
 	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
-	FO_THINKTIME, FO_RANDOM_DIST, FO_COUNT
+	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -37,6 +37,12 @@ enum fio_opt {
  * the next `space` % of the file. */
 struct fio_zone {
 	int access, space;
+};
+
+/* One `SIZE/PCT` of bssplit: `pct` % of the I/Os are `size` bytes. */
+struct fio_bs {
+	uint64_t size;
+	int pct;
 };
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
@@ -58,6 +64,8 @@ struct fio_opts {
 	uint64_t thinktime_us;      /* 0: none; a pause after each I/O */
 	const struct fio_zone *zones;   /* random_distribution=zoned, or NULL */
 	int nzones;
+	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
+	int nbss;
 	bool direct, time_based, thread, group_reporting;
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and

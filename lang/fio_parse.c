@@ -28,6 +28,7 @@ enum opt_kind {
 	K_RATE_IOPS,    /* rate_iops=N: the same in I/Os per second */
 	K_THINKTIME,    /* thinktime=T: plain numbers are microseconds */
 	K_RANDDIST,     /* random_distribution=random or zoned:P/S:... */
+	K_BSSPLIT,      /* bssplit=SIZE/PCT:SIZE/PCT:... */
 };
 
 struct opt_spec {
@@ -68,6 +69,7 @@ static const struct opt_spec opt_table[] = {
 	{ "rate", FO_RATE, K_RATE, F(rate), 0, 0 },
 	{ "thinktime", FO_THINKTIME, K_THINKTIME, F(thinktime_us), 0, 0 },
 	{ "random_distribution", FO_RANDOM_DIST, K_RANDDIST, F(zones), 0, 0 },
+	{ "bssplit", FO_BSSPLIT, K_BSSPLIT, F(bss), 0, 0 },
 };
 #undef F
 
@@ -536,6 +538,73 @@ static int set_randdist(const struct opt_spec *o, const char *v,
 	return 0;
 }
 
+/*
+ * bssplit=SIZE/PCT:SIZE/PCT:...: the share of the I/Os of each size.  A
+ * size without a percentage takes an equal part of what the others leave
+ * (which must divide evenly: flowbench's table has whole percentages);
+ * the percentages total 100.  Sizes per direction (',') are an error:
+ * flowbench's reads and writes of a job share one size.
+ */
+static int set_bssplit(const struct opt_spec *o, const char *v,
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
+{
+	struct fio_bs *bss;
+	char *copy, *z, *save = NULL;
+	int n = 1, i = 0, total = 0, open = 0;
+
+	if (strchr(v, ',')) {
+		diag_error(d, loc, "%s=%s: sizes per direction (',') are not "
+			   "supported: one split for reads and writes", o->name, v);
+		return -1;
+	}
+	for (const char *p = v; *p; p++)
+		n += *p == ':';
+	if (n > 100) {
+		diag_error(d, loc, "%s: at most 100 sizes", o->name);
+		return -1;
+	}
+	bss = arena_alloc(a, (size_t)n * sizeof(*bss));
+	copy = arena_strdup(a, v);
+	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
+		char *slash = strchr(z, '/'), *end;
+		long pct = -1;
+
+		if (slash) {
+			*slash = '\0';
+			errno = 0;
+			pct = slash[1] ? strtol(slash + 1, &end, 10) : -1;
+			if (slash[1] && (end == slash + 1 || *end || errno ||
+					 pct < 0 || pct > 100)) {
+				diag_error(d, loc, "%s: '%s' is not a percentage 0..100",
+					   o->name, slash + 1);
+				return -1;
+			}
+		}
+		if (set_size(o, z, &bss[i].size, d, loc) < 0)
+			return -1;
+		bss[i].pct = (int)pct;
+		if (pct < 0)
+			open++;
+		else
+			total += (int)pct;
+	}
+	if (i != n || total > 100 || (!open && total != 100) ||
+	    (open && (100 - total) % open)) {
+		diag_error(d, loc, "%s=%s: the percentages must total 100 (here %d%s)",
+			   o->name, v, total, open ? arena_printf(a, ", and %d size%s "
+			   "without one to share the rest evenly", open, open == 1 ?
+			   "" : "s") : "");
+		return -1;
+	}
+	for (int k = 0; k < n; k++)
+		if (bss[k].pct < 0)
+			bss[k].pct = (100 - total) / open;
+	opts->bss = bss;
+	opts->nbss = n;
+	return 0;
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -609,6 +678,9 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_RANDDIST:
 		st = set_randdist(o, v, opts, a, d, loc);
+		break;
+	case K_BSSPLIT:
+		st = set_bssplit(o, v, opts, a, d, loc);
 		break;
 	}
 	if (st < 0)

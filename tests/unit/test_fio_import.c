@@ -255,7 +255,7 @@ START_TEST(test_unsupported_all_listed)
 	    "directory, nrfiles, numjobs, iodepth, ioengine, direct, buffered, "
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
 	    "group_reporting, loops, rate_iops, rate, thinktime, "
-	    "random_distribution)");
+	    "random_distribution, bssplit)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1237,6 +1237,50 @@ START_TEST(test_zoned)
 }
 END_TEST
 
+/* bssplit: $iosize a tabular random variable of the sizes and shares,
+ * scaled as the identity (min = the smallest size) and rounded to the
+ * sizes' gcd; a size without a share takes an even part of the rest. */
+START_TEST(test_bssplit)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=16m\nrw=randread\nbssplit=4k/10:64k/50:32k/\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=4k,round=4k,randtable="
+	    "{{10, 4k, 4k}, {50, 64k, 64k}, {40, 32k, 32k}})\n");
+	HAS(out, "a random offset is a multiple of the I/O's own size");
+	ck_assert_int_eq(plan_flowop_attr(flowop(&plan, "j-read"), "iosize")->kind,
+			 PV_RANDOM);
+	plan_done(&plan, &script, out);
+
+	/* sizes of 0 % are left out; the file is rounded to the smallest */
+	import_compiled("[j]\nsize=1000k\nrw=write\ntime_based\nruntime=1\n"
+			"bssplit=512/0:1536/50:1k/50\n", &out, &script, &plan);
+	HAS(out, "randvar(type=tabular,min=1k,round=512,randtable={{50, 1536, 1536}, "
+	    "{50, 1k, 1k}})\n");
+	HAS(out, "set $filesize=1000k\n");
+	/* a random size cannot count a whole file's writes: no wrap */
+	ck_assert_ptr_null(strstr(out, "closefile"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/40\n",
+		     "job.fio:3:1: bssplit=4k/50:8k/40: the percentages must total 100 (here 90)");
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k:16k:32k\n",
+		     "the percentages must total 100 (here 50, and 3 sizes without one "
+		     "to share the rest evenly)");
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/50,16k/100\n",
+		     "sizes per direction (',') are not supported");
+	import_fails("[j]\nsize=1m\nbssplit=4k/x:8k/50\n", "'x' is not a percentage 0..100");
+	import_fails("[j]\nsize=1m\nbssplit=4q/50:8k/50\n",
+		     "bssplit needs a positive size like 4k, 1m or 20g, not '4q'");
+	import_fails("[j]\nsize=2m\nrw=randread\nbssplit=4k/50:1m/50\n"
+		     "random_distribution=zoned:50/1:50/\n",
+		     "the first 1% of a 2097152-byte file is smaller than one block (bs=1048576)");
+}
+END_TEST
+
 /* Options fio itself ignores are comments. */
 START_TEST(test_fio_ignored)
 {
@@ -1279,6 +1323,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_thinktime);
 	tcase_add_test(tc, test_zoned);
 	tcase_add_test(tc, test_fio_ignored);
+	tcase_add_test(tc, test_bssplit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -349,6 +349,17 @@ static void emit_iosize(struct emit *e, const struct job_plan *jp)
 	fprintf(e->out, "})\n");
 }
 
+/* Writes per fsync: fsync=N or fdatasync=N (both is an error), 0: none. */
+static long long fsync_every(const struct fio_opts *o)
+{
+	return o->fsync ? o->fsync : o->fdatasync;
+}
+
+static const char *fsync_name(const struct fio_opts *o)
+{
+	return o->fsync || !o->fdatasync ? "fsync" : "fdatasync";
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -491,18 +502,21 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 		jp->reads = !is_write(o->rw);
 		jp->writes = is_write(o->rw);
 	}
-	if (!o->fsync || !jp->writes)
+	long long every = fsync_every(o);
+
+	if (!every || !jp->writes)
 		return 0;
 	/* a pass of whole fsync intervals: N / gcd(writes, N) times more;
 	 * writes and fsync are >= 1 here, so neither gcd nor N is 0 */
-	k = o->fsync / gcd(jp->writes, o->fsync);
+	k = every / gcd(jp->writes, every);
 	if (__builtin_mul_overflow(jp->reads, k, &jp->reads) ||
 	    __builtin_mul_overflow(jp->writes, k, &jp->writes)) {
-		diag_error(e->d, opt_loc(jp->s, FO_FSYNC), "fsync=%lld: a pass of "
-			   "whole fsync intervals is too large", o->fsync);
+		diag_error(e->d, opt_loc(jp->s, o->fsync ? FO_FSYNC : FO_FDATASYNC),
+			   "%s=%lld: a pass of whole fsync intervals is too large",
+			   fsync_name(o), every);
 		return -1;
 	}
-	jp->fsyncs = jp->writes / o->fsync;
+	jp->fsyncs = jp->writes / every;
 	return 0;
 }
 
@@ -684,9 +698,12 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
 	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
-	if (o->fsync && o->nrfiles > 1)
-		diag_error(e->d, loc, "job '%s': fsync with nrfiles > 1 is not "
-			   "supported", jp->s->name);
+	if (fsync_every(o) && o->nrfiles > 1)
+		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
+			   "supported", jp->s->name, fsync_name(o));
+	if (o->fsync && o->fdatasync)
+		diag_error(e->d, opt_loc(jp->s, FO_FDATASYNC), "job '%s': fsync and "
+			   "fdatasync together are not supported", jp->s->name);
 	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_filesize(e, jp) < 0)
@@ -814,12 +831,19 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (o->rw == FIO_RW && jp->reads && jp->writes)
 		fprintf(out, "# rw=rw: reads and writes share one sequential offset (fio "
 			"keeps one per direction); writes at the end of the file extend it\n");
-	if (o->fsync && jp->fsyncs)
-		fprintf(out, "# fsync=%lld: %s\n", o->fsync, jp->fsyncs == 1 ?
-			"one fsync after each pass's writes" :
+	if (fsync_every(o) && jp->fsyncs)
+		fprintf(out, "# %s=%lld: %s\n", fsync_name(o), fsync_every(o),
+			jp->fsyncs == 1 ? "one fsync after each pass's writes" :
 			"the pass's fsyncs come together after its writes");
-	else if (o->fsync)
-		fprintf(out, "# fsync=%lld: no effect, the job does not write\n", o->fsync);
+	else if (fsync_every(o))
+		fprintf(out, "# %s=%lld: no effect, the job does not write\n",
+			fsync_name(o), fsync_every(o));
+	if (o->fdatasync && !o->fsync && jp->fsyncs)
+		fprintf(out, "# fdatasync: flowbench's fsync flowop calls fsync(2), "
+			"which also writes the metadata (times) fdatasync may leave: "
+			"it can take longer\n");
+	if (o->osync)
+		fprintf(out, "# sync=1: files opened with O_SYNC (dsync)\n");
 	if (o->direct)
 		fprintf(out, "# direct=1: files opened with O_DIRECT (directio)\n");
 	if (o->nrfiles > 1)
@@ -885,6 +909,8 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 		fputs(",random", e->out);
 	if (o->direct)
 		fputs(",directio", e->out);
+	if (o->osync)
+		fputs(",dsync", e->out);
 	if (o->nrfiles > 1)
 		fputs(",opennext", e->out);
 	if (jp->aio)

@@ -29,7 +29,8 @@ enum fio_opt {
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
 	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
-	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_COUNT
+	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
+	FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -53,6 +54,7 @@ struct fio_opts {
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
 	long long fsync;            /* 0: never */
+	long long fdatasync;        /* 0: never; as fsync (see import-fio.md) */
 	long long loops;            /* 1: size-limited jobs do size once */
 	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
 	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
@@ -67,6 +69,7 @@ struct fio_opts {
 	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
 	int nbss;
 	bool direct, time_based, thread, group_reporting;
+	bool osync;                 /* sync=1: files opened with O_SYNC */
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */

@@ -29,6 +29,7 @@ enum opt_kind {
 	K_THINKTIME,    /* thinktime=T: plain numbers are microseconds */
 	K_RANDDIST,     /* random_distribution=random or zoned:P/S:... */
 	K_BSSPLIT,      /* bssplit=SIZE/PCT:SIZE/PCT:... */
+	K_SYNC,         /* sync=0|1|none|sync (O_SYNC); dsync is O_DSYNC */
 };
 
 struct opt_spec {
@@ -70,6 +71,8 @@ static const struct opt_spec opt_table[] = {
 	{ "thinktime", FO_THINKTIME, K_THINKTIME, F(thinktime_us), 0, 0 },
 	{ "random_distribution", FO_RANDOM_DIST, K_RANDDIST, F(zones), 0, 0 },
 	{ "bssplit", FO_BSSPLIT, K_BSSPLIT, F(bss), 0, 0 },
+	{ "fdatasync", FO_FDATASYNC, K_INT, F(fdatasync), 0, 1000000000 },
+	{ "sync", FO_SYNC, K_SYNC, F(osync), 0, 0 },
 };
 #undef F
 
@@ -605,6 +608,28 @@ static int set_bssplit(const struct opt_spec *o, const char *v,
 	return 0;
 }
 
+/* sync: fio's synchronous writes.  0/none and 1/sync (O_SYNC, which
+ * flowbench's dsync attribute gives); dsync (O_DSYNC) has no flowbench
+ * counterpart and is an error. */
+static int set_sync(const struct opt_spec *o, const char *value, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	if (value && strcmp(value, "none") == 0) {
+		*(bool *)field = false;
+		return 0;
+	}
+	if (value && strcmp(value, "sync") == 0) {
+		*(bool *)field = true;
+		return 0;
+	}
+	if (value && strcmp(value, "dsync") == 0) {
+		diag_error(d, loc, "sync=dsync (O_DSYNC) is not supported: flowbench "
+			   "opens with O_SYNC (sync=1) or neither");
+		return -1;
+	}
+	return set_bool(o, value, field, d, loc);
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -681,6 +706,9 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_BSSPLIT:
 		st = set_bssplit(o, v, opts, a, d, loc);
+		break;
+	case K_SYNC:
+		st = set_sync(o, value, field, d, loc);
 		break;
 	}
 	if (st < 0)

@@ -255,7 +255,7 @@ START_TEST(test_unsupported_all_listed)
 	    "directory, nrfiles, numjobs, iodepth, ioengine, direct, buffered, "
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
 	    "group_reporting, loops, rate_iops, rate, thinktime, "
-	    "random_distribution, bssplit)");
+	    "random_distribution, bssplit, fdatasync, sync)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1281,6 +1281,41 @@ START_TEST(test_bssplit)
 }
 END_TEST
 
+/* fdatasync=N: fsync flowops as fsync=N, with a comment on the stronger
+ * call; sync=1: every I/O flowop opens with O_SYNC (dsync). */
+START_TEST(test_sync_options)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=70\nfdatasync=3\nsync=1\n",
+			&out, &script, &plan);
+	HAS(out, "# fdatasync=3: one fsync after each pass's writes\n");
+	HAS(out, "flowbench's fsync flowop calls fsync(2)");
+	HAS(out, "    flowop fsync name=j-fsync,filename=j-files\n");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-write"), PA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), PA_ITERS, 1), 7);
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"), "dsync"), false));
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-write"), "dsync"), false));
+	plan_done(&plan, &script, out);
+
+	import_compiled("[j]\nsize=1m\nrw=write\nsync=none\nfdatasync=0\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, ",dsync"));
+	ck_assert_ptr_null(strstr(out, "flowop fsync"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=write\nfsync=2\nfdatasync=2\n",
+		     "job.fio:5:1: job 'j': fsync and fdatasync together are not supported");
+	import_fails("[j]\nsize=1m\nsync=dsync\n",
+		     "job.fio:3:1: sync=dsync (O_DSYNC) is not supported");
+	import_fails("[j]\nsize=1m\nsync=2\n", "sync is 0 or 1, not '2'");
+	import_fails("[j]\nsize=1m\nrw=write\nnrfiles=2\nfdatasync=1\n",
+		     "fdatasync with nrfiles > 1 is not supported");
+}
+END_TEST
+
 /* Options fio itself ignores are comments. */
 START_TEST(test_fio_ignored)
 {
@@ -1324,6 +1359,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_zoned);
 	tcase_add_test(tc, test_fio_ignored);
 	tcase_add_test(tc, test_bssplit);
+	tcase_add_test(tc, test_sync_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -360,6 +360,14 @@ static const char *fsync_name(const struct fio_opts *o)
 	return o->fsync || !o->fdatasync ? "fsync" : "fdatasync";
 }
 
+/* Where option `id` of job `s` was set: its line, or the section's. */
+static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
+{
+	if (s->opts.given & FIO_BIT(id))
+		return s->opts.at[id];
+	return (struct src_loc){ s->line, 1 };
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -401,6 +409,16 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	if ((same = lookup(&e->file_index, full))) {
+		const struct fio_opts *owner =
+			&e->jobs[e->files[same->val].job].s->opts;
+
+		if (o->offset || owner->offset) {
+			diag_error(e->d, opt_loc(jp->s, o->offset ? FO_OFFSET :
+						 FO_FILENAME), "job '%s': offset on a "
+				   "file another job uses too is not supported (flowbench "
+				   "sizes the file for the job that defines it)", jp->s->name);
+			return -1;
+		}
 		jp->file = same->val;
 		jp->dir = e->files[same->val].dir;
 		return 0;
@@ -415,14 +433,6 @@ add:
 	jp->file = e->nfiles++;
 	jp->dir = f.dir;
 	return 0;
-}
-
-/* Where option `id` of job `s` was set: its line, or the section's. */
-static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
-{
-	if (s->opts.given & FIO_BIT(id))
-		return s->opts.at[id];
-	return (struct src_loc){ s->line, 1 };
 }
 
 /* a x b into *r, or an error at option `id`'s line when it passes 2^63-1 */
@@ -701,6 +711,14 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (fsync_every(o) && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fsync_name(o));
+	if (o->offset && o->nrfiles > 1)
+		diag_error(e->d, opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
+			   "nrfiles > 1 is not supported", jp->s->name);
+	if (o->offset_increment && o->numjobs > 1)
+		diag_error(e->d, opt_loc(jp->s, FO_OFFSET_INCREMENT), "job '%s': "
+			   "offset_increment with numjobs > 1 is not supported: the "
+			   "clones of a job run the same flowops, flowbench has no "
+			   "per-clone offset", jp->s->name);
 	if (o->fsync && o->fdatasync)
 		diag_error(e->d, opt_loc(jp->s, FO_FDATASYNC), "job '%s': fsync and "
 			   "fdatasync together are not supported", jp->s->name);
@@ -778,6 +796,15 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
 			"rate_iops", commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
 			o->rate ? "bwlimit" : "iopslimit");
+	if (o->offset)
+		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
+			"fio lays it out, and the job's I/O is in its last $filesize%s "
+			"(misalign=$offset%s%s)\n", commented(e, o->text[FO_OFFSET]),
+			jp->sfx, jp->sfx, jp->sfx, jp->sfx, jp->random ?
+			arena_printf(&e->a, ", workingset=... + $offset%s", jp->sfx) : "");
+	if (o->offset_increment)
+		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
+			commented(e, o->text[FO_OFFSET_INCREMENT]));
 	if (o->nbss)
 		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
 			"(a tabular randvar, $iosize%s)%s\n", commented(e, o->text[FO_BSSPLIT]),
@@ -865,9 +892,9 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"bytes (finishonbytes; it checks once per pass, so it may do one "
 			"pass more than fio)\n", jp->sfx);
 	if (jp->wrap)
-		fprintf(out, "# sequential writes start again at offset 0 after each "
+		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
-			jp->sfx);
+			o->offset ? arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->sfx);
 	else if (o->time_based && is_write(o->rw) && !jp->random)
 		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
 			"grows for as long as the job runs\n", jp->sfx);
@@ -889,6 +916,12 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	pacing_notes(e, jp);
 }
 
+/* " + $offset" where the job's I/O starts past the start of its file. */
+static const char *offset_plus(struct emit *e, const struct job_plan *jp)
+{
+	return jp->s->opts.offset ? arena_printf(&e->a, " + $offset%s", jp->sfx) : "";
+}
+
 /* One read or write flowop line. */
 static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 		      long long iters, bool wrap, int zone)
@@ -903,8 +936,12 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone), e->files[jp->file].name,
 		jp->sfx);
 	if (zone >= 0)
-		fprintf(e->out, ",workingset=%s",
-			wml_size(b, sizeof(b), jp->zops[zone].ws));
+		fprintf(e->out, ",workingset=%s%s",
+			wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
+	else if (o->offset && jp->random)
+		fprintf(e->out, ",workingset=$filesize%s%s", jp->sfx, offset_plus(e, jp));
+	if (o->offset)
+		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
 	if (jp->random)
 		fputs(",random", e->out);
 	if (o->direct)
@@ -930,7 +967,8 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	if (!f->fileset) {
 		fprintf(e->out, "define file name=%s,path=", f->name);
 		print_dir_var(e, f->dir);
-		fprintf(e->out, ",size=$filesize%s,prealloc,reuse\n", jp->sfx);
+		fprintf(e->out, ",size=$filesize%s%s,prealloc,reuse\n", jp->sfx,
+			offset_plus(e, jp));
 		return;
 	}
 	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",
@@ -942,8 +980,8 @@ static void emit_file(struct emit *e, const struct out_file *f,
 			"size=$filesize%s / %lld", jp->sfx, o->nrfiles, jp->sfx,
 			o->nrfiles, jp->sfx, o->nrfiles);
 	else
-		fprintf(e->out, ",entries=$nthreads%s,dirwidth=$nthreads%s,size=$filesize%s",
-			jp->sfx, jp->sfx, jp->sfx);
+		fprintf(e->out, ",entries=$nthreads%s,dirwidth=$nthreads%s,size=$filesize%s%s",
+			jp->sfx, jp->sfx, jp->sfx, offset_plus(e, jp));
 	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
 }
 
@@ -965,6 +1003,9 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 			wml_size(b, sizeof(b), jp->iobytes));
 	if (jp->aio)
 		fprintf(out, "set $iodepth%s=%lld\n", jp->sfx, o->iodepth);
+	if (o->offset)
+		fprintf(out, "set $offset%s=%s\n", jp->sfx,
+			wml_size(b, sizeof(b), o->offset));
 	if (o->thinktime_us)
 		fprintf(out, "set $thinktime%s=%s\n", jp->sfx,
 			wml_seconds(b, sizeof(b), o->thinktime_us));

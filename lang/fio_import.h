@@ -30,7 +30,7 @@ enum fio_opt {
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
 	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
 	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
-	FO_COUNT
+	FO_OFFSET, FO_OFFSET_INCREMENT, FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -64,6 +64,8 @@ struct fio_opts {
 	long long rate_iops;        /* 0: no limit; I/Os per second per clone */
 	uint64_t rate;              /* 0: no limit; bytes per second per clone */
 	uint64_t thinktime_us;      /* 0: none; a pause after each I/O */
+	uint64_t offset;            /* 0: the job's I/O starts at this byte */
+	uint64_t offset_increment;  /* 0: added to offset for each clone */
 	const struct fio_zone *zones;   /* random_distribution=zoned, or NULL */
 	int nzones;
 	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */

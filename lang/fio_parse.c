@@ -30,6 +30,7 @@ enum opt_kind {
 	K_RANDDIST,     /* random_distribution=random or zoned:P/S:... */
 	K_BSSPLIT,      /* bssplit=SIZE/PCT:SIZE/PCT:... */
 	K_SYNC,         /* sync=0|1|none|sync (O_SYNC); dsync is O_DSYNC */
+	K_SIZE0,        /* a size, 0 allowed (offset) */
 };
 
 struct opt_spec {
@@ -73,6 +74,8 @@ static const struct opt_spec opt_table[] = {
 	{ "bssplit", FO_BSSPLIT, K_BSSPLIT, F(bss), 0, 0 },
 	{ "fdatasync", FO_FDATASYNC, K_INT, F(fdatasync), 0, 1000000000 },
 	{ "sync", FO_SYNC, K_SYNC, F(osync), 0, 0 },
+	{ "offset", FO_OFFSET, K_SIZE0, F(offset), 0, 0 },
+	{ "offset_increment", FO_OFFSET_INCREMENT, K_SIZE0, F(offset_increment), 0, 0 },
 };
 #undef F
 
@@ -709,6 +712,12 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_SYNC:
 		st = set_sync(o, value, field, d, loc);
+		break;
+	case K_SIZE0:
+		if (strcmp(v, "0") == 0)
+			*(uint64_t *)field = 0;
+		else
+			st = set_size(o, v, field, d, loc);
 		break;
 	}
 	if (st < 0)

@@ -255,7 +255,8 @@ START_TEST(test_unsupported_all_listed)
 	    "directory, nrfiles, numjobs, iodepth, ioengine, direct, buffered, "
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
 	    "group_reporting, loops, rate_iops, rate, thinktime, "
-	    "random_distribution, bssplit, fdatasync, sync)");
+	    "random_distribution, bssplit, fdatasync, sync, offset, "
+	    "offset_increment)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1316,6 +1317,55 @@ START_TEST(test_sync_options)
 }
 END_TEST
 
+/* offset=O: the file is size + O bytes (fio's layout) and the job's I/O
+ * is in its last `size` bytes: misalign=$offset starts sequential runs
+ * there and shifts random blocks, workingset=$filesize + $offset ends
+ * them at the file's end. */
+START_TEST(test_offset)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_flowop *rd;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randread\noffset=256k\noffset_increment=1m\n",
+			&out, &script, &plan);
+	HAS(out, "set $offset=256k\n");
+	HAS(out, ",size=$filesize + $offset,");
+	HAS(out, "workingset=$filesize + $offset,misalign=$offset,random");
+	HAS(out, "# offset_increment=1m: no effect with one clone\n");
+	ck_assert_uint_eq(plan.filesets[0].size, 1280u << 10);
+	rd = flowop(&plan, "j-read");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "misalign"), 0), 256 << 10);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "workingset"), 0), 1280 << 10);
+	/* the job still does `size` bytes */
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
+			 1 << 20);
+	plan_done(&plan, &script, out);
+
+	/* zones are shifted by the offset too; a wrapping writer restarts there */
+	import_compiled("[j]\nsize=100m\nrw=randwrite\noffset=4k\n"
+			"random_distribution=zoned:50/5:30/15:20/\n", &out, &script, &plan);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-write-zone1"),
+							 "workingset"), 0), 5242880 + 4096);
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nfilename=f\nsize=1m\nrw=write\noffset=8k\ntime_based\nruntime=1\n",
+			&out, &script, &plan);
+	HAS(out, "misalign=$offset,iters=$filesize / $iosize\n");
+	HAS(out, "sequential writes start again at offset $offset after each");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nnumjobs=2\noffset_increment=1m\n",
+		     "job.fio:4:1: job 'j': offset_increment with numjobs > 1 is not supported");
+	import_fails("[j]\nsize=1m\nnrfiles=2\noffset=4k\n",
+		     "offset with nrfiles > 1 is not supported");
+	import_fails("[a]\nfilename=/data/f\nsize=1m\n[b]\nfilename=/data/f\nsize=1m\n"
+		     "offset=1m\n", "job.fio:7:1: job 'b': offset on a file another job "
+		     "uses too is not supported");
+	import_fails("[j]\nsize=1m\noffset=10%\n", "offset needs a positive size");
+}
+END_TEST
+
 /* Options fio itself ignores are comments. */
 START_TEST(test_fio_ignored)
 {
@@ -1360,6 +1410,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_fio_ignored);
 	tcase_add_test(tc, test_bssplit);
 	tcase_add_test(tc, test_sync_options);
+	tcase_add_test(tc, test_offset);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -711,6 +711,11 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (fsync_every(o) && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fsync_name(o));
+	if (o->openfiles && o->openfiles < o->nrfiles)
+		diag_error(e->d, opt_loc(jp->s, FO_OPENFILES), "job '%s': openfiles=%lld "
+			   "below nrfiles=%lld is not supported: flowbench keeps every "
+			   "file of the job open (fio would close and reopen them)",
+			   jp->s->name, o->openfiles, o->nrfiles);
 	if (o->offset && o->nrfiles > 1)
 		diag_error(e->d, opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
 			   "nrfiles > 1 is not supported", jp->s->name);
@@ -802,6 +807,13 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			"(misalign=$offset%s%s)\n", commented(e, o->text[FO_OFFSET]),
 			jp->sfx, jp->sfx, jp->sfx, jp->sfx, jp->random ?
 			arena_printf(&e->a, ", workingset=... + $offset%s", jp->sfx) : "");
+	if (o->openfiles)
+		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
+			"%lld file%s open, as fio does with this many\n", o->openfiles,
+			o->nrfiles, o->nrfiles == 1 ? "" : "s");
+	if (o->given & FIO_BIT(FO_FILE_SERVICE))
+		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
+			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
 	if (o->offset_increment)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
 			commented(e, o->text[FO_OFFSET_INCREMENT]));

@@ -30,7 +30,8 @@ enum fio_opt {
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
 	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
 	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
-	FO_OFFSET, FO_OFFSET_INCREMENT, FO_COUNT
+	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
+	FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
 
@@ -53,6 +54,7 @@ struct fio_opts {
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
+	long long openfiles;        /* 0: not given (fio: nrfiles) */
 	long long fsync;            /* 0: never */
 	long long fdatasync;        /* 0: never; as fsync (see import-fio.md) */
 	long long loops;            /* 1: size-limited jobs do size once */

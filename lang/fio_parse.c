@@ -31,6 +31,7 @@ enum opt_kind {
 	K_BSSPLIT,      /* bssplit=SIZE/PCT:SIZE/PCT:... */
 	K_SYNC,         /* sync=0|1|none|sync (O_SYNC); dsync is O_DSYNC */
 	K_SIZE0,        /* a size, 0 allowed (offset) */
+	K_FILE_SERVICE, /* file_service_type: roundrobin only */
 };
 
 struct opt_spec {
@@ -76,6 +77,8 @@ static const struct opt_spec opt_table[] = {
 	{ "sync", FO_SYNC, K_SYNC, F(osync), 0, 0 },
 	{ "offset", FO_OFFSET, K_SIZE0, F(offset), 0, 0 },
 	{ "offset_increment", FO_OFFSET_INCREMENT, K_SIZE0, F(offset_increment), 0, 0 },
+	{ "openfiles", FO_OPENFILES, K_INT, F(openfiles), 1, 1000000 },
+	{ "file_service_type", FO_FILE_SERVICE, K_FILE_SERVICE, F(nrfiles), 0, 0 },
 };
 #undef F
 
@@ -712,6 +715,16 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_SYNC:
 		st = set_sync(o, value, field, d, loc);
+		break;
+	case K_FILE_SERVICE:
+		/* fio's default, and what opennext does: the next file each I/O;
+		 * random, sequential and the skewed pickers are not flowbench's */
+		if (strcmp(v, "roundrobin") != 0) {
+			diag_error(d, loc, "file_service_type=%s is not supported: "
+				   "flowbench's opennext takes the files round robin "
+				   "(file_service_type=roundrobin)", v);
+			st = -1;
+		}
 		break;
 	case K_SIZE0:
 		if (strcmp(v, "0") == 0)

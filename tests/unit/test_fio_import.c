@@ -256,7 +256,7 @@ START_TEST(test_unsupported_all_listed)
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
 	    "group_reporting, loops, rate_iops, rate, thinktime, "
 	    "random_distribution, bssplit, fdatasync, sync, offset, "
-	    "offset_increment)");
+	    "offset_increment, openfiles, file_service_type)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1366,6 +1366,28 @@ START_TEST(test_offset)
 }
 END_TEST
 
+/* openfiles at least nrfiles, and file_service_type=roundrobin, are what
+ * flowbench does anyway: comments; anything else an error. */
+START_TEST(test_file_service)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nnrfiles=2\nopenfiles=2\nfile_service_type=roundrobin\n",
+			&out, &script, &plan);
+	HAS(out, "# openfiles=2: no effect, flowbench keeps the job's 2 files open");
+	HAS(out, "# file_service_type=roundrobin: as fio's default and flowbench's opennext\n");
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"), "opennext"), false));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nnrfiles=4\nopenfiles=1\n",
+		     "job.fio:4:1: job 'j': openfiles=1 below nrfiles=4 is not supported");
+	import_fails("[j]\nsize=1m\nnrfiles=4\nfile_service_type=random\n",
+		     "job.fio:4:1: file_service_type=random is not supported");
+}
+END_TEST
+
 /* Options fio itself ignores are comments. */
 START_TEST(test_fio_ignored)
 {
@@ -1411,6 +1433,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_bssplit);
 	tcase_add_test(tc, test_sync_options);
 	tcase_add_test(tc, test_offset);
+	tcase_add_test(tc, test_file_service);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,6 +38,11 @@ struct job_plan {
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
 	bool wrap;                /* sequential writes closed after each pass */
+	/* random_distribution=zoned: one flowop per range [0, end of zone
+	 * `zone`) (1-based), its working set the first `ws` bytes of each
+	 * file, with its iterations */
+	struct zone_op { uint64_t ws; long long iters; int zone; } *zops;
+	int nzops;
 };
 
 struct out_file {
@@ -288,6 +293,81 @@ static bool is_mixed(int rw)
 	return rw == FIO_RW || rw == FIO_RANDRW;
 }
 
+/* The smallest and the largest I/O size of a job: bs, or bssplit's
+ * sizes that have a share of the I/Os. */
+static uint64_t bs_extreme(const struct fio_opts *o, bool largest)
+{
+	uint64_t r = o->nbss ? 0 : o->bs;
+
+	for (int i = 0; i < o->nbss; i++)
+		if (o->bss[i].pct && (!r || (largest ? o->bss[i].size > r :
+					     o->bss[i].size < r)))
+			r = o->bss[i].size;
+	return r;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * `$iosize`: bs, or for bssplit a tabular random variable whose rows are
+ * the sizes with their shares.  min is the smallest size, so that the
+ * table's own scaling (smallest low to min, its mean to its mean) is the
+ * identity, and round (the sizes' gcd) keeps every sample an exact size.
+ */
+static void emit_iosize(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	uint64_t g = 0;
+	char b[32];
+	int n = 0;
+
+	if (!o->nbss) {
+		fprintf(e->out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
+		return;
+	}
+	for (int i = 0; i < o->nbss; i++)
+		if (o->bss[i].pct)
+			g = gcd64(g, o->bss[i].size);
+	fprintf(e->out, "set $iosize%s=randvar(type=tabular,min=%s,", jp->sfx,
+		wml_size(b, sizeof(b), bs_extreme(o, false)));
+	fprintf(e->out, "round=%s,randtable={", wml_size(b, sizeof(b), g));
+	for (int i = 0; i < o->nbss; i++) {
+		if (!o->bss[i].pct)
+			continue;
+		wml_size(b, sizeof(b), o->bss[i].size);
+		fprintf(e->out, "%s{%d, %s, %s}", n++ ? ", " : "", o->bss[i].pct, b, b);
+	}
+	fprintf(e->out, "})\n");
+}
+
+/* Writes per fsync: fsync=N or fdatasync=N (both is an error), 0: none. */
+static long long fsync_every(const struct fio_opts *o)
+{
+	return o->fsync ? o->fsync : o->fdatasync;
+}
+
+static const char *fsync_name(const struct fio_opts *o)
+{
+	return o->fsync || !o->fdatasync ? "fsync" : "fdatasync";
+}
+
+/* Where option `id` of job `s` was set: its line, or the section's. */
+static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
+{
+	if (s->opts.given & FIO_BIT(id))
+		return s->opts.at[id];
+	return (struct src_loc){ s->line, 1 };
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -329,6 +409,16 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	if ((same = lookup(&e->file_index, full))) {
+		const struct fio_opts *owner =
+			&e->jobs[e->files[same->val].job].s->opts;
+
+		if (o->offset || owner->offset) {
+			diag_error(e->d, opt_loc(jp->s, o->offset ? FO_OFFSET :
+						 FO_FILENAME), "job '%s': offset on a "
+				   "file another job uses too is not supported (flowbench "
+				   "sizes the file for the job that defines it)", jp->s->name);
+			return -1;
+		}
 		jp->file = same->val;
 		jp->dir = e->files[same->val].dir;
 		return 0;
@@ -343,14 +433,6 @@ add:
 	jp->file = e->nfiles++;
 	jp->dir = f.dir;
 	return 0;
-}
-
-/* Where option `id` of job `s` was set: its line, or the section's. */
-static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
-{
-	if (s->opts.given & FIO_BIT(id))
-		return s->opts.at[id];
-	return (struct src_loc){ s->line, 1 };
 }
 
 /* a x b into *r, or an error at option `id`'s line when it passes 2^63-1 */
@@ -379,7 +461,7 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 	const struct fio_opts *o = &s->opts;
 	uint64_t block, total;
 
-	if (__builtin_mul_overflow(o->bs, (uint64_t)o->nrfiles, &block) ||
+	if (__builtin_mul_overflow(bs_extreme(o, false), (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
 		diag_error(e->d, opt_loc(s, FO_BS), "bs=%s x nrfiles=%lld is too "
 			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FO_BS) ?
@@ -430,18 +512,21 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 		jp->reads = !is_write(o->rw);
 		jp->writes = is_write(o->rw);
 	}
-	if (!o->fsync || !jp->writes)
+	long long every = fsync_every(o);
+
+	if (!every || !jp->writes)
 		return 0;
 	/* a pass of whole fsync intervals: N / gcd(writes, N) times more;
 	 * writes and fsync are >= 1 here, so neither gcd nor N is 0 */
-	k = o->fsync / gcd(jp->writes, o->fsync);
+	k = every / gcd(jp->writes, every);
 	if (__builtin_mul_overflow(jp->reads, k, &jp->reads) ||
 	    __builtin_mul_overflow(jp->writes, k, &jp->writes)) {
-		diag_error(e->d, opt_loc(jp->s, FO_FSYNC), "fsync=%lld: a pass of "
-			   "whole fsync intervals is too large", o->fsync);
+		diag_error(e->d, opt_loc(jp->s, o->fsync ? FO_FSYNC : FO_FDATASYNC),
+			   "%s=%lld: a pass of whole fsync intervals is too large",
+			   fsync_name(o), every);
 		return -1;
 	}
-	jp->fsyncs = jp->writes / o->fsync;
+	jp->fsyncs = jp->writes / every;
 	return 0;
 }
 
@@ -465,6 +550,143 @@ static void engine_log(struct emit *e, const struct job_plan *jp)
 		     "as synchronous pread/pwrite (iodepth=1)");
 }
 
+/*
+ * rate, rate_iops and thinktime act after each I/O in fio.  flowbench's
+ * limit and delay flowops act once per pass, so they are exact only
+ * where a pass is one I/O flowop: a read/write mix (fio also limits each
+ * direction on its own), fsync's whole intervals, and (thinktime) queue
+ * depth would change their meaning, and are errors.
+ */
+static int plan_pacing(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_section *s = jp->s;
+	const struct fio_opts *o = &s->opts;
+	int errs = e->d->errors;
+
+	if ((o->rate || o->rate_iops) && is_mixed(o->rw))
+		diag_error(e->d, opt_loc(s, o->rate ? FO_RATE : FO_RATE_IOPS),
+			   "job '%s': %s with rw=%s is not supported: fio limits reads "
+			   "and writes each on its own, flowbench a job's total", s->name,
+			   o->rate ? "rate" : "rate_iops", o->text[FO_RW]);
+	else if (o->rate && o->rate_iops)
+		diag_error(e->d, opt_loc(s, FO_RATE_IOPS), "job '%s': rate and "
+			   "rate_iops together are not supported: flowbench's one "
+			   "event generator counts either I/Os or MiB", s->name);
+	if (!o->thinktime_us)
+		return e->d->errors == errs ? 0 : -1;
+	if (is_mixed(o->rw) || jp->fsyncs || jp->aio)
+		diag_error(e->d, opt_loc(s, FO_THINKTIME), "job '%s': thinktime with "
+			   "%s is not supported: flowbench would pause once per pass "
+			   "of several I/Os, not after each one", s->name,
+			   is_mixed(o->rw) ? "a read/write mix" : jp->fsyncs ?
+			   "fsync" : "iodepth > 1");
+	return e->d->errors == errs ? 0 : -1;
+}
+
+static long long lcm_checked(long long a, long long b)
+{
+	long long r;
+
+	return __builtin_mul_overflow(a / gcd(a, b), b, &r) ? -1 : r;
+}
+
+/*
+ * random_distribution=zoned as a mixture of uniform ranges, which is
+ * what flowbench's random offsets can pick: a density that falls from
+ * zone to zone is the sum of uniform picks over [0, end of zone i), each
+ * weighted by how much zone i's density exceeds zone i+1's.  A flowop
+ * per such range, iterations in proportion to the weights, gives fio's
+ * distribution exactly (in a fixed interleaving).  A zone denser than
+ * the one before it cannot be written this way: an error.
+ */
+static int plan_zones(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_section *s = jp->s;
+	const struct fio_opts *o = &s->opts;
+	struct src_loc at = opt_loc(s, FO_RANDOM_DIST);
+	uint64_t per_file = jp->filesize / (uint64_t)o->nrfiles;
+	long long l = 1, g = 0, w[101], end = 0;
+	int n = o->nzones;
+
+	if (!n || !jp->random)
+		return 0;
+	if (is_mixed(o->rw) || jp->fsyncs || o->thinktime_us) {
+		diag_error(e->d, at, "job '%s': random_distribution=zoned with %s is "
+			   "not supported", s->name, is_mixed(o->rw) ?
+			   "a read/write mix" : jp->fsyncs ? "fsync" : "thinktime");
+		return -1;
+	}
+	for (int i = 0, prev = -1; i < n; i++) {
+		const struct fio_zone *z = &o->zones[i], *p = prev < 0 ? NULL :
+			&o->zones[prev];
+
+		if (z->space == 0 && z->access > 0) {
+			diag_error(e->d, at, "job '%s': zone %d has %d%% of the I/O "
+				   "in 0%% of the file", s->name, i + 1, z->access);
+			return -1;
+		}
+		if (!z->space)
+			continue;
+		if (p && (long long)z->access * p->space > (long long)p->access * z->space) {
+			diag_error(e->d, at, "job '%s': zone %d is denser than zone %d: "
+				   "flowbench can pick offsets in zones whose share of the "
+				   "I/O per byte falls from the start of the file, not "
+				   "rises", s->name, i + 1, prev + 1);
+			return -1;
+		}
+		prev = i;
+		/* l <= 10^12 keeps every weight below 100 x 100 x 10^12 */
+		if ((l = lcm_checked(l, z->space)) < 0 || l > 1000000000000LL) {
+			diag_error(e->d, at, "job '%s': the zones are too fine to "
+				   "write as whole iterations", s->name);
+			return -1;
+		}
+	}
+	/* weight of range i: end_i x (density_i - density_i+1), times l */
+	for (int i = 0; i < n; i++) {
+		const struct fio_zone *z = &o->zones[i];
+		long long d = z->space ? z->access * (l / z->space) : 0, dn = 0;
+
+		for (int k = i + 1; k < n && !dn; k++)
+			dn = o->zones[k].space ? o->zones[k].access *
+				(l / o->zones[k].space) : 0;
+		end += z->space;
+		if (__builtin_mul_overflow(end, d - dn, &w[i]) || w[i] < 0) {
+			diag_error(e->d, at, "job '%s': the zones are too fine to "
+				   "write as whole iterations", s->name);
+			return -1;
+		}
+		if (!z->space)
+			w[i] = 0;
+		g = w[i] ? gcd(g, w[i]) : g;
+	}
+	jp->zops = arena_alloc(&e->a, (size_t)n * sizeof(*jp->zops));
+	end = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t ws;
+
+		end += o->zones[i].space;
+		if (!w[i])
+			continue;
+		ws = per_file / 100 * (uint64_t)end + per_file % 100 * (uint64_t)end / 100;
+		ws -= ws % bs_extreme(o, false);
+		if (ws < bs_extreme(o, true)) {
+			diag_error(e->d, at, "job '%s': the first %lld%% of a %llu-byte "
+				   "file is smaller than one block (bs=%llu)", s->name,
+				   end, (unsigned long long)per_file,
+				   (unsigned long long)bs_extreme(o, true));
+			return -1;
+		}
+		if (w[i] / g > 1000000) {
+			diag_error(e->d, at, "job '%s': the zones are too fine to "
+				   "write as whole iterations", s->name);
+			return -1;
+		}
+		jp->zops[jp->nzops++] = (struct zone_op){ ws, w[i] / g, i + 1 };
+	}
+	return 0;
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 static int plan_job(struct emit *e, struct job_plan *jp, int index)
 {
@@ -486,9 +708,25 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
 	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
-	if (o->fsync && o->nrfiles > 1)
-		diag_error(e->d, loc, "job '%s': fsync with nrfiles > 1 is not "
-			   "supported", jp->s->name);
+	if (fsync_every(o) && o->nrfiles > 1)
+		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
+			   "supported", jp->s->name, fsync_name(o));
+	if (o->openfiles && o->openfiles < o->nrfiles)
+		diag_error(e->d, opt_loc(jp->s, FO_OPENFILES), "job '%s': openfiles=%lld "
+			   "below nrfiles=%lld is not supported: flowbench keeps every "
+			   "file of the job open (fio would close and reopen them)",
+			   jp->s->name, o->openfiles, o->nrfiles);
+	if (o->offset && o->nrfiles > 1)
+		diag_error(e->d, opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
+			   "nrfiles > 1 is not supported", jp->s->name);
+	if (o->offset_increment && o->numjobs > 1)
+		diag_error(e->d, opt_loc(jp->s, FO_OFFSET_INCREMENT), "job '%s': "
+			   "offset_increment with numjobs > 1 is not supported: the "
+			   "clones of a job run the same flowops, flowbench has no "
+			   "per-clone offset", jp->s->name);
+	if (o->fsync && o->fdatasync)
+		diag_error(e->d, opt_loc(jp->s, FO_FDATASYNC), "job '%s': fsync and "
+			   "fdatasync together are not supported", jp->s->name);
 	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_filesize(e, jp) < 0)
@@ -504,10 +742,14 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
 		     o->rw == FIO_RANDRW;
-	if (plan_iterations(e, jp) < 0)
+	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
+	    plan_zones(e, jp) < 0)
 		return -1;
+	/* a wrapping pass is a whole file of writes: a pause or a rate limit
+	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
-		   !jp->fsyncs && !jp->aio;
+		   !jp->fsyncs && !jp->aio && !o->thinktime_us &&
+		   !o->rate && !o->rate_iops && !o->nbss;
 	return 0;
 }
 
@@ -546,6 +788,60 @@ static void decimal_size_note(struct emit *e, const struct fio_opts *o,
 			commented(e, t), (unsigned long long)v);
 }
 
+/* What rate, thinktime and random_distribution became (plan_pacing,
+ * plan_zones). */
+static void pacing_notes(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+	char b[32];
+
+	if (o->rate || o->rate_iops)
+		fprintf(out, "# %s=%s: the %s flowop after each pass waits for the "
+			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
+			"rate_iops", commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
+			o->rate ? "bwlimit" : "iopslimit");
+	if (o->offset)
+		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
+			"fio lays it out, and the job's I/O is in its last $filesize%s "
+			"(misalign=$offset%s%s)\n", commented(e, o->text[FO_OFFSET]),
+			jp->sfx, jp->sfx, jp->sfx, jp->sfx, jp->random ?
+			arena_printf(&e->a, ", workingset=... + $offset%s", jp->sfx) : "");
+	if (o->openfiles)
+		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
+			"%lld file%s open, as fio does with this many\n", o->openfiles,
+			o->nrfiles, o->nrfiles == 1 ? "" : "s");
+	if (o->given & FIO_BIT(FO_FILE_SERVICE))
+		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
+			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
+	if (o->offset_increment)
+		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
+			commented(e, o->text[FO_OFFSET_INCREMENT]));
+	if (o->nbss)
+		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
+			"(a tabular randvar, $iosize%s)%s\n", commented(e, o->text[FO_BSSPLIT]),
+			jp->sfx, jp->random ? "; a random offset is a multiple of the "
+			"I/O's own size (fio aligns to the smallest)" : "");
+	if (o->thinktime_us)
+		fprintf(out, "# thinktime=%s: a delay of $thinktime%s (%s s) after "
+			"each I/O\n", commented(e, o->text[FO_THINKTIME]), jp->sfx,
+			wml_seconds(b, sizeof(b), o->thinktime_us));
+	else if (o->given & FIO_BIT(FO_THINKTIME))
+		fprintf(out, "# thinktime=0: no pause\n");
+	if (o->nzones && !jp->random)
+		fprintf(out, "# random_distribution: no effect, the job's I/O is "
+			"sequential (as in fio)\n");
+	if (!jp->nzops)
+		return;
+	fprintf(out, "# random_distribution=%s: one %s flowop per range [0, end of "
+		"zone) of each file, their iterations weighted so that the offsets "
+		"fall in the zones as in fio (in a fixed order per pass); the "
+		"ranges are in bytes of a %llu-byte file: -D filesize=... does "
+		"not move them\n", commented(e, o->text[FO_RANDOM_DIST]),
+		jp->writes ? "write" : "read",
+		(unsigned long long)(jp->filesize / (uint64_t)o->nrfiles));
+}
+
 /* The comments that say what of fio each flowop keeps and what not. */
 static void job_notes(struct emit *e, const struct job_plan *jp)
 {
@@ -574,12 +870,19 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (o->rw == FIO_RW && jp->reads && jp->writes)
 		fprintf(out, "# rw=rw: reads and writes share one sequential offset (fio "
 			"keeps one per direction); writes at the end of the file extend it\n");
-	if (o->fsync && jp->fsyncs)
-		fprintf(out, "# fsync=%lld: %s\n", o->fsync, jp->fsyncs == 1 ?
-			"one fsync after each pass's writes" :
+	if (fsync_every(o) && jp->fsyncs)
+		fprintf(out, "# %s=%lld: %s\n", fsync_name(o), fsync_every(o),
+			jp->fsyncs == 1 ? "one fsync after each pass's writes" :
 			"the pass's fsyncs come together after its writes");
-	else if (o->fsync)
-		fprintf(out, "# fsync=%lld: no effect, the job does not write\n", o->fsync);
+	else if (fsync_every(o))
+		fprintf(out, "# %s=%lld: no effect, the job does not write\n",
+			fsync_name(o), fsync_every(o));
+	if (o->fdatasync && !o->fsync && jp->fsyncs)
+		fprintf(out, "# fdatasync: flowbench's fsync flowop calls fsync(2), "
+			"which also writes the metadata (times) fdatasync may leave: "
+			"it can take longer\n");
+	if (o->osync)
+		fprintf(out, "# sync=1: files opened with O_SYNC (dsync)\n");
 	if (o->direct)
 		fprintf(out, "# direct=1: files opened with O_DIRECT (directio)\n");
 	if (o->nrfiles > 1)
@@ -601,9 +904,9 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"bytes (finishonbytes; it checks once per pass, so it may do one "
 			"pass more than fio)\n", jp->sfx);
 	if (jp->wrap)
-		fprintf(out, "# sequential writes start again at offset 0 after each "
+		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
-			jp->sfx);
+			o->offset ? arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->sfx);
 	else if (o->time_based && is_write(o->rw) && !jp->random)
 		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
 			"grows for as long as the job runs\n", jp->sfx);
@@ -622,23 +925,41 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (o->group_reporting)
 		fprintf(out, "# group_reporting: flowbench reports each flowop over all "
 			"its threads anyway\n");
+	pacing_notes(e, jp);
+}
+
+/* " + $offset" where the job's I/O starts past the start of its file. */
+static const char *offset_plus(struct emit *e, const struct job_plan *jp)
+{
+	return jp->s->opts.offset ? arena_printf(&e->a, " + $offset%s", jp->sfx) : "";
 }
 
 /* One read or write flowop line. */
 static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
-		      long long iters, bool wrap)
+		      long long iters, bool wrap, int zone)
 {
 	const struct fio_opts *o = &jp->s->opts;
 	const char *type = jp->aio ? (write ? "aiowrite" : "aioread") :
 			   (write ? "write" : "read");
+	char b[32];
 
-	fprintf(e->out, "    flowop %s name=%s-%s,filename=%s,iosize=$iosize%s",
-		type, jp->name, write ? "write" : "read", e->files[jp->file].name,
+	fprintf(e->out, "    flowop %s name=%s-%s%s,filename=%s,iosize=$iosize%s",
+		type, jp->name, write ? "write" : "read", zone < 0 ? "" :
+		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone), e->files[jp->file].name,
 		jp->sfx);
+	if (zone >= 0)
+		fprintf(e->out, ",workingset=%s%s",
+			wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
+	else if (o->offset && jp->random)
+		fprintf(e->out, ",workingset=$filesize%s%s", jp->sfx, offset_plus(e, jp));
+	if (o->offset)
+		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
 	if (jp->random)
 		fputs(",random", e->out);
 	if (o->direct)
 		fputs(",directio", e->out);
+	if (o->osync)
+		fputs(",dsync", e->out);
 	if (o->nrfiles > 1)
 		fputs(",opennext", e->out);
 	if (jp->aio)
@@ -658,7 +979,8 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	if (!f->fileset) {
 		fprintf(e->out, "define file name=%s,path=", f->name);
 		print_dir_var(e, f->dir);
-		fprintf(e->out, ",size=$filesize%s,prealloc,reuse\n", jp->sfx);
+		fprintf(e->out, ",size=$filesize%s%s,prealloc,reuse\n", jp->sfx,
+			offset_plus(e, jp));
 		return;
 	}
 	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",
@@ -670,8 +992,8 @@ static void emit_file(struct emit *e, const struct out_file *f,
 			"size=$filesize%s / %lld", jp->sfx, o->nrfiles, jp->sfx,
 			o->nrfiles, jp->sfx, o->nrfiles);
 	else
-		fprintf(e->out, ",entries=$nthreads%s,dirwidth=$nthreads%s,size=$filesize%s",
-			jp->sfx, jp->sfx, jp->sfx);
+		fprintf(e->out, ",entries=$nthreads%s,dirwidth=$nthreads%s,size=$filesize%s%s",
+			jp->sfx, jp->sfx, jp->sfx, offset_plus(e, jp));
 	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
 }
 
@@ -686,13 +1008,19 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	comment_section(e, jp->s);
 	job_notes(e, jp);
 	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
-	fprintf(out, "set $iosize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), o->bs));
+	emit_iosize(e, jp);
 	fprintf(out, "set $nthreads%s=%lld\n", jp->sfx, o->numjobs);
 	if (jp->iobytes != jp->filesize && !o->time_based)
 		fprintf(out, "set $iobytes%s=%s\n", jp->sfx,
 			wml_size(b, sizeof(b), jp->iobytes));
 	if (jp->aio)
 		fprintf(out, "set $iodepth%s=%lld\n", jp->sfx, o->iodepth);
+	if (o->offset)
+		fprintf(out, "set $offset%s=%s\n", jp->sfx,
+			wml_size(b, sizeof(b), o->offset));
+	if (o->thinktime_us)
+		fprintf(out, "set $thinktime%s=%s\n", jp->sfx,
+			wml_seconds(b, sizeof(b), o->thinktime_us));
 	fputc('\n', out);
 	if (e->files[jp->file].job == index)
 		emit_file(e, &e->files[jp->file], jp);
@@ -704,10 +1032,15 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
 	fprintf(out, "  thread name=%s,instances=%s%s\n  {\n", jp->name,
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
-	if (jp->reads)
-		io_flowop(e, jp, false, jp->reads, false);
-	if (jp->writes)
-		io_flowop(e, jp, true, jp->writes, jp->wrap);
+	for (int z = 0; z < jp->nzops; z++)
+		io_flowop(e, jp, jp->writes > 0, jp->zops[z].iters, false, z);
+	if (jp->reads && !jp->nzops)
+		io_flowop(e, jp, false, jp->reads, false, -1);
+	if (jp->writes && !jp->nzops)
+		io_flowop(e, jp, true, jp->writes, jp->wrap, -1);
+	if (o->thinktime_us)
+		fprintf(out, "    flowop delay name=%s-think,value=$thinktime%s\n",
+			jp->name, jp->sfx);
 	if (jp->wrap)
 		fprintf(out, "    flowop closefile name=%s-close,filename=%s\n",
 			jp->name, e->files[jp->file].name);
@@ -715,6 +1048,9 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "    flowop fsync name=%s-fsync,filename=%s%s\n", jp->name,
 			e->files[jp->file].name, jp->fsyncs > 1 ?
 			arena_printf(&e->a, ",iters=%lld", jp->fsyncs) : "");
+	if (o->rate || o->rate_iops)
+		fprintf(out, "    flowop %s name=%s-rate\n", o->rate ? "bwlimit" :
+			"iopslimit", jp->name);
 	if (!o->time_based)
 		fprintf(out, "    flowop finishonbytes name=%s-done,value=$%s%s\n",
 			jp->name, jp->iobytes != jp->filesize ? "iobytes" : "filesize",
@@ -778,13 +1114,73 @@ static void emit_header(struct emit *e, const struct fio_jobfile *jf,
 			"gives none; here it is /tmp\n");
 }
 
+/*
+ * fio's rate and rate_iops are per clone; flowbench has one event
+ * generator for the whole run, which the limit flowops of every thread
+ * draw from.  Its rate is the sum over the limited clones, which gives
+ * each its fio rate only if all are limited alike: jobs with different
+ * rates, or one in I/Os and one in bytes, are an error.  *first is the
+ * first limited job, or -1.
+ */
+static int plan_rate(struct emit *e, int *first)
+{
+	*first = -1;
+	for (int i = 0; i < e->njobs; i++) {
+		const struct fio_section *s = e->jobs[i].s, *f;
+
+		if (!s->opts.rate && !s->opts.rate_iops)
+			continue;
+		if (*first < 0) {
+			*first = i;
+			continue;
+		}
+		f = e->jobs[*first].s;
+		if (s->opts.rate != f->opts.rate || s->opts.rate_iops != f->opts.rate_iops) {
+			diag_error(e->d, opt_loc(s, s->opts.rate ? FO_RATE : FO_RATE_IOPS),
+				   "job '%s': a rate unlike job '%s''s: flowbench has one "
+				   "event generator, so every rate-limited job needs the same "
+				   "rate or rate_iops", s->name, f->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The event generator the limited jobs' iopslimit/bwlimit flowops use. */
+static void emit_rate(struct emit *e, int first)
+{
+	const struct fio_opts *o = &e->jobs[first].s->opts;
+	bool bw = o->rate != 0;
+	char b[32];
+
+	fprintf(e->out, "# fio %s=%s is per clone; flowbench has one event "
+		"generator for the run, at the sum of the limited clones' rates (%s), "
+		"which their %s flowops share: the total is fio's, but a clone that "
+		"falls behind its rate leaves the rest to the others (fio caps each "
+		"clone on its own)\n", bw ? "rate" : "rate_iops",
+		commented(e, o->text[bw ? FO_RATE : FO_RATE_IOPS]),
+		bw ? "in MiB/s" : "in I/Os per second", bw ? "bwlimit" : "iopslimit");
+	if (bw)
+		fprintf(e->out, "set $rate=%s\n", wml_size(b, sizeof(b), o->rate));
+	else
+		fprintf(e->out, "set $rate=%lld\n", o->rate_iops);
+	fprintf(e->out, "eventgen rate=$rate * (");
+	for (int i = first, n = 0; i < e->njobs; i++) {
+		const struct fio_opts *jo = &e->jobs[i].s->opts;
+
+		if (jo->rate || jo->rate_iops)
+			fprintf(e->out, "%s$nthreads%s", n++ ? " + " : "", e->jobs[i].sfx);
+	}
+	fprintf(e->out, ")%s\n", bw ? " / 1m" : "");
+}
+
 static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		    const char *source_name)
 {
 	uint64_t runtime_us;
 	bool alldone;
 	char b[32];
-	int j = 0;
+	int j = 0, rated;
 
 	e->njobs = jf->njobs;
 	e->jobs = xcalloc((size_t)jf->njobs, sizeof(*e->jobs));
@@ -795,7 +1191,8 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		plan_job(e, &e->jobs[j], j);
 		j++;
 	}
-	if (e->d->errors || run_time(e, &runtime_us, &alldone) < 0)
+	if (e->d->errors || run_time(e, &runtime_us, &alldone) < 0 ||
+	    plan_rate(e, &rated) < 0)
 		return -1;
 	emit_header(e, jf, source_name);
 	if (alldone)
@@ -804,6 +1201,8 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 	for (int i = 0; i < e->njobs; i++)
 		emit_job(e, &e->jobs[i], i);
 	fputc('\n', e->out);
+	if (rated >= 0)
+		emit_rate(e, rated);
 	for (int i = 0; i < e->njobs; i++) {
 		if (e->jobs[i].s->opts.ramp_us) {
 			ramp_note(e, e->jobs[i].s->opts.ramp_us);

@@ -28,9 +28,24 @@ enum fio_opt {
 	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
 	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
 	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_COUNT
+	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
+	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
+	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
+	FO_COUNT
 };
 #define FIO_BIT(id) (1u << (id))
+
+/* One zone of random_distribution=zoned: `access` % of the I/O falls in
+ * the next `space` % of the file. */
+struct fio_zone {
+	int access, space;
+};
+
+/* One `SIZE/PCT` of bssplit: `pct` % of the I/Os are `size` bytes. */
+struct fio_bs {
+	uint64_t size;
+	int pct;
+};
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
 struct fio_opts {
@@ -39,14 +54,26 @@ struct fio_opts {
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
+	long long openfiles;        /* 0: not given (fio: nrfiles) */
 	long long fsync;            /* 0: never */
+	long long fdatasync;        /* 0: never; as fsync (see import-fio.md) */
 	long long loops;            /* 1: size-limited jobs do size once */
 	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
 	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
 	uint64_t size_pct;          /* size=N%: N (1..100) of the files' size */
 	uint64_t filesize;          /* 0: not given; each file's size */
 	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
+	long long rate_iops;        /* 0: no limit; I/Os per second per clone */
+	uint64_t rate;              /* 0: no limit; bytes per second per clone */
+	uint64_t thinktime_us;      /* 0: none; a pause after each I/O */
+	uint64_t offset;            /* 0: the job's I/O starts at this byte */
+	uint64_t offset_increment;  /* 0: added to offset for each clone */
+	const struct fio_zone *zones;   /* random_distribution=zoned, or NULL */
+	int nzones;
+	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
+	int nbss;
 	bool direct, time_based, thread, group_reporting;
+	bool osync;                 /* sync=1: files opened with O_SYNC */
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */

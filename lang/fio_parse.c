@@ -24,6 +24,14 @@ enum opt_kind {
 	K_BUFFERED,     /* buffered=B: direct = !B */
 	K_MIXWRITE,     /* rwmixwrite=P: rwmixread = 100 - P */
 	K_SIZE_PCT,     /* size: a size, or N% of the files' size */
+	K_RATE,         /* rate=B: bytes per second, one value for all directions */
+	K_RATE_IOPS,    /* rate_iops=N: the same in I/Os per second */
+	K_THINKTIME,    /* thinktime=T: plain numbers are microseconds */
+	K_RANDDIST,     /* random_distribution=random or zoned:P/S:... */
+	K_BSSPLIT,      /* bssplit=SIZE/PCT:SIZE/PCT:... */
+	K_SYNC,         /* sync=0|1|none|sync (O_SYNC); dsync is O_DSYNC */
+	K_SIZE0,        /* a size, 0 allowed (offset) */
+	K_FILE_SERVICE, /* file_service_type: roundrobin only */
 };
 
 struct opt_spec {
@@ -60,6 +68,17 @@ static const struct opt_spec opt_table[] = {
 	{ "thread", FO_THREAD, K_BOOL, F(thread), 0, 0 },
 	{ "group_reporting", FO_GROUP_REPORTING, K_BOOL, F(group_reporting), 0, 0 },
 	{ "loops", FO_LOOPS, K_INT, F(loops), 1, 1000000000 },
+	{ "rate_iops", FO_RATE_IOPS, K_RATE_IOPS, F(rate_iops), 0, 1000000000 },
+	{ "rate", FO_RATE, K_RATE, F(rate), 0, 0 },
+	{ "thinktime", FO_THINKTIME, K_THINKTIME, F(thinktime_us), 0, 0 },
+	{ "random_distribution", FO_RANDOM_DIST, K_RANDDIST, F(zones), 0, 0 },
+	{ "bssplit", FO_BSSPLIT, K_BSSPLIT, F(bss), 0, 0 },
+	{ "fdatasync", FO_FDATASYNC, K_INT, F(fdatasync), 0, 1000000000 },
+	{ "sync", FO_SYNC, K_SYNC, F(osync), 0, 0 },
+	{ "offset", FO_OFFSET, K_SIZE0, F(offset), 0, 0 },
+	{ "offset_increment", FO_OFFSET_INCREMENT, K_SIZE0, F(offset_increment), 0, 0 },
+	{ "openfiles", FO_OPENFILES, K_INT, F(openfiles), 1, 1000000 },
+	{ "file_service_type", FO_FILE_SERVICE, K_FILE_SERVICE, F(nrfiles), 0, 0 },
 };
 #undef F
 
@@ -104,6 +123,7 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "unlink", "removing files after the job (flowbench keeps them: reuse)" },
 	{ "create_on_open", "when files are created (flowbench creates them "
 	  "before the run)" },
+	{ "rwmixcycle", "deprecated: fio accepts it and ignores it" },
 };
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
@@ -405,6 +425,217 @@ static int set_size_or_pct(const struct opt_spec *o, const char *v,
 	return 0;
 }
 
+/* fio's rate and rate_iops take one value per direction (`r,w,trim`);
+ * flowbench limits a job's total, so only the one-value form is read. */
+static int one_rate(const struct opt_spec *o, const char *v, struct diag *d,
+		    struct src_loc loc)
+{
+	if (!strchr(v, ','))
+		return 0;
+	diag_error(d, loc, "%s=%s: a rate per direction (',') is not supported: "
+		   "give one value, for the job's reads or writes", o->name, v);
+	return -1;
+}
+
+/* rate=B (bytes per second, 0: no limit) */
+static int set_rate(const struct opt_spec *o, const char *v, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	if (one_rate(o, v, d, loc) < 0)
+		return -1;
+	if (strcmp(v, "0") == 0) {
+		*(uint64_t *)field = 0;
+		return 0;
+	}
+	return set_size(o, v, field, d, loc);
+}
+
+/* thinktime=T: fio reads a plain number as microseconds here (not as
+ * seconds as for runtime); with a unit, as any time. */
+static int set_thinktime(const struct opt_spec *o, const char *v, void *field,
+			 struct diag *d, struct src_loc loc)
+{
+	size_t n = strspn(v, "0123456789");
+	uint64_t us;
+
+	if (n == 0 || v[n])
+		return set_time(o, v, field, d, loc);
+	if (n > 15 || (us = strtoull(v, NULL, 10)) > FIO_TIME_MAX_US) {
+		diag_error(d, loc, "%s=%s is too large: times go up to 10^9 s",
+			   o->name, v);
+		return -1;
+	}
+	*(uint64_t *)field = us;
+	return 0;
+}
+
+/* One `A/S` of zoned:A/S:A/S:...: A % of the I/O in the next S % of the
+ * file; an empty S (last zone only) is the rest of the file. */
+static int parse_zone(const char *z, bool last, int space_left,
+		      struct fio_zone *out)
+{
+	char *slash, *end;
+	long a, sp;
+
+	errno = 0;
+	a = strtol(z, &slash, 10);
+	if (slash == z || *slash != '/' || a < 0 || a > 100)
+		return -1;
+	if (last && !slash[1]) {
+		out->access = (int)a;
+		out->space = space_left;
+		return 0;
+	}
+	sp = strtol(slash + 1, &end, 10);
+	if (end == slash + 1 || *end || errno || sp < 0 || sp > 100)
+		return -1;
+	out->access = (int)a;
+	out->space = (int)sp;
+	return 0;
+}
+
+/*
+ * random_distribution: `random` (fio's default, uniform) or
+ * `zoned:A/S:A/S:...`, whose access and space percentages must each
+ * total 100.  zipf, pareto, normal, zoned_abs and per-direction (',')
+ * zones would pick offsets flowbench cannot pick: an error.
+ */
+static int set_randdist(const struct opt_spec *o, const char *v,
+			struct fio_opts *opts, struct arena *a, struct diag *d,
+			struct src_loc loc)
+{
+	struct fio_zone *zones;
+	char *copy, *z, *save = NULL;
+	int n = 1, access = 0, space = 0, i = 0;
+
+	if (strcmp(v, "random") == 0) {
+		opts->zones = NULL;
+		opts->nzones = 0;
+		return 0;
+	}
+	if (strncmp(v, "zoned:", 6) != 0 || strchr(v, ',')) {
+		diag_error(d, loc, "%s=%s is not supported: flowbench picks random "
+			   "offsets uniformly, or in zones (random, zoned:A/S:...)",
+			   o->name, v);
+		return -1;
+	}
+	for (const char *p = v + 6; *p; p++)
+		n += *p == ':';
+	if (n > 100) {
+		diag_error(d, loc, "%s: at most 100 zones", o->name);
+		return -1;
+	}
+	zones = arena_alloc(a, (size_t)n * sizeof(*zones));
+	copy = arena_strdup(a, v + 6);
+	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
+		if (parse_zone(z, i == n - 1, 100 - space, &zones[i]) < 0) {
+			diag_error(d, loc, "%s: zone '%s' is not ACCESS%%/SPACE%% "
+				   "(two whole numbers 0..100)", o->name, z);
+			return -1;
+		}
+		access += zones[i].access;
+		space += zones[i].space;
+	}
+	if (i != n || access != 100 || space != 100) {
+		diag_error(d, loc, "%s=%s: the zones' access and space percentages "
+			   "must each total 100 (here %d and %d)", o->name, v,
+			   access, space);
+		return -1;
+	}
+	opts->zones = zones;
+	opts->nzones = n;
+	return 0;
+}
+
+/*
+ * bssplit=SIZE/PCT:SIZE/PCT:...: the share of the I/Os of each size.  A
+ * size without a percentage takes an equal part of what the others leave
+ * (which must divide evenly: flowbench's table has whole percentages);
+ * the percentages total 100.  Sizes per direction (',') are an error:
+ * flowbench's reads and writes of a job share one size.
+ */
+static int set_bssplit(const struct opt_spec *o, const char *v,
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
+{
+	struct fio_bs *bss;
+	char *copy, *z, *save = NULL;
+	int n = 1, i = 0, total = 0, open = 0;
+
+	if (strchr(v, ',')) {
+		diag_error(d, loc, "%s=%s: sizes per direction (',') are not "
+			   "supported: one split for reads and writes", o->name, v);
+		return -1;
+	}
+	for (const char *p = v; *p; p++)
+		n += *p == ':';
+	if (n > 100) {
+		diag_error(d, loc, "%s: at most 100 sizes", o->name);
+		return -1;
+	}
+	bss = arena_alloc(a, (size_t)n * sizeof(*bss));
+	copy = arena_strdup(a, v);
+	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
+		char *slash = strchr(z, '/'), *end;
+		long pct = -1;
+
+		if (slash) {
+			*slash = '\0';
+			errno = 0;
+			pct = slash[1] ? strtol(slash + 1, &end, 10) : -1;
+			if (slash[1] && (end == slash + 1 || *end || errno ||
+					 pct < 0 || pct > 100)) {
+				diag_error(d, loc, "%s: '%s' is not a percentage 0..100",
+					   o->name, slash + 1);
+				return -1;
+			}
+		}
+		if (set_size(o, z, &bss[i].size, d, loc) < 0)
+			return -1;
+		bss[i].pct = (int)pct;
+		if (pct < 0)
+			open++;
+		else
+			total += (int)pct;
+	}
+	if (i != n || total > 100 || (!open && total != 100) ||
+	    (open && (100 - total) % open)) {
+		diag_error(d, loc, "%s=%s: the percentages must total 100 (here %d%s)",
+			   o->name, v, total, open ? arena_printf(a, ", and %d size%s "
+			   "without one to share the rest evenly", open, open == 1 ?
+			   "" : "s") : "");
+		return -1;
+	}
+	for (int k = 0; k < n; k++)
+		if (bss[k].pct < 0)
+			bss[k].pct = (100 - total) / open;
+	opts->bss = bss;
+	opts->nbss = n;
+	return 0;
+}
+
+/* sync: fio's synchronous writes.  0/none and 1/sync (O_SYNC, which
+ * flowbench's dsync attribute gives); dsync (O_DSYNC) has no flowbench
+ * counterpart and is an error. */
+static int set_sync(const struct opt_spec *o, const char *value, void *field,
+		    struct diag *d, struct src_loc loc)
+{
+	if (value && strcmp(value, "none") == 0) {
+		*(bool *)field = false;
+		return 0;
+	}
+	if (value && strcmp(value, "sync") == 0) {
+		*(bool *)field = true;
+		return 0;
+	}
+	if (value && strcmp(value, "dsync") == 0) {
+		diag_error(d, loc, "sync=dsync (O_DSYNC) is not supported: flowbench "
+			   "opens with O_SYNC (sync=1) or neither");
+		return -1;
+	}
+	return set_bool(o, value, field, d, loc);
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -466,6 +697,40 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_PATH:
 		st = set_path(o, v, field, a, d, loc);
+		break;
+	case K_RATE:
+		st = set_rate(o, v, field, d, loc);
+		break;
+	case K_RATE_IOPS:
+		st = one_rate(o, v, d, loc) < 0 ? -1 : set_int(o, v, field, d, loc);
+		break;
+	case K_THINKTIME:
+		st = set_thinktime(o, v, field, d, loc);
+		break;
+	case K_RANDDIST:
+		st = set_randdist(o, v, opts, a, d, loc);
+		break;
+	case K_BSSPLIT:
+		st = set_bssplit(o, v, opts, a, d, loc);
+		break;
+	case K_SYNC:
+		st = set_sync(o, value, field, d, loc);
+		break;
+	case K_FILE_SERVICE:
+		/* fio's default, and what opennext does: the next file each I/O;
+		 * random, sequential and the skewed pickers are not flowbench's */
+		if (strcmp(v, "roundrobin") != 0) {
+			diag_error(d, loc, "file_service_type=%s is not supported: "
+				   "flowbench's opennext takes the files round robin "
+				   "(file_service_type=roundrobin)", v);
+			st = -1;
+		}
+		break;
+	case K_SIZE0:
+		if (strcmp(v, "0") == 0)
+			*(uint64_t *)field = 0;
+		else
+			st = set_size(o, v, field, d, loc);
 		break;
 	}
 	if (st < 0)

@@ -258,3 +258,43 @@ grep -q "run 1 s" "$tmp/plain.chk" || fail "plain: not a 1 s run"
 v=$(breakdown_field "$tmp/inj/inj.out" 'a_system__touch_pwned_-read' ops)
 [ -n "$v" ] && [ "$v" -gt 0 ] || { cat "$tmp/inj/inj.out"; fail "inj: the job did no reads"; }
 ok "newlines in the job file's name, CR in a job name: escaped in comments, nothing injected (run with --allow-system)"
+
+# rate_iops: the iopslimit flowop and the event generator hold a 2 s
+# time-based job to its rate.  The bound is the rate over the run's own
+# measured time (the breakdown's ops/s), plus the generator's first batch;
+# a busy machine can only make it slower.
+cat >"$tmp/rated.fio" <<'JOB'
+[rated]
+size=4m
+rw=randread
+rate_iops=200
+time_based
+runtime=2
+JOB
+imp rated
+run rated
+has_ops rated rated-read rated-rate
+v=$(breakdown_field "$tmp/rated.out" rated-read opss)
+awk -v v="$v" 'BEGIN { exit !(v <= 200 * 1.1) }' ||
+	{ cat "$tmp/rated.out"; fail "rated: $v reads/s over rate_iops=200"; }
+ok "rate_iops=200: $v reads/s (iopslimit + eventgen)"
+
+# random_distribution=zoned: each zone's range flowop runs in proportion
+# to its weight (8 : 7 : 5 for 50/5:30/15:20/), all within the file
+cat >"$tmp/zoned.fio" <<'JOB'
+[zoned]
+size=8m
+rw=randread
+random_distribution=zoned:50/5:30/15:20/
+time_based
+runtime=1
+JOB
+imp zoned
+run zoned
+has_ops zoned zoned-read-zone1 zoned-read-zone2 zoned-read-zone3
+z1=$(ops zoned zoned-read-zone1)
+z3=$(ops zoned zoned-read-zone3)
+# 8 : 5 per pass; a pass cut by the deadline changes it by at most 8
+[ $((z1 * 5 - z3 * 8)) -le 40 ] && [ $((z3 * 8 - z1 * 5)) -le 40 ] ||
+	{ cat "$tmp/zoned.out"; fail "zoned: zone1 $z1 ops, zone3 $z3 ops: not 8 : 5"; }
+ok "random_distribution=zoned: $z1 and $z3 ops in the first 5 % and the whole file (8 : 5)"

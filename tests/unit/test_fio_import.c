@@ -254,7 +254,9 @@ START_TEST(test_unsupported_all_listed)
 	    "rwmixread, rwmixwrite, bs, blocksize, size, filesize, filename, "
 	    "directory, nrfiles, numjobs, iodepth, ioengine, direct, buffered, "
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
-	    "group_reporting, loops)");
+	    "group_reporting, loops, rate_iops, rate, thinktime, "
+	    "random_distribution, bssplit, fdatasync, sync, offset, "
+	    "offset_increment, openfiles, file_service_type)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1058,6 +1060,347 @@ START_TEST(test_aliases)
 }
 END_TEST
 
+/* Import, compile with the real compiler, and keep the plan for checks. */
+static void import_compiled(const char *job, char **out, struct ast_script *script,
+			    struct plan *plan)
+{
+	char *err, *msgs;
+
+	ck_assert_msg(import(job, out, &err) == 0, "import failed: %s", err);
+	free(err);
+	ck_assert_msg(compile_wml(*out, script, plan, &msgs) == 0,
+		      "does not compile: %s\n%s", msgs, *out);
+	free(msgs);
+}
+
+static void plan_done(struct plan *plan, struct ast_script *script, char *out)
+{
+	plan_free(plan);
+	ast_script_free(script);
+	free(out);
+}
+
+/* An import that fails, with `text` in its errors. */
+static void import_fails(const char *job, const char *text)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(import(job, &out, &err), 1);
+	HAS(err, text);
+	free(out);
+	free(err);
+}
+
+/* rate_iops and rate: an iopslimit/bwlimit flowop per pass and one event
+ * generator at the sum of the clones' rates (bwlimit's events are MiB). */
+START_TEST(test_rate)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=read\nrate_iops=1000\n", &out, &script, &plan);
+	HAS(out, "    flowop iopslimit name=j-rate\n");
+	HAS(out, "set $rate=1000\neventgen rate=$rate * ($nthreads)\n");
+	HAS(out, "# rate_iops=1000: the iopslimit flowop after each pass");
+	ck_assert_str_eq(flowop(&plan, "j-rate")->ops->name, "iopslimit");
+	ck_assert_int_eq(plan_value_int(&plan.eventgen_rate, 0), 1000);
+	plan_done(&plan, &script, out);
+
+	import_compiled("[a]\nsize=1m\nrw=randwrite\nrate=2m\nnumjobs=2\n"
+			"[b]\nsize=1m\nrw=read\n[c]\nsize=1m\nrate=2m\n",
+			&out, &script, &plan);
+	HAS(out, "    flowop bwlimit name=a-rate\n");
+	HAS(out, "set $rate=2m\neventgen rate=$rate * ($nthreads_1 + $nthreads_3) / 1m\n");
+	ck_assert_ptr_null(strstr(out, "b-rate"));
+	ck_assert_str_eq(flowop(&plan, "c-rate")->ops->name, "bwlimit");
+	/* 2 clones of a and 1 of c at 2 MiB/s each: 6 events (MiB) a second */
+	ck_assert_int_eq(plan_value_int(&plan.eventgen_rate, 0), 6);
+	plan_done(&plan, &script, out);
+
+	/* a sequential time-based writer is not wrapped (the pass would be a
+	 * whole file of writes, limited in one burst) */
+	import_compiled("[w]\nsize=1m\nrw=write\ntime_based\nruntime=5\nrate_iops=50\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "closefile"));
+	HAS(out, "the file grows");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=randrw\nrate_iops=100\n",
+		     "job.fio:4:1: job 'j': rate_iops with rw=randrw is not supported");
+	import_fails("[j]\nsize=1m\nrate=1m,2m\n",
+		     "job.fio:3:1: rate=1m,2m: a rate per direction (',') is not supported");
+	import_fails("[j]\nsize=1m\nrate_iops=10\nrate=1m\n",
+		     "rate and rate_iops together are not supported");
+	import_fails("[a]\nsize=1m\nrate_iops=10\n[b]\nsize=1m\nrate_iops=20\n",
+		     "job.fio:6:1: job 'b': a rate unlike job 'a''s");
+	import_fails("[j]\nsize=1m\nrate_iops=x\n",
+		     "rate_iops needs a whole number");
+}
+END_TEST
+
+/* thinktime: a delay flowop after each I/O; plain numbers are
+ * microseconds, as in fio. */
+START_TEST(test_thinktime)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randread\nthinktime=500\n", &out, &script, &plan);
+	HAS(out, "set $thinktime=0.0005\n");
+	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random\n"
+		 "    flowop delay name=j-think,value=$thinktime\n");
+	ck_assert_str_eq(flowop(&plan, "j-think")->ops->name, "delay");
+	plan_done(&plan, &script, out);
+
+	import_compiled("[j]\nsize=1m\nrw=write\nthinktime=2ms\n", &out, &script, &plan);
+	HAS(out, "set $thinktime=0.002\n");
+	plan_done(&plan, &script, out);
+
+	import_compiled("[j]\nsize=1m\nthinktime=0\n", &out, &script, &plan);
+	HAS(out, "# thinktime=0: no pause\n");
+	ck_assert_ptr_null(strstr(out, "flowop delay"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=randrw\nthinktime=10\n",
+		     "job.fio:4:1: job 'j': thinktime with a read/write mix is not supported");
+	import_fails("[j]\nsize=1m\nrw=write\nfsync=4\nthinktime=10\n",
+		     "thinktime with fsync is not supported");
+	import_fails("[j]\nsize=1m\nioengine=io_uring\niodepth=8\nthinktime=10\n",
+		     "thinktime with iodepth > 1 is not supported");
+	import_fails("[j]\nsize=1m\nthinktime=9999999999999999\n",
+		     "thinktime=9999999999999999 is too large");
+}
+END_TEST
+
+/* random_distribution=zoned: a mixture of uniform ranges [0, end of zone)
+ * whose weights give each zone its share of the I/O. */
+START_TEST(test_zoned)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_flowop *z1, *z2, *z3;
+	char *out;
+
+	/* 50 % in the first 5 %, 30 % in the next 15 %, 20 % in the rest:
+	 * densities 10, 2, 0.25 per %, so ranges of 5 %, 20 %, 100 % in the
+	 * ratio 5x(10-2) : 20x(2-0.25) : 100x0.25 = 40 : 35 : 25 = 8 : 7 : 5 */
+	import_compiled("[j]\nsize=100m\nrw=randread\n"
+			"random_distribution=zoned:50/5:30/15:20/\n", &out, &script, &plan);
+	z1 = flowop(&plan, "j-read-zone1");
+	z2 = flowop(&plan, "j-read-zone2");
+	z3 = flowop(&plan, "j-read-zone3");
+	ck_assert_int_eq(plan_attr_int(z1, PA_ITERS, 1), 8);
+	ck_assert_int_eq(plan_attr_int(z2, PA_ITERS, 1), 7);
+	ck_assert_int_eq(plan_attr_int(z3, PA_ITERS, 1), 5);
+	/* 5 % and 20 % of 100 MiB (whole 4k blocks already) */
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(z1, "workingset"), 0), 5242880);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(z2, "workingset"), 0), 20971520);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(z3, "workingset"), 0), 100 << 20);
+	ck_assert(plan_value_bool(plan_flowop_attr(z1, "random"), false));
+	HAS(out, "# random_distribution=zoned:50/5:30/15:20/: one read flowop per range");
+	plan_done(&plan, &script, out);
+
+	/* equal densities need one range; writes too */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\n"
+			"random_distribution=zoned:50/50:50/50\n", &out, &script, &plan);
+	ck_assert_int_eq(plan.nflowops, 2);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-write-zone2"),
+							 "workingset"), 0), 1 << 20);
+	plan_done(&plan, &script, out);
+
+	/* uniform is fio's default; sequential jobs pick no random offset */
+	import_compiled("[j]\nsize=1m\nrw=randread\nrandom_distribution=random\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "zone"));
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=read\nrandom_distribution=zoned:60/10:40/90\n",
+			&out, &script, &plan);
+	HAS(out, "# random_distribution: no effect, the job's I/O is sequential");
+	ck_assert_ptr_null(strstr(out, "-zone"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:20/50:80/50\n",
+		     "job.fio:4:1: job 'j': zone 2 is denser than zone 1");
+	import_fails("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:50/5:30/15\n",
+		     "must each total 100 (here 80 and 20)");
+	import_fails("[j]\nsize=1m\nrw=randread\nrandom_distribution=zipf:1.2\n",
+		     "random_distribution=zipf:1.2 is not supported");
+	import_fails("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:50/x:50/\n",
+		     "zone '50/x' is not ACCESS%/SPACE%");
+	import_fails("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned:50/0:50/100\n",
+		     "zone 1 has 50% of the I/O in 0% of the file");
+	import_fails("[j]\nsize=1m\nrw=randrw\nrandom_distribution=zoned:50/5:50/\n",
+		     "random_distribution=zoned with a read/write mix is not supported");
+	import_fails("[j]\nsize=8k\nrw=randread\nrandom_distribution=zoned:50/1:50/\n",
+		     "the first 1% of a 8192-byte file is smaller than one block");
+}
+END_TEST
+
+/* bssplit: $iosize a tabular random variable of the sizes and shares,
+ * scaled as the identity (min = the smallest size) and rounded to the
+ * sizes' gcd; a size without a share takes an even part of the rest. */
+START_TEST(test_bssplit)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=16m\nrw=randread\nbssplit=4k/10:64k/50:32k/\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=4k,round=4k,randtable="
+	    "{{10, 4k, 4k}, {50, 64k, 64k}, {40, 32k, 32k}})\n");
+	HAS(out, "a random offset is a multiple of the I/O's own size");
+	ck_assert_int_eq(plan_flowop_attr(flowop(&plan, "j-read"), "iosize")->kind,
+			 PV_RANDOM);
+	plan_done(&plan, &script, out);
+
+	/* sizes of 0 % are left out; the file is rounded to the smallest */
+	import_compiled("[j]\nsize=1000k\nrw=write\ntime_based\nruntime=1\n"
+			"bssplit=512/0:1536/50:1k/50\n", &out, &script, &plan);
+	HAS(out, "randvar(type=tabular,min=1k,round=512,randtable={{50, 1536, 1536}, "
+	    "{50, 1k, 1k}})\n");
+	HAS(out, "set $filesize=1000k\n");
+	/* a random size cannot count a whole file's writes: no wrap */
+	ck_assert_ptr_null(strstr(out, "closefile"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/40\n",
+		     "job.fio:3:1: bssplit=4k/50:8k/40: the percentages must total 100 (here 90)");
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k:16k:32k\n",
+		     "the percentages must total 100 (here 50, and 3 sizes without one "
+		     "to share the rest evenly)");
+	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/50,16k/100\n",
+		     "sizes per direction (',') are not supported");
+	import_fails("[j]\nsize=1m\nbssplit=4k/x:8k/50\n", "'x' is not a percentage 0..100");
+	import_fails("[j]\nsize=1m\nbssplit=4q/50:8k/50\n",
+		     "bssplit needs a positive size like 4k, 1m or 20g, not '4q'");
+	import_fails("[j]\nsize=2m\nrw=randread\nbssplit=4k/50:1m/50\n"
+		     "random_distribution=zoned:50/1:50/\n",
+		     "the first 1% of a 2097152-byte file is smaller than one block (bs=1048576)");
+}
+END_TEST
+
+/* fdatasync=N: fsync flowops as fsync=N, with a comment on the stronger
+ * call; sync=1: every I/O flowop opens with O_SYNC (dsync). */
+START_TEST(test_sync_options)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=70\nfdatasync=3\nsync=1\n",
+			&out, &script, &plan);
+	HAS(out, "# fdatasync=3: one fsync after each pass's writes\n");
+	HAS(out, "flowbench's fsync flowop calls fsync(2)");
+	HAS(out, "    flowop fsync name=j-fsync,filename=j-files\n");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-write"), PA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j-read"), PA_ITERS, 1), 7);
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"), "dsync"), false));
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-write"), "dsync"), false));
+	plan_done(&plan, &script, out);
+
+	import_compiled("[j]\nsize=1m\nrw=write\nsync=none\nfdatasync=0\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, ",dsync"));
+	ck_assert_ptr_null(strstr(out, "flowop fsync"));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=write\nfsync=2\nfdatasync=2\n",
+		     "job.fio:5:1: job 'j': fsync and fdatasync together are not supported");
+	import_fails("[j]\nsize=1m\nsync=dsync\n",
+		     "job.fio:3:1: sync=dsync (O_DSYNC) is not supported");
+	import_fails("[j]\nsize=1m\nsync=2\n", "sync is 0 or 1, not '2'");
+	import_fails("[j]\nsize=1m\nrw=write\nnrfiles=2\nfdatasync=1\n",
+		     "fdatasync with nrfiles > 1 is not supported");
+}
+END_TEST
+
+/* offset=O: the file is size + O bytes (fio's layout) and the job's I/O
+ * is in its last `size` bytes: misalign=$offset starts sequential runs
+ * there and shifts random blocks, workingset=$filesize + $offset ends
+ * them at the file's end. */
+START_TEST(test_offset)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_flowop *rd;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randread\noffset=256k\noffset_increment=1m\n",
+			&out, &script, &plan);
+	HAS(out, "set $offset=256k\n");
+	HAS(out, ",size=$filesize + $offset,");
+	HAS(out, "workingset=$filesize + $offset,misalign=$offset,random");
+	HAS(out, "# offset_increment=1m: no effect with one clone\n");
+	ck_assert_uint_eq(plan.filesets[0].size, 1280u << 10);
+	rd = flowop(&plan, "j-read");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "misalign"), 0), 256 << 10);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "workingset"), 0), 1280 << 10);
+	/* the job still does `size` bytes */
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
+			 1 << 20);
+	plan_done(&plan, &script, out);
+
+	/* zones are shifted by the offset too; a wrapping writer restarts there */
+	import_compiled("[j]\nsize=100m\nrw=randwrite\noffset=4k\n"
+			"random_distribution=zoned:50/5:30/15:20/\n", &out, &script, &plan);
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-write-zone1"),
+							 "workingset"), 0), 5242880 + 4096);
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nfilename=f\nsize=1m\nrw=write\noffset=8k\ntime_based\nruntime=1\n",
+			&out, &script, &plan);
+	HAS(out, "misalign=$offset,iters=$filesize / $iosize\n");
+	HAS(out, "sequential writes start again at offset $offset after each");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nnumjobs=2\noffset_increment=1m\n",
+		     "job.fio:4:1: job 'j': offset_increment with numjobs > 1 is not supported");
+	import_fails("[j]\nsize=1m\nnrfiles=2\noffset=4k\n",
+		     "offset with nrfiles > 1 is not supported");
+	import_fails("[a]\nfilename=/data/f\nsize=1m\n[b]\nfilename=/data/f\nsize=1m\n"
+		     "offset=1m\n", "job.fio:7:1: job 'b': offset on a file another job "
+		     "uses too is not supported");
+	import_fails("[j]\nsize=1m\noffset=10%\n", "offset needs a positive size");
+}
+END_TEST
+
+/* openfiles at least nrfiles, and file_service_type=roundrobin, are what
+ * flowbench does anyway: comments; anything else an error. */
+START_TEST(test_file_service)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nnrfiles=2\nopenfiles=2\nfile_service_type=roundrobin\n",
+			&out, &script, &plan);
+	HAS(out, "# openfiles=2: no effect, flowbench keeps the job's 2 files open");
+	HAS(out, "# file_service_type=roundrobin: as fio's default and flowbench's opennext\n");
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"), "opennext"), false));
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nnrfiles=4\nopenfiles=1\n",
+		     "job.fio:4:1: job 'j': openfiles=1 below nrfiles=4 is not supported");
+	import_fails("[j]\nsize=1m\nnrfiles=4\nfile_service_type=random\n",
+		     "job.fio:4:1: file_service_type=random is not supported");
+}
+END_TEST
+
+/* Options fio itself ignores are comments. */
+START_TEST(test_fio_ignored)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(import("[j]\nsize=1m\nrwmixcycle=40\n", &out, &err), 0);
+	HAS(out, "# rwmixcycle=40: no effect on the I/O pattern (deprecated: fio "
+	    "accepts it and ignores it)");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -1083,6 +1426,14 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_team_job_file);
 	tcase_add_test(tc, test_lenient);
 	tcase_add_test(tc, test_aliases);
+	tcase_add_test(tc, test_rate);
+	tcase_add_test(tc, test_thinktime);
+	tcase_add_test(tc, test_zoned);
+	tcase_add_test(tc, test_fio_ignored);
+	tcase_add_test(tc, test_bssplit);
+	tcase_add_test(tc, test_sync_options);
+	tcase_add_test(tc, test_offset);
+	tcase_add_test(tc, test_file_service);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,7 @@
  * Process globals (documented exception to "no global state"): a signal
  * handler takes no argument, so what it needs - the signal seen and the
  * control words to halt - must be reachable from it.  Everything the
- * handler does is async-signal-safe: sig_atomic_t stores, the run's halt
+ * handler does is async-signal-safe: lock-free atomic stores, the run's halt
  * hook (an atomic fetch-or and a futex wake: the engine's shared_halt),
  * write(2), the writer's cleanup (unlinkat(2)) and _exit(2).
  */
@@ -12,11 +12,17 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t caught;              /* first signal, or 0 */
+/*
+ * The first signal, or 0: a lock-free atomic, since threads other than
+ * the one the handler interrupts read it (preallocation's workers poll
+ * it), which a volatile sig_atomic_t does not make safe.
+ */
+static _Atomic int caught;
 static void (*volatile halt_fn)(void *);          /* the running run's, or NULL */
 static void *volatile halt_arg;
 static void (*volatile exit_cleanup)(void *);     /* interrupt_on_exit */
@@ -40,13 +46,13 @@ static void on_signal(int sig)
 
 	if (settled >= 0)
 		_exit(settled);
-	if (caught) {
+	if (atomic_load(&caught)) {
 		say("\nflowbench: second interrupt: exiting now\n");
 		if (cleanup)
 			cleanup(exit_arg);
-		_exit(128 + caught);
+		_exit(128 + atomic_load(&caught));
 	}
-	caught = sig;
+	atomic_store(&caught, sig);
 	if (cleanup && exit_notice)
 		say(exit_notice);
 	if (halt)
@@ -82,7 +88,7 @@ void interrupt_attach(void (*halt)(void *arg), void *arg)
 	halt_fn = NULL;
 	halt_arg = arg;
 	halt_fn = halt;
-	if (caught)                 /* caught before the run could be told */
+	if (atomic_load(&caught))   /* caught before the run could be told */
 		halt(arg);
 }
 
@@ -93,12 +99,14 @@ void interrupt_detach(void)
 
 int interrupt_signal(void)
 {
-	return caught;
+	return atomic_load(&caught);
 }
 
 int interrupt_status(void)
 {
-	return caught ? 128 + caught : 0;
+	int sig = atomic_load(&caught);
+
+	return sig ? 128 + sig : 0;
 }
 
 void interrupt_on_exit(void (*cleanup)(void *arg), void *arg,

@@ -185,6 +185,9 @@ static int eval_var(struct compiler *c, const char *name, struct src_loc loc,
 		char hint[160] = "";
 
 		var_suggestion(c, name, hint, sizeof(hint));
+		if (!hint[0])      /* e.g. an imported device's size: the user's to give */
+			snprintf(hint, sizeof(hint), " (set it in the script, or on the "
+				 "command line with -D %s=VALUE)", name);
 		diag_error(c->d, loc, "variable '$%s' is not set%s", name, hint);
 		return -1;
 	}

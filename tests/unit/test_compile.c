@@ -237,7 +237,7 @@ START_TEST(test_arithmetic)
 		    "set $w = $nope + 1\n"
 		    "set $s = dir + 1\n", NULL);
 	HAS(&r, "division by zero");
-	HAS(&r, "variable '$nope' is not set");
+	HAS(&r, "variable '$nope' is not set (set it in the script, or on the command line with -D nope=VALUE)");
 	HAS(&r, "'+' needs numbers, not a string");
 	ck_assert_int_eq(r.errors, 3);
 	ck_assert_int_eq(r.plan.nactions, 1);

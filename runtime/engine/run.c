@@ -621,7 +621,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
-			.niv = m->smp.nrows,
+			.niv = m->smp.nrows, .usage = &m->usage,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);

@@ -99,6 +99,21 @@ void usage_print(FILE *out, const struct usage_report *r, const char *note)
 	fflush(out);
 }
 
+void usage_summarize(const struct usage_report *r, struct usage_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!r || !r->measured)
+		return;
+	s->measured = true;
+	s->window_s = r->window_s;
+	s->disk_window_s = r->disk_window_s;
+	for (int i = 0; i < r->ncpu; i++)
+		cpuuse_add(&s->workers, &r->cpu[i].u);
+	s->master = r->master.u;
+	for (; s->ndisk < r->ndisk && s->ndisk < USAGE_SUMMARY_DISKS; s->ndisk++)
+		s->disk[s->ndisk] = r->disk[s->ndisk];
+}
+
 int usage_copy(struct usage_report *dst, const struct usage_report *src)
 {
 	*dst = *src;

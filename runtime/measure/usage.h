@@ -43,6 +43,23 @@ struct usage_report {
 	int nnone;
 };
 
+/*
+ * A client's use in a fixed size, for flowbench-mpi's ranks (its wire
+ * and the results file's ranks[]): its workers summed, its master, its
+ * first USAGE_SUMMARY_DISKS devices.
+ */
+#define USAGE_SUMMARY_DISKS 8
+struct usage_summary {
+	bool measured;
+	double window_s, disk_window_s;
+	struct cpu_usage workers;       /* every worker instance, summed */
+	struct cpu_usage master;
+	int ndisk;
+	struct usage_disk disk[USAGE_SUMMARY_DISKS];
+};
+
+void usage_summarize(const struct usage_report *r, struct usage_summary *s);
+
 /* The disks' part from a sampled set.  0, or -1 when out of memory. */
 int usage_take_disks(struct usage_report *r, const struct disk_set *s);
 

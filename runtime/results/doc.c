@@ -277,6 +277,32 @@ static void rank_flowop(struct walk *w, const char *name,
 	map_end(w);
 }
 
+static void cpu_fields(struct walk *w, const struct cpu_usage *u);
+static void disk(struct walk *w, const struct usage_disk *d);
+
+/* A rank's own "usage": its workers summed, its master, its first devices. */
+static void rank_usage(struct walk *w, const struct usage_summary *u)
+{
+	key(w, "usage");
+	map_begin(w);
+	real(w, "window_s", u->window_s);
+	key(w, "workers");
+	map_begin(w);
+	cpu_fields(w, &u->workers);
+	map_end(w);
+	key(w, "master");
+	map_begin(w);
+	cpu_fields(w, &u->master);
+	map_end(w);
+	real(w, "disk_window_s", u->disk_window_s);
+	key(w, "disks");
+	list_begin(w);
+	for (int i = 0; i < u->ndisk; i++)
+		disk(w, &u->disk[i]);
+	list_end(w);
+	map_end(w);
+}
+
 static void rank(struct walk *w, const struct run_results *r,
 		 const struct res_run *run, const struct res_rank *k)
 {
@@ -298,6 +324,8 @@ static void rank(struct walk *w, const struct run_results *r,
 	for (int j = 0; j < r->nflowops; j++)
 		rank_flowop(w, run->flowops[j].name, &k->flowops[j]);
 	list_end(w);
+	if (k->usage.measured)
+		rank_usage(w, &k->usage);
 	map_end(w);
 }
 

@@ -258,6 +258,7 @@ static int fill_rank(struct res_rank *o, const struct plan *p,
 	o->bytes = c->bytes;
 	o->errors = c->errors;
 	o->ops_per_s = per_s((double)c->ops, o->window_s);
+	o->usage = c->usage;
 	o->flowops = calloc((size_t)nlines + 1, sizeof(*o->flowops));
 	if (!o->flowops)
 		return -1;

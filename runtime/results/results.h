@@ -78,6 +78,7 @@ struct res_rank {
 	uint64_t ops, bytes, errors;      /* its IO Summary's */
 	double ops_per_s;                 /* ops over its own window */
 	struct res_rank_flowop *flowops;  /* [results.nflowops], like res_run.flowops */
+	struct usage_summary usage;       /* its CPU and disks (usage.h); .measured false: none */
 };
 
 /* The clients of a run: how they started and were merged, and each one. */

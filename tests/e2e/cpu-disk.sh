@@ -5,7 +5,8 @@
 # at most one CPU per thread; a loop-mounted ext4 image's device counts
 # at least one write I/O per O_DIRECT write op, and was busy; a fileset
 # on tmpfs gets the "no block device" line; the results file carries the
-# numbers the text prints.  The mounts live in a private mount namespace.
+# numbers the text prints; under flowbench-mpi every rank's entry has its
+# own.  The mounts live in a private mount namespace.
 
 # Re-run inside a private mount namespace; skip where mounting is not permitted.
 if [ -z "${FLOWBENCH_CPUDISK_NS:-}" ]; then
@@ -125,35 +126,76 @@ check_same cpu
 ok "CPU: $(grep -o 'CPU spin.*' "$tmp/cpu.out"); the results file agrees"
 
 # ---- (2) O_DIRECT writes on a loop-mounted ext4 image ----
-if ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
-	echo "SKIP: no mkfs.ext4 or losetup (loop device part)"
-	exit 77
-fi
-truncate -s 64M "$tmp/img" && loop=$(losetup -f --show "$tmp/img" 2>/dev/null) &&
-	mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 && mkdir "$tmp/mntext4" &&
-	mount "$loop" "$tmp/mntext4" || { echo "SKIP: cannot make a loop-mounted ext4 image"; exit 77; }
-cat >"$tmp/dio.f" <<F
+dio_part() {
+	cat >"$tmp/dio.f" <<F
 define file name=f,path=$tmp/mntext4,size=4m,prealloc,reuse
 define process name=dio { thread name=t { flowop write name=wr,filename=f,iosize=4k,random,directio
 flowop finishoncount name=fin,value=\$n } }
 run 60
 F
-fb dio -D n=10            # creates the file
-sync
-fb dio -D n=2000
-ops=$(breakdown_field "$tmp/dio.out" wr ops)
-name=$(basename "$loop")
-line=$(grep -o "Disk $name: .*" "$tmp/dio.out") ||
-	{ cat "$tmp/dio.out"; fail "no Disk line for $name"; }
-wios=$(echo "$line" | sed 's/.*ios=[0-9]*\/\([0-9]*\),.*/\1/')
-util=$(echo "$line" | sed 's/.*util=\([0-9.]*\)%.*/\1/')
-echo "$ops write ops; $line"
-[ "$ops" -ge 2000 ] || fail "only $ops write ops"
-# one request per synchronous O_DIRECT write (nothing to merge it with);
-# the journal's few commits on top
-[ "$wios" -ge "$ops" ] || fail "$name counted $wios write I/Os for $ops O_DIRECT writes"
-[ "$wios" -le $((ops * 2 + 50)) ] || fail "$name counted $wios write I/Os for $ops writes: too many"
-python3 -c "import sys; sys.exit(0 if float('$util') > 0 else 1)" ||
-	fail "$name was never busy (util=$util%)"
-check_same dio
-ok "loop device: $wios write I/Os for $ops O_DIRECT writes, util $util%; the results file agrees"
+	fb dio -D n=10            # creates the file
+	sync
+	fb dio -D n=2000
+	ops=$(breakdown_field "$tmp/dio.out" wr ops)
+	name=$(basename "$loop")
+	line=$(grep -o "Disk $name: .*" "$tmp/dio.out") ||
+		{ cat "$tmp/dio.out"; fail "no Disk line for $name"; }
+	wios=$(echo "$line" | sed 's/.*ios=[0-9]*\/\([0-9]*\),.*/\1/')
+	util=$(echo "$line" | sed 's/.*util=\([0-9.]*\)%.*/\1/')
+	echo "$ops write ops; $line"
+	[ "$ops" -ge 2000 ] || fail "only $ops write ops"
+	# one request per synchronous O_DIRECT write (nothing to merge it with);
+	# the journal's few commits on top
+	[ "$wios" -ge "$ops" ] || fail "$name counted $wios write I/Os for $ops O_DIRECT writes"
+	[ "$wios" -le $((ops * 2 + 50)) ] || fail "$name counted $wios write I/Os for $ops writes: too many"
+	python3 -c "import sys; sys.exit(0 if float('$util') > 0 else 1)" ||
+		fail "$name was never busy (util=$util%)"
+	check_same dio
+	ok "loop device: $wios write I/Os for $ops O_DIRECT writes, util $util%; the results file agrees"
+}
+if ! command -v mkfs.ext4 >/dev/null || ! command -v losetup >/dev/null; then
+	echo "skip: no mkfs.ext4 or losetup (loop device part)"
+elif ! { truncate -s 64M "$tmp/img" && loop=$(losetup -f --show "$tmp/img" 2>/dev/null) &&
+	 mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 && mkdir "$tmp/mntext4" &&
+	 mount "$loop" "$tmp/mntext4"; }; then
+	echo "skip: cannot make a loop-mounted ext4 image (loop device part)"
+else
+	dio_part
+fi
+
+# ---- (5) flowbench-mpi: each rank's own use in ranks[], rank 0's text says whose ----
+FBM=$(dirname "$FLOWBENCH")/flowbench-mpi
+if [ ! -x "$FBM" ] || ! { command -v mpirun.openmpi || command -v mpirun ||
+			  command -v mpiexec.mpich || command -v mpiexec.hydra; } >/dev/null; then
+	echo "skip: no flowbench-mpi or no MPI launcher (ranks part)"
+	exit 0
+fi
+. "$(dirname "$0")/mpilib.sh"
+mkdir "$tmp/mnttmpfs/mpi"
+sed "s|path=$tmp/mnttmpfs|path=$tmp/mnttmpfs/mpi|; s/run 2/run 1/" "$tmp/cpu.f" >"$tmp/mpi.f"
+# shellcheck disable=SC2086
+timeout 300 "$MPIRUN" $mpi_flags -np 3 "$FBM" run "$tmp/mpi.f" --cache warm \
+	-o "$tmp/mpi.json" >"$tmp/mpi.out" 2>&1 || { cat "$tmp/mpi.out"; fail "flowbench-mpi failed"; }
+grep -q "CPU use over the .* window (100% = one CPU busy), this client's processes and host only" \
+	"$tmp/mpi.out" || { cat "$tmp/mpi.out"; fail "rank 0's CPU header does not say whose"; }
+python3 - "$tmp/mpi.json" <<'PY' || fail "the ranks' usage in the results file"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+ranks = run["ranks"]
+assert len(ranks) == 3, len(ranks)
+for k in ranks:
+    u = k["usage"]
+    w = u["workers"]
+    assert w["usr_s"] + w["sys_s"] > 0 and w["sys_pct"] > 0, (k["rank"], u)
+    assert u["window_s"] > 0 and "master" in u and u["disks"] == [], (k["rank"], u)
+# rank 0's entry is the run's own usage (its host), summed over its instances
+own = run["usage"]
+r0 = ranks[0]["usage"]["workers"]
+for key in ("usr_s", "sys_s"):
+    assert abs(sum(e[key] for e in own["cpu"]) - r0[key]) < 1e-6, key
+for key in ("ctx", "majf", "minf"):
+    assert sum(e[key] for e in own["cpu"]) == r0[key], key
+print("ranks' workers: " + ", ".join("%.3f s" % (k["usage"]["workers"]["usr_s"] +
+      k["usage"]["workers"]["sys_s"]) for k in ranks))
+PY
+ok "flowbench-mpi: every rank's own CPU in ranks[].usage; rank 0's text names its host only"

@@ -372,9 +372,9 @@ void diskstats_fields(FILE *out, const struct disk_usage *u)
 {
 	const struct disk_counters *d = &u->d;
 
-	fprintf(out, "ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
-		", sectors=%" PRIu64 "/%" PRIu64 ", ticks=%" PRIu64 "/%" PRIu64
+	fprintf(out, "ios=%" PRIu64 "/%" PRIu64 ", sectors=%" PRIu64 "/%" PRIu64
+		", merge=%" PRIu64 "/%" PRIu64 ", ticks=%" PRIu64 "/%" PRIu64
 		", in_queue=%" PRIu64 ", util=%.2f%%",
-		d->ios[0], d->ios[1], d->merges[0], d->merges[1], d->sectors[0],
-		d->sectors[1], d->ticks[0], d->ticks[1], d->in_queue, u->util_pct);
+		d->ios[0], d->ios[1], d->sectors[0], d->sectors[1], d->merges[0],
+		d->merges[1], d->ticks[0], d->ticks[1], d->in_queue, u->util_pct);
 }

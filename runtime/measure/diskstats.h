@@ -90,9 +90,8 @@ void diskstats_sample(struct disk_set *s, bool end, uint64_t now_ns);
 void diskstats_free(struct disk_set *s);
 
 /*
- * "ios=0/1000, merge=0/0, sectors=0/8000, ticks=0/620, in_queue=620,
- * util=31.00%" (no newline): fio's fields, read/write pairs, plus the
- * sectors.
+ * "ios=0/1000, sectors=0/8000, merge=0/0, ticks=0/620, in_queue=620,
+ * util=31.00%" (no newline): fio's fields in its order, read/write pairs.
  */
 void diskstats_fields(FILE *out, const struct disk_usage *u);
 

@@ -211,7 +211,7 @@ START_TEST(test_print)
 	ck_assert_ptr_nonnull(strstr(out, "CPU writer (2 processes): usr=40.00%, sys=60.00%, ctx=11, majf=0, minf=3\n"));
 	ck_assert_ptr_nonnull(strstr(out, "CPU reader (1 process): usr=1.50%, sys=2.25%, ctx=7, majf=3, minf=0\n"));
 	ck_assert_ptr_nonnull(strstr(out, "CPU flowbench (master): usr=0.00%, sys=0.50%, ctx=11, majf=0, minf=0\n"));
-	ck_assert_ptr_nonnull(strstr(out, "Disk sda1 (on sda): ios=3/4, merge=0/0, sectors=0/0, ticks=0/0, in_queue=9, util=12.50%\n"));
+	ck_assert_ptr_nonnull(strstr(out, "Disk sda1 (on sda): ios=3/4, sectors=0/0, merge=0/0, ticks=0/0, in_queue=9, util=12.50%\n"));
 	ck_assert_ptr_nonnull(strstr(out, "Disk dir /dev/shm/x: no block device (tmpfs): no disk statistics\n"));
 	free(out);
 	out = printed(&r, "this client's processes and host only");

@@ -123,16 +123,8 @@ static void unescape(char *s)
 	*o = '\0';
 }
 
-/* What a mount table line says of one mount. */
-struct mount_fact {
-	unsigned major, minor;
-	char point[PATH_MAX];
-	char fstype[32];
-	char source[PATH_MAX];
-};
-
 /* One /proc/self/mountinfo line ("id parent M:m root point opts [tags] - type source ...").  0 or -1. */
-static int parse_mount(const char *line, struct mount_fact *m)
+static int parse_mount(const char *line, struct disk_mount *m)
 {
 	const char *dash = strstr(line, " - ");
 
@@ -157,40 +149,47 @@ static size_t covers(const char *point, const char *path)
 	return 0;
 }
 
-/*
- * The mount `dir` is on: the one with its device number, else the
- * longest mount point that covers it (btrfs subvolumes number their
- * files apart from the mount).  0 or -1.
- */
-static int find_mount(const char *dir, dev_t dev, struct mount_fact *out)
+int diskstats_mount_lookup(char *mountinfo, const char *path, unsigned major,
+			   unsigned minor, struct disk_mount *out)
 {
-	char *text = read_text("/proc/self/mountinfo", DISKSTATS_MAX);
-	char real[PATH_MAX], *save = NULL;
+	struct disk_mount *m = malloc(sizeof(*m));
+	char *save = NULL;
 	size_t best = 0;
 	int rc = -1;
-	struct mount_fact *m = malloc(sizeof(*m));
 
-	if (!text || !m || !realpath(dir, real))
-		goto out;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	if (!m)
+		return -1;
+	for (char *line = strtok_r(mountinfo, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		size_t len;
 
 		if (parse_mount(line, m) < 0)
 			continue;
-		if (m->major == major(dev) && m->minor == minor(dev)) {
+		if (m->major == major && m->minor == minor) {
 			*out = *m;
 			rc = 0;
 			break;
 		}
-		len = covers(m->point, real);
+		len = covers(m->point, path);
 		if (len && len >= best) {      /* the later of two on one point is on top */
 			best = len;
 			*out = *m;
 			rc = 0;
 		}
 	}
-out:
 	free(m);
+	return rc;
+}
+
+/* The mount `dir` (device `dev`) is on, from /proc/self/mountinfo.  0 or -1. */
+static int find_mount(const char *dir, dev_t dev, struct disk_mount *out)
+{
+	char *text = read_text("/proc/self/mountinfo", DISKSTATS_MAX);
+	char real[PATH_MAX];
+	int rc = -1;
+
+	if (text && realpath(dir, real))
+		rc = diskstats_mount_lookup(text, real, major(dev), minor(dev), out);
 	free(text);
 	return rc;
 }
@@ -303,7 +302,7 @@ static int add_none(struct disk_set *s, const char *dir, const char *fstype)
 /* One directory: its device into the set, or the directory as one on none. */
 static int trace_dir(struct disk_set *s, const char *dir)
 {
-	struct mount_fact *m = calloc(1, sizeof(*m));
+	struct disk_mount *m = calloc(1, sizeof(*m));
 	struct stat st, src;
 	int rc;
 

@@ -13,6 +13,7 @@
 #ifndef FLOWBENCH_DISKSTATS_H
 #define FLOWBENCH_DISKSTATS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,6 +73,24 @@ int diskstats_parse_line(const char *line, unsigned *major, unsigned *minor,
 /* The line of device major:minor in a whole /proc/diskstats text.  0 or -1 (absent). */
 int diskstats_find(const char *text, unsigned major, unsigned minor,
 		   char *name, size_t namelen, struct disk_counters *c);
+
+/* What /proc/self/mountinfo says of one mount. */
+struct disk_mount {
+	unsigned major, minor;      /* its st_dev (anonymous for btrfs, tmpfs, NFS...) */
+	char point[PATH_MAX];       /* where, octal escapes (\040) decoded */
+	char fstype[32];
+	char source[PATH_MAX];      /* "/dev/vdb", "tmpfs", "server:/export" */
+};
+
+/*
+ * The mount holding `path` (absolute, no symbolic links) whose files
+ * have device major:minor, in a whole mountinfo text (cut into lines in
+ * place): the mount with that device number, else the innermost mount
+ * point above `path` (a btrfs subvolume numbers its files apart from
+ * its mount), the later of two on one point.  0, or -1 when none.
+ */
+int diskstats_mount_lookup(char *mountinfo, const char *path, unsigned major,
+			   unsigned minor, struct disk_mount *out);
 
 /* end - start over `window_s` seconds (counters that went back count 0). */
 void diskstats_delta(const struct disk_counters *start, const struct disk_counters *end,

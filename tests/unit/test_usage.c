@@ -4,7 +4,8 @@
  * there, the deltas and the utilisation, /proc/<pid>/stat with an awkward
  * command name, the context switches of /proc/<pid>/status, and the
  * printed lines (instances summed per process, the "no block device"
- * line).
+ * line), and finding a directory's mount in /proc/self/mountinfo (btrfs's
+ * anonymous device numbers, escaped mount points, nested mounts).
  */
 #include <check.h>
 #include <math.h>
@@ -224,6 +225,62 @@ START_TEST(test_print)
 }
 END_TEST
 
+/* A mount table: root on vda, btrfs (anonymous st_dev) on /data, a tmpfs
+   on a point with a space, a tmpfs mounted over another on /scratch. */
+static const char mountinfo[] =
+	"22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+	"40 22 0:45 / /data rw,relatime shared:20 - btrfs /dev/vdb rw,space_cache=v2\n"
+	"41 22 0:50 / /my\\040files rw - tmpfs tmpfs rw,size=1024k\n"
+	"42 22 0:51 / /scratch rw - tmpfs first rw\n"
+	"43 42 0:52 / /scratch rw - tmpfs second rw\n"
+	"not a mount line\n";
+
+/* Look `path` (device ma:mi) up in a fresh copy of `mountinfo`. */
+static int lookup(const char *path, unsigned ma, unsigned mi, struct disk_mount *m)
+{
+	char *text = strdup(mountinfo);
+	int rc;
+
+	ck_assert_ptr_nonnull(text);
+	rc = diskstats_mount_lookup(text, path, ma, mi, m);
+	free(text);
+	return rc;
+}
+
+START_TEST(test_mount_lookup)
+{
+	struct disk_mount *m = malloc(sizeof(*m));
+
+	ck_assert_ptr_nonnull(m);
+	/* by device number: btrfs's source names the block device */
+	ck_assert_int_eq(lookup("/data/x", 0, 45, m), 0);
+	ck_assert_str_eq(m->fstype, "btrfs");
+	ck_assert_str_eq(m->source, "/dev/vdb");
+	/* a subvolume's own anonymous number: the innermost mount point */
+	ck_assert_int_eq(lookup("/data/sub/x", 0, 77, m), 0);
+	ck_assert_str_eq(m->point, "/data");
+	ck_assert_str_eq(m->source, "/dev/vdb");
+	/* an escaped mount point */
+	ck_assert_int_eq(lookup("/my files/d", 0, 99, m), 0);
+	ck_assert_str_eq(m->point, "/my files");
+	ck_assert_str_eq(m->fstype, "tmpfs");
+	/* "/my filesX" is not under "/my files": the root */
+	ck_assert_int_eq(lookup("/my filesX", 0, 99, m), 0);
+	ck_assert_str_eq(m->point, "/");
+	ck_assert_str_eq(m->fstype, "ext4");
+	/* two mounts on one point: the later is on top */
+	ck_assert_int_eq(lookup("/scratch/d", 0, 98, m), 0);
+	ck_assert_str_eq(m->source, "second");
+	/* nothing at all */
+	{
+		char empty[] = "garbage\n";
+
+		ck_assert_int_eq(diskstats_mount_lookup(empty, "/x", 0, 1, m), -1);
+	}
+	free(m);
+}
+END_TEST
+
 static Suite *usage_suite(void)
 {
 	Suite *s = suite_create("usage");
@@ -238,6 +295,7 @@ static Suite *usage_suite(void)
 	tcase_add_test(tc, test_parse_status_ctx);
 	tcase_add_test(tc, test_cpu_delta);
 	tcase_add_test(tc, test_print);
+	tcase_add_test(tc, test_mount_lookup);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -330,7 +330,7 @@ int diskstats_init(struct disk_set *s, const char *const *dirs, int ndirs)
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < ndirs; i++) {
 		if (trace_dir(s, dirs[i]) < 0) {
-			log_error("out of memory");
+			log_warn("out of memory: no disk statistics for this run");
 			diskstats_free(s);
 			return -1;
 		}

@@ -98,7 +98,8 @@ void diskstats_delta(const struct disk_counters *start, const struct disk_counte
 
 /*
  * Trace each of `ndirs` directories to its device; a device met twice is
- * one entry.  0, or -1 when out of memory (after a message).
+ * one entry.  0, or -1 when out of memory (after a warning: the run
+ * goes on without disk statistics).
  */
 int diskstats_init(struct disk_set *s, const char *const *dirs, int ndirs);
 

@@ -5,8 +5,8 @@
 # at most one CPU per thread; a loop-mounted ext4 image's device counts
 # at least one write I/O per O_DIRECT write op, and was busy; a fileset
 # on tmpfs gets the "no block device" line; the results file carries the
-# numbers the text prints; under flowbench-mpi every rank's entry has its
-# own.  The mounts live in a private mount namespace.
+# numbers the text prints; a --warmup is in the window (it starts at the
+# release); under flowbench-mpi every rank's entry has its own.  The mounts live in a private mount namespace.
 
 # Re-run inside a private mount namespace; skip where mounting is not permitted.
 if [ -z "${FLOWBENCH_CPUDISK_NS:-}" ]; then
@@ -124,6 +124,19 @@ assert m and float(m.group(2)) > 0, "no CPU line with sys > 0"
 PY
 check_same cpu
 ok "CPU: $(grep -o 'CPU spin.*' "$tmp/cpu.out"); the results file agrees"
+
+# ---- the window runs from the release: a --warmup is in it ----
+sed 's/run 2/run 1/' "$tmp/cpu.f" >"$tmp/warm.f"
+fb warm --warmup 1
+python3 - "$tmp/warm.json" <<'PY' || fail "the window of a run with --warmup"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+w, e = run["usage"]["window_s"], run["elapsed_s"]
+print("window %.3f s = warm-up 1 s + elapsed %.3f s" % (w, e))
+assert abs(w - (1 + e)) < 0.05, (w, e)
+PY
+check_same warm
+ok "with --warmup the CPU window is the warm-up and the measured phase"
 
 # ---- (2) O_DIRECT writes on a loop-mounted ext4 image ----
 dio_part() {

@@ -288,6 +288,7 @@ struct client_wire {
 	int64_t release_ns, start_ns, end_ns;   /* rank 0's clock */
 	uint64_t io_ops, io_bytes;              /* the IO Summary's */
 	char error[256];
+	struct usage_summary usage;             /* its CPU and disks (same build everywhere) */
 };
 
 static size_t wire_size(int nflowops)
@@ -311,6 +312,7 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
 	text_io_totals(p, mine->sum, &t);
 	w.io_ops = t.ops;
 	w.io_bytes = t.bytes;
+	usage_summarize(mine->usage, &w.usage);
 	if (mine->error)
 		snprintf(w.error, sizeof(w.error), "%s", mine->error);
 	memcpy(buf, &w, sizeof(w));
@@ -362,6 +364,7 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 		memcpy(c->fo_ops, counts, 3 * (size_t)nf * sizeof(uint64_t));
 		c->ops = w.io_ops;
 		c->bytes = w.io_bytes;
+		c->usage = w.usage;
 		for (int k = 0; k < nf; k++)
 			c->errors += c->fo_errors[k];
 		if (w.release_ns < lo_rel)

@@ -26,6 +26,7 @@
 
 #include "plan/plan.h"
 #include "runtime/measure/stats.h"
+#include "runtime/measure/usage.h"
 
 /* What coord_ops.poll() saw, and what coord_ops.tell() says. */
 enum coord_event {
@@ -60,6 +61,7 @@ struct run_client {
 	uint64_t *fo_ops;            /* [nflowops]: ops per flowop */
 	uint64_t *fo_bytes;          /* [nflowops] */
 	uint64_t *fo_errors;         /* [nflowops] */
+	struct usage_summary usage;  /* what the window cost it (usage.h) */
 };
 
 /* What this client brings to coord_ops.combine(). */
@@ -75,6 +77,7 @@ struct coord_local {
 	bool series;
 	const struct fo_stats *iv_stats;
 	int niv;
+	const struct usage_report *usage;   /* CPU and disks of the window, or NULL */
 };
 
 /* What combine() leaves on the reporting client. */

@@ -65,6 +65,7 @@
 #include "runtime/engine/preflight.h"
 #include "runtime/engine/proc.h"
 #include "runtime/measure/text.h"
+#include "runtime/measure/usage.h"
 #include "runtime/engine/sampler.h"
 #include "runtime/engine/shared.h"
 
@@ -83,6 +84,8 @@ struct worker {
 	pid_t pid;                /* 0 once reaped (or never started) */
 	int proc;
 	uint64_t inst;
+	struct cpu_sample cpu_start, cpu_end;   /* at the release, when reaped */
+	bool cpu_started, cpu_ended;
 };
 
 struct master {
@@ -107,6 +110,10 @@ struct master {
 	int reporter;             /* this client printed the report */
 	bool combined;            /* combine() ran: the reporter speaks for all */
 	uint64_t release_ns;
+	/* what the window cost (usage.h): the master's CPU, the devices */
+	struct cpu_sample self_start, self_end;
+	struct disk_set disks;
+	struct usage_report usage;
 };
 
 /* Many threads, each with many slots: ask for the hard limit. */
@@ -120,12 +127,18 @@ static void raise_nofile(void)
 	}
 }
 
-/* Remember why a worker ended badly (first reason only) and abort. */
-static void worker_ended(struct master *m, struct worker *w, int status)
+/*
+ * Remember why a worker ended badly (first reason only) and abort.  `ru`
+ * (wait4's) is its CPU use until it exited.
+ */
+static void worker_ended(struct master *m, struct worker *w, int status,
+			 const struct rusage *ru)
 {
 	const char *name = m->plan->procs[w->proc].name;
 	unsigned long long inst = (unsigned long long)w->inst + 1;
 
+	cpuuse_from_rusage(ru, &w->cpu_end);
+	w->cpu_ended = true;
 	w->pid = 0;
 	m->live--;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == PROC_EXIT_OK)
@@ -150,7 +163,8 @@ static int reap(struct master *m, bool block)
 
 	while (m->live) {
 		int status;
-		pid_t pid = waitpid(-1, &status, n == 0 && block ? 0 : WNOHANG);
+		struct rusage ru;
+		pid_t pid = wait4(-1, &status, n == 0 && block ? 0 : WNOHANG, &ru);
 
 		if (pid < 0 && errno == EINTR)
 			continue;
@@ -158,7 +172,7 @@ static int reap(struct master *m, bool block)
 			break;
 		for (uint64_t i = 0; i < m->nw; i++) {
 			if (m->w[i].pid == pid) {
-				worker_ended(m, &m->w[i], status);
+				worker_ended(m, &m->w[i], status, &ru);
 				n++;
 				break;
 			}
@@ -512,6 +526,69 @@ static void reap_all(struct master *m, const char *since)
 }
 
 /*
+ * What the window cost (usage.h), sampled where it costs the workers
+ * nothing: just before the release, while every worker thread sleeps at
+ * the barrier (its /proc counts stand still), and when each worker is
+ * reaped (wait4).  The master's own and the devices' are read at the
+ * release and when the timed phase ends.  Statistics only: whatever
+ * cannot be read is left out, the run goes on.
+ */
+static void usage_at_release(struct master *m)
+{
+	const struct plan *p = m->plan;
+	const char **dirs = calloc(p->nfilesets ? (size_t)p->nfilesets : 1, sizeof(*dirs));
+	struct rusage ru;
+
+	for (int i = 0; dirs && i < p->nfilesets; i++)
+		dirs[i] = p->filesets[i].path;
+	if (dirs)
+		diskstats_init(&m->disks, dirs, p->nfilesets);
+	free(dirs);
+	for (uint64_t i = 0; i < m->nw; i++)
+		m->w[i].cpu_started = cpuuse_read_pid(m->w[i].pid, &m->w[i].cpu_start) == 0;
+	diskstats_sample(&m->disks, false, clock_now_ns());
+	getrusage(RUSAGE_SELF, &ru);
+	cpuuse_from_rusage(&ru, &m->self_start);
+}
+
+static void usage_at_end(struct master *m)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	cpuuse_from_rusage(&ru, &m->self_end);
+	diskstats_sample(&m->disks, true, clock_now_ns());
+}
+
+/*
+ * The report's usage, once every worker is reaped: each instance's use
+ * (none for one never sampled or never reaped) over release..end_ns.
+ */
+static void usage_build(struct master *m, uint64_t end_ns)
+{
+	struct usage_report *r = &m->usage;
+	double window_s = end_ns > m->release_ns ? (double)(end_ns - m->release_ns) / 1e9 : 0;
+
+	r->cpu = calloc(m->nw ? m->nw : 1, sizeof(*r->cpu));
+	if (!r->cpu || usage_take_disks(r, &m->disks) < 0) {
+		usage_free(r);
+		return;
+	}
+	for (uint64_t i = 0; i < m->nw; i++) {
+		const struct worker *w = &m->w[i];
+
+		r->cpu[i].process = m->plan->procs[w->proc].name;
+		r->cpu[i].instance = w->inst + 1;
+		if (w->cpu_started && w->cpu_ended)
+			cpuuse_delta(&w->cpu_start, &w->cpu_end, window_s, &r->cpu[i].u);
+	}
+	r->ncpu = (int)m->nw;
+	cpuuse_delta(&m->self_start, &m->self_end, window_s, &r->master.u);
+	r->window_s = window_s;
+	r->measured = true;
+}
+
+/*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
  * interval series, then print.  `partial`: the run was aborted (error,
@@ -544,7 +621,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
-			.niv = m->smp.nrows,
+			.niv = m->smp.nrows, .usage = &m->usage,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
@@ -577,6 +654,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
 		if (m->coord)
 			coord_print_clients(stdout, p, &all);
+		usage_print(stdout, &m->usage,
+			    m->coord ? "this client's processes and host only" : NULL);
 	}
 	if (shared_first_failure(m->sh.ctl))
 		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
@@ -592,6 +671,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->smp.rows = NULL;     /* moved */
 		m->out->has_clients = m->coord != NULL && reporter;
 		m->out->clients = all;
+		m->out->usage = m->usage;
+		memset(&m->usage, 0, sizeof(m->usage));     /* moved */
 	} else {
 		free(sum);
 		coord_combined_free(&all);
@@ -703,6 +784,7 @@ static int run_workers(struct master *m)
 	clock_scale_finish(&m->clk);
 	log_info("Clock: %s, read cost %.1f ns", clock_name(&m->clk), m->clk.read_ns);
 	c->clk = m->clk;
+	usage_at_release(m);
 	if (m->coord) {
 		uint64_t at;
 
@@ -732,6 +814,7 @@ static int run_workers(struct master *m)
 	} else {
 		end = timed_phase(m);
 	}
+	usage_at_end(m);
 	sampler_quiet(&m->smp);
 	stop_run(m);
 	coord_tell_end(m);
@@ -741,6 +824,7 @@ static int run_workers(struct master *m)
 	if (!(shared_halted(c) & HALT_ABORT))
 		log_run_took((double)(end - start) / 1e9);
 	reap_all(m, "the end of the run");
+	usage_build(m, end > start ? end : start);
 	aborted = shared_halted(c) & HALT_ABORT;
 	if (m->coord) {
 		/* every client combines, whatever happened to it */
@@ -756,6 +840,8 @@ out:
 	interrupt_detach();
 	stop_run(m);
 	sampler_free(&m->smp);
+	usage_free(&m->usage);
+	diskstats_free(&m->disks);
 	if (rc != 0)
 		report_failure(m);
 	return rc;
@@ -766,6 +852,7 @@ void run_outcome_free(struct run_outcome *o)
 	free(o->stats);
 	free(o->iv);
 	coord_combined_free(&o->clients);
+	usage_free(&o->usage);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -277,6 +277,32 @@ static void rank_flowop(struct walk *w, const char *name,
 	map_end(w);
 }
 
+static void cpu_fields(struct walk *w, const struct cpu_usage *u);
+static void disk(struct walk *w, const struct usage_disk *d);
+
+/* A rank's own "usage": its workers summed, its master, its first devices. */
+static void rank_usage(struct walk *w, const struct usage_summary *u)
+{
+	key(w, "usage");
+	map_begin(w);
+	real(w, "window_s", u->window_s);
+	key(w, "workers");
+	map_begin(w);
+	cpu_fields(w, &u->workers);
+	map_end(w);
+	key(w, "master");
+	map_begin(w);
+	cpu_fields(w, &u->master);
+	map_end(w);
+	real(w, "disk_window_s", u->disk_window_s);
+	key(w, "disks");
+	list_begin(w);
+	for (int i = 0; i < u->ndisk; i++)
+		disk(w, &u->disk[i]);
+	list_end(w);
+	map_end(w);
+}
+
 static void rank(struct walk *w, const struct run_results *r,
 		 const struct res_run *run, const struct res_rank *k)
 {
@@ -298,6 +324,8 @@ static void rank(struct walk *w, const struct run_results *r,
 	for (int j = 0; j < r->nflowops; j++)
 		rank_flowop(w, run->flowops[j].name, &k->flowops[j]);
 	list_end(w);
+	if (k->usage.measured)
+		rank_usage(w, &k->usage);
 	map_end(w);
 }
 
@@ -361,6 +389,80 @@ static void comparability(struct walk *w, const struct comparability *c)
 	}
 }
 
+/* One process's CPU use (fio's names: usr, sys, ctx, majf, minf). */
+static void cpu_fields(struct walk *w, const struct cpu_usage *u)
+{
+	real(w, "usr_pct", u->user_pct);
+	real(w, "sys_pct", u->sys_pct);
+	real(w, "usr_s", u->user_s);
+	real(w, "sys_s", u->sys_s);
+	uint(w, "ctx", u->ctx);
+	uint(w, "majf", u->majflt);
+	uint(w, "minf", u->minflt);
+}
+
+static void disk(struct walk *w, const struct usage_disk *d)
+{
+	const struct disk_counters *c = &d->u.d;
+
+	map_begin(w);
+	str(w, "name", d->name);
+	uint(w, "major", d->major);
+	uint(w, "minor", d->minor);
+	str(w, "on", d->on);
+	boolean(w, "found", d->found);
+	uint(w, "read_ios", c->ios[DISK_READ]);
+	uint(w, "write_ios", c->ios[DISK_WRITE]);
+	uint(w, "read_merges", c->merges[DISK_READ]);
+	uint(w, "write_merges", c->merges[DISK_WRITE]);
+	uint(w, "read_sectors", c->sectors[DISK_READ]);
+	uint(w, "write_sectors", c->sectors[DISK_WRITE]);
+	uint(w, "read_ticks_ms", c->ticks[DISK_READ]);
+	uint(w, "write_ticks_ms", c->ticks[DISK_WRITE]);
+	uint(w, "io_ticks_ms", c->io_ticks);
+	uint(w, "in_queue_ms", c->in_queue);
+	real(w, "util_pct", d->u.util_pct);
+	map_end(w);
+}
+
+/* What the window cost this client: "usage" (usage.h). */
+static void usage(struct walk *w, const struct usage_report *u)
+{
+	key(w, "usage");
+	map_begin(w);
+	real(w, "window_s", u->window_s);
+	key(w, "cpu");
+	list_begin(w);
+	for (int i = 0; i < u->ncpu; i++) {
+		map_begin(w);
+		str(w, "process", u->cpu[i].process);
+		uint(w, "instance", u->cpu[i].instance);
+		cpu_fields(w, &u->cpu[i].u);
+		map_end(w);
+	}
+	list_end(w);
+	key(w, "master");
+	map_begin(w);
+	cpu_fields(w, &u->master.u);
+	map_end(w);
+	real(w, "disk_window_s", u->disk_window_s);
+	key(w, "disks");
+	list_begin(w);
+	for (int i = 0; i < u->ndisk; i++)
+		disk(w, &u->disk[i]);
+	list_end(w);
+	key(w, "no_block_device");
+	list_begin(w);
+	for (int i = 0; i < u->nnone; i++) {
+		map_begin(w);
+		str(w, "dir", u->none[i].dir);
+		str(w, "fstype", u->none[i].fstype);
+		map_end(w);
+	}
+	list_end(w);
+	map_end(w);
+}
+
 static void run(struct walk *w, const struct run_results *r,
 		const struct res_run *run)
 {
@@ -387,6 +489,8 @@ static void run(struct walk *w, const struct run_results *r,
 	map_end(w);
 	if (run->clients)
 		clients(w, r, run);
+	if (run->usage.measured)
+		usage(w, &run->usage);
 	map_end(w);
 }
 

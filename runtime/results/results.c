@@ -51,6 +51,7 @@ void results_free(struct run_results *r)
 		}
 		free(r->runs[i].flowops);
 		clients_free(r->runs[i].clients);
+		usage_free(&r->runs[i].usage);
 	}
 	free(r->runs);
 	free(r->agg);
@@ -257,6 +258,7 @@ static int fill_rank(struct res_rank *o, const struct plan *p,
 	o->bytes = c->bytes;
 	o->errors = c->errors;
 	o->ops_per_s = per_s((double)c->ops, o->window_s);
+	o->usage = c->usage;
 	o->flowops = calloc((size_t)nlines + 1, sizeof(*o->flowops));
 	if (!o->flowops)
 		return -1;
@@ -306,6 +308,17 @@ int results_add_clients(struct run_results *r, const struct plan *p,
 	clients_free(run->clients);
 	run->clients = rc;
 	return 0;
+}
+
+int results_add_usage(struct run_results *r, const struct usage_report *u)
+{
+	struct res_run *run;
+
+	if (r->nruns == 0)
+		return -1;
+	run = &r->runs[r->nruns - 1];
+	usage_free(&run->usage);
+	return usage_copy(&run->usage, u);
 }
 
 /* t(0.975, dof) for dof 1..30. */

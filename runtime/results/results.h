@@ -20,6 +20,7 @@
 #include "plan/plan.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
+#include "runtime/measure/usage.h"
 
 enum res_status { RES_OK, RES_FAILED, RES_INTERRUPTED };
 
@@ -77,6 +78,7 @@ struct res_rank {
 	uint64_t ops, bytes, errors;      /* its IO Summary's */
 	double ops_per_s;                 /* ops over its own window */
 	struct res_rank_flowop *flowops;  /* [results.nflowops], like res_run.flowops */
+	struct usage_summary usage;       /* its CPU and disks (usage.h); .measured false: none */
 };
 
 /* The clients of a run: how they started and were merged, and each one. */
@@ -103,6 +105,8 @@ struct res_run {
 	struct res_flowop *flowops;       /* [results.nflowops], plan order */
 	struct res_summary summary;
 	struct res_clients *clients;      /* flowbench-mpi: every client's part; NULL for a plain run */
+	struct usage_report usage;        /* CPU and disks of the window (usage.h); this
+					     client's only; .measured false: none */
 };
 
 /*
@@ -215,6 +219,12 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
 struct coord_combined;
 int results_add_clients(struct run_results *r, const struct plan *p,
 			const struct coord_combined *c);
+
+/*
+ * Attach what the window cost (CPU, disks; usage.h) to the run just
+ * added.  Copied.  0, or -1 when out of memory or no run was added.
+ */
+int results_add_usage(struct run_results *r, const struct usage_report *u);
 
 /* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -171,6 +171,19 @@ struct plan_proc {
 	int nice;
 	int first_thread;         /* threads[first_thread .. + nthreads) */
 	int nthreads;
+	/*
+	 * Run phases, a flowbench extension (docs/wml.md 4.3): the process
+	 * starts once every thread instance of each process after[0 ..
+	 * nafter) has ended (all defined before it), then startdelay_s
+	 * later; its threads stop runtime_s after it started (0: only at
+	 * the run's end).  `phased` when any of the three was written: its
+	 * flowops' rates are then over its own active window.
+	 */
+	const int *after;
+	int nafter;
+	double startdelay_s;
+	double runtime_s;
+	bool phased;
 };
 
 enum quit_mode {

@@ -755,6 +755,7 @@ static void build_phases(struct compiler *c, const struct plan_value *v,
 		     attr_given(v, E_RUNTIME);
 	if (!pr->phased || phases_refused(c, v, pr->name))
 		return;
+	c->p->has_phases = true;
 	if (attr_given(v, E_AFTER))
 		build_after(c, &v[E_AFTER], index, pr);
 	phase_seconds(c, &v[E_STARTDELAY], pr->name, "startdelay", false,

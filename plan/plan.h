@@ -243,6 +243,8 @@ struct plan {
 	double runtime_s;         /* duration of the timed phase; 0 = until done */
 	struct src_loc run_loc;
 	enum quit_mode quit_mode;
+	bool has_phases;          /* some plan_proc.phased: a finish* limit in
+				     timeout mode ends its thread, not the run */
 	double psrun_period;      /* psrun: snapshot every |period| s; < 0 =
 				     interval statistics; 0 = plain run */
 	bool lathist;             /* enable lathist: latency histograms */

@@ -11,7 +11,8 @@
  * The timed phase ends at the deadline, when a thread asks for the end
  * of the run (firstdone, a finish* limit: results kept), when every
  * worker has exited (alldone), or on an error or interrupt (no results).
- * Rates divide by the time until the run actually ended.  When it ends,
+ * Rates divide by the time until the run actually ended (a process with
+ * run phases: by its own window, phase_spans()).  When it ends,
  * the master wakes every thread sleeping in a flowop (block, semblock,
  * eventlimit, ...) so that none can hold the run open.
  *
@@ -512,38 +513,29 @@ static void reap_all(struct master *m, const char *since)
 }
 
 /*
- * Run phases: each process's window, from its first thread's start to
- * its last thread's end, clipped to the measured phase [start, end_ns],
- * in seconds from the release.  NULL without run phases (or memory:
- * then every rate is over the run).
+ * Run phases: each process's span on this client's clock, from its
+ * first thread's start to its last thread's end, clipped to end_ns ({0,
+ * 0}: it never started).  NULL without run phases (or memory: then
+ * every rate is over the run).
  */
-static struct proc_window *phase_windows(const struct master *m, uint64_t end_ns)
+static struct coord_phase *phase_spans(const struct master *m, uint64_t end_ns)
 {
 	const struct plan *p = m->plan;
-	const struct shared_ctl *c = m->sh.ctl;
-	struct proc_window *win;
+	struct coord_phase *sp;
 
-	if (!p->has_phases || !(win = calloc((size_t)p->nprocs + 1, sizeof(*win))))
+	if (!p->has_phases || !(sp = calloc((size_t)p->nprocs + 1, sizeof(*sp))))
 		return NULL;
 	for (int pi = 0; pi < p->nprocs; pi++) {
 		const struct shared_phase *ph = &m->sh.phases[pi];
 		uint64_t s = atomic_load(&ph->start_ns), e = atomic_load(&ph->end_ns);
-		uint64_t from;
 
-		win[pi].phased = p->procs[pi].phased;
-		win[pi].started = s != 0 && s < end_ns;
-		if (!win[pi].started)
-			continue;
+		if (s == 0 || s >= end_ns)
+			continue;               /* never started */
 		if (e == 0 || e > end_ns)
 			e = end_ns;             /* still running when the run ended */
-		if (e < s)
-			e = s;
-		from = s > c->start_ns ? s : c->start_ns;
-		win[pi].start_s = (double)(s - c->release_ns) / 1e9;
-		win[pi].end_s = (double)(e - c->release_ns) / 1e9;
-		win[pi].window_s = e > from ? (double)(e - from) / 1e9 : 0;
+		sp[pi] = (struct coord_phase){ s, e > s ? e : s };
 	}
-	return win;
+	return sp;
 }
 
 /*
@@ -560,6 +552,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 	struct coord_combined all = { 0 };
 	struct proc_window *win = NULL;
+	struct coord_phase *spans = NULL;
 	int reporter = 1;
 
 	if (!sum) {
@@ -567,8 +560,12 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		return 1;
 	}
 	atomic_thread_fence(memory_order_acquire);
-	if (!m->coord)
-		win = phase_windows(m, end_ns);      /* flowbench-mpi refuses phases */
+	spans = phase_spans(m, end_ns);
+	if (!m->coord) {
+		win = coord_phase_windows(p, spans, m->sh.ctl->release_ns, m->sh.ctl->start_ns);
+		free(spans);
+		spans = NULL;
+	}
 	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
@@ -582,14 +579,19 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
-			.niv = m->smp.nrows,
+			.niv = m->smp.nrows, .phases = spans,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
 		if (reporter < 0) {
 			free(sum);
+			free(spans);
 			return 1;
 		}
+		win = all.windows;      /* the clients' merged windows, moved */
+		all.windows = NULL;
+		free(spans);
+		spans = NULL;
 		if (reporter) {
 			elapsed_s = all.elapsed_s;
 			if (all.failed && !partial) {

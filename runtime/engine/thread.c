@@ -22,6 +22,10 @@
  *  - FO_NORSC ends the thread; what it means for the run depends on why
  *    (a finish* limit or a missing file) and the quit mode:
  *    thread_norsc().
+ *  - Run phases (plan_proc.after, startdelay, runtime): a thread of such
+ *    a process waits, asleep, after the release and before its first op
+ *    (thread_wait_phase()); its process's runtime= is only an earlier
+ *    deadline, so the loop and the ops are the same for every thread.
  *
  * Hot path: the loop and the flowops' run() touch only this thread's
  * memory and stats block; no allocation, lock or syscall besides the

@@ -281,7 +281,11 @@ static void settle_events(struct cluster *cl)
 	cl->told = false;
 }
 
-/* One rank's part, as it travels to rank 0: a header, then 3 x nflowops counts. */
+/*
+ * One rank's part, as it travels to rank 0: a header, then 3 x nflowops
+ * counts, then each process's run-phase span (start, end: rank 0's
+ * clock, 0 0 when it never started or without run phases).
+ */
 struct client_wire {
 	int32_t failed;
 	int32_t pad;
@@ -291,9 +295,10 @@ struct client_wire {
 	struct usage_summary usage;             /* its CPU and disks (same build everywhere) */
 };
 
-static size_t wire_size(int nflowops)
+static size_t wire_size(const struct plan *p)
 {
-	return sizeof(struct client_wire) + 3 * (size_t)nflowops * sizeof(uint64_t);
+	return sizeof(struct client_wire) +
+	       (3 * (size_t)p->nflowops + 2 * (size_t)p->nprocs) * sizeof(uint64_t);
 }
 
 /* This rank's part into `buf` (wire_size bytes). */
@@ -323,6 +328,54 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
 		counts[nflowops + i] = mine->sum[i].op.bytes;
 		counts[2 * nflowops + i] = fo_stats_errors(&mine->sum[i]);
 	}
+	for (int pi = 0; mine->phases && pi < p->nprocs; pi++) {
+		const struct coord_phase *sp = &mine->phases[pi];
+		uint64_t *span = &counts[3 * nflowops + 2 * pi];
+
+		if (!sp->start_ns)
+			continue;       /* never started: 0 0 */
+		span[0] = (uint64_t)((int64_t)sp->start_ns + cl->offset_ns);
+		span[1] = (uint64_t)((int64_t)sp->end_ns + cl->offset_ns);
+	}
+}
+
+/*
+ * Rank 0, run phases: each process's span over the `n` parts in `all`,
+ * from the earliest start to the latest end (on rank 0's clock, at most
+ * `end_cap`: the merged run's end), as windows from the common release.
+ * NULL without run phases.
+ */
+static struct proc_window *wire_windows(const struct cluster *cl, const struct plan *p,
+					const unsigned char *all, int n,
+					uint64_t common_start, uint64_t end_cap)
+{
+	size_t ws = wire_size(p);
+	struct coord_phase *sp;
+	struct proc_window *win;
+
+	if (!p->has_phases)
+		return NULL;
+	sp = xcalloc((size_t)p->nprocs + 1, sizeof(*sp));
+	for (int i = 0; i < n; i++) {
+		const uint64_t *spans = (const uint64_t *)(all + ws * (size_t)i +
+			sizeof(struct client_wire)) + 3 * (size_t)p->nflowops;
+
+		for (int pi = 0; pi < p->nprocs; pi++) {
+			uint64_t s = spans[2 * pi], e = spans[2 * pi + 1];
+
+			if (!s || s >= end_cap)
+				continue;
+			if (e > end_cap)
+				e = end_cap;
+			if (!sp[pi].start_ns || s < sp[pi].start_ns)
+				sp[pi].start_ns = s;
+			if (e > sp[pi].end_ns)
+				sp[pi].end_ns = e;
+		}
+	}
+	win = coord_phase_windows(p, sp, cl->release_target, common_start);
+	free(sp);
+	return win;
 }
 
 /*
@@ -336,7 +389,7 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 		      uint64_t common_start, struct coord_combined *out)
 {
 	int nf = p->nflowops;
-	size_t ws = wire_size(nf);
+	size_t ws = wire_size(p);
 	int64_t lo_rel = INT64_MAX, hi_rel = INT64_MIN;
 	double first = 0, last = 0;
 
@@ -384,6 +437,8 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 	out->skew_s = (double)(hi_rel - lo_rel) / 1e9;
 	out->skew_error_s = (double)cl->max_err_ns / 1e9;
 	out->elapsed_s = last > first ? last - first : 0;
+	out->windows = wire_windows(cl, p, all, n, common_start,
+				    common_start + (uint64_t)(last > 0 ? last * 1e9 : 0));
 }
 
 #define SERIES_CHUNK 64          /* intervals per reduction */
@@ -514,9 +569,11 @@ static int roll_call_other(struct cluster *cl)
 }
 
 /* One rank's whole part, for the survivors' merge: wire, stats, series. */
-static size_t part_size(int nf, int niv)
+static size_t part_size(const struct plan *p, int niv)
 {
-	return wire_size(nf) + ((size_t)nf + (size_t)niv * (size_t)nf) * sizeof(struct fo_stats);
+	size_t nf = (size_t)p->nflowops;
+
+	return wire_size(p) + (nf + (size_t)niv * nf) * sizeof(struct fo_stats);
 }
 
 /*
@@ -527,7 +584,7 @@ static void salvage_send(struct cluster *cl, const struct plan *p,
 			 const struct coord_local *mine)
 {
 	int nf = p->nflowops, niv = mine->series && mine->iv_stats ? mine->niv : 0, done = 0;
-	size_t ws = wire_size(nf), size = part_size(nf, niv);
+	size_t ws = wire_size(p), size = part_size(p, niv);
 	unsigned char *buf = xcalloc(1, size);
 	MPI_Request rq;
 
@@ -578,7 +635,7 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 {
 	struct liveness *lv = &cl->live;
 	int nf = p->nflowops, n = 0;
-	size_t ws = wire_size(nf);
+	size_t ws = wire_size(p);
 	unsigned char *all = xcalloc((size_t)cl->nranks, ws);
 	int *who = xcalloc((size_t)cl->nranks, sizeof(*who));
 	bool *have = xcalloc((size_t)cl->nranks, sizeof(*have));
@@ -611,9 +668,9 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 			sums = (const struct fo_stats *)(buf + ws);
 			for (int i = 0; i < nf; i++)
 				fo_stats_merge(&mine->sum[i], &sums[i]);
-			if ((size_t)size > part_size(nf, 0))
+			if ((size_t)size > part_size(p, 0))
 				salvage_add_series(out, nf, sums + nf,
-						   (int)(((size_t)size - part_size(nf, 0)) /
+						   (int)(((size_t)size - part_size(p, 0)) /
 							 ((size_t)nf * sizeof(struct fo_stats))));
 			memcpy(all + ws * (size_t)n, buf, ws);
 			who[n++] = r;
@@ -654,7 +711,7 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 {
 	struct cluster *cl = ctx;
 	int nf = p->nflowops;
-	size_t ws = wire_size(nf);
+	size_t ws = wire_size(p);
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
 	uint64_t common_start, t0;

@@ -8,13 +8,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/measure/text.h"
+
 void coord_combined_free(struct coord_combined *c)
 {
 	free(c->clients);
 	free(c->lost);
 	free(c->counts);
 	free(c->iv_stats);
+	free(c->windows);
 	memset(c, 0, sizeof(*c));
+}
+
+struct proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
+					uint64_t release_ns, uint64_t start_ns)
+{
+	struct proc_window *win;
+
+	if (!sp || !(win = calloc((size_t)p->nprocs + 1, sizeof(*win))))
+		return NULL;
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		uint64_t s = sp[pi].start_ns, e = sp[pi].end_ns;
+		uint64_t from = s > start_ns ? s : start_ns;
+
+		win[pi].phased = p->procs[pi].phased;
+		win[pi].started = s != 0;
+		if (!win[pi].started)
+			continue;
+		win[pi].start_s = ((double)s - (double)release_ns) / 1e9;
+		win[pi].end_s = ((double)e - (double)release_ns) / 1e9;
+		win[pi].window_s = e > from ? (double)(e - from) / 1e9 : 0;
+	}
+	return win;
 }
 
 /* A client's ops/s over its own window. */

@@ -64,6 +64,22 @@ struct run_client {
 	struct usage_summary usage;  /* what the window cost it (usage.h) */
 };
 
+struct proc_window;        /* runtime/measure/text.h */
+
+/* Run phases: one process's window on a client's clock (0, 0: never started). */
+struct coord_phase {
+	uint64_t start_ns, end_ns;
+};
+
+/*
+ * Run phases: the windows of spans `sp` ([p->nprocs], times on one
+ * clock) in seconds from the release `release_ns`; the rates' part is
+ * the span's within the measured phase (from `start_ns`, after any
+ * warm-up).  NULL when sp is NULL (or out of memory); free() it.
+ */
+struct proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
+					uint64_t release_ns, uint64_t start_ns);
+
 /* What this client brings to coord_ops.combine(). */
 struct coord_local {
 	struct fo_stats *sum;        /* [nflowops + 3], as shared_sum_stats() left it */
@@ -78,6 +94,9 @@ struct coord_local {
 	const struct fo_stats *iv_stats;
 	int niv;
 	const struct usage_report *usage;   /* CPU and disks of the window, or NULL */
+
+	/* run phases: [plan nprocs], within start .. end; NULL without them */
+	const struct coord_phase *phases;
 };
 
 /* What combine() leaves on the reporting client. */
@@ -97,6 +116,12 @@ struct coord_combined {
 	/* --interval: the job's series, [niv * nflowops], interval k merged */
 	struct fo_stats *iv_stats;
 	int niv;
+	/*
+	 * Run phases: each process's window over the clients, [earliest
+	 * start, latest end], from the common release ([plan nprocs],
+	 * malloc'ed); NULL without them.
+	 */
+	struct proc_window *windows;
 };
 
 struct coord_ops {

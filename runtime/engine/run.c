@@ -11,7 +11,8 @@
  * The timed phase ends at the deadline, when a thread asks for the end
  * of the run (firstdone, a finish* limit: results kept), when every
  * worker has exited (alldone), or on an error or interrupt (no results).
- * Rates divide by the time until the run actually ended.  When it ends,
+ * Rates divide by the time until the run actually ended (a process with
+ * run phases: by its own window, phase_spans()).  When it ends,
  * the master wakes every thread sleeping in a flowop (block, semblock,
  * eventlimit, ...) so that none can hold the run open.
  *
@@ -589,6 +590,32 @@ static void usage_build(struct master *m, uint64_t end_ns)
 }
 
 /*
+ * Run phases: each process's span on this client's clock, from its
+ * first thread's start to its last thread's end, clipped to end_ns ({0,
+ * 0}: it never started).  NULL without run phases (or memory: then
+ * every rate is over the run).
+ */
+static struct coord_phase *phase_spans(const struct master *m, uint64_t end_ns)
+{
+	const struct plan *p = m->plan;
+	struct coord_phase *sp;
+
+	if (!p->has_phases || !(sp = calloc((size_t)p->nprocs + 1, sizeof(*sp))))
+		return NULL;
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		const struct shared_phase *ph = &m->sh.phases[pi];
+		uint64_t s = atomic_load(&ph->start_ns), e = atomic_load(&ph->end_ns);
+
+		if (s == 0 || s >= end_ns)
+			continue;               /* never started */
+		if (e == 0 || e > end_ns)
+			e = end_ns;             /* still running when the run ended */
+		sp[pi] = (struct coord_phase){ s, e > s ? e : s };
+	}
+	return sp;
+}
+
+/*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
  * interval series, then print.  `partial`: the run was aborted (error,
@@ -601,6 +628,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 	struct coord_combined all = { 0 };
+	struct proc_window *win = NULL;
+	struct coord_phase *spans = NULL;
 	int reporter = 1;
 
 	if (!sum) {
@@ -608,6 +637,12 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		return 1;
 	}
 	atomic_thread_fence(memory_order_acquire);
+	spans = phase_spans(m, end_ns);
+	if (!m->coord) {
+		win = coord_phase_windows(p, spans, m->sh.ctl->release_ns, m->sh.ctl->start_ns);
+		free(spans);
+		spans = NULL;
+	}
 	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
@@ -621,14 +656,19 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
-			.niv = m->smp.nrows, .usage = &m->usage,
+			.niv = m->smp.nrows, .usage = &m->usage, .phases = spans,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
 		if (reporter < 0) {
 			free(sum);
+			free(spans);
 			return 1;
 		}
+		win = all.windows;      /* the clients' merged windows, moved */
+		all.windows = NULL;
+		free(spans);
+		spans = NULL;
 		if (reporter) {
 			elapsed_s = all.elapsed_s;
 			if (all.failed && !partial) {
@@ -651,7 +691,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	if (reporter) {
 		if (m->coord && m->smp.series)
 			sampler_replace_series(&m->smp, all.iv_stats, all.niv, elapsed_s);
-		text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+		text_report_windows(stdout, p, sum, elapsed_s, win, m->pct, m->npct);
 		if (m->coord)
 			coord_print_clients(stdout, p, &all);
 		usage_print(stdout, &m->usage,
@@ -673,8 +713,10 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->out->clients = all;
 		m->out->usage = m->usage;
 		memset(&m->usage, 0, sizeof(m->usage));     /* moved */
+		m->out->windows = win;
 	} else {
 		free(sum);
+		free(win);
 		coord_combined_free(&all);
 	}
 	return partial ? 1 : 0;
@@ -800,6 +842,7 @@ static int run_workers(struct master *m)
 	m->release_ns = release;
 	start = add_seconds(release, m->warmup_s);
 	c->start_ns = start;
+	c->release_ns = release;
 	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
 	m->warming = m->warmup_s > 0;
 	sampler_begin(&m->smp, release, start);
@@ -851,6 +894,7 @@ void run_outcome_free(struct run_outcome *o)
 {
 	free(o->stats);
 	free(o->iv);
+	free(o->windows);
 	coord_combined_free(&o->clients);
 	usage_free(&o->usage);
 	memset(o, 0, sizeof(*o));

@@ -11,6 +11,7 @@
 #include "runtime/engine/coord.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
+#include "runtime/measure/text.h"
 #include "runtime/measure/usage.h"
 
 struct run_options {
@@ -54,6 +55,9 @@ struct run_outcome {
 				     the run, or every thread stopped */
 	/* What the window cost this client: CPU, disks (usage.h; not combined) */
 	struct usage_report usage;
+
+	/* Run phases: each process's window ([plan nprocs]), NULL without */
+	struct proc_window *windows;
 };
 
 /*

@@ -463,6 +463,25 @@ static void usage(struct walk *w, const struct usage_report *u)
 	map_end(w);
 }
 
+/* Run phases: each phased process's window (res_phase). */
+static void phases(struct walk *w, const struct res_run *run)
+{
+	key(w, "phases");
+	list_begin(w);
+	for (int i = 0; i < run->nphases; i++) {
+		const struct res_phase *ph = &run->phases[i];
+
+		map_begin(w);
+		str(w, "process", ph->process);
+		boolean(w, "started", ph->started);
+		real(w, "start_s", ph->start_s);
+		real(w, "end_s", ph->end_s);
+		real(w, "window_s", ph->window_s);
+		map_end(w);
+	}
+	list_end(w);
+}
+
 static void run(struct walk *w, const struct run_results *r,
 		const struct res_run *run)
 {
@@ -491,6 +510,8 @@ static void run(struct walk *w, const struct run_results *r,
 		clients(w, r, run);
 	if (run->usage.measured)
 		usage(w, &run->usage);
+	if (run->nphases)
+		phases(w, run);
 	map_end(w);
 }
 

@@ -96,6 +96,14 @@ struct res_clients {
 	int nlost;
 };
 
+/* A process's active window (run phases): its flowops' rates divide by it. */
+struct res_phase {
+	const char *process;
+	bool started;                     /* false: it never started */
+	double start_s, end_s;            /* from the release */
+	double window_s;
+};
+
 struct res_run {
 	int index;                        /* 1-based */
 	char started[32];                 /* UTC, ISO 8601 */
@@ -107,6 +115,9 @@ struct res_run {
 	struct res_clients *clients;      /* flowbench-mpi: every client's part; NULL for a plain run */
 	struct usage_report usage;        /* CPU and disks of the window (usage.h); this
 					     client's only; .measured false: none */
+
+	struct res_phase *phases;         /* run phases: the phased processes' windows */
+	int nphases;                      /* 0: no process is phased */
 };
 
 /*
@@ -225,6 +236,16 @@ int results_add_clients(struct run_results *r, const struct plan *p,
  * added.  Copied.  0, or -1 when out of memory or no run was added.
  */
 int results_add_usage(struct run_results *r, const struct usage_report *u);
+
+/*
+ * Run phases: the run just added takes each phased process's window
+ * (windows[p->nprocs], text.h), and its flowops' rates are recomputed
+ * over their process's window; the summary stays over the run.  0, or
+ * -1 when out of memory or no run was added.
+ */
+struct proc_window;
+int results_add_phases(struct run_results *r, const struct plan *p,
+		       const struct proc_window *windows);
 
 /* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -177,10 +177,10 @@ ok "sequential time-based writes wrap at size (file stays 4 MiB)"
 cat >"$tmp/bad.fio" <<EOF
 [global]
 rw=randread
-stonewall
+zonemode=zbd
 [j]
 size=16m
-verify=md5
+flow=2
 EOF
 if "$FLOWBENCH" import-fio "$tmp/bad.fio" >"$tmp/bad.f" 2>"$tmp/bad.err"; then
 	fail "bad.fio: import-fio accepted unsupported options"
@@ -189,10 +189,10 @@ else
 fi
 [ "$st" -eq 1 ] || fail "bad.fio: exit status $st, not 1"
 [ ! -s "$tmp/bad.f" ] || fail "bad.fio: something was printed on stdout"
-grep -q "bad.fio:3:1: unsupported option 'stonewall'" "$tmp/bad.err" ||
-	{ cat "$tmp/bad.err"; fail "bad.fio: stonewall not reported"; }
-grep -q "bad.fio:6:1: unsupported option 'verify'" "$tmp/bad.err" ||
-	{ cat "$tmp/bad.err"; fail "bad.fio: verify not reported"; }
+grep -q "bad.fio:3:1: unsupported option 'zonemode'" "$tmp/bad.err" ||
+	{ cat "$tmp/bad.err"; fail "bad.fio: zonemode not reported"; }
+grep -q "bad.fio:6:1: unsupported option 'flow'" "$tmp/bad.err" ||
+	{ cat "$tmp/bad.err"; fail "bad.fio: flow not reported"; }
 grep -q "2 unsupported options (import-fio supports: rw, readwrite," "$tmp/bad.err" ||
 	{ cat "$tmp/bad.err"; fail "bad.fio: no summary"; }
 ok "unsupported options: exit 1, both listed with their lines"

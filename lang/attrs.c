@@ -63,6 +63,10 @@ static const struct entity_attr process_attrs[] = {
 	{ "name", E_NAME, T_STRING, ANYWHERE },
 	{ "instances", E_INSTANCES, T_SIZE, ANYWHERE },
 	{ "nice", E_NICE, T_INT, ANYWHERE },
+	/* run phases: a flowbench extension (lang/entities.c build_phases) */
+	{ "after", E_AFTER, T_STRING, ANYWHERE },
+	{ "startdelay", E_STARTDELAY, T_SECONDS, ANYWHERE },
+	{ "runtime", E_RUNTIME, T_SECONDS, ANYWHERE },
 	{ NULL, 0, 0, ANYWHERE }
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "plan/flowop.h"
+#include "lang/compile.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
 #include "plan/oom.h"
@@ -608,6 +609,160 @@ static void check_thread_total(struct compiler *c, int index, struct src_loc loc
 			   FB_MAX_THREAD_INSTANCES);
 }
 
+/* ---- run phases (a flowbench extension) ------------------------------ */
+
+/*
+ * Why each phase attribute exists, for messages: filebench runs every
+ * process at once for the whole run, so --compat filebench refuses them.
+ */
+static const struct {
+	int id;
+	const char *name;
+} phase_attrs[] = {
+	{ E_AFTER, "after" },
+	{ E_STARTDELAY, "startdelay" },
+	{ E_RUNTIME, "runtime" },
+};
+
+/* Under --compat filebench: every phase attribute written is an error. */
+static bool phases_refused(struct compiler *c, const struct plan_value *v,
+			   const char *proc)
+{
+	bool refused = false;
+
+	if (c->opts->semantics != PLAN_SEM_FILEBENCH)
+		return false;
+	for (size_t i = 0; i < sizeof(phase_attrs) / sizeof(phase_attrs[0]); i++) {
+		if (!attr_given(v, phase_attrs[i].id))
+			continue;
+		diag_error(c->d, v[phase_attrs[i].id].loc,
+			   "process '%s': %s= is a flowbench extension (run phases); filebench has no such construct, so --compat filebench refuses it",
+			   proc, phase_attrs[i].name);
+		refused = true;
+	}
+	return refused;
+}
+
+/*
+ * startdelay= or runtime= as seconds into *out (0 when not written):
+ * a constant number, >= 0 (`positive`: > 0), within flowbench's limit.
+ */
+static void phase_seconds(struct compiler *c, const struct plan_value *v,
+			  const char *proc, const char *what, bool positive,
+			  double *out)
+{
+	double s;
+
+	*out = 0;
+	if (v->kind == PV_UNSET)
+		return;
+	if (v->kind != PV_INT && v->kind != PV_DOUBLE) {
+		diag_error(c->d, v->loc, "process '%s': %s= needs a number of seconds%s",
+			   proc, what, v->kind == PV_RANDOM ?
+			   ", not a random variable (it is read once)" : "");
+		return;
+	}
+	s = v->kind == PV_INT ? (double)v->u.i : v->u.d;
+	if (positive ? !(s > 0) : !(s >= 0)) {
+		diag_error(c->d, v->loc, "process '%s': %s=%g: the seconds must be %s",
+			   proc, what, s, positive ? "more than 0" : "0 or more");
+		return;
+	}
+	if (compiler_check_seconds(c, s, v->loc, what))
+		*out = s;
+}
+
+/*
+ * One name of after= that matched no earlier process: itself, a process
+ * defined later, or no process at all (with the closest name).
+ */
+static void after_unknown(struct compiler *c, struct src_loc loc,
+			  const char *name, int self)
+{
+	const char **names = xcalloc((size_t)c->nprocs + 1, sizeof(*names));
+	char hint[160];
+
+	if (strcmp(name, c->procs[self].name) == 0) {
+		diag_error(c->d, loc, "process '%s' cannot wait for itself (after=)",
+			   name);
+		free(names);
+		return;
+	}
+	for (int j = self + 1; j < c->nprocs; j++) {
+		if (strcmp(c->procs[j].name, name) == 0) {
+			diag_error(c->d, loc,
+				   "process '%s' in after= is defined after process '%s' (line %d): after= names only processes defined before it",
+				   name, c->procs[self].name, c->procs[j].st->loc.line);
+			free(names);
+			return;
+		}
+	}
+	for (int j = 0; j < c->nprocs; j++)
+		names[j] = c->procs[j].name;
+	diag_error(c->d, loc, "unknown process '%s' in after=%s", name,
+		   diag_did_you_mean(hint, sizeof(hint), name, names));
+	free(names);
+}
+
+/*
+ * after="A:B": every earlier process named A or B (names may repeat),
+ * into pr->after.  Each name must be non-empty and defined before
+ * process `self`, so the waits can never form a cycle.
+ */
+static void build_after(struct compiler *c, const struct plan_value *v,
+			int self, struct plan_proc *pr)
+{
+	const char *list = v->u.s;
+	int *after = arena_alloc(&c->p->arena, sizeof(int) * ((size_t)self + 1));
+	int n = 0;
+
+	for (const char *p = list;; p++) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *name = arena_strndup(&c->p->arena, p, len);
+		bool found = false;
+
+		if (len == 0) {
+			diag_error(c->d, v->loc, "process '%s': empty process name in after=\"%s\"",
+				   pr->name, list);
+		} else {
+			for (int j = 0; j < self; j++) {
+				if (strcmp(c->p->procs[j].name, name) != 0)
+					continue;
+				found = true;
+				for (int k = 0; k < n && found; k++)
+					found = after[k] != j;
+				if (found)
+					after[n++] = j;
+				found = true;
+			}
+			if (!found)
+				after_unknown(c, v->loc, name, self);
+		}
+		if (!end)
+			break;
+		p = end;
+	}
+	pr->after = after;
+	pr->nafter = n;
+}
+
+/* The run-phase attributes of process `index` (already pushed as `pr`). */
+static void build_phases(struct compiler *c, const struct plan_value *v,
+			 int index, struct plan_proc *pr)
+{
+	pr->phased = attr_given(v, E_AFTER) || attr_given(v, E_STARTDELAY) ||
+		     attr_given(v, E_RUNTIME);
+	if (!pr->phased || phases_refused(c, v, pr->name))
+		return;
+	c->p->has_phases = true;
+	if (attr_given(v, E_AFTER))
+		build_after(c, &v[E_AFTER], index, pr);
+	phase_seconds(c, &v[E_STARTDELAY], pr->name, "startdelay", false,
+		      &pr->startdelay_s);
+	phase_seconds(c, &v[E_RUNTIME], pr->name, "runtime", true, &pr->runtime_s);
+}
+
 /* A `define process`, then its threads in order. */
 void build_process(struct compiler *c, const struct pending *pd)
 {
@@ -627,6 +782,7 @@ void build_process(struct compiler *c, const struct pending *pd)
 	if (pr->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "process '%s': instances must be at least 1", pr->name);
+	build_phases(c, v, index, pr);
 	pr->first_thread = c->p->nthreads;
 	for (const struct ast_entity *t = e->body; t; t = t->next)
 		build_thread(c, t, index);

@@ -171,6 +171,19 @@ struct plan_proc {
 	int nice;
 	int first_thread;         /* threads[first_thread .. + nthreads) */
 	int nthreads;
+	/*
+	 * Run phases, a flowbench extension (docs/wml.md 4.3): the process
+	 * starts once every thread instance of each process after[0 ..
+	 * nafter) has ended (all defined before it), then startdelay_s
+	 * later; its threads stop runtime_s after it started (0: only at
+	 * the run's end).  `phased` when any of the three was written: its
+	 * flowops' rates are then over its own active window.
+	 */
+	const int *after;
+	int nafter;
+	double startdelay_s;
+	double runtime_s;
+	bool phased;
 };
 
 enum quit_mode {
@@ -230,6 +243,8 @@ struct plan {
 	double runtime_s;         /* duration of the timed phase; 0 = until done */
 	struct src_loc run_loc;
 	enum quit_mode quit_mode;
+	bool has_phases;          /* some plan_proc.phased: a finish* limit in
+				     timeout mode ends its thread, not the run */
 	double psrun_period;      /* psrun: snapshot every |period| s; < 0 =
 				     interval statistics; 0 = plain run */
 	bool lathist;             /* enable lathist: latency histograms */

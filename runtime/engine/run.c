@@ -512,6 +512,41 @@ static void reap_all(struct master *m, const char *since)
 }
 
 /*
+ * Run phases: each process's window, from its first thread's start to
+ * its last thread's end, clipped to the measured phase [start, end_ns],
+ * in seconds from the release.  NULL without run phases (or memory:
+ * then every rate is over the run).
+ */
+static struct proc_window *phase_windows(const struct master *m, uint64_t end_ns)
+{
+	const struct plan *p = m->plan;
+	const struct shared_ctl *c = m->sh.ctl;
+	struct proc_window *win;
+
+	if (!p->has_phases || !(win = calloc((size_t)p->nprocs + 1, sizeof(*win))))
+		return NULL;
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		const struct shared_phase *ph = &m->sh.phases[pi];
+		uint64_t s = atomic_load(&ph->start_ns), e = atomic_load(&ph->end_ns);
+		uint64_t from;
+
+		win[pi].phased = p->procs[pi].phased;
+		win[pi].started = s != 0 && s < end_ns;
+		if (!win[pi].started)
+			continue;
+		if (e == 0 || e > end_ns)
+			e = end_ns;             /* still running when the run ended */
+		if (e < s)
+			e = s;
+		from = s > c->start_ns ? s : c->start_ns;
+		win[pi].start_s = (double)(s - c->release_ns) / 1e9;
+		win[pi].end_s = (double)(e - c->release_ns) / 1e9;
+		win[pi].window_s = e > from ? (double)(e - from) / 1e9 : 0;
+	}
+	return win;
+}
+
+/*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
  * interval series, then print.  `partial`: the run was aborted (error,
@@ -524,6 +559,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 	struct coord_combined all = { 0 };
+	struct proc_window *win = NULL;
 	int reporter = 1;
 
 	if (!sum) {
@@ -531,6 +567,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		return 1;
 	}
 	atomic_thread_fence(memory_order_acquire);
+	if (!m->coord)
+		win = phase_windows(m, end_ns);      /* flowbench-mpi refuses phases */
 	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
@@ -574,7 +612,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	if (reporter) {
 		if (m->coord && m->smp.series)
 			sampler_replace_series(&m->smp, all.iv_stats, all.niv, elapsed_s);
-		text_report(stdout, p, sum, elapsed_s, m->pct, m->npct);
+		text_report_windows(stdout, p, sum, elapsed_s, win, m->pct, m->npct);
 		if (m->coord)
 			coord_print_clients(stdout, p, &all);
 	}
@@ -592,8 +630,10 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->smp.rows = NULL;     /* moved */
 		m->out->has_clients = m->coord != NULL && reporter;
 		m->out->clients = all;
+		m->out->windows = win;
 	} else {
 		free(sum);
+		free(win);
 		coord_combined_free(&all);
 	}
 	return partial ? 1 : 0;
@@ -718,6 +758,7 @@ static int run_workers(struct master *m)
 	m->release_ns = release;
 	start = add_seconds(release, m->warmup_s);
 	c->start_ns = start;
+	c->release_ns = release;
 	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
 	m->warming = m->warmup_s > 0;
 	sampler_begin(&m->smp, release, start);
@@ -765,6 +806,7 @@ void run_outcome_free(struct run_outcome *o)
 {
 	free(o->stats);
 	free(o->iv);
+	free(o->windows);
 	coord_combined_free(&o->clients);
 	memset(o, 0, sizeof(*o));
 }

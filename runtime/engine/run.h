@@ -11,6 +11,7 @@
 #include "runtime/engine/coord.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
+#include "runtime/measure/text.h"
 
 struct run_options {
 	enum { CACHE_COLD, CACHE_WARM } cache;
@@ -51,6 +52,8 @@ struct run_outcome {
 	bool finish_fired;        /* a finishoncount/finishonbytes limit was reached */
 	bool ended_itself;        /* before its deadline, normally: a thread ended
 				     the run, or every thread stopped */
+	/* Run phases: each process's window ([plan nprocs]), NULL without */
+	struct proc_window *windows;
 };
 
 /*

@@ -36,6 +36,11 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 	uint64_t n = 0;
 	size_t off = align_up(sizeof(struct shared_ctl), SHARED_CACHELINE);
 
+	/* the run phases right after the control words: offset for now */
+	sh->phases = (struct shared_phase *)off;
+	off += align_up(((size_t)p->nprocs + 1) * sizeof(struct shared_phase),
+			SHARED_CACHELINE);
+
 	for (int pi = 0; pi < p->nprocs; pi++) {
 		const struct plan_proc *pp = &p->procs[pi];
 		uint64_t per = 0;
@@ -127,6 +132,10 @@ int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 	sh->ctl = sh->base;
 	sh->ctl->deadline_ns = UINT64_MAX;
 	sh->ctl->warmup = warmup;
+	sh->phases = (struct shared_phase *)((char *)sh->base + (size_t)sh->phases);
+	for (int pi = 0; pi < p->nprocs; pi++)
+		atomic_store(&sh->phases[pi].live,
+			     sh->proc_inst_slots[pi] * p->procs[pi].instances);
 	for (uint64_t i = 0; i < sh->nslots; i++) {
 		struct shared_slot *s = &sh->slots[i];
 		int n = p->threads[s->thread].nflowops;
@@ -226,6 +235,8 @@ void shared_waitq_wake(struct shared_waitq *q, int n)
 void shared_wake_all(struct shared *sh)
 {
 	shared_waitq_wake(&sh->ctl->evq, INT_MAX);
+	for (int pi = 0; pi < sh->plan->nprocs; pi++)
+		shared_waitq_wake(&sh->phases[pi].q, INT_MAX);
 	for (uint64_t i = 0; i < sh->nslots; i++) {
 		const struct shared_slot *s = &sh->slots[i];
 		int n = sh->plan->threads[s->thread].nflowops;
@@ -338,6 +349,62 @@ const char *shared_first_failure(struct shared_ctl *c)
 	if (!atomic_load_explicit(&c->fail_ready, memory_order_acquire))
 		return NULL;
 	return c->fail;
+}
+
+void shared_phase_thread_end(const struct shared *sh, int proc, uint64_t end_ns)
+{
+	struct shared_phase *ph = &sh->phases[proc];
+	uint64_t cur = atomic_load(&ph->end_ns);
+
+	/* the end is in place before the count says so (seq_cst both) */
+	while (cur < end_ns &&
+	       !atomic_compare_exchange_weak(&ph->end_ns, &cur, end_ns))
+		;
+	if (atomic_fetch_sub(&ph->live, 1) == 1)
+		shared_waitq_wake(&ph->q, INT_MAX);
+}
+
+bool shared_phase_wait_end(const struct shared *sh, int proc, uint64_t *end_ns)
+{
+	struct shared_phase *ph = &sh->phases[proc];
+
+	for (;;) {
+		/* seq first: an end or a halt after the checks changes it */
+		uint32_t seq = shared_waitq_seq(&ph->q);
+
+		if (shared_halted(sh->ctl))
+			return false;
+		if (atomic_load(&ph->live) == 0) {
+			*end_ns = atomic_load(&ph->end_ns);
+			return true;
+		}
+		shared_waitq_wait(&ph->q, seq, 0);
+	}
+}
+
+bool shared_sleep_until(struct shared_ctl *c, uint64_t until_ns)
+{
+	for (;;) {
+		uint32_t h = shared_halted(c);
+		uint64_t now = clock_now_ns();
+
+		if (h)
+			return false;
+		if (now >= until_ns)
+			return true;
+		shared_halt_wait(c, h, until_ns - now);
+	}
+}
+
+uint64_t shared_phase_started(const struct shared *sh, int proc, uint64_t now_ns)
+{
+	struct shared_phase *ph = &sh->phases[proc];
+	uint64_t cur = atomic_load(&ph->start_ns);
+
+	while ((cur == 0 || now_ns < cur) &&
+	       !atomic_compare_exchange_weak(&ph->start_ns, &cur, now_ns))
+		;
+	return atomic_load(&ph->start_ns);
 }
 
 void shared_arrive_and_wait(struct shared_ctl *c)

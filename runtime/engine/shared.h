@@ -81,6 +81,7 @@ struct shared_ctl {
 	alignas(SHARED_CACHELINE) _Atomic uint32_t halt;
 	uint64_t start_ns;          /* measured phase start (after any warm-up);
 				       set before go, read-only afterwards */
+	uint64_t release_ns;        /* the release (run phases count from it) */
 	bool warmup;                /* ops starting before start_ns are warm-up */
 	uint64_t deadline_ns;       /* UINT64_MAX = no time limit */
 	struct clock_scale clk;     /* op clock calibration, set before go */
@@ -105,6 +106,21 @@ struct shared_ctl {
 	alignas(SHARED_CACHELINE) _Atomic uint32_t fail_claimed;
 	_Atomic uint32_t fail_ready;
 	char fail[SHARED_ERRLEN];
+};
+
+/*
+ * One plan process's run phase (plan_proc.after, startdelay, runtime):
+ * its thread instances not yet ended, with an event count bumped when
+ * the last one ends (what a later phase's threads sleep on), when it
+ * started (its first thread, 0: not yet) and when it ended (the latest
+ * end of its threads).  Every process has one; only the threads of a
+ * process with after= wait on one, off the per-op path.
+ */
+struct shared_phase {
+	alignas(SHARED_CACHELINE) _Atomic uint64_t live;
+	struct shared_waitq q;
+	_Atomic uint64_t start_ns;
+	_Atomic uint64_t end_ns;
 };
 
 struct shared_slot {
@@ -132,6 +148,7 @@ struct shared {
 	struct shared_slot *slots;
 	uint64_t *proc_first_slot;  /* per process definition */
 	uint64_t *proc_inst_slots;  /* slots per instance of that process */
+	struct shared_phase *phases;   /* [plan nprocs], in the region */
 };
 
 /*
@@ -226,6 +243,29 @@ uint64_t shared_warmup_ops(const struct shared *sh);
 
 /* Cheap total of recorded op counts, warm-up included (status line). */
 uint64_t shared_total_ops(const struct shared *sh);
+
+/*
+ * Run phases.  A thread of process `proc` ended (every thread does, once,
+ * whatever happened to it) at `end_ns`: the process's end is the
+ * latest, and the last one wakes whoever waits for the process.
+ */
+void shared_phase_thread_end(const struct shared *sh, int proc, uint64_t end_ns);
+/*
+ * Sleep until every thread of process `proc` has ended: true, with its
+ * end in *end_ns; false as soon as the run halts (the master wakes
+ * every waiter then, shared_wake_all()).  No spinning.
+ */
+bool shared_phase_wait_end(const struct shared *sh, int proc, uint64_t *end_ns);
+/*
+ * Sleep on the halt word until `until_ns`: true then, false as soon as
+ * the run halts.
+ */
+bool shared_sleep_until(struct shared_ctl *c, uint64_t until_ns);
+/*
+ * A thread of process `proc` starts at `now_ns`: the process's start is
+ * its first thread's.  Returns that start.
+ */
+uint64_t shared_phase_started(const struct shared *sh, int proc, uint64_t now_ns);
 
 /* Worker side of the start barrier: count in, sleep until released. */
 void shared_arrive_and_wait(struct shared_ctl *c);

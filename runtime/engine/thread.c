@@ -438,7 +438,8 @@ static int thread_setup(struct fb_thread *t)
 /*
  * FO_NORSC ends this thread.  A finish* limit (thread_finish_reached())
  * ends the run normally with results in timeout and firstdone modes and
- * only this thread in alldone mode.  A missing file ends the run
+ * only this thread in alldone mode, or in timeout mode when the plan has
+ * run phases (a later phase starts when it ends).  A missing file ends the run
  * normally in firstdone mode, this thread in alldone mode, and fails the
  * run in timeout mode (its results would cover a workload that stopped).
  */
@@ -476,6 +477,9 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 	if (t->norsc_fi)
 		fi = t->norsc_fi;
 	if (mode == QUIT_ALLDONE)
+		return;
+	/* run phases: a finish limit ends its phase's thread, as in alldone */
+	if (mode == QUIT_TIMEOUT && t->finish_reached && t->plan->has_phases)
 		return;
 	if (mode == QUIT_FIRSTDONE || t->finish_reached) {
 		shared_request_stop(t->ctl, clock_now_ns());
@@ -559,10 +563,52 @@ static void thread_loop(struct fb_thread *t)
 	}
 }
 
+/*
+ * Run phases (plan_proc.after, startdelay, runtime): after the release,
+ * wait for every thread of the after= processes to end, then for
+ * startdelay from the latest of those ends (or from the release), and
+ * record the process's start; with runtime=, the thread's deadline
+ * becomes the process's own when that is earlier, so the per-op path
+ * stays the same (thread_record()).  *phase_end_ns: the process's
+ * deadline, or UINT64_MAX.  False when the run ended while waiting.
+ */
+static bool thread_wait_phase(struct fb_thread *t, uint64_t *phase_end_ns)
+{
+	const struct plan_proc *pp = &t->plan->procs[t->proc];
+	uint64_t from = t->ctl->release_ns, start, end;
+
+	*phase_end_ns = UINT64_MAX;
+	for (int i = 0; i < pp->nafter; i++) {
+		if (!shared_phase_wait_end(t->sh, pp->after[i], &end))
+			return false;
+		if (end > from)
+			from = end;
+	}
+	if (pp->startdelay_s > 0 &&
+	    !shared_sleep_until(t->ctl, from + (uint64_t)(pp->startdelay_s * 1e9)))
+		return false;
+	start = shared_phase_started(t->sh, t->proc, clock_now_ns());
+	if (pp->runtime_s > 0) {
+		*phase_end_ns = start + (uint64_t)(pp->runtime_s * 1e9);
+		if (*phase_end_ns < t->ctl->deadline_ns)
+			t->deadline_ticks = clock_ns_to_ticks(&t->clk, *phase_end_ns);
+	}
+	return true;
+}
+
+/* When the thread's loop ended: now, or its process's deadline if earlier. */
+static uint64_t thread_end_ns(uint64_t phase_end_ns)
+{
+	uint64_t now = clock_now_ns();
+
+	return now < phase_end_ns ? now : phase_end_ns;
+}
+
 void *thread_main(void *arg)
 {
 	struct fb_thread *t = arg;
 	int rc = thread_setup(t);
+	uint64_t phase_end_ns = UINT64_MAX;
 
 	shared_arrive_and_wait(t->ctl);
 	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
@@ -573,9 +619,14 @@ void *thread_main(void *arg)
 		/* filebench's start (--compat): inside the window, before any op */
 		if (t->mem_zero_at_release)
 			thread_mem_zero(t->mem, t->memsize);
-		thread_loop(t);
-		shared_thread_done(t->ctl, clock_now_ns());
+		if (!t->plan->procs[t->proc].phased ||
+		    thread_wait_phase(t, &phase_end_ns)) {
+			thread_loop(t);
+			shared_thread_done(t->ctl, thread_end_ns(phase_end_ns));
+		}
 	}
+	/* every thread ends once, started or not: no later phase waits for it */
+	shared_phase_thread_end(t->sh, t->proc, thread_end_ns(phase_end_ns));
 	for (int k = t->ninit - 1; k >= 0; k--) {
 		const struct flowop_ops *ops = t->fo[k].pf->ops;
 

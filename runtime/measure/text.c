@@ -229,27 +229,58 @@ void text_percentiles(FILE *out, const struct plan *p,
 	}
 }
 
-void text_report(FILE *out, const struct plan *p,
-		 const struct fo_stats *per_flowop, double elapsed_s,
-		 const double *pct, int npct)
+double text_flowop_window(const struct plan *p, const struct proc_window *windows,
+			  int i, double elapsed_s)
+{
+	const struct proc_window *w;
+
+	if (!windows)
+		return elapsed_s;
+	w = &windows[p->threads[p->flowops[i].thread].proc];
+	return w->phased ? w->window_s : elapsed_s;
+}
+
+void text_phases(FILE *out, const struct plan *p, const struct proc_window *windows)
+{
+	for (int pi = 0; windows && pi < p->nprocs; pi++) {
+		const struct proc_window *w = &windows[pi];
+
+		if (!w->phased)
+			continue;
+		log_stamp(out);
+		if (w->started)
+			fprintf(out, "Phase %s: %.3f s - %.3f s (%.3f s)\n",
+				p->procs[pi].name, w->start_s, w->end_s, w->window_s);
+		else
+			fprintf(out, "Phase %s: not started\n", p->procs[pi].name);
+	}
+}
+
+void text_report_windows(FILE *out, const struct plan *p,
+			 const struct fo_stats *per_flowop, double elapsed_s,
+			 const struct proc_window *windows,
+			 const double *pct, int npct)
 {
 	struct io_totals t;
 
 	log_stamp(out);
 	fputs("Per-Operation Breakdown\n", out);
 	for (int i = p->nflowops - 1; i >= 0; i--) {
+		double window_s = text_flowop_window(p, windows, i, elapsed_s);
+
 		if (p->flowops[i].line != i)
 			continue;       /* joined the first flowop of its name */
 		if (p->lathist)
 			text_flowop_hist_line(out, p->flowops[i].name, &per_flowop[i],
-					      elapsed_s);
+					      window_s);
 		else
 			text_flowop_line(out, p->flowops[i].name, &per_flowop[i].op,
-					 elapsed_s);
+					 window_s);
 	}
 	text_io_totals(p, per_flowop, &t);
 	log_stamp(out);
 	text_io_summary(out, &t, elapsed_s);
+	text_phases(out, p, windows);
 	if (t.opens) {
 		log_stamp(out);
 		fprintf(out, "Implicit opens: %llu (not counted as reads/writes)\n",
@@ -259,4 +290,11 @@ void text_report(FILE *out, const struct plan *p,
 	text_errors(out, p, per_flowop);
 	text_percentiles(out, p, per_flowop, pct, npct);
 	fflush(out);
+}
+
+void text_report(FILE *out, const struct plan *p,
+		 const struct fo_stats *per_flowop, double elapsed_s,
+		 const double *pct, int npct)
+{
+	text_report_windows(out, p, per_flowop, elapsed_s, NULL, pct, npct);
 }

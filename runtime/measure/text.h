@@ -7,6 +7,7 @@
 #ifndef FLOWBENCH_REPORT_TEXT_H
 #define FLOWBENCH_REPORT_TEXT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -85,6 +86,32 @@ void text_percentiles(FILE *out, const struct plan *p,
 		      const struct fo_stats *per_flowop, const double *pct, int npct);
 
 /*
+ * A process's active window (run phases, plan_proc.phased): from its
+ * start to the end of its last thread, clipped to the measured phase,
+ * in seconds from the release.  Its flowops' rates divide by window_s.
+ */
+struct proc_window {
+	bool phased;           /* false: its flowops use the run's elapsed time */
+	bool started;          /* false: it never started (window 0) */
+	double start_s, end_s; /* from the release */
+	double window_s;       /* end_s - start_s within the measured phase */
+};
+
+/*
+ * The window the rates of plan flowop `i` divide by: its process's when
+ * that is phased (windows may be NULL: none is), else elapsed_s.
+ */
+double text_flowop_window(const struct plan *p, const struct proc_window *windows,
+			  int i, double elapsed_s);
+
+/*
+ * "Phase NAME: 0.000 s - 10.002 s (10.002 s)", timestamped, for every
+ * phased process (or "Phase NAME: not started"); nothing when windows
+ * is NULL.
+ */
+void text_phases(FILE *out, const struct plan *p, const struct proc_window *windows);
+
+/*
  * The whole block: timestamped "Per-Operation Breakdown", one line per
  * flowop (most recently defined first), the timestamped IO Summary and
  * flowbench's extra lines, the percentiles last (`pct`, `npct` as for
@@ -93,5 +120,14 @@ void text_percentiles(FILE *out, const struct plan *p,
 void text_report(FILE *out, const struct plan *p,
 		 const struct fo_stats *per_flowop, double elapsed_s,
 		 const double *pct, int npct);
+/*
+ * The same with run phases: each phased process's flowops' rates over
+ * its window, and text_phases() after the IO Summary.  The IO Summary
+ * stays over elapsed_s.  windows NULL: text_report().
+ */
+void text_report_windows(FILE *out, const struct plan *p,
+			 const struct fo_stats *per_flowop, double elapsed_s,
+			 const struct proc_window *windows,
+			 const double *pct, int npct);
 
 #endif

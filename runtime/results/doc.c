@@ -361,6 +361,25 @@ static void comparability(struct walk *w, const struct comparability *c)
 	}
 }
 
+/* Run phases: each phased process's window (res_phase). */
+static void phases(struct walk *w, const struct res_run *run)
+{
+	key(w, "phases");
+	list_begin(w);
+	for (int i = 0; i < run->nphases; i++) {
+		const struct res_phase *ph = &run->phases[i];
+
+		map_begin(w);
+		str(w, "process", ph->process);
+		boolean(w, "started", ph->started);
+		real(w, "start_s", ph->start_s);
+		real(w, "end_s", ph->end_s);
+		real(w, "window_s", ph->window_s);
+		map_end(w);
+	}
+	list_end(w);
+}
+
 static void run(struct walk *w, const struct run_results *r,
 		const struct res_run *run)
 {
@@ -387,6 +406,8 @@ static void run(struct walk *w, const struct run_results *r,
 	map_end(w);
 	if (run->clients)
 		clients(w, r, run);
+	if (run->nphases)
+		phases(w, run);
 	map_end(w);
 }
 

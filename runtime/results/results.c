@@ -50,6 +50,7 @@ void results_free(struct run_results *r)
 			free(r->runs[i].flowops[j].lat.hist);
 		}
 		free(r->runs[i].flowops);
+		free(r->runs[i].phases);
 		clients_free(r->runs[i].clients);
 	}
 	free(r->runs);
@@ -209,6 +210,43 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	run->summary.wr_per_s = per_s((double)t.wr_ops, elapsed_s);
 	run->summary.mb_per_s = per_s((double)t.bytes / 1048576.0, elapsed_s);
 	run->summary.ms_per_op = t.ops ? (double)t.lat_sum_ns / (double)t.ops / 1e6 : 0;
+	return 0;
+}
+
+int results_add_phases(struct run_results *r, const struct plan *p,
+		       const struct proc_window *windows)
+{
+	struct res_run *run;
+
+	if (r->nruns == 0)
+		return -1;
+	run = &r->runs[r->nruns - 1];
+	for (int i = 0, n = 0; i < p->nflowops; i++) {
+		struct res_flowop *o;
+		double window_s;
+
+		if (p->flowops[i].line != i)
+			continue;
+		o = &run->flowops[n++];
+		window_s = text_flowop_window(p, windows, i, run->elapsed_s);
+		o->ops_per_s = per_s((double)o->ops, window_s);
+		o->mb_per_s = per_s((double)o->bytes / 1048576.0, window_s);
+	}
+	free(run->phases);
+	run->nphases = 0;
+	run->phases = calloc((size_t)p->nprocs + 1, sizeof(*run->phases));
+	if (!run->phases)
+		return -1;
+	for (int pi = 0; pi < p->nprocs; pi++) {
+		const struct proc_window *w = &windows[pi];
+
+		if (w->phased)
+			run->phases[run->nphases++] = (struct res_phase){
+				.process = p->procs[pi].name, .started = w->started,
+				.start_s = w->start_s, .end_s = w->end_s,
+				.window_s = w->window_s,
+			};
+	}
 	return 0;
 }
 

@@ -94,6 +94,14 @@ struct res_clients {
 	int nlost;
 };
 
+/* A process's active window (run phases): its flowops' rates divide by it. */
+struct res_phase {
+	const char *process;
+	bool started;                     /* false: it never started */
+	double start_s, end_s;            /* from the release */
+	double window_s;
+};
+
 struct res_run {
 	int index;                        /* 1-based */
 	char started[32];                 /* UTC, ISO 8601 */
@@ -103,6 +111,8 @@ struct res_run {
 	struct res_flowop *flowops;       /* [results.nflowops], plan order */
 	struct res_summary summary;
 	struct res_clients *clients;      /* flowbench-mpi: every client's part; NULL for a plain run */
+	struct res_phase *phases;         /* run phases: the phased processes' windows */
+	int nphases;                      /* 0: no process is phased */
 };
 
 /*
@@ -215,6 +225,16 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
 struct coord_combined;
 int results_add_clients(struct run_results *r, const struct plan *p,
 			const struct coord_combined *c);
+
+/*
+ * Run phases: the run just added takes each phased process's window
+ * (windows[p->nprocs], text.h), and its flowops' rates are recomputed
+ * over their process's window; the summary stays over the run.  0, or
+ * -1 when out of memory or no run was added.
+ */
+struct proc_window;
+int results_add_phases(struct run_results *r, const struct plan *p,
+		       const struct proc_window *windows);
 
 /* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -68,6 +68,7 @@ static int one_run(const struct plan *p, const struct session_options *so,
 	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
 					 (int64_t)started) < 0 ||
 			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0 ||
+			 (o->windows && results_add_phases(res, p, o->windows) < 0) ||
 			 (o->has_clients &&
 			  results_add_clients(res, p, &o->clients) < 0))) {
 		log_error("out of memory");

@@ -819,7 +819,8 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	jp->needs_size = true;
-	diag_warning(e->d, opt_loc(s, o->fill_device ? FO_FILL_DEVICE : FO_FILENAME),
+	diag_warning(e->d, o->fill_device ? opt_loc(s, FO_FILL_DEVICE) : f->device ?
+		     opt_loc(s, FO_FILENAME) : (struct src_loc){ s->line, 1 },
 		     "job '%s': %s: the file's size is not in the job file: give it "
 		     "when running, with -D filesize%s=SIZE", s->name, o->fill_device ?
 		     "fill_device=1 (fio fills the file system)" : f->device ?

@@ -925,6 +925,36 @@ static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
 	return 0;
 }
 
+/*
+ * percentage_random=N: 100 is fio's default, 0 makes a random job
+ * sequential (exactly).  In between, fio continues a sequential run
+ * from wherever the last I/O was, random or not; flowbench's sequential
+ * flowop keeps its own offset, so a mixture of two flowops would not
+ * have fio's locality: an error (dropped with --lenient).
+ */
+static int plan_pct_random(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (o->pct_random == 100 || !jp->random)
+		return 0;
+	if (o->pct_random == 0) {
+		jp->random = false;
+		return 0;
+	}
+	if (drop_option(e, jp, FO_PCT_RANDOM, "percentage_random", "a mix of "
+			"sequential and random offsets")) {
+		jp->lo->pct_random = 100;
+		return 0;
+	}
+	diag_error(e->d, opt_loc(jp->s, FO_PCT_RANDOM), "job '%s': percentage_random="
+		   "%lld is not supported: fio continues each sequential run from "
+		   "the previous I/O, random or not; flowbench's sequential flowop "
+		   "keeps its own offset (0 and 100 are supported)", jp->s->name,
+		   o->pct_random);
+	return -1;
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 static int plan_job(struct emit *e, struct job_plan *jp, int index)
 {
@@ -990,6 +1020,8 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
 		     o->rw == FIO_RANDRW;
+	if (plan_pct_random(e, jp) < 0)
+		return -1;
 	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
 	    plan_verify(e, jp) < 0)
@@ -998,7 +1030,7 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
 		   !jp->fsyncs && !jp->aio && !o->thinktime_us &&
-		   !o->rate && !o->rate_iops && !o->nbss;
+		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
 	return 0;
 }
 
@@ -1133,6 +1165,14 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	else if (o->verify)
 		fprintf(out, "# verify=%s: fio checks the data it reads; flowbench reads "
 			"it but does not check it\n", commented(e, o->verify));
+	if (o->number_ios)
+		fprintf(out, "# number_ios=%lld: each clone stops after $nios%s reads "
+			"and writes (finishoncount, checked once per pass: it may do "
+			"one pass more than fio)\n", o->number_ios, jp->sfx);
+	if (o->given & FIO_BIT(FO_PCT_RANDOM))
+		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
+			jp->random ? "random offsets (fio's default)" :
+			"sequential offsets, as in fio");
 	if (o->stonewall && jp->group)
 		fprintf(out, "# stonewall: starts when every job before it has ended "
 			"(after= the jobs of the previous group)\n");
@@ -1412,6 +1452,8 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	if (o->thinktime_us)
 		fprintf(out, "set $thinktime%s=%s\n", jp->sfx,
 			wml_seconds(b, sizeof(b), o->thinktime_us));
+	if (o->number_ios)
+		fprintf(out, "set $nios%s=%lld\n", jp->sfx, o->number_ios);
 	if (o->startdelay_us)
 		fprintf(out, "set $startdelay_%d=%s\n", index + 1,
 			wml_seconds(b, sizeof(b), o->startdelay_us));
@@ -1452,6 +1494,9 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	if (!o->time_based)
 		fprintf(out, "    flowop finishonbytes name=%s-done,value=%s\n",
 			jp->name, done_bytes(e, jp));
+	if (o->number_ios)
+		fprintf(out, "    flowop finishoncount name=%s-count,value=$nios%s\n",
+			jp->name, jp->sfx);
 	fprintf(out, "  }\n}\n");
 	if (jp->vname)
 		emit_verify(e, jp, index);
@@ -1471,7 +1516,7 @@ static int run_time(struct emit *e, uint64_t *runtime_us, bool *alldone)
 	for (int i = 0; i < e->njobs; i++) {
 		const struct fio_section *s = e->jobs[i].s;
 
-		*alldone |= !s->opts.time_based;
+		*alldone |= !s->opts.time_based || s->opts.number_ios;
 		if (e->phases)
 			continue;
 		if (i && s->opts.runtime_us != *runtime_us) {
@@ -1686,8 +1731,9 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		return -1;
 	emit_header(e, jf, source_name);
 	if (alldone)
-		fprintf(e->out, "# jobs without time_based end by themselves: the run "
-			"ends when every thread is done\nset mode quit alldone\n");
+		fprintf(e->out, "# jobs without time_based (or with number_ios, or "
+			"their own runtime) end by themselves: the run ends when every "
+			"thread is done\nset mode quit alldone\n");
 	for (int i = 0; i < e->njobs; i++)
 		emit_job(e, &e->jobs[i], i);
 	fputc('\n', e->out);

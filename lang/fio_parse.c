@@ -93,6 +93,8 @@ static const struct opt_spec opt_table[] = {
 	{ "fill_fs", FO_FILL_DEVICE, K_BOOL, F(fill_device), 0, 0 },
 	{ "blockalign", FO_BLOCKALIGN, K_SIZE, F(blockalign), 0, 0 },
 	{ "ba", FO_BLOCKALIGN, K_SIZE, F(blockalign), 0, 0 },
+	{ "number_ios", FO_NUMBER_IOS, K_INT, F(number_ios), 1, INT64_MAX },
+	{ "percentage_random", FO_PCT_RANDOM, K_INT, F(pct_random), 0, 100 },
 	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 };
@@ -862,6 +864,7 @@ static void opts_defaults(struct fio_opts *o)
 	o->nrfiles = o->numjobs = o->iodepth = o->loops = 1;
 	o->bs = 4096;
 	o->do_verify = true;
+	o->pct_random = 100;
 }
 
 static char *trim(char *s)

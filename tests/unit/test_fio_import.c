@@ -258,7 +258,8 @@ START_TEST(test_unsupported_all_listed)
 	    "random_distribution, bssplit, fdatasync, sync, offset, "
 	    "offset_increment, openfiles, file_service_type, stonewall, "
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
-	    "fill_device, fill_fs, blockalign, ba, bsrange, blocksize_range)");
+	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
+	    "bsrange, blocksize_range)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1749,6 +1750,37 @@ START_TEST(test_lenient_jobs)
 }
 END_TEST
 
+/* number_ios=N: each clone stops after N reads and writes (finishoncount
+ * counts the thread's I/O ops), the run when every job has ended.
+ * percentage_random: 0 is sequential, 100 the default; between, an error. */
+START_TEST(test_number_ios_pct_random)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randread\nnumber_ios=100\ntime_based\n"
+			"runtime=5\npercentage_random=0\n", &out, &script, &plan);
+	HAS(out, "set $nios=100\n");
+	HAS(out, "    flowop finishoncount name=j-count,value=$nios\n");
+	HAS(out, "set mode quit alldone\n");
+	HAS(out, "# percentage_random=0: sequential offsets, as in fio\n");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-count"),
+							 "value"), 0), 100);
+	ck_assert(!plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"),
+						    "random"), false));
+	plan_done(&plan, &script, out);
+	/* a wrapping pass is a whole file: number_ios does not wrap */
+	import_compiled("[j]\nsize=1m\nrw=write\nnumber_ios=10\ntime_based\nruntime=5\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "j-close"));
+	plan_done(&plan, &script, out);
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n",
+		     "job.fio:4:1: job 'j': percentage_random=30 is not supported");
+	import_fails("[j]\nsize=1m\nnumber_ios=0\n", "number_ios needs a whole number");
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -1788,6 +1820,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_bsrange_blockalign);
 	tcase_add_test(tc, test_buffered_aio);
 	tcase_add_test(tc, test_lenient_jobs);
+	tcase_add_test(tc, test_number_ios_pct_random);
 	suite_add_tcase(s, tc);
 	return s;
 }

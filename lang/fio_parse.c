@@ -1109,23 +1109,103 @@ int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *
 	return fio_parse_ex(text, len, d, jf, false);
 }
 
-int fio_parse_ex(const char *text, size_t len, struct diag *d,
-		 struct fio_jobfile *jf, bool lenient)
-{
+/* What reading lines carries from one file to the next (include). */
+struct parse_state {
+	struct fio_jobfile *jf;
 	struct fio_opts global;
-	struct fio_section *cur = NULL;
-	int line = 0, unsupported = 0, errors0 = d->errors;
+	struct fio_section *cur;
+	int unsupported;
+};
+
+/* fio's include FILE may nest; deeper than this is taken for a loop. */
+#define FIO_INCLUDE_DEPTH 8
+/* The largest job file read by include (the command reads the first). */
+#define FIO_INCLUDE_MAX (16u << 20)
+
+static void parse_text(struct parse_state *ps, const char *text, size_t len,
+		       struct diag *d, int depth);
+
+/* The whole of file `path` (NUL-terminated, arena), or NULL with errno. */
+static char *read_whole(struct arena *a, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *copy;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			buf = xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got && n <= FIO_INCLUDE_MAX);
+	if (ferror(f) || n > FIO_INCLUDE_MAX) {
+		errno = ferror(f) ? EIO : EFBIG;
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	copy = arena_strndup(a, buf ? buf : "", n);
+	free(buf);
+	*len = n;
+	return copy;
+}
+
+/*
+ * `include FILE`: fio reads FILE's lines as if they were here; a relative
+ * name is taken from the directory of the job file that includes it.  Its
+ * own errors are located in it (FILE:LINE:COL); a missing file, or
+ * includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors at
+ * the include line.
+ */
+static void include_file(struct parse_state *ps, const char *name, struct diag *d,
+			 struct src_loc loc, int depth)
+{
+	struct arena *a = &ps->jf->arena;
+	const char *slash = strrchr(d->filename, '/');
+	const char *path = name[0] == '/' || !slash ? name :
+		arena_printf(a, "%.*s/%s", (int)(slash - d->filename), d->filename, name);
+	struct diag sub;
+	size_t len = 0;
+	char *text;
+
+	if (!*name) {
+		diag_error(d, loc, "include needs a file name");
+		return;
+	}
+	if (depth >= FIO_INCLUDE_DEPTH) {
+		diag_error(d, loc, "include %s: more than %d includes deep (does "
+			   "it include itself?)", name, FIO_INCLUDE_DEPTH);
+		return;
+	}
+	if (!(text = read_whole(a, path, &len))) {
+		diag_error(d, loc, "include %s: cannot read %s: %s", name, path,
+			   errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
+		return;
+	}
+	diag_init(&sub, path, text, len, d->out);
+	parse_text(ps, text, len, &sub, depth + 1);
+	d->errors += sub.errors;
+	d->warnings += sub.warnings;
+}
+
+/* The lines of one file (the job file or an included one) into ps. */
+static void parse_text(struct parse_state *ps, const char *text, size_t len,
+		       struct diag *d, int depth)
+{
+	struct fio_jobfile *jf = ps->jf;
+	int line = 0;
 	size_t pos = 0;
 
-	memset(jf, 0, sizeof(*jf));
-	arena_init(&jf->arena);
-	jf->lenient = lenient;
-	opts_defaults(&global);
 	if (len > INT_MAX - 2) {
 		/* lines and columns are ints */
 		diag_error(d, (struct src_loc){ 0, 0 }, "job file too large "
 			   "(%zu bytes)", len);
-		return d->errors - errors0;
+		return;
 	}
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
@@ -1142,6 +1222,11 @@ int fio_parse_ex(const char *text, size_t len, struct diag *d,
 		}
 		if (!*s || *s == ';' || *s == '#')
 			continue;
+		if (strncmp(s, "include", 7) == 0 && (!s[7] || isblank((unsigned char)s[7]))) {
+			strip_trailing_comment(s);
+			include_file(ps, trim(s + 7), d, loc, depth);
+			continue;
+		}
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			char *name;
@@ -1156,24 +1241,38 @@ int fio_parse_ex(const char *text, size_t len, struct diag *d,
 				diag_error(d, loc, "empty section name");
 				continue;
 			}
-			cur = new_section(jf, name, line, &global);
-			if (cur->global)
-				cur->opts = global;
+			ps->cur = new_section(jf, name, line, &ps->global);
+			if (ps->cur->global)
+				ps->cur->opts = ps->global;
 			continue;
 		}
-		if (!cur) {
+		if (!ps->cur) {
 			diag_error(d, loc, "option outside a section: start with [global] "
 				   "or [jobname]");
 			continue;
 		}
-		option_line(jf, cur, &global, s, line, loc.col, d, &unsupported);
+		option_line(jf, ps->cur, &ps->global, s, line, loc.col, d,
+			    &ps->unsupported);
 	}
-	if (unsupported) {
+}
+
+int fio_parse_ex(const char *text, size_t len, struct diag *d,
+		 struct fio_jobfile *jf, bool lenient)
+{
+	struct parse_state ps = { .jf = jf };
+	int errors0 = d->errors;
+
+	memset(jf, 0, sizeof(*jf));
+	arena_init(&jf->arena);
+	jf->lenient = lenient;
+	opts_defaults(&ps.global);
+	parse_text(&ps, text, len, d, 0);
+	if (ps.unsupported) {
 		char list[1024];
 
 		supported_list(list, sizeof(list));
 		fprintf(d->out, "%s: %d unsupported option%s (import-fio supports: %s)\n",
-			d->filename, unsupported, unsupported == 1 ? "" : "s", list);
+			d->filename, ps.unsupported, ps.unsupported == 1 ? "" : "s", list);
 	}
 	if (d->errors == errors0 && jf->njobs == 0)
 		diag_error(d, (struct src_loc){ 0, 0 }, "no job section: fio runs "

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plan/flowop.h"
 #include "lang/ast.h"
@@ -1781,6 +1782,105 @@ START_TEST(test_number_ios_pct_random)
 }
 END_TEST
 
+/* Write `text` to DIR/NAME; returns the path (free it). */
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	ck_assert_int_ge(asprintf(&path, "%s/%s", dir, name), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* import-fio of the job file at `path` (its name locates includes). */
+static int import_path(const char *path, char **out, char **err)
+{
+	size_t n1, n2, len;
+	FILE *o = open_memstream(out, &n1), *e = open_memstream(err, &n2);
+	FILE *f = fopen(path, "r");
+	char text[4096];
+	int st;
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	st = fio_import(path, text, len, o, e);
+	fclose(o);
+	fclose(e);
+	return st;
+}
+
+/*
+ * fio's `include FILE`: its lines read in place, a relative name from the
+ * including file's directory; its errors located in it; a missing file
+ * or an include loop an error at the include line.
+ */
+START_TEST(test_include)
+{
+	char dir[] = "/tmp/fb-fio-include.XXXXXX";
+	char *main_path, *inc, *bad, *loop, *miss, *out, *err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	inc = write_file(dir, "common.fio", "[global]\nbs=8k\nsize=2m\n");
+	main_path = write_file(dir, "main.fio", "include common.fio ; defaults\n"
+			       "[j]\nrw=randread\n");
+	ck_assert_msg(import_path(main_path, &out, &err) == 0, "%s", err);
+	HAS(out, "set $iosize=8k\n");
+	HAS(out, "set $filesize=2m\n");
+	free(out);
+	free(err);
+
+	bad = write_file(dir, "bad.fio", "[global]\nbs=8k\nzonemode=zbd\n");
+	free(main_path);
+	main_path = write_file(dir, "main2.fio", "include bad.fio\n[j]\nsize=1m\n");
+	ck_assert_int_eq(import_path(main_path, &out, &err), 1);
+	ck_assert_msg(strstr(err, "/bad.fio:3:1: unsupported option 'zonemode'\n"
+			     "    zonemode=zbd\n"), "%s", err);
+	free(out);
+	free(err);
+
+	free(main_path);
+	main_path = write_file(dir, "main3.fio", "[j]\nsize=1m\ninclude nope.fio\n");
+	ck_assert_int_eq(import_path(main_path, &out, &err), 1);
+	ck_assert_msg(strstr(err, "main3.fio:3:1: include nope.fio: cannot read ") &&
+		      strstr(err, "/nope.fio: No such file or directory"), "%s", err);
+	free(out);
+	free(err);
+
+	loop = write_file(dir, "loop.fio", "include loop.fio\n[j]\nsize=1m\n");
+	ck_assert_int_eq(import_path(loop, &out, &err), 1);
+	HAS(err, "loop.fio:1:1: include loop.fio: more than 8 includes deep (does "
+	    "it include itself?)");
+	free(out);
+	free(err);
+
+	miss = write_file(dir, "empty.fio", "include\t\n[j]\nsize=1m\n");
+	ck_assert_int_eq(import_path(miss, &out, &err), 1);
+	HAS(err, "empty.fio:1:1: include needs a file name");
+	free(out);
+	free(err);
+	for (const char *const *n = (const char *const[]){ "common.fio", "main.fio",
+	     "bad.fio", "main2.fio", "main3.fio", "loop.fio", "empty.fio", NULL };
+	     *n; n++) {
+		char *p;
+
+		ck_assert_int_ge(asprintf(&p, "%s/%s", dir, *n), 0);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	free(inc);
+	free(bad);
+	free(loop);
+	free(miss);
+	free(main_path);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -1821,6 +1921,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_buffered_aio);
 	tcase_add_test(tc, test_lenient_jobs);
 	tcase_add_test(tc, test_number_ios_pct_random);
+	tcase_add_test(tc, test_include);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -434,6 +434,10 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 
 	if (!o->directory && (!o->filename || o->filename[0] != '/'))
 		e->dir_default = true;
+	/* fio's default file is the job's name when that is a device (not a
+	 * regular file) and the job has one file */
+	if (!o->filename && o->nrfiles == 1 && strncmp(jp->s->name, "/dev/", 5) == 0)
+		return plan_device(e, jp, index, jp->s->name);
 	if (!o->filename) {
 		f.fileset = true;
 		f.path = base;
@@ -496,20 +500,21 @@ static int plan_device(struct emit *e, struct job_plan *jp, int index,
 		       const char *dev)
 {
 	const struct fio_opts *o = &jp->s->opts;
-	struct src_loc at = opt_loc(jp->s, FO_FILENAME);
+	struct src_loc at = opt_loc(jp->s, FO_FILENAME);   /* or the section's */
 	struct out_file f = { .job = index, .device = dev };
 	struct keyed *same = lookup(&e->file_index, dev);
+	const char *what = o->filename ? "filename=" : "the job's name (fio's file) ";
 
 	if (!e->lenient && (strcmp(dev, "/dev/null") == 0 || strcmp(dev, "/dev/zero") == 0)) {
-		diag_error(e->d, at, "job '%s': filename=%s stores nothing: "
-			   "flowbench works on files it creates (--lenient makes it "
-			   "a file like other devices)", jp->s->name, dev);
+		diag_error(e->d, at, "job '%s': %s%s stores nothing: flowbench works "
+			   "on files it creates (--lenient makes it a file like other "
+			   "devices)", jp->s->name, what, dev);
 		return -1;
 	}
-	diag_warning(e->d, at, "job '%s': filename=%s is a device: flowbench "
-		     "writes only files it creates, so the job runs on a file in "
-		     "the job's directory (put it on that device's file system)",
-		     jp->s->name, dev);
+	diag_warning(e->d, at, "job '%s': %s%s is a device: flowbench writes only "
+		     "files it creates, so the job runs on a file in the job's "
+		     "directory (put it on that device's file system)",
+		     jp->s->name, what, dev);
 	if (same) {
 		jp->file = same->val;
 		jp->dir = e->files[same->val].dir;
@@ -1132,9 +1137,10 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	char b[32];
 
 	if (f->device && f->job == jp - e->jobs)
-		fprintf(out, "# filename=%s is a device: flowbench writes only files it "
-			"creates, so the job runs on the file %s in ", commented(e, f->device),
-			f->name);
+		fprintf(out, "# %s%s is a device: flowbench writes only files it "
+			"creates, so the job runs on the file %s in ", o->filename ?
+			"filename=" : "the job's name (fio's file) ",
+			commented(e, f->device), f->name);
 	if (f->device && f->job == jp - e->jobs) {
 		print_dir_var(e, f->dir);
 		fprintf(out, ": put that directory on the device's file system\n");

@@ -1580,6 +1580,19 @@ START_TEST(test_devices)
 	plan_done(&plan, &script, out);
 	free(err);
 
+	/* fio's file is the job's name when that is a device */
+	ck_assert_int_eq(import("[/dev/sdc]\nrw=read\nsize=1m\n", &out, &err), 0);
+	HAS(err, "job.fio:1:1: warning: job '/dev/sdc': the job's name (fio's file) "
+	    "/dev/sdc is a device");
+	HAS(out, "define file name=sdc,path=$dir,size=$filesize,prealloc,reuse\n");
+	compiled_with(out, "", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+	ck_assert_int_eq(import("[/dev/sdc]\nrw=read\nsize=1m\nnrfiles=2\n", &out, &err), 0);
+	HAS(out, "define fileset name=j_dev_sdc-files");
+	free(out);
+	free(err);
+
 	import_fails("[j]\nfilename=/dev/null\nrw=write\n",
 		     "job.fio:2:1: job 'j': filename=/dev/null stores nothing");
 	import_fails("[j]\nfilename=/dev/zero\nsize=1m\n",

@@ -142,6 +142,9 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "create_on_open", "when files are created (flowbench creates them "
 	  "before the run)" },
 	{ "rwmixcycle", "deprecated: fio accepts it and ignores it" },
+	/* not an alias of `thread`: fio 3.33 runs such a job as processes */
+	{ "threads", "an option of fio's tiobench profile (profile=tiobench), not "
+	  "`thread`: without that profile fio ignores it and forks processes" },
 	{ "create_serialize", "the order in which fio lays out files "
 	  "(flowbench creates them before the run)" },
 	/* verify's options that only change what is checked or when a

@@ -1394,6 +1394,13 @@ START_TEST(test_fio_ignored)
 {
 	char *out, *err;
 
+	/* tiobench's profile option: fio forks processes all the same */
+	ck_assert_int_eq(import("[j]\nsize=1m\nthreads=1\n", &out, &err), 0);
+	HAS(out, "# threads=1: no effect on the I/O pattern (an option of fio's "
+	    "tiobench profile");
+	HAS(out, "define process name=j,instances=$nthreads\n");
+	free(out);
+	free(err);
 	ck_assert_int_eq(import("[j]\nsize=1m\nrwmixcycle=40\n", &out, &err), 0);
 	HAS(out, "# rwmixcycle=40: no effect on the I/O pattern (deprecated: fio "
 	    "accepts it and ignores it)");

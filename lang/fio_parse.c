@@ -1159,8 +1159,10 @@ static char *read_whole(struct arena *a, const char *path, size_t *len)
 }
 
 /*
- * `include FILE`: fio reads FILE's lines as if they were here; a relative
- * name is taken from the directory of the job file that includes it.  Its
+ * `include FILE`: fio reads FILE's lines as if they were here, in the
+ * section that includes it (an included file has no sections); a
+ * relative name is taken from the directory of the job file that
+ * includes it.  Its
  * own errors are located in it (FILE:LINE:COL); a missing file, or
  * includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors at
  * the include line.
@@ -1228,6 +1230,11 @@ static void parse_text(struct parse_state *ps, const char *text, size_t len,
 		if (strncmp(s, "include", 7) == 0 && (!s[7] || isblank((unsigned char)s[7]))) {
 			strip_trailing_comment(s);
 			include_file(ps, trim(s + 7), d, loc, depth);
+			continue;
+		}
+		if (*s == '[' && depth > 0) {
+			diag_error(d, loc, "a section header in an included file: fio's "
+				   "include files hold options only");
 			continue;
 		}
 		if (*s == '[') {

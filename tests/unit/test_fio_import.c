@@ -1845,21 +1845,23 @@ START_TEST(test_include)
 	char *main_path, *inc, *bad, *loop, *miss, *out, *err;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	inc = write_file(dir, "common.fio", "[global]\nbs=8k\nsize=2m\n");
-	main_path = write_file(dir, "main.fio", "include common.fio ; defaults\n"
-			       "[j]\nrw=randread\n");
+	inc = write_file(dir, "common.fio", "bs=8k\nsize=2m\n");
+	main_path = write_file(dir, "main.fio", "[global]\ninclude common.fio ; "
+			       "defaults\n[j]\nrw=randread\n");
 	ck_assert_msg(import_path(main_path, &out, &err) == 0, "%s", err);
 	HAS(out, "set $iosize=8k\n");
 	HAS(out, "set $filesize=2m\n");
 	free(out);
 	free(err);
 
-	bad = write_file(dir, "bad.fio", "[global]\nbs=8k\nzonemode=zbd\n");
+	bad = write_file(dir, "bad.fio", "bs=8k\nzonemode=zbd\n[k]\n");
 	free(main_path);
-	main_path = write_file(dir, "main2.fio", "include bad.fio\n[j]\nsize=1m\n");
+	main_path = write_file(dir, "main2.fio", "[j]\ninclude bad.fio\nsize=1m\n");
 	ck_assert_int_eq(import_path(main_path, &out, &err), 1);
-	ck_assert_msg(strstr(err, "/bad.fio:3:1: unsupported option 'zonemode'\n"
+	ck_assert_msg(strstr(err, "/bad.fio:2:1: unsupported option 'zonemode'\n"
 			     "    zonemode=zbd\n"), "%s", err);
+	ck_assert_msg(strstr(err, "/bad.fio:3:1: a section header in an included "
+			     "file: fio's include files hold options only"), "%s", err);
 	free(out);
 	free(err);
 
@@ -1871,16 +1873,16 @@ START_TEST(test_include)
 	free(out);
 	free(err);
 
-	loop = write_file(dir, "loop.fio", "include loop.fio\n[j]\nsize=1m\n");
+	loop = write_file(dir, "loop.fio", "[j]\nsize=1m\ninclude loop.fio\n");
 	ck_assert_int_eq(import_path(loop, &out, &err), 1);
-	HAS(err, "loop.fio:1:1: include loop.fio: more than 8 includes deep (does "
+	HAS(err, "loop.fio:3:1: include loop.fio: more than 8 includes deep (does "
 	    "it include itself?)");
 	free(out);
 	free(err);
 
-	miss = write_file(dir, "empty.fio", "include\t\n[j]\nsize=1m\n");
+	miss = write_file(dir, "empty.fio", "[j]\ninclude\t\nsize=1m\n");
 	ck_assert_int_eq(import_path(miss, &out, &err), 1);
-	HAS(err, "empty.fio:1:1: include needs a file name");
+	HAS(err, "empty.fio:2:1: include needs a file name");
 	free(out);
 	free(err);
 	for (const char *const *n = (const char *const[]){ "common.fio", "main.fio",

@@ -149,16 +149,16 @@ static const struct { const char *name, *why; } comment_only[] = {
 	  "(flowbench creates them before the run)" },
 	/* verify's options that only change what is checked or when a
 	 * mismatch is reported: the read-back's I/O is the same */
-	{ "verify_pattern", "the data verify checks (flowbench does not check)" },
-	{ "verify_interval", "the data verify checks (flowbench does not check)" },
-	{ "verify_offset", "the data verify checks (flowbench does not check)" },
-	{ "verify_fatal", "what fio does on a mismatch (flowbench does not check)" },
-	{ "verify_dump", "what fio does on a mismatch (flowbench does not check)" },
-	{ "verify_backlog", "when fio checks (flowbench does not check)" },
-	{ "verify_backlog_batch", "when fio checks (flowbench does not check)" },
-	{ "verify_async", "fio's checking threads (flowbench does not check)" },
-	{ "verify_write_sequence", "the data verify checks (flowbench does not check)" },
-	{ "verify_header_seed", "the data verify checks (flowbench does not check)" },
+	{ "verify_pattern", "the data verify checks; flowbench checks no data" },
+	{ "verify_interval", "the data verify checks; flowbench checks no data" },
+	{ "verify_offset", "the data verify checks; flowbench checks no data" },
+	{ "verify_fatal", "what fio does on a mismatch; flowbench checks no data" },
+	{ "verify_dump", "what fio does on a mismatch; flowbench checks no data" },
+	{ "verify_backlog", "when fio checks; flowbench checks no data" },
+	{ "verify_backlog_batch", "when fio checks; flowbench checks no data" },
+	{ "verify_async", "fio's checking threads; flowbench checks no data" },
+	{ "verify_write_sequence", "the data verify checks; flowbench checks no data" },
+	{ "verify_header_seed", "the data verify checks; flowbench checks no data" },
 };
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 

@@ -1188,6 +1188,10 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	if (o->startdelay_us)
 		fprintf(out, "# startdelay=%s: starts $startdelay_%d s later\n",
 			wml_seconds(b, sizeof(b), o->startdelay_us), (int)(jp - e->jobs) + 1);
+	if (e->phases && !o->startdelay_us && !(jp->after && jp->after[0] >= 0) &&
+	    !o->runtime_us)
+		fprintf(out, "# startdelay=0: no delay; as a phase its ops/s are over its "
+			"own run time, as fio reports each job\n");
 	if (e->phases && o->runtime_us)
 		fprintf(out, "# runtime=%s: the job's own run time ($runtime_%d; the "
 			"process's threads stop then)%s\n",
@@ -1393,6 +1397,9 @@ static void phase_attrs(struct emit *e, const struct job_plan *jp, int index)
 	print_after(e, jp);
 	if (o->startdelay_us)
 		fprintf(e->out, ",startdelay=$startdelay_%d", index + 1);
+	else if (e->phases && !(jp->after && jp->after[0] >= 0) && !o->runtime_us)
+		/* any phase attribute puts the job's rates over its own window */
+		fputs(",startdelay=0", e->out);
 	if (e->phases && o->runtime_us)
 		fprintf(e->out, ",runtime=$runtime_%d", index + 1);
 }

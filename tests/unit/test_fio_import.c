@@ -1452,7 +1452,10 @@ START_TEST(test_phases)
 			"[e]\nstonewall\nrw=read\nruntime=3\n"
 			"[f]\nwait_for=a\nstartdelay=1500ms\nrw=read\n",
 			&out, &script, &plan);
-	HAS(out, "define process name=a,instances=$nthreads_1\n");
+	/* a phase too, for its rates over its own window */
+	HAS(out, "define process name=a,instances=$nthreads_1,startdelay=0\n");
+	HAS(out, "# startdelay=0: no delay; as a phase its ops/s are over its own "
+	    "run time, as fio reports each job\n");
 	HAS(out, "define process name=c,instances=$nthreads_3,after=\"a:b\","
 	    "runtime=$runtime_3\n");
 	/* d is in c's group: it starts with c, after the jobs before c */
@@ -1479,6 +1482,7 @@ START_TEST(test_phases)
 	ck_assert(proc(&plan, "d")->runtime_s == 7);
 	ck_assert(proc(&plan, "e")->runtime_s == 3);
 	ck_assert_int_eq(proc(&plan, "a")->nafter, 0);
+	ck_assert(proc(&plan, "a")->phased);
 	plan_done(&plan, &script, out);
 
 	/* different runtimes alone: per-process runtime, once an error */

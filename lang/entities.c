@@ -704,6 +704,38 @@ static void after_unknown(struct compiler *c, struct src_loc loc,
 	free(names);
 }
 
+/* Can process `j` end before the run does: a runtime= or a finish flowop? */
+static bool proc_can_end(const struct plan *p, int j)
+{
+	const struct plan_proc *pp = &p->procs[j];
+
+	if (pp->runtime_s > 0)
+		return true;
+	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
+		for (int k = 0; k < p->threads[t].nflowops; k++)
+			if (strncmp(p->flowops[p->threads[t].first_flowop + k].ops->name,
+				    "finish", 6) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * In timeout mode a process that can never end holds back every process
+ * after it until the run's end: warned about (the script may mean it).
+ */
+static void after_check_ends(struct compiler *c, const struct plan_value *v,
+			     const struct plan_proc *pr)
+{
+	for (int i = 0; c->p->quit_mode == QUIT_TIMEOUT && i < pr->nafter; i++) {
+		const struct plan_proc *before = &c->p->procs[pr->after[i]];
+
+		if (!proc_can_end(c->p, pr->after[i]))
+			diag_warning(c->d, v->loc,
+				     "process '%s' waits for process '%s', which has no finish flowop (finishoncount, finishonbytes) and no runtime=: it runs until the run's end, so '%s' would never start",
+				     pr->name, before->name, pr->name);
+	}
+}
+
 /*
  * after="A:B": every earlier process named A or B (names may repeat),
  * into pr->after.  Each name must be non-empty and defined before
@@ -745,6 +777,7 @@ static void build_after(struct compiler *c, const struct plan_value *v,
 	}
 	pr->after = after;
 	pr->nafter = n;
+	after_check_ends(c, v, pr);
 }
 
 /* The run-phase attributes of process `index` (already pushed as `pr`). */

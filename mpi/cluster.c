@@ -196,6 +196,34 @@ static bool series_too_big(const struct cluster *cl, const struct plan *p)
 }
 
 /*
+ * Run phases (after=, startdelay=, runtime= of `define process`): their
+ * windows are not merged across ranks yet, so flowbench-mpi refuses
+ * them on every rank (any rank's plan with them: all refuse, none waits
+ * for the others at the release), said once, at the first one.
+ */
+static bool phases_refused(struct cluster *cl, const struct plan *p)
+{
+	int mine = p->has_phases, any = 0;
+
+	MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, cl->world);
+	if (!any)
+		return false;
+	for (int i = 0; cl->rank == 0 && i < p->nprocs; i++) {
+		if (!p->procs[i].phased)
+			continue;
+		log_error("%s:%d:%d: process '%s': run phases (after=, startdelay=, "
+			  "runtime=) are not supported by flowbench-mpi: run this "
+			  "workload with flowbench, or remove them", p->filename,
+			  p->procs[i].loc.line, p->procs[i].loc.col, p->procs[i].name);
+		return true;
+	}
+	if (cl->rank == 0)
+		log_error("%s: another rank's workload has run phases (after=, startdelay=, "
+			  "runtime=), which flowbench-mpi does not support", p->filename);
+	return true;
+}
+
+/*
  * The plan on this rank: the same flowops as every other rank's, and
  * every fileset in this rank's own directory below its path (or, with
  * --shared-files, the same files for all, prepared by rank 0).
@@ -216,7 +244,7 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 				  "same filesets (paths, sizes, entries)" : ", with any values");
 		return 1;
 	}
-	if (series_too_big(cl, p))
+	if (phases_refused(cl, p) || series_too_big(cl, p))
 		return 1;
 	if (cl->shared_files)
 		return shared_name_changes(cl, p) ? 1 : 0;

@@ -10,7 +10,9 @@
 #     over its own window (results JSON), the other's over the run;
 #  4. alldone: the run ends when the last phase ends;
 #  5. SIGINT while processes wait (after=, startdelay=) ends the run at
-#     once with the usual interrupted output.
+#     once with the usual interrupted output;
+#  6. a process killed (SIGKILL) while another waits for it: its threads
+#     never end, yet the waiting one is woken when the run fails.
 . "$(dirname "$0")/lib.sh"
 need strace
 need python3
@@ -276,3 +278,29 @@ grep -q 'Phase sleepy: not started' "$tmp/wait.out" || fail "SIGINT: 'sleepy' sh
 sleep 0.2
 ! pgrep -s "$pid" >/dev/null 2>&1 || fail "SIGINT: processes left behind"
 ok "SIGINT while processes wait: exit 130 within $((($(date +%s%N) - t0) / 1000000)) ms, partial results, nothing left"
+
+# ---- 6. the process waited for is killed ------------------------------------
+setsid "$FLOWBENCH" run "$tmp/wait.f" >"$tmp/kill.out" 2>&1 &
+pid=$!
+i=0
+until grep -q Running "$tmp/kill.out" 2>/dev/null; do
+	i=$((i + 1)); [ $i -le 200 ] || { kill -9 "$pid"; fail "kill: no 'Running': $(cat "$tmp/kill.out")"; }
+	sleep 0.1
+done
+sleep 0.5
+victim=$(pgrep -s "$pid" -x forever || true)
+[ -n "$victim" ] || { kill -9 "$pid"; fail "kill: no worker process named 'forever'"; }
+kill -KILL "$victim"
+i=0
+while [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; do
+	i=$((i + 1)); [ $i -le 40 ] || { kill -9 -"$pid" 2>/dev/null || kill -9 "$pid"; fail "kill: still running 2 s after the worker died: $(cat "$tmp/kill.out")"; }
+	sleep 0.05
+done
+st=0; wait "$pid" || st=$?
+[ "$st" -eq 1 ] || fail "kill: exit status $st: $(cat "$tmp/kill.out")"
+grep -q "worker process 'forever' instance 1 killed by signal 9" "$tmp/kill.out" ||
+	fail "kill: the dead worker is not named: $(cat "$tmp/kill.out")"
+! grep -q "has not exited" "$tmp/kill.out" || fail "kill: a waiting worker had to be killed: $(cat "$tmp/kill.out")"
+sleep 0.2
+! pgrep -s "$pid" >/dev/null 2>&1 || fail "kill: processes left behind"
+ok "the process waited for killed: the waiting one woken, the run failed at once naming it, nothing left"

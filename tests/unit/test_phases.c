@@ -252,6 +252,45 @@ START_TEST(test_compat_filebench_refuses)
 }
 END_TEST
 
+/* A script of a process `a` with body `abody` and `b` after it. */
+static void compile_after(struct result *r, const char *prefix, const char *aattrs,
+			  const char *abody)
+{
+	char *src;
+
+	ck_assert_int_gt(asprintf(&src, "%sdefine process name=a%s\n{\n"
+				  "  thread name=ta\n  {\n%s  }\n}\n"
+				  PROC("b", ",after=a") "run 5\n",
+				  prefix, aattrs, abody), 0);
+	compile_src(r, src);
+	free(src);
+}
+
+START_TEST(test_warn_never_ends)
+{
+	struct result r;
+	static const char warning[] =
+		"t.f:8:29: warning: process 'b' waits for process 'a', which has no finish flowop (finishoncount, finishonbytes) and no runtime=: it runs until the run's end, so 'b' would never start";
+
+	compile_after(&r, "", "", "    flowop eventlimit name=e\n");
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	HAS(&r, warning);
+	release(&r);
+
+	/* a finish flowop, a runtime= or another quit mode: no warning */
+	compile_after(&r, "", "", "    flowop eventlimit name=e\n"
+		      "    flowop finishoncount name=f,value=10\n");
+	ck_assert_msg(r.errors == 0 && !strstr(r.msgs, "never start"), "%s", r.msgs);
+	release(&r);
+	compile_after(&r, "", ",runtime=3", "    flowop eventlimit name=e\n");
+	ck_assert_msg(r.errors == 0 && !strstr(r.msgs, "never start"), "%s", r.msgs);
+	release(&r);
+	compile_after(&r, "set mode quit alldone\n", "", "    flowop eventlimit name=e\n");
+	ck_assert_msg(r.errors == 0 && !strstr(r.msgs, "never start"), "%s", r.msgs);
+	release(&r);
+}
+END_TEST
+
 static Suite *phases_suite(void)
 {
 	Suite *s = suite_create("phases");
@@ -266,6 +305,7 @@ static Suite *phases_suite(void)
 	tcase_add_test(tc, test_empty_names);
 	tcase_add_test(tc, test_bad_times);
 	tcase_add_test(tc, test_compat_filebench_refuses);
+	tcase_add_test(tc, test_warn_never_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }

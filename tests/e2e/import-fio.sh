@@ -10,8 +10,9 @@
 # times come out as numbers WML reads back; and nothing copied from the job
 # file or its name into comments can inject a WML statement.  Run phases
 # (stonewall, wait_for, startdelay, verify's read-back) run in order, a
-# device is a file sized with -D filesize=, and --lenient imports what
-# it cannot honour as NOT IMPORTED notes.
+# device is a file sized with -D filesize=, --lenient imports what it
+# cannot honour as NOT IMPORTED notes, include reads from the job file's
+# directory, and number_ios stops each clone after its I/Os.
 . "$(dirname "$0")/lib.sh"
 
 d=$tmp/data
@@ -382,3 +383,21 @@ mkdir -p "$d/len"
 "$FLOWBENCH" check "$tmp/len.f" -D dir="$d/len" -D filesize=1m >"$tmp/len.chk" 2>&1 ||
 	{ cat "$tmp/len.chk"; fail "len: check failed"; }
 ok "--lenient: no size, an unset \${VAR}, zones with a mix: imported, checked with -D filesize="
+
+# include (relative to the job file, not the current directory) and
+# number_ios (finishoncount): the included options apply, and each clone
+# stops after its 100 reads.
+mkdir -p "$tmp/inc"
+printf 'bs=8k\nsize=4m\n' >"$tmp/inc/common.fio"
+printf '[global]\ninclude common.fio\n[nios]\nrw=randread\nnumjobs=2\nthread\nnumber_ios=100\ntime_based\nruntime=30\n' >"$tmp/nios.fio"
+( cd "$tmp/inc" && "$FLOWBENCH" import-fio "$tmp/nios.fio" >/dev/null 2>"$tmp/nios.err" ) &&
+	fail "nios: include read common.fio from the current directory"
+grep -q "nios.fio:2:1: include common.fio: cannot read $tmp/common.fio" "$tmp/nios.err" ||
+	{ cat "$tmp/nios.err"; fail "nios: no located error for the missing include"; }
+mv "$tmp/inc/common.fio" "$tmp/common.fio"
+imp nios
+grep -q '^set \$iosize=8k$' "$tmp/nios.f" || { cat "$tmp/nios.f"; fail "nios: included bs not applied"; }
+run nios
+[ "$(ops nios nios-read)" -eq 200 ] ||
+	{ cat "$tmp/nios.out"; fail "nios: not 2 x 100 reads"; }
+ok "include common.fio (from the job file's directory), number_ios=100: 2 clones x 100 reads"

@@ -1717,13 +1717,46 @@ static int plan_phases(struct emit *e)
 	return st;
 }
 
+/*
+ * exitall: fio ends every job when one of its threads ends.  That is
+ * flowbench's firstdone quit mode: the first thread done (a finish
+ * flowop) ends the run; time-based jobs of one run time end together
+ * anyway.  With phases a thread also ends at its process's runtime,
+ * which firstdone need not count: an error (dropped with --lenient).
+ * Returns 1 when the workload has it, 0 when not, -1 after an error.
+ */
+static int plan_exitall(struct emit *e)
+{
+	int found = 0;
+
+	for (int i = 0; i < e->njobs; i++) {
+		struct job_plan *jp = &e->jobs[i];
+
+		if (!jp->s->opts.exitall)
+			continue;
+		if (!e->phases) {
+			found = 1;
+			continue;
+		}
+		if (drop_option(e, jp, FO_EXITALL, "exitall", "with run phases")) {
+			jp->lo->exitall = false;
+			continue;
+		}
+		diag_error(e->d, opt_loc(jp->s, FO_EXITALL), "job '%s': exitall with "
+			   "run phases (stonewall, wait_for, startdelay, verify, "
+			   "different runtimes) is not supported", jp->s->name);
+		return -1;
+	}
+	return found;
+}
+
 static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		    const char *source_name)
 {
 	uint64_t runtime_us;
 	bool alldone;
 	char b[32];
-	int j = 0, rated;
+	int j = 0, rated, exitall;
 	struct fio_section *sec;
 
 	e->njobs = jf->njobs;
@@ -1740,10 +1773,16 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		j++;
 	}
 	if (e->d->errors || plan_phases(e) < 0 ||
-	    run_time(e, &runtime_us, &alldone) < 0 || plan_rate(e, &rated) < 0)
+	    run_time(e, &runtime_us, &alldone) < 0 || plan_rate(e, &rated) < 0 ||
+	    (exitall = plan_exitall(e)) < 0)
 		return -1;
 	emit_header(e, jf, source_name);
-	if (alldone)
+	if (exitall)
+		fprintf(e->out, "# exitall: the run ends when the first thread is "
+			"done (finishonbytes, finishoncount), as fio ends every job "
+			"when one ends; time-based jobs end together at the run "
+			"time\nset mode quit firstdone\n");
+	else if (alldone)
 		fprintf(e->out, "# jobs without time_based (or with number_ios, or "
 			"their own runtime) end by themselves: the run ends when every "
 			"thread is done\nset mode quit alldone\n");
@@ -1768,8 +1807,9 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		fprintf(e->out, "# fio runtime=%s s%s\nset $runtime=%s\n", b,
 			alldone ? ": the longest the run lasts" : "", b);
 	} else {
-		fprintf(e->out, "# no runtime: 0 runs until every job has done its bytes\n"
-			"set $runtime=0\n");
+		fprintf(e->out, "# no runtime: 0 runs until %s\nset $runtime=0\n",
+			exitall ? "the first thread is done" :
+			"every job has done its bytes");
 	}
 	fprintf(e->out, "run $runtime\n");
 	return 0;

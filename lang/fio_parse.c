@@ -95,6 +95,7 @@ static const struct opt_spec opt_table[] = {
 	{ "ba", FO_BLOCKALIGN, K_SIZE, F(blockalign), 0, 0 },
 	{ "number_ios", FO_NUMBER_IOS, K_INT, F(number_ios), 1, INT64_MAX },
 	{ "percentage_random", FO_PCT_RANDOM, K_INT, F(pct_random), 0, 100 },
+	{ "exitall", FO_EXITALL, K_BOOL, F(exitall), 0, 0 },
 	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 };

@@ -260,7 +260,7 @@ START_TEST(test_unsupported_all_listed)
 	    "offset_increment, openfiles, file_service_type, stonewall, "
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
-	    "bsrange, blocksize_range)");
+	    "exitall, bsrange, blocksize_range)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -1907,6 +1907,32 @@ START_TEST(test_include)
 }
 END_TEST
 
+/* exitall: the first thread done ends the run (firstdone); with phases an
+ * error, NOT IMPORTED with --lenient. */
+START_TEST(test_exitall)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+
+	import_compiled("[global]\nexitall\n[a]\nsize=1m\n[b]\nsize=4m\nrw=write\n",
+			&out, &script, &plan);
+	HAS(out, "set mode quit firstdone\n");
+	ck_assert_ptr_null(strstr(out, "alldone"));
+	HAS(out, "# no runtime: 0 runs until the first thread is done\n");
+	ck_assert_int_eq(plan.quit_mode, QUIT_FIRSTDONE);
+	plan_done(&plan, &script, out);
+	import_fails("[a]\nsize=1m\nexitall\n[b]\nsize=1m\nstonewall\n",
+		     "job.fio:3:1: job 'a': exitall with run phases");
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nexitall\n[b]\nsize=1m\n"
+					"stonewall\n", &out, &err), 0);
+	HAS(out, "# NOT IMPORTED: exitall=");
+	HAS(out, "set mode quit alldone\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -1948,6 +1974,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_lenient_jobs);
 	tcase_add_test(tc, test_number_ios_pct_random);
 	tcase_add_test(tc, test_include);
+	tcase_add_test(tc, test_exitall);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -28,6 +28,9 @@
 /* What the emitter decided for one job. */
 struct job_plan {
 	const struct fio_section *s;
+	struct fio_opts *lo;      /* s->opts' copy --lenient may drop options of */
+	const char **dropped;     /* their NOT IMPORTED notes */
+	int ndropped;
 	const char *name;         /* WML name of the process, thread and prefix */
 	char sfx[16];             /* variable suffix: "" or "_2" */
 	int dir;                  /* index of its $dir variable */
@@ -38,6 +41,13 @@ struct job_plan {
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
 	bool wrap;                /* sequential writes closed after each pass */
+	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
+				     that of the job whose file it shares */
+	bool unsized;             /* no size known: no `set $filesize` */
+	bool needs_size;          /* ... and -D filesize=... must give it */
+	const char *vname;        /* verify's read-back process, or NULL */
+	int group;                /* fio's group: stonewall starts a new one */
+	int *after;               /* jobs it starts after (indices), -1 ends */
 	/* random_distribution=zoned: one flowop per range [0, end of zone
 	 * `zone`) (1-based), its working set the first `ws` bytes of each
 	 * file, with its iterations */
@@ -51,6 +61,7 @@ struct out_file {
 	int dir;
 	bool fileset;             /* directory mode: per-clone files */
 	int job;                  /* the job that defines it */
+	const char *device;       /* the device it stands for, or NULL */
 };
 
 /* A key of one of the emitter's lookup trees, with its number. */
@@ -74,6 +85,9 @@ struct emit {
 	struct job_plan *jobs;
 	int njobs;
 	int engine_logged;        /* the ioengine line last logged (engine_log) */
+	bool lenient;             /* --lenient: no size is -D filesize= too */
+	bool phases;              /* jobs start after others, late, or stop
+				     at their own runtime: per-process times */
 };
 
 /* Room for element n of an array of n: the capacity doubles each time n
@@ -272,6 +286,17 @@ static bool sync_engine(int engine)
 	       engine != FIO_POSIXAIO;
 }
 
+/*
+ * libaio (and posixaio) on a buffered file: Linux's native AIO is
+ * asynchronous only with O_DIRECT (io_submit does buffered I/O before it
+ * returns), so fio's job does one I/O at a time whatever its iodepth.
+ * io_uring runs buffered I/O asynchronously and keeps its depth.
+ */
+static bool buffered_aio(const struct fio_opts *o)
+{
+	return (o->engine == FIO_LIBAIO || o->engine == FIO_POSIXAIO) && !o->direct;
+}
+
 static long long gcd(long long a, long long b)
 {
 	while (b) {
@@ -368,6 +393,35 @@ static struct src_loc opt_loc(const struct fio_section *s, enum fio_opt id)
 	return (struct src_loc){ s->line, 1 };
 }
 
+static int plan_device(struct emit *e, struct job_plan *jp, int index,
+		       const char *dev);
+
+/*
+ * --lenient: an option of job `jp` that the workload cannot honour is
+ * left out, with a NOT IMPORTED note under the job; false (the caller
+ * reports the error) without --lenient.
+ */
+static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
+			const char *name, const char *why)
+{
+	struct src_loc at = opt_loc(jp->s, id);
+
+	if (!e->lenient)
+		return false;
+	if (!(jp->ndropped & (jp->ndropped - 1))) {
+		const char **d = arena_alloc(&e->a, (size_t)(jp->ndropped ? 2 *
+					     jp->ndropped : 1) * sizeof(*d));
+
+		if (jp->ndropped)
+			memcpy(d, jp->dropped, (size_t)jp->ndropped * sizeof(*d));
+		jp->dropped = d;
+	}
+	jp->dropped[jp->ndropped++] = arena_printf(&e->a, "NOT IMPORTED: %s=%s "
+						   "(line %d: %s)", name,
+						   jp->s->opts.text[id], at.line, why);
+	return true;
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -380,6 +434,10 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 
 	if (!o->directory && (!o->filename || o->filename[0] != '/'))
 		e->dir_default = true;
+	/* fio's default file is the job's name when that is a device (not a
+	 * regular file) and the job has one file */
+	if (!o->filename && o->nrfiles == 1 && strncmp(jp->s->name, "/dev/", 5) == 0)
+		return plan_device(e, jp, index, jp->s->name);
 	if (!o->filename) {
 		f.fileset = true;
 		f.path = base;
@@ -396,12 +454,8 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 	}
 	full = o->filename[0] == '/' ? arena_strdup(&e->a, o->filename) :
 		arena_printf(&e->a, "%s/%s", base, o->filename);
-	if (strncmp(full, "/dev/", 5) == 0) {
-		diag_error(e->d, loc, "job '%s': filename=%s: devices are not "
-			   "supported (flowbench works on files it creates)",
-			   jp->s->name, o->filename);
-		return -1;
-	}
+	if (strncmp(full, "/dev/", 5) == 0)
+		return plan_device(e, jp, index, full);
 	slash = strrchr(full, '/');
 	if (!slash[1]) {
 		diag_error(e->d, loc, "job '%s': filename=%s names a directory",
@@ -428,6 +482,49 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 	f.dir = dir_index(e, slash == full ? "/" :
 			  arena_strndup(&e->a, full, (size_t)(slash - full)));
 add:
+	e->files = grow(e->files, e->nfiles, sizeof(*e->files));
+	e->files[e->nfiles] = f;
+	jp->file = e->nfiles++;
+	jp->dir = f.dir;
+	return 0;
+}
+
+/*
+ * filename=/dev/X: flowbench never writes to a device, so the job gets a
+ * file of its own in its directory, named after the device, which the
+ * user puts on that device's file system; a warning says so.  /dev/null
+ * and /dev/zero store nothing: an error unless --lenient.  Jobs naming
+ * the same device share the file.
+ */
+static int plan_device(struct emit *e, struct job_plan *jp, int index,
+		       const char *dev)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	struct src_loc at = opt_loc(jp->s, FO_FILENAME);   /* or the section's */
+	struct out_file f = { .job = index, .device = dev };
+	struct keyed *same = lookup(&e->file_index, dev);
+	const char *what = o->filename ? "filename=" : "the job's name (fio's file) ";
+
+	if (!e->lenient && (strcmp(dev, "/dev/null") == 0 || strcmp(dev, "/dev/zero") == 0)) {
+		diag_error(e->d, at, "job '%s': %s%s stores nothing: flowbench works "
+			   "on files it creates (--lenient makes it a file like other "
+			   "devices)", jp->s->name, what, dev);
+		return -1;
+	}
+	diag_warning(e->d, at, "job '%s': %s%s is a device: flowbench writes only "
+		     "files it creates, so the job runs on a file in the job's "
+		     "directory (put it on that device's file system)",
+		     jp->s->name, what, dev);
+	if (same) {
+		jp->file = same->val;
+		jp->dir = e->files[same->val].dir;
+		return 0;
+	}
+	f.path = insert(e, &e->file_index, dev, e->nfiles)->key;
+	f.name = unique_name(e, strrchr(dev, '/')[1] ? strrchr(dev, '/') + 1 : "dev", "f");
+	f.dir = dir_index(e, o->directory ? o->directory : "/tmp");
+	if (!o->directory)
+		e->dir_default = true;
 	e->files = grow(e->files, e->nfiles, sizeof(*e->files));
 	e->files[e->nfiles] = f;
 	jp->file = e->nfiles++;
@@ -546,7 +643,9 @@ static void engine_log(struct emit *e, const struct job_plan *jp)
 		return;
 	e->engine_logged = at.line;
 	diag_warning(e->d, at, "ioengine=%s runs %s in flowbench", engine_text[o->engine],
-		     jp->aio ? "on io_uring (aioread/aiowrite)" :
+		     jp->aio ? "on io_uring (aioread/aiowrite)" : o->iodepth > 1 ?
+		     "as synchronous pread/pwrite (buffered I/O: Linux's AIO does "
+		     "it one at a time, as in fio)" :
 		     "as synchronous pread/pwrite (iodepth=1)");
 }
 
@@ -610,6 +709,12 @@ static int plan_zones(struct emit *e, struct job_plan *jp)
 
 	if (!n || !jp->random)
 		return 0;
+	if (jp->unsized) {
+		diag_error(e->d, at, "job '%s': random_distribution=zoned needs the "
+			   "file's size (size= or filesize=): the zones are written "
+			   "in bytes", s->name);
+		return -1;
+	}
 	if (is_mixed(o->rw) || jp->fsyncs || o->thinktime_us) {
 		diag_error(e->d, at, "job '%s': random_distribution=zoned with %s is "
 			   "not supported", s->name, is_mixed(o->rw) ?
@@ -687,6 +792,174 @@ static int plan_zones(struct emit *e, struct job_plan *jp)
 	return 0;
 }
 
+/*
+ * A job without size (a device, fill_device, or --lenient): fio would use
+ * the whole device or file system, whose size the job file does not say.
+ * No `set $filesize` is written: -D filesize=SIZE gives it at run time,
+ * and `flowbench check` fails until it is given.  A job on a file an
+ * earlier job defines uses that job's $filesize, as fio uses the file's
+ * size.  Otherwise no size is an error.
+ */
+static int plan_size(struct emit *e, struct job_plan *jp, int index)
+{
+	const struct fio_section *s = jp->s;
+	const struct fio_opts *o = &s->opts;
+	const struct out_file *f = &e->files[jp->file];
+
+	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
+	if ((o->given & (FIO_BIT(FO_SIZE) | FIO_BIT(FO_FILESIZE))) && !o->fill_device)
+		return plan_filesize(e, jp);
+	jp->unsized = true;
+	if (f->job != index) {
+		const struct job_plan *owner = &e->jobs[f->job];
+
+		snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", owner->fsfx);
+		jp->needs_size = owner->needs_size;
+		return 0;
+	}
+	if (!f->device && !o->fill_device && !e->lenient) {
+		diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': no size: "
+			   "give size= or filesize= (flowbench creates the file, so it "
+			   "must know how large)", s->name);
+		return -1;
+	}
+	jp->needs_size = true;
+	diag_warning(e->d, o->fill_device ? opt_loc(s, FO_FILL_DEVICE) : f->device ?
+		     opt_loc(s, FO_FILENAME) : (struct src_loc){ s->line, 1 },
+		     "job '%s': %s: the file's size is not in the job file: give it "
+		     "when running, with -D filesize%s=SIZE", s->name, o->fill_device ?
+		     "fill_device=1 (fio fills the file system)" : f->device ?
+		     "no size (fio would use the whole device)" : "no size (--lenient)",
+		     jp->fsfx);
+	return 0;
+}
+
+/*
+ * blockalign=N: flowbench aligns a random offset to the I/O's size, so
+ * N = bs (one size) is what it does anyway, and sequential I/O is not
+ * aligned by it in fio either; anything else is an error.
+ */
+static int plan_blockalign(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!o->blockalign || !jp->random || (!o->nbss && o->blockalign == o->bs))
+		return 0;
+	if (drop_option(e, jp, FO_BLOCKALIGN, "blockalign", "flowbench aligns "
+			"each random offset to the I/O's own size")) {
+		jp->lo->blockalign = 0;
+		return 0;
+	}
+	diag_error(e->d, opt_loc(jp->s, FO_BLOCKALIGN), "job '%s': blockalign=%s "
+		   "is not supported: flowbench aligns each random offset to the "
+		   "I/O's own size (%s)", jp->s->name, o->text[FO_BLOCKALIGN],
+		   o->nbss ? "bssplit's sizes vary" : "bs here");
+	return -1;
+}
+
+/*
+ * verify=METHOD on a job that writes: after its writes fio reads back
+ * what it wrote and checks it.  The read-back becomes a process of its
+ * own, after the job, reading the same bytes sequentially; flowbench
+ * does not check the data (a warning says so).  A read job's verify
+ * checks what it reads: a comment.  A mix, or a time-based job (whose
+ * writes have no end before the read-back), is an error.
+ */
+static int plan_verify(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_section *s = jp->s;
+	const struct fio_opts *o = &s->opts;
+	struct src_loc at = opt_loc(s, FO_VERIFY);
+
+	if (!o->verify || !o->do_verify || !jp->writes)
+		return 0;
+	if ((is_mixed(o->rw) || o->time_based) &&
+	    drop_option(e, jp, FO_VERIFY, "verify", is_mixed(o->rw) ?
+			"verify with a read/write mix" : "verify with time_based")) {
+		jp->lo->verify = NULL;
+		return 0;
+	}
+	if (is_mixed(o->rw) || o->time_based) {
+		diag_error(e->d, at, "job '%s': verify with %s is not supported", s->name,
+			   is_mixed(o->rw) ? "a read/write mix (fio checks reads "
+			   "during the job)" : "time_based (the read-back follows "
+			   "the writes, which here end only with the run)");
+		return -1;
+	}
+	jp->vname = unique_name(e, arena_printf(&e->a, "%s-verify", s->name), "j");
+	e->phases = true;
+	diag_warning(e->d, at, "job '%s': verify=%s: the read-back runs as process "
+		     "%s after the job, but flowbench does not check the data", s->name,
+		     o->verify, jp->vname);
+	return 0;
+}
+
+/*
+ * With --lenient, a random_distribution=zoned that cannot be written
+ * (see plan_zones) is dropped: the job's offsets are uniform.
+ */
+static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
+{
+	struct diag quiet = *e->d, *loud = e->d;
+	char *why = NULL;
+	size_t n = 0;
+	int st;
+
+	if (!e->lenient)
+		return plan_zones(e, jp);
+	quiet.out = open_memstream(&why, &n);
+	if (!quiet.out)
+		oom_exit();
+	quiet.source = NULL;
+	quiet.filename = "";
+	e->d = &quiet;
+	st = plan_zones(e, jp);
+	e->d = loud;
+	fclose(quiet.out);
+	if (st < 0) {
+		char *nl = strchr(why, '\n'), *msg = strstr(why, ": ");
+
+		if (nl)
+			*nl = '\0';
+		drop_option(e, jp, FO_RANDOM_DIST, "random_distribution",
+			    msg ? msg + 2 : why);
+		jp->lo->nzones = 0;
+		jp->nzops = 0;
+	}
+	free(why);
+	return 0;
+}
+
+/*
+ * percentage_random=N: 100 is fio's default, 0 makes a random job
+ * sequential (exactly).  In between, fio continues a sequential run
+ * from wherever the last I/O was, random or not; flowbench's sequential
+ * flowop keeps its own offset, so a mixture of two flowops would not
+ * have fio's locality: an error (dropped with --lenient).
+ */
+static int plan_pct_random(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (o->pct_random == 100 || !jp->random)
+		return 0;
+	if (o->pct_random == 0) {
+		jp->random = false;
+		return 0;
+	}
+	if (drop_option(e, jp, FO_PCT_RANDOM, "percentage_random", "a mix of "
+			"sequential and random offsets")) {
+		jp->lo->pct_random = 100;
+		return 0;
+	}
+	diag_error(e->d, opt_loc(jp->s, FO_PCT_RANDOM), "job '%s': percentage_random="
+		   "%lld is not supported: fio continues each sequential run from "
+		   "the previous I/O, random or not; flowbench's sequential flowop "
+		   "keeps its own offset (0 and 100 are supported)", jp->s->name,
+		   o->pct_random);
+	return -1;
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 static int plan_job(struct emit *e, struct job_plan *jp, int index)
 {
@@ -697,11 +970,7 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (!(o->given & (FIO_BIT(FO_SIZE) | FIO_BIT(FO_FILESIZE))))
-		diag_error(e->d, loc, "job '%s': no size: give size= or filesize= "
-			   "(flowbench creates the file, so it must know how large)",
-			   jp->s->name);
-	else if (o->size_pct && !o->filesize)
+	if (o->size_pct && !o->filesize)
 		diag_error(e->d, opt_loc(jp->s, FO_SIZE), "job '%s': size=%s%% needs "
 			   "filesize= (the percentage is of the file's size, and "
 			   "flowbench creates the file)", jp->s->name,
@@ -719,7 +988,11 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->offset && o->nrfiles > 1)
 		diag_error(e->d, opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
 			   "nrfiles > 1 is not supported", jp->s->name);
-	if (o->offset_increment && o->numjobs > 1)
+	if (o->offset_increment && o->numjobs > 1 &&
+	    drop_option(e, jp, FO_OFFSET_INCREMENT, "offset_increment",
+			"flowbench has no per-clone offset"))
+		jp->lo->offset_increment = 0;
+	else if (o->offset_increment && o->numjobs > 1)
 		diag_error(e->d, opt_loc(jp->s, FO_OFFSET_INCREMENT), "job '%s': "
 			   "offset_increment with numjobs > 1 is not supported: the "
 			   "clones of a job run the same flowops, flowbench has no "
@@ -729,9 +1002,19 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 			   "fdatasync together are not supported", jp->s->name);
 	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
 		return -1;
-	if (plan_filesize(e, jp) < 0)
+	if (plan_size(e, jp, index) < 0)
 		return -1;
-	jp->aio = o->iodepth > 1 && !sync_engine(o->engine);
+	jp->aio = o->iodepth > 1 && !sync_engine(o->engine) && !buffered_aio(o);
+	if (jp->aio && o->offset && drop_option(e, jp, FO_OFFSET, "offset",
+						"aioread/aiowrite have no misalign"))
+		jp->lo->offset = 0;
+	else if (jp->aio && o->offset) {
+		diag_error(e->d, opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
+			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
+			   "aioread/aiowrite have no misalign", jp->s->name,
+			   engine_text[o->engine]);
+		return -1;
+	}
 	engine_log(e, jp);
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
 		diag_error(e->d, opt_loc(jp->s, FO_IODEPTH), "iodepth=%lld is too "
@@ -742,14 +1025,17 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
 		     o->rw == FIO_RANDRW;
+	if (plan_pct_random(e, jp) < 0)
+		return -1;
 	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
-	    plan_zones(e, jp) < 0)
+	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
+	    plan_verify(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
 		   !jp->fsyncs && !jp->aio && !o->thinktime_us &&
-		   !o->rate && !o->rate_iops && !o->nbss;
+		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
 	return 0;
 }
 
@@ -805,7 +1091,7 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
 			"fio lays it out, and the job's I/O is in its last $filesize%s "
 			"(misalign=$offset%s%s)\n", commented(e, o->text[FO_OFFSET]),
-			jp->sfx, jp->sfx, jp->sfx, jp->sfx, jp->random ?
+			jp->fsfx, jp->sfx, jp->fsfx, jp->sfx, jp->random ?
 			arena_printf(&e->a, ", workingset=... + $offset%s", jp->sfx) : "");
 	if (o->openfiles)
 		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
@@ -842,6 +1128,77 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		(unsigned long long)(jp->filesize / (uint64_t)o->nrfiles));
 }
 
+/* What became of the file's size, verify, blockalign and the phases. */
+static void phase_notes(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	const struct out_file *f = &e->files[jp->file];
+	FILE *out = e->out;
+	char b[32];
+
+	if (f->device && f->job == jp - e->jobs)
+		fprintf(out, "# %s%s is a device: flowbench writes only files it "
+			"creates, so the job runs on the file %s in ", o->filename ?
+			"filename=" : "the job's name (fio's file) ",
+			commented(e, f->device), f->name);
+	if (f->device && f->job == jp - e->jobs) {
+		print_dir_var(e, f->dir);
+		fprintf(out, ": put that directory on the device's file system\n");
+	}
+	if (o->fill_device)
+		fprintf(out, "# fill_device=1: fio fills the file system; here the file is "
+			"$filesize%s bytes, given with -D\n", jp->fsfx);
+	if (jp->needs_size && f->job == jp - e->jobs)
+		fprintf(out, "# no size in the job file: give $filesize%s with -D "
+			"filesize%s=SIZE (flowbench check fails without it)\n",
+			jp->fsfx, jp->fsfx);
+	else if (jp->unsized)
+		fprintf(out, "# no size: the job uses the file of job '%s' and its "
+			"$filesize%s, as fio uses the file's size\n",
+			commented(e, e->jobs[f->job].s->name), jp->fsfx);
+	if (o->blockalign)
+		fprintf(out, "# blockalign=%s: %s\n", commented(e, o->text[FO_BLOCKALIGN]),
+			jp->random ? "flowbench aligns random offsets to the I/O size anyway" :
+			"no effect, the job's I/O is sequential");
+	if (o->verify && jp->vname)
+		fprintf(out, "# verify=%s: fio reads back and checks what the job wrote; "
+			"process %s reads the same bytes after the job, but flowbench does "
+			"not check the data (fio's I/O pattern, not its checksum's CPU "
+			"cost)\n", commented(e, o->verify), jp->vname);
+	else if (o->verify && !o->do_verify)
+		fprintf(out, "# verify=%s with do_verify=0: no read-back\n",
+			commented(e, o->verify));
+	else if (o->verify)
+		fprintf(out, "# verify=%s: fio checks the data it reads; flowbench reads "
+			"it but does not check it\n", commented(e, o->verify));
+	if (o->number_ios)
+		fprintf(out, "# number_ios=%lld: each clone stops after $nios%s reads "
+			"and writes (finishoncount, checked once per pass: it may do "
+			"one pass more than fio)\n", o->number_ios, jp->sfx);
+	if (o->given & FIO_BIT(FO_PCT_RANDOM))
+		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
+			jp->random ? "random offsets (fio's default)" :
+			"sequential offsets, as in fio");
+	if (o->stonewall && jp->group)
+		fprintf(out, "# stonewall: starts when every job before it has ended "
+			"(after= the jobs of the previous group)\n");
+	if (o->wait_for)
+		fprintf(out, "# wait_for=%s: starts when that job has ended (after=)\n",
+			commented(e, o->wait_for));
+	if (o->startdelay_us)
+		fprintf(out, "# startdelay=%s: starts $startdelay_%d s later\n",
+			wml_seconds(b, sizeof(b), o->startdelay_us), (int)(jp - e->jobs) + 1);
+	if (e->phases && !o->startdelay_us && !(jp->after && jp->after[0] >= 0) &&
+	    !o->runtime_us)
+		fprintf(out, "# startdelay=0: no delay; as a phase its ops/s are over its "
+			"own run time, as fio reports each job\n");
+	if (e->phases && o->runtime_us)
+		fprintf(out, "# runtime=%s: the job's own run time ($runtime_%d; the "
+			"process's threads stop then)%s\n",
+			wml_seconds(b, sizeof(b), o->runtime_us), (int)(jp - e->jobs) + 1,
+			o->time_based ? "" : ", or earlier once it has done its bytes");
+}
+
 /* The comments that say what of fio each flowop keeps and what not. */
 static void job_notes(struct emit *e, const struct job_plan *jp)
 {
@@ -859,6 +1216,11 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
 			"engine, as in fio)" : "", o->engine >= FIO_VSYNC ?
 			" (fio's vectored/pvsync2 calls of one buffer do the same I/O)" : "");
+	else if (o->iodepth > 1)
+		fprintf(out, "# ioengine=%s, iodepth=%lld on buffered files (direct=0): "
+			"Linux's asynchronous I/O is asynchronous only with O_DIRECT (it "
+			"does buffered I/O inside io_submit), so fio does one I/O at a "
+			"time: done as a synchronous pread/pwrite\n", eng, o->iodepth);
 	else
 		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
 			"synchronous pread/pwrite\n", eng);
@@ -894,7 +1256,7 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"thread opens the next one, round robin)\n", jp->sfx);
 	if (o->thread)
 		fprintf(out, "# thread: the clones are threads of one process\n");
-	if (jp->filesize != o->size)
+	if (jp->filesize != o->size && !o->filesize && !jp->unsized)
 		fprintf(out, "# size=%llu rounded down to whole blocks, as fio lays it out\n",
 			(unsigned long long)o->size);
 	if (o->time_based)
@@ -902,14 +1264,14 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	else
 		fprintf(out, "# no time_based: as fio, each clone stops after $filesize%s "
 			"bytes (finishonbytes; it checks once per pass, so it may do one "
-			"pass more than fio)\n", jp->sfx);
+			"pass more than fio)\n", jp->fsfx);
 	if (jp->wrap)
 		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
-			o->offset ? arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->sfx);
+			o->offset ? arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->fsfx);
 	else if (o->time_based && is_write(o->rw) && !jp->random)
 		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
-			"grows for as long as the job runs\n", jp->sfx);
+			"grows for as long as the job runs\n", jp->fsfx);
 	if (o->ramp_us)
 		ramp_note(e, o->ramp_us);
 	decimal_size_note(e, o, FO_BS, "bs", o->bs);
@@ -919,13 +1281,14 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"$filesize%s bytes of files, then stops\n",
 			o->size_pct ? "=N% of filesize" : o->filesize ? " with filesize" : "",
 			o->loops > 1 ? arena_printf(&e->a, ", loops=%lld", o->loops) : "",
-			jp->sfx, jp->sfx);
+			jp->sfx, jp->fsfx);
 	if (o->loops > 1 && o->time_based)
 		fprintf(out, "# loops=%lld: no effect, the job is time_based\n", o->loops);
 	if (o->group_reporting)
 		fprintf(out, "# group_reporting: flowbench reports each flowop over all "
 			"its threads anyway\n");
 	pacing_notes(e, jp);
+	phase_notes(e, jp);
 }
 
 /* " + $offset" where the job's I/O starts past the start of its file. */
@@ -951,7 +1314,7 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 		fprintf(e->out, ",workingset=%s%s",
 			wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
 	else if (o->offset && jp->random)
-		fprintf(e->out, ",workingset=$filesize%s%s", jp->sfx, offset_plus(e, jp));
+		fprintf(e->out, ",workingset=$filesize%s%s", jp->fsfx, offset_plus(e, jp));
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
 	if (jp->random)
@@ -965,7 +1328,7 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	if (jp->aio)
 		fprintf(e->out, ",iodepth=$iodepth%s", jp->sfx);
 	if (wrap)
-		fprintf(e->out, ",iters=$filesize%s / $iosize%s", jp->sfx, jp->sfx);
+		fprintf(e->out, ",iters=$filesize%s / $iosize%s", jp->fsfx, jp->sfx);
 	else if (iters > 1)
 		fprintf(e->out, ",iters=%lld", iters);
 	fputc('\n', e->out);
@@ -997,6 +1360,83 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
 }
 
+/* The bytes after which a size-limited job stops. */
+static const char *done_bytes(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (jp->unsized)
+		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld",
+						   jp->fsfx, o->loops) :
+			arena_printf(&e->a, "$filesize%s", jp->fsfx);
+	return arena_printf(&e->a, "$%s%s", jp->iobytes != jp->filesize ?
+			    "iobytes" : "filesize", jp->sfx);
+}
+
+/* after="A:B": the processes job `jp` starts after (plan_phases).  The
+ * names are WML words (unique_name): nothing in them needs escaping. */
+static void print_after(struct emit *e, const struct job_plan *jp)
+{
+	for (int k = 0; jp->after && jp->after[k] >= 0; k++) {
+		const struct job_plan *w = &e->jobs[jp->after[k]];
+
+		fprintf(e->out, "%s%s", k ? ":" : ",after=\"", w->name);
+		if (w->vname)
+			fprintf(e->out, ":%s", w->vname);
+	}
+	if (jp->after && jp->after[0] >= 0)
+		fputc('"', e->out);
+}
+
+/* The run-phase attributes of the job's process: after, startdelay,
+ * runtime (only when the workload has phases). */
+static void phase_attrs(struct emit *e, const struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	print_after(e, jp);
+	if (o->startdelay_us)
+		fprintf(e->out, ",startdelay=$startdelay_%d", index + 1);
+	else if (e->phases && !(jp->after && jp->after[0] >= 0) && !o->runtime_us)
+		/* any phase attribute puts the job's rates over its own window */
+		fputs(",startdelay=0", e->out);
+	if (e->phases && o->runtime_us)
+		fprintf(e->out, ",runtime=$runtime_%d", index + 1);
+}
+
+/*
+ * verify's read-back: a process after the job, with its clones, reading
+ * sequentially the bytes the job wrote from the same file(s) (each clone
+ * its own file where the job has per-clone files), with the job's
+ * engine, depth and O_DIRECT.
+ */
+static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+
+	fprintf(out, "\n# fio's verify phase of job '%s': the same bytes read back "
+		"after it (not checked)\n", commented(e, jp->s->name));
+	fprintf(out, "define process name=%s,instances=%s%s,after=%s", jp->vname,
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx, jp->name);
+	if (e->phases && o->runtime_us)
+		fprintf(out, ",runtime=$runtime_%d", index + 1);
+	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->vname,
+		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
+	fprintf(out, "    flowop %s name=%s,filename=%s,iosize=$iosize%s",
+		jp->aio ? "aioread" : "read", jp->vname, e->files[jp->file].name, jp->sfx);
+	if (o->offset)
+		fprintf(out, ",misalign=$offset%s", jp->sfx);
+	if (o->direct)
+		fputs(",directio", out);
+	if (o->nrfiles > 1)
+		fputs(",opennext", out);
+	if (jp->aio)
+		fprintf(out, ",iodepth=$iodepth%s", jp->sfx);
+	fprintf(out, "\n    flowop finishonbytes name=%s-done,value=%s\n  }\n}\n",
+		jp->vname, done_bytes(e, jp));
+}
+
 static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 {
 	const struct fio_opts *o = &jp->s->opts;
@@ -1006,8 +1446,12 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	fprintf(out, "\n# ---- job %d of %d: fio job '%s' ----\n", index + 1,
 		e->njobs, commented(e, jp->s->name));
 	comment_section(e, jp->s);
+	for (int i = 0; i < jp->ndropped; i++)
+		fprintf(out, "# %s\n", commented(e, jp->dropped[i]));
 	job_notes(e, jp);
-	fprintf(out, "set $filesize%s=%s\n", jp->sfx, wml_size(b, sizeof(b), jp->filesize));
+	if (!jp->unsized)
+		fprintf(out, "set $filesize%s=%s\n", jp->sfx,
+			wml_size(b, sizeof(b), jp->filesize));
 	emit_iosize(e, jp);
 	fprintf(out, "set $nthreads%s=%lld\n", jp->sfx, o->numjobs);
 	if (jp->iobytes != jp->filesize && !o->time_based)
@@ -1021,6 +1465,14 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 	if (o->thinktime_us)
 		fprintf(out, "set $thinktime%s=%s\n", jp->sfx,
 			wml_seconds(b, sizeof(b), o->thinktime_us));
+	if (o->number_ios)
+		fprintf(out, "set $nios%s=%lld\n", jp->sfx, o->number_ios);
+	if (o->startdelay_us)
+		fprintf(out, "set $startdelay_%d=%s\n", index + 1,
+			wml_seconds(b, sizeof(b), o->startdelay_us));
+	if (e->phases && o->runtime_us)
+		fprintf(out, "set $runtime_%d=%s\n", index + 1,
+			wml_seconds(b, sizeof(b), o->runtime_us));
 	fputc('\n', out);
 	if (e->files[jp->file].job == index)
 		emit_file(e, &e->files[jp->file], jp);
@@ -1028,9 +1480,10 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
 			e->files[jp->file].name,
 			commented(e, e->jobs[e->files[jp->file].job].s->name));
-	fprintf(out, "define process name=%s,instances=%s%s\n{\n", jp->name,
+	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
-	fprintf(out, "  thread name=%s,instances=%s%s\n  {\n", jp->name,
+	phase_attrs(e, jp, index);
+	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->name,
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)
 		io_flowop(e, jp, jp->writes > 0, jp->zops[z].iters, false, z);
@@ -1052,23 +1505,33 @@ static void emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "    flowop %s name=%s-rate\n", o->rate ? "bwlimit" :
 			"iopslimit", jp->name);
 	if (!o->time_based)
-		fprintf(out, "    flowop finishonbytes name=%s-done,value=$%s%s\n",
-			jp->name, jp->iobytes != jp->filesize ? "iobytes" : "filesize",
-			jp->sfx);
+		fprintf(out, "    flowop finishonbytes name=%s-done,value=%s\n",
+			jp->name, done_bytes(e, jp));
+	if (o->number_ios)
+		fprintf(out, "    flowop finishoncount name=%s-count,value=$nios%s\n",
+			jp->name, jp->sfx);
 	fprintf(out, "  }\n}\n");
+	if (jp->vname)
+		emit_verify(e, jp, index);
 }
 
-/* One run time for the whole workload: every job must agree. */
+/*
+ * One run time for the whole workload, when every job agrees and there
+ * are no phases; otherwise (--lenient or phases) each job gets its own
+ * (phase_attrs) and the run has none.
+ */
 static int run_time(struct emit *e, uint64_t *runtime_us, bool *alldone)
 {
 	char b1[32], b2[32];
 
 	*runtime_us = 0;
-	*alldone = false;
+	*alldone = e->phases;
 	for (int i = 0; i < e->njobs; i++) {
 		const struct fio_section *s = e->jobs[i].s;
 
-		*alldone |= !s->opts.time_based;
+		*alldone |= !s->opts.time_based || s->opts.number_ios;
+		if (e->phases)
+			continue;
 		if (i && s->opts.runtime_us != *runtime_us) {
 			diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': runtime "
 				   "%s s differs from job '%s''s %s s: flowbench has one run "
@@ -1112,6 +1575,11 @@ static void emit_header(struct emit *e, const struct fio_jobfile *jf,
 	if (e->dir_default)
 		fprintf(out, "# fio would use the current directory where the job file "
 			"gives none; here it is /tmp\n");
+	for (int i = 0; i < e->njobs; i++)
+		if (e->jobs[i].needs_size && e->files[e->jobs[i].file].job == i)
+			fprintf(out, "# REQUIRED: the size of the file of job '%s' is not "
+				"in the job file: run with -D filesize%s=SIZE\n",
+				commented(e, e->jobs[i].s->name), e->jobs[i].fsfx);
 }
 
 /*
@@ -1174,30 +1642,150 @@ static void emit_rate(struct emit *e, int first)
 	fprintf(e->out, ")%s\n", bw ? " / 1m" : "");
 }
 
+/*
+ * The earlier jobs named `name`: the last one is in the tree `*by_name`,
+ * each links to the one before it (same_name[]), so finding them costs
+ * log n plus their number, whatever the job file.
+ */
+static int waitees(void *const *by_name, const int *same_name, const char *name,
+		   int *after, int n)
+{
+	struct keyed *last = lookup(by_name, name);
+
+	for (int j = last ? last->val : -1; j >= 0; j = same_name[j])
+		if (after)
+			after[n++] = j;
+		else
+			n++;
+	return n;
+}
+
+/*
+ * fio's run order.  stonewall starts a new group: its job, and the jobs
+ * after it until the next stonewall, start when every job before has
+ * ended.  after= lists only the previous group's jobs: they themselves
+ * started after all earlier groups ended, so this is the same.
+ * wait_for=NAME adds the earlier job NAME (an unknown or later job is an
+ * error at its line).  A job's verify read-back is part of it.  Any of
+ * these, startdelay, or jobs with different runtimes make the workload
+ * one of phases (e->phases): per-process times.
+ */
+static int plan_phases(struct emit *e)
+{
+	int group = 0, gstart = 0, pstart = 0, st = 0;
+	int *same_name = xcalloc((size_t)e->njobs, sizeof(int));
+	void *by_name = NULL;
+
+	for (int i = 0; i < e->njobs && st == 0; i++) {
+		struct job_plan *jp = &e->jobs[i];
+		const struct fio_opts *o = &jp->s->opts;
+		struct keyed *k;
+		int n = 0, w = o->wait_for ? waitees(&by_name, same_name,
+						     o->wait_for, NULL, 0) : 0;
+
+		if (o->stonewall && i > 0) {
+			pstart = gstart;
+			gstart = i;
+			group++;
+		}
+		jp->group = group;
+		jp->after = arena_alloc(&e->a, ((size_t)(group ? gstart - pstart : 0) +
+						 (size_t)w + 1) * sizeof(int));
+		for (int j = pstart; group && j < gstart; j++)
+			jp->after[n++] = j;
+		n = o->wait_for ? waitees(&by_name, same_name, o->wait_for,
+					  jp->after, n) : n;
+		jp->after[n] = -1;
+		if (o->wait_for && !w) {
+			diag_error(e->d, opt_loc(jp->s, FO_WAIT_FOR), "job '%s': "
+				   "wait_for=%s: no job of that name before it (fio waits "
+				   "only for a job defined earlier)", jp->s->name, o->wait_for);
+			st = -1;
+		}
+		if (group || o->wait_for || o->startdelay_us ||
+		    o->runtime_us != e->jobs[0].s->opts.runtime_us)
+			e->phases = true;
+		k = lookup(&by_name, jp->s->name);
+		same_name[i] = k ? k->val : -1;
+		if (k)
+			k->val = i;
+		else
+			insert(e, &by_name, jp->s->name, i);
+	}
+	tdestroy(by_name, no_free);
+	free(same_name);
+	return st;
+}
+
+/*
+ * exitall: fio ends every job when one of its threads ends.  That is
+ * flowbench's firstdone quit mode: the first thread done (a finish
+ * flowop) ends the run; time-based jobs of one run time end together
+ * anyway.  With phases a thread also ends at its process's runtime,
+ * which firstdone need not count: an error (dropped with --lenient).
+ * Returns 1 when the workload has it, 0 when not, -1 after an error.
+ */
+static int plan_exitall(struct emit *e)
+{
+	int found = 0;
+
+	for (int i = 0; i < e->njobs; i++) {
+		struct job_plan *jp = &e->jobs[i];
+
+		if (!jp->s->opts.exitall)
+			continue;
+		if (!e->phases) {
+			found = 1;
+			continue;
+		}
+		if (drop_option(e, jp, FO_EXITALL, "exitall", "with run phases")) {
+			jp->lo->exitall = false;
+			continue;
+		}
+		diag_error(e->d, opt_loc(jp->s, FO_EXITALL), "job '%s': exitall with "
+			   "run phases (stonewall, wait_for, startdelay, verify, "
+			   "different runtimes) is not supported", jp->s->name);
+		return -1;
+	}
+	return found;
+}
+
 static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 		    const char *source_name)
 {
 	uint64_t runtime_us;
 	bool alldone;
 	char b[32];
-	int j = 0, rated;
+	int j = 0, rated, exitall;
+	struct fio_section *sec;
 
 	e->njobs = jf->njobs;
 	e->jobs = xcalloc((size_t)jf->njobs, sizeof(*e->jobs));
+	/* the jobs' own copies, which --lenient may drop options of */
+	sec = arena_alloc(&e->a, (size_t)jf->njobs * sizeof(*sec));
 	for (int i = 0; i < jf->nsections; i++) {
 		if (jf->sections[i].global)
 			continue;
-		e->jobs[j].s = &jf->sections[i];
+		e->jobs[j].s = &sec[j];
+		sec[j] = jf->sections[i];
+		e->jobs[j].lo = &sec[j].opts;
 		plan_job(e, &e->jobs[j], j);
 		j++;
 	}
-	if (e->d->errors || run_time(e, &runtime_us, &alldone) < 0 ||
-	    plan_rate(e, &rated) < 0)
+	if (e->d->errors || plan_phases(e) < 0 ||
+	    run_time(e, &runtime_us, &alldone) < 0 || plan_rate(e, &rated) < 0 ||
+	    (exitall = plan_exitall(e)) < 0)
 		return -1;
 	emit_header(e, jf, source_name);
-	if (alldone)
-		fprintf(e->out, "# jobs without time_based end by themselves: the run "
-			"ends when every thread is done\nset mode quit alldone\n");
+	if (exitall)
+		fprintf(e->out, "# exitall: the run ends when the first thread is "
+			"done (finishonbytes, finishoncount), as fio ends every job "
+			"when one ends; time-based jobs end together at the run "
+			"time\nset mode quit firstdone\n");
+	else if (alldone)
+		fprintf(e->out, "# jobs without time_based (or with number_ios, or "
+			"their own runtime) end by themselves: the run ends when every "
+			"thread is done\nset mode quit alldone\n");
 	for (int i = 0; i < e->njobs; i++)
 		emit_job(e, &e->jobs[i], i);
 	fputc('\n', e->out);
@@ -1209,13 +1797,19 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 			break;
 		}
 	}
-	if (runtime_us) {
+	if (e->phases) {
+		fprintf(e->out, "# run phases: each job starts after the jobs it waits "
+			"for and stops at its own runtime or after its bytes; 0: the run "
+			"ends when every job has ended (set mode quit alldone)\n"
+			"set $runtime=0\n");
+	} else if (runtime_us) {
 		wml_seconds(b, sizeof(b), runtime_us);
 		fprintf(e->out, "# fio runtime=%s s%s\nset $runtime=%s\n", b,
 			alldone ? ": the longest the run lasts" : "", b);
 	} else {
-		fprintf(e->out, "# no runtime: 0 runs until every job has done its bytes\n"
-			"set $runtime=0\n");
+		fprintf(e->out, "# no runtime: 0 runs until %s\nset $runtime=0\n",
+			exitall ? "the first thread is done" :
+			"every job has done its bytes");
 	}
 	fprintf(e->out, "run $runtime\n");
 	return 0;
@@ -1224,7 +1818,7 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 	     struct diag *d, FILE *out)
 {
-	struct emit e = { .d = d, .out = out };
+	struct emit e = { .d = d, .out = out, .lenient = jf->lenient };
 	int errs = d->errors;
 
 	arena_init(&e.a);

@@ -31,9 +31,12 @@ enum fio_opt {
 	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
 	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
 	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
+	FO_STONEWALL, FO_WAIT_FOR, FO_STARTDELAY, FO_VERIFY, FO_DO_VERIFY,
+	FO_FILL_DEVICE, FO_BLOCKALIGN, FO_NUMBER_IOS, FO_PCT_RANDOM,
+	FO_EXITALL,
 	FO_COUNT
 };
-#define FIO_BIT(id) (1u << (id))
+#define FIO_BIT(id) ((uint64_t)1 << (id))
 
 /* One zone of random_distribution=zoned: `access` % of the I/O falls in
  * the next `space` % of the file. */
@@ -49,7 +52,7 @@ struct fio_bs {
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
 struct fio_opts {
-	unsigned given;
+	uint64_t given;
 	int rw;                     /* enum fio_rw; default read */
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
@@ -74,6 +77,18 @@ struct fio_opts {
 	int nbss;
 	bool direct, time_based, thread, group_reporting;
 	bool osync;                 /* sync=1: files opened with O_SYNC */
+	/* run phases: after every earlier job (stonewall), after the job
+	 * named wait_for, startdelay after that */
+	bool stonewall;
+	const char *wait_for;       /* NULL: not given */
+	uint64_t startdelay_us;
+	const char *verify;         /* verify=...: NULL or "0"/"none": off */
+	bool do_verify;             /* true: the read-back of verify runs */
+	bool fill_device;           /* the file is as large as its file system */
+	uint64_t blockalign;        /* 0: not given */
+	long long number_ios;       /* 0: no limit; I/Os per clone */
+	long long pct_random;       /* percentage_random: 100 (default) */
+	bool exitall;               /* the first job to end ends them all */
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */

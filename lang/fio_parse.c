@@ -32,6 +32,10 @@ enum opt_kind {
 	K_SYNC,         /* sync=0|1|none|sync (O_SYNC); dsync is O_DSYNC */
 	K_SIZE0,        /* a size, 0 allowed (offset) */
 	K_FILE_SERVICE, /* file_service_type: roundrobin only */
+	K_NAME,         /* wait_for=JOB: a job name */
+	K_STARTDELAY,   /* startdelay=T: a time; a range T1-T2 is an error */
+	K_VERIFY,       /* verify=METHOD: 0 and none are off */
+	K_BSRANGE,      /* bsrange=A-B: only A = B, which is bs=A */
 };
 
 struct opt_spec {
@@ -79,6 +83,21 @@ static const struct opt_spec opt_table[] = {
 	{ "offset_increment", FO_OFFSET_INCREMENT, K_SIZE0, F(offset_increment), 0, 0 },
 	{ "openfiles", FO_OPENFILES, K_INT, F(openfiles), 1, 1000000 },
 	{ "file_service_type", FO_FILE_SERVICE, K_FILE_SERVICE, F(nrfiles), 0, 0 },
+	{ "stonewall", FO_STONEWALL, K_BOOL, F(stonewall), 0, 0 },
+	{ "wait_for_previous", FO_STONEWALL, K_BOOL, F(stonewall), 0, 0 },
+	{ "wait_for", FO_WAIT_FOR, K_NAME, F(wait_for), 0, 0 },
+	{ "startdelay", FO_STARTDELAY, K_STARTDELAY, F(startdelay_us), 0, 0 },
+	{ "verify", FO_VERIFY, K_VERIFY, F(verify), 0, 0 },
+	{ "do_verify", FO_DO_VERIFY, K_BOOL, F(do_verify), 0, 0 },
+	{ "fill_device", FO_FILL_DEVICE, K_BOOL, F(fill_device), 0, 0 },
+	{ "fill_fs", FO_FILL_DEVICE, K_BOOL, F(fill_device), 0, 0 },
+	{ "blockalign", FO_BLOCKALIGN, K_SIZE, F(blockalign), 0, 0 },
+	{ "ba", FO_BLOCKALIGN, K_SIZE, F(blockalign), 0, 0 },
+	{ "number_ios", FO_NUMBER_IOS, K_INT, F(number_ios), 1, INT64_MAX },
+	{ "percentage_random", FO_PCT_RANDOM, K_INT, F(pct_random), 0, 100 },
+	{ "exitall", FO_EXITALL, K_BOOL, F(exitall), 0, 0 },
+	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
+	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 };
 #undef F
 
@@ -124,6 +143,23 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "create_on_open", "when files are created (flowbench creates them "
 	  "before the run)" },
 	{ "rwmixcycle", "deprecated: fio accepts it and ignores it" },
+	/* not an alias of `thread`: fio 3.33 runs such a job as processes */
+	{ "threads", "an option of fio's tiobench profile (profile=tiobench), not "
+	  "`thread`: without that profile fio ignores it and forks processes" },
+	{ "create_serialize", "the order in which fio lays out files "
+	  "(flowbench creates them before the run)" },
+	/* verify's options that only change what is checked or when a
+	 * mismatch is reported: the read-back's I/O is the same */
+	{ "verify_pattern", "the data verify checks; flowbench checks no data" },
+	{ "verify_interval", "the data verify checks; flowbench checks no data" },
+	{ "verify_offset", "the data verify checks; flowbench checks no data" },
+	{ "verify_fatal", "what fio does on a mismatch; flowbench checks no data" },
+	{ "verify_dump", "what fio does on a mismatch; flowbench checks no data" },
+	{ "verify_backlog", "when fio checks; flowbench checks no data" },
+	{ "verify_backlog_batch", "when fio checks; flowbench checks no data" },
+	{ "verify_async", "fio's checking threads; flowbench checks no data" },
+	{ "verify_write_sequence", "the data verify checks; flowbench checks no data" },
+	{ "verify_header_seed", "the data verify checks; flowbench checks no data" },
 };
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
@@ -636,6 +672,76 @@ static int set_sync(const struct opt_spec *o, const char *value, void *field,
 	return set_bool(o, value, field, d, loc);
 }
 
+/* wait_for=JOB: a job's name (checked against the jobs by the emitter). */
+static int set_name(const struct opt_spec *o, const char *v, void *field,
+		    struct arena *a, struct diag *d, struct src_loc loc)
+{
+	char where[48];
+
+	if (!*v || control_char(v, where, sizeof(where))) {
+		diag_error(d, loc, *v ? "%s: a control character in the name (%s)" :
+			   "%s needs a job's name", o->name, *v ? where : "");
+		return -1;
+	}
+	*(const char **)field = arena_strdup(a, v);
+	return 0;
+}
+
+/* startdelay=T; fio's range T1-T2 (a random delay in it) is not one
+ * value, and an error. */
+static int set_startdelay(const struct opt_spec *o, const char *v, void *field,
+			  struct diag *d, struct src_loc loc)
+{
+	if (strchr(v, '-')) {
+		diag_error(d, loc, "startdelay=%s: a range is not supported (fio "
+			   "draws a random delay in it; flowbench's is one value)", v);
+		return -1;
+	}
+	return set_time(o, v, field, d, loc);
+}
+
+/* verify=METHOD: which checksum does not matter to the I/O; 0 and none
+ * turn it off. */
+static int set_verify(const char *v, void *field, struct arena *a)
+{
+	*(const char **)field = strcmp(v, "0") == 0 || strcmp(v, "none") == 0 ?
+		NULL : arena_strdup(a, v);
+	return 0;
+}
+
+/*
+ * bsrange=A-B.  With A = B every I/O is A bytes: bs=A.  Otherwise fio
+ * draws each size in the range (a multiple of A, by its own formula),
+ * which no flowbench random variable draws the same way: an error.
+ */
+static int set_bsrange(const struct opt_spec *o, const char *v, void *field,
+		       struct arena *a, struct diag *d, struct src_loc loc)
+{
+	const char *dash = strchr(v, '-');
+	uint64_t lo, hi;
+
+	if (strchr(v, ',') || strchr(v, ':')) {
+		diag_error(d, loc, "%s=%s: one range for reads and writes only", o->name, v);
+		return -1;
+	}
+	if (!dash) {
+		diag_error(d, loc, "%s needs a range like 4k-4k, not '%s'", o->name, v);
+		return -1;
+	}
+	if (set_size(o, arena_strndup(a, v, (size_t)(dash - v)), &lo, d, loc) < 0 ||
+	    set_size(o, dash + 1, &hi, d, loc) < 0)
+		return -1;
+	if (lo != hi) {
+		diag_error(d, loc, "%s=%s: a range of sizes is not supported: fio "
+			   "draws each I/O's size in it by its own rule (multiples of "
+			   "the smallest), which flowbench's random variables do not "
+			   "reproduce; give bs= or bssplit=", o->name, v);
+		return -1;
+	}
+	*(uint64_t *)field = lo;
+	return 0;
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -726,6 +832,18 @@ static int set_option(const struct opt_spec *o, const char *value,
 			st = -1;
 		}
 		break;
+	case K_NAME:
+		st = set_name(o, v, field, a, d, loc);
+		break;
+	case K_STARTDELAY:
+		st = set_startdelay(o, v, field, d, loc);
+		break;
+	case K_VERIFY:
+		st = set_verify(v, field, a);
+		break;
+	case K_BSRANGE:
+		st = set_bsrange(o, v, field, a, d, loc);
+		break;
 	case K_SIZE0:
 		if (strcmp(v, "0") == 0)
 			*(uint64_t *)field = 0;
@@ -749,6 +867,8 @@ static void opts_defaults(struct fio_opts *o)
 	o->rwmixread = 50;
 	o->nrfiles = o->numjobs = o->iodepth = o->loops = 1;
 	o->bs = 4096;
+	o->do_verify = true;
+	o->pct_random = 100;
 }
 
 static char *trim(char *s)
@@ -841,10 +961,9 @@ static void strip_trailing_comment(char *text)
  * fio's ${VAR}: the variable's value from the environment.  An unset
  * variable is an error (fio would run with an empty value); fio's
  * arithmetic and $pagesize-style keywords stay errors at the option.
- * Returns the expanded text (arena), or NULL after an error.
+ * Returns the expanded text (arena), or NULL with *why set.
  */
-static const char *expand_env(struct arena *a, const char *v, struct diag *d,
-			      struct src_loc loc)
+static const char *expand_env(struct arena *a, const char *v, const char **why)
 {
 	char *out = arena_strdup(a, "");
 	const char *p = v;
@@ -857,13 +976,13 @@ static const char *expand_env(struct arena *a, const char *v, struct diag *d,
 			return arena_printf(a, "%s%s", out, p);
 		close = strchr(dollar, '}');
 		if (!close || close == dollar + 2) {
-			diag_error(d, loc, "'%s': ${ without a variable name and }", v);
+			*why = arena_printf(a, "'%s': ${ without a variable name and }", v);
 			return NULL;
 		}
 		name = arena_strndup(a, dollar + 2, (size_t)(close - dollar - 2));
 		val = getenv(name);
 		if (!val) {
-			diag_error(d, loc, "${%s} is not set in the environment", name);
+			*why = arena_printf(a, "${%s} is not set in the environment", name);
 			return NULL;
 		}
 		out = arena_printf(a, "%s%.*s%s", out, (int)(dollar - p), p, val);
@@ -958,8 +1077,17 @@ static void option_line(struct fio_jobfile *jf, struct fio_section *s,
 	}
 	v = value;
 	if (value && strstr(value, "${")) {
-		if (!(v = expand_env(&jf->arena, value, d, loc)))
+		const char *env_why = NULL;
+
+		if (!(v = expand_env(&jf->arena, value, &env_why))) {
+			/* --lenient: the job runs without the option */
+			if (jf->lenient)
+				not_imported(jf, s, arena_printf(&jf->arena, "%s=%s", key,
+					     value), env_why, loc);
+			else
+				diag_error(d, loc, "%s", env_why);
 			return;
+		}
 		add_note(jf, s, line, arena_printf(&jf->arena, "%s=%s: %s from the "
 						   "environment", key, value, v));
 	}
@@ -985,23 +1113,105 @@ int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *
 	return fio_parse_ex(text, len, d, jf, false);
 }
 
-int fio_parse_ex(const char *text, size_t len, struct diag *d,
-		 struct fio_jobfile *jf, bool lenient)
-{
+/* What reading lines carries from one file to the next (include). */
+struct parse_state {
+	struct fio_jobfile *jf;
 	struct fio_opts global;
-	struct fio_section *cur = NULL;
-	int line = 0, unsupported = 0, errors0 = d->errors;
+	struct fio_section *cur;
+	int unsupported;
+};
+
+/* fio's include FILE may nest; deeper than this is taken for a loop. */
+#define FIO_INCLUDE_DEPTH 8
+/* The largest job file read by include (the command reads the first). */
+#define FIO_INCLUDE_MAX (16u << 20)
+
+static void parse_text(struct parse_state *ps, const char *text, size_t len,
+		       struct diag *d, int depth);
+
+/* The whole of file `path` (NUL-terminated, arena), or NULL with errno. */
+static char *read_whole(struct arena *a, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *copy;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			buf = xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got && n <= FIO_INCLUDE_MAX);
+	if (ferror(f) || n > FIO_INCLUDE_MAX) {
+		errno = ferror(f) ? EIO : EFBIG;
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	copy = arena_strndup(a, buf ? buf : "", n);
+	free(buf);
+	*len = n;
+	return copy;
+}
+
+/*
+ * `include FILE`: fio reads FILE's lines as if they were here, in the
+ * section that includes it (an included file has no sections); a
+ * relative name is taken from the directory of the job file that
+ * includes it.  Its
+ * own errors are located in it (FILE:LINE:COL); a missing file, or
+ * includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors at
+ * the include line.
+ */
+static void include_file(struct parse_state *ps, const char *name, struct diag *d,
+			 struct src_loc loc, int depth)
+{
+	struct arena *a = &ps->jf->arena;
+	const char *slash = strrchr(d->filename, '/');
+	const char *path = name[0] == '/' || !slash ? name :
+		arena_printf(a, "%.*s/%s", (int)(slash - d->filename), d->filename, name);
+	struct diag sub;
+	size_t len = 0;
+	char *text;
+
+	if (!*name) {
+		diag_error(d, loc, "include needs a file name");
+		return;
+	}
+	if (depth >= FIO_INCLUDE_DEPTH) {
+		diag_error(d, loc, "include %s: more than %d includes deep (does "
+			   "it include itself?)", name, FIO_INCLUDE_DEPTH);
+		return;
+	}
+	if (!(text = read_whole(a, path, &len))) {
+		diag_error(d, loc, "include %s: cannot read %s: %s", name, path,
+			   errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
+		return;
+	}
+	diag_init(&sub, path, text, len, d->out);
+	parse_text(ps, text, len, &sub, depth + 1);
+	d->errors += sub.errors;
+	d->warnings += sub.warnings;
+}
+
+/* The lines of one file (the job file or an included one) into ps. */
+static void parse_text(struct parse_state *ps, const char *text, size_t len,
+		       struct diag *d, int depth)
+{
+	struct fio_jobfile *jf = ps->jf;
+	int line = 0;
 	size_t pos = 0;
 
-	memset(jf, 0, sizeof(*jf));
-	arena_init(&jf->arena);
-	jf->lenient = lenient;
-	opts_defaults(&global);
 	if (len > INT_MAX - 2) {
 		/* lines and columns are ints */
 		diag_error(d, (struct src_loc){ 0, 0 }, "job file too large "
 			   "(%zu bytes)", len);
-		return d->errors - errors0;
+		return;
 	}
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
@@ -1018,6 +1228,16 @@ int fio_parse_ex(const char *text, size_t len, struct diag *d,
 		}
 		if (!*s || *s == ';' || *s == '#')
 			continue;
+		if (strncmp(s, "include", 7) == 0 && (!s[7] || isblank((unsigned char)s[7]))) {
+			strip_trailing_comment(s);
+			include_file(ps, trim(s + 7), d, loc, depth);
+			continue;
+		}
+		if (*s == '[' && depth > 0) {
+			diag_error(d, loc, "a section header in an included file: fio's "
+				   "include files hold options only");
+			continue;
+		}
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			char *name;
@@ -1032,24 +1252,38 @@ int fio_parse_ex(const char *text, size_t len, struct diag *d,
 				diag_error(d, loc, "empty section name");
 				continue;
 			}
-			cur = new_section(jf, name, line, &global);
-			if (cur->global)
-				cur->opts = global;
+			ps->cur = new_section(jf, name, line, &ps->global);
+			if (ps->cur->global)
+				ps->cur->opts = ps->global;
 			continue;
 		}
-		if (!cur) {
+		if (!ps->cur) {
 			diag_error(d, loc, "option outside a section: start with [global] "
 				   "or [jobname]");
 			continue;
 		}
-		option_line(jf, cur, &global, s, line, loc.col, d, &unsupported);
+		option_line(jf, ps->cur, &ps->global, s, line, loc.col, d,
+			    &ps->unsupported);
 	}
-	if (unsupported) {
-		char list[512];
+}
+
+int fio_parse_ex(const char *text, size_t len, struct diag *d,
+		 struct fio_jobfile *jf, bool lenient)
+{
+	struct parse_state ps = { .jf = jf };
+	int errors0 = d->errors;
+
+	memset(jf, 0, sizeof(*jf));
+	arena_init(&jf->arena);
+	jf->lenient = lenient;
+	opts_defaults(&ps.global);
+	parse_text(&ps, text, len, d, 0);
+	if (ps.unsupported) {
+		char list[1024];
 
 		supported_list(list, sizeof(list));
 		fprintf(d->out, "%s: %d unsupported option%s (import-fio supports: %s)\n",
-			d->filename, unsupported, unsupported == 1 ? "" : "s", list);
+			d->filename, ps.unsupported, ps.unsupported == 1 ? "" : "s", list);
 	}
 	if (d->errors == errors0 && jf->njobs == 0)
 		diag_error(d, (struct src_loc){ 0, 0 }, "no job section: fio runs "

@@ -8,7 +8,11 @@
 # file with unsupported options is refused with every one of them listed;
 # values too large are located errors (never a signal), large values and
 # times come out as numbers WML reads back; and nothing copied from the job
-# file or its name into comments can inject a WML statement.
+# file or its name into comments can inject a WML statement.  Run phases
+# (stonewall, wait_for, startdelay, verify's read-back) run in order, a
+# device is a file sized with -D filesize=, --lenient imports what it
+# cannot honour as NOT IMPORTED notes, include reads from the job file's
+# directory, and number_ios stops each clone after its I/Os.
 . "$(dirname "$0")/lib.sh"
 
 d=$tmp/data
@@ -177,10 +181,10 @@ ok "sequential time-based writes wrap at size (file stays 4 MiB)"
 cat >"$tmp/bad.fio" <<EOF
 [global]
 rw=randread
-stonewall
+zonemode=zbd
 [j]
 size=16m
-verify=md5
+flow=2
 EOF
 if "$FLOWBENCH" import-fio "$tmp/bad.fio" >"$tmp/bad.f" 2>"$tmp/bad.err"; then
 	fail "bad.fio: import-fio accepted unsupported options"
@@ -189,10 +193,10 @@ else
 fi
 [ "$st" -eq 1 ] || fail "bad.fio: exit status $st, not 1"
 [ ! -s "$tmp/bad.f" ] || fail "bad.fio: something was printed on stdout"
-grep -q "bad.fio:3:1: unsupported option 'stonewall'" "$tmp/bad.err" ||
-	{ cat "$tmp/bad.err"; fail "bad.fio: stonewall not reported"; }
-grep -q "bad.fio:6:1: unsupported option 'verify'" "$tmp/bad.err" ||
-	{ cat "$tmp/bad.err"; fail "bad.fio: verify not reported"; }
+grep -q "bad.fio:3:1: unsupported option 'zonemode'" "$tmp/bad.err" ||
+	{ cat "$tmp/bad.err"; fail "bad.fio: zonemode not reported"; }
+grep -q "bad.fio:6:1: unsupported option 'flow'" "$tmp/bad.err" ||
+	{ cat "$tmp/bad.err"; fail "bad.fio: flow not reported"; }
 grep -q "2 unsupported options (import-fio supports: rw, readwrite," "$tmp/bad.err" ||
 	{ cat "$tmp/bad.err"; fail "bad.fio: no summary"; }
 ok "unsupported options: exit 1, both listed with their lines"
@@ -298,3 +302,102 @@ z3=$(ops zoned zoned-read-zone3)
 [ $((z1 * 5 - z3 * 8)) -le 40 ] && [ $((z3 * 8 - z1 * 5)) -le 40 ] ||
 	{ cat "$tmp/zoned.out"; fail "zoned: zone1 $z1 ops, zone3 $z3 ops: not 8 : 5"; }
 ok "random_distribution=zoned: $z1 and $z3 ops in the first 5 % and the whole file (8 : 5)"
+
+# Run phases (issue 14, third pass): stonewall starts r after w (and w's
+# verify read-back) ended; wait_for and startdelay start d 0.5 s after r
+# ended; r and d stop at their own runtime.  Bounds from the run's own
+# "Phase" lines: a busy machine can only make the gaps longer.
+cat >"$tmp/phases.fio" <<'JOB'
+[global]
+bs=4k
+[w]
+rw=write
+size=4m
+verify=crc32c
+verify_fatal=1
+[r]
+stonewall
+rw=randread
+size=4m
+time_based
+runtime=1
+[d]
+wait_for=r
+startdelay=500ms
+rw=randwrite
+size=4m
+time_based
+runtime=1
+JOB
+imp phases
+grep -q 'define process name=r,instances=$nthreads_2,after="w:w-verify",runtime=$runtime_2$' \
+	"$tmp/phases.f" || { cat "$tmp/phases.f"; fail "phases: r is not after w"; }
+run phases
+has_ops phases w-write w-verify r-read d-write
+[ "$(ops phases w-write)" -eq "$(ops phases w-verify)" ] ||
+	{ cat "$tmp/phases.out"; fail "phases: the read-back did not read what w wrote"; }
+# "Phase NAME: START s - END s (LEN s)"
+phase() { awk -v n="$1:" -v f="$2" '$2 == "Phase" && $3 == n { print $f }' "$tmp/phases.out"; }
+awk -v ws="$(phase w-verify 7)" -v rs="$(phase r 4)" -v re="$(phase r 7)" \
+    -v ds="$(phase d 4)" -v dl="$(phase d 9)" -v rl="$(phase r 9)" \
+    'BEGIN { gsub(/[()]/, "", dl); gsub(/[()]/, "", rl)
+	     exit !(ws != "" && rs >= ws && ds >= re + 0.49 && dl <= 1.001 && rl <= 1.001) }' ||
+	{ cat "$tmp/phases.out"; fail "phases: not w, then r, then d 0.5 s later, each 1 s"; }
+ok "phases: w and its read-back, then r (stonewall), then d 0.5 s after r (wait_for, startdelay), each its own runtime"
+
+# A device: a file flowbench creates in $dir, with a warning; without a
+# size, check fails naming $filesize until -D filesize=... gives it.
+printf '[dev]\nfilename=/dev/fbtestdev\nrw=randread\ntime_based\nruntime=1\n' >"$tmp/dev.fio"
+"$FLOWBENCH" import-fio "$tmp/dev.fio" >"$tmp/dev.f" 2>"$tmp/dev.err" ||
+	{ cat "$tmp/dev.err"; fail "dev: import-fio failed"; }
+grep -q "dev.fio:2:1: warning: job 'dev': filename=/dev/fbtestdev is a device" "$tmp/dev.err" ||
+	{ cat "$tmp/dev.err"; fail "dev: no warning about the device"; }
+grep -q "with -D filesize=SIZE" "$tmp/dev.err" || { cat "$tmp/dev.err"; fail "dev: no -D hint"; }
+mkdir -p "$d/dev"
+"$FLOWBENCH" check "$tmp/dev.f" -D dir="$d/dev" >"$tmp/dev.chk" 2>&1 &&
+	fail "dev: check passed without the file's size"
+grep -q "variable '\$filesize' is not set" "$tmp/dev.chk" ||
+	{ cat "$tmp/dev.chk"; fail "dev: check did not name \$filesize"; }
+"$FLOWBENCH" check "$tmp/dev.f" -D dir="$d/dev" -D filesize=64m >"$tmp/dev.chk" 2>&1 ||
+	{ cat "$tmp/dev.chk"; fail "dev: check with -D filesize=64m failed"; }
+"$FLOWBENCH" run "$tmp/dev.f" -D dir="$d/dev" -D filesize=4m --cache warm >"$tmp/dev.out" 2>&1 ||
+	{ cat "$tmp/dev.out"; fail "dev: run failed"; }
+has_ops dev dev-read
+# flowbench's layout: $dir/NAME/00000001/00000001
+[ "$(stat -c %s "$d/dev/fbtestdev/00000001/00000001")" -eq 4194304 ] ||
+	{ find "$d/dev" -ls; fail "dev: no 4 MiB file fbtestdev in \$dir"; }
+ok "filename=/dev/X without size: a file in \$dir, its size from -D filesize="
+
+# --lenient: a job with no size, an unset \${VAR} and zones it cannot
+# write imports (NOT IMPORTED notes) and checks with -D filesize=...
+printf '[j]\nrw=randrw\nbs=${FB_E2E_UNSET}\nrandom_distribution=zoned:60/10:40/90\ntime_based\nruntime=1\n' >"$tmp/len.fio"
+st=0
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio "$tmp/len.fio" >/dev/null 2>&1 || st=$?
+[ "$st" -eq 1 ] || fail "len: strict import accepted it"
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient "$tmp/len.fio" >"$tmp/len.f" 2>"$tmp/len.err" ||
+	{ cat "$tmp/len.err"; fail "len: --lenient failed"; }
+grep -q '# NOT IMPORTED: bs=${FB_E2E_UNSET} (line 3' "$tmp/len.f" &&
+	grep -q '# NOT IMPORTED: random_distribution=zoned:60/10:40/90 (line 4' "$tmp/len.f" ||
+	{ cat "$tmp/len.f"; fail "len: no NOT IMPORTED notes"; }
+mkdir -p "$d/len"
+"$FLOWBENCH" check "$tmp/len.f" -D dir="$d/len" -D filesize=1m >"$tmp/len.chk" 2>&1 ||
+	{ cat "$tmp/len.chk"; fail "len: check failed"; }
+ok "--lenient: no size, an unset \${VAR}, zones with a mix: imported, checked with -D filesize="
+
+# include (relative to the job file, not the current directory) and
+# number_ios (finishoncount): the included options apply, and each clone
+# stops after its 100 reads.
+mkdir -p "$tmp/inc"
+printf 'bs=8k\nsize=4m\n' >"$tmp/inc/common.fio"
+printf '[global]\ninclude common.fio\n[nios]\nrw=randread\nnumjobs=2\nthread\nnumber_ios=100\ntime_based\nruntime=30\n' >"$tmp/nios.fio"
+( cd "$tmp/inc" && "$FLOWBENCH" import-fio "$tmp/nios.fio" >/dev/null 2>"$tmp/nios.err" ) &&
+	fail "nios: include read common.fio from the current directory"
+grep -q "nios.fio:2:1: include common.fio: cannot read $tmp/common.fio" "$tmp/nios.err" ||
+	{ cat "$tmp/nios.err"; fail "nios: no located error for the missing include"; }
+mv "$tmp/inc/common.fio" "$tmp/common.fio"
+imp nios
+grep -q '^set \$iosize=8k$' "$tmp/nios.f" || { cat "$tmp/nios.f"; fail "nios: included bs not applied"; }
+run nios
+[ "$(ops nios nios-read)" -eq 200 ] ||
+	{ cat "$tmp/nios.out"; fail "nios: not 2 x 100 reads"; }
+ok "include common.fio (from the job file's directory), number_ios=100: 2 clones x 100 reads"

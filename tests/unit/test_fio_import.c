@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "plan/flowop.h"
 #include "lang/ast.h"
@@ -241,14 +242,14 @@ START_TEST(test_unsupported_all_listed)
 
 	ck_assert_int_eq(import("[global]\n"
 				"rw=read\n"
-				"stonewall\n"
+				"zonemode=zbd\n"
 				"[j]\n"
 				"size=1m\n"
-				"bsrange=4k-8k\n"
+				"flow=2\n"
 				"iodeph=4\n", &out, &err), 1);
 	ck_assert_str_eq(out, "");
-	HAS(err, "job.fio:3:1: unsupported option 'stonewall'");
-	HAS(err, "job.fio:6:1: unsupported option 'bsrange'");
+	HAS(err, "job.fio:3:1: unsupported option 'zonemode'");
+	HAS(err, "job.fio:6:1: unsupported option 'flow'");
 	HAS(err, "job.fio:7:1: unsupported option 'iodeph' (did you mean 'iodepth'?)");
 	HAS(err, "job.fio: 3 unsupported options (import-fio supports: rw, readwrite, "
 	    "rwmixread, rwmixwrite, bs, blocksize, size, filesize, filename, "
@@ -256,7 +257,10 @@ START_TEST(test_unsupported_all_listed)
 	    "runtime, timeout, time_based, ramp_time, fsync, thread, "
 	    "group_reporting, loops, rate_iops, rate, thinktime, "
 	    "random_distribution, bssplit, fdatasync, sync, offset, "
-	    "offset_increment, openfiles, file_service_type)");
+	    "offset_increment, openfiles, file_service_type, stonewall, "
+	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
+	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
+	    "exitall, bsrange, blocksize_range)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -308,13 +312,8 @@ START_TEST(test_bad_values)
 	HAS(err, "time_based needs runtime=");
 	free(out);
 	free(err);
-	ck_assert_int_eq(import("[j]\nsize=1m\nfilename=/dev/sdb\n", &out, &err), 1);
-	HAS(err, "devices are not supported");
-	free(out);
-	free(err);
-	ck_assert_int_eq(import("[a]\nsize=1m\nruntime=5\n[b]\nsize=1m\nruntime=6\n",
-				&out, &err), 1);
-	HAS(err, "job.fio:4:1: job 'b': runtime 6 s differs from job 'a''s 5 s");
+	ck_assert_int_eq(import("[j]\nsize=1m\nfilename=/dev/null\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: job 'j': filename=/dev/null stores nothing");
 	free(out);
 	free(err);
 }
@@ -701,7 +700,7 @@ START_TEST(test_numbers_round_trip)
 
 	/* decimal sizes, the longest fsync pass, the deepest queue */
 	import_compile("[j]\nbs=4KiB\nsize=3MiB\nrw=randrw\nrwmixread=1\n"
-		       "fsync=999999937\nioengine=libaio\niodepth=256\n"
+		       "fsync=999999937\nioengine=libaio\niodepth=256\ndirect=1\n"
 		       "ramp_time=250ms\n", &out, &script, &plan);
 	ck_assert_uint_eq(fileset(&plan, "j-files")->size, 3000000);
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iosize"), 0), 4000);
@@ -906,6 +905,8 @@ START_TEST(test_linear_time)
 	static const struct { const char *head, *piece; int n; } inputs[] = {
 		{ "[j]\n", "size=1m\n", 4000 },
 		{ "[global]\nsize=1m\n", "[a]\n", 500 },
+		/* each job after the one before (after= its previous group) */
+		{ "[global]\nsize=1m\n", "[a]\nstonewall\n", 500 },
 	};
 
 	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
@@ -1006,9 +1007,9 @@ START_TEST(test_lenient)
 		"[a]\n"
 		"rw=read:-8k\n"
 		"size=1m\n"
-		"verify=md5\n"
+		"zonemode=zbd\n"
 		"[b]\n"
-		"stonewall\n"
+		"flow=2\n"
 		"rw=write\n"
 		"filesize=1m\n"
 		"bs=${FB_TEST_FIO_UNSET}\n";
@@ -1018,8 +1019,8 @@ START_TEST(test_lenient)
 	ck_assert_int_eq(import(fio, &out, &err), 1);
 	ck_assert_str_eq(out, "");
 	HAS(err, "job.fio:2:1: unsupported rw 'read:-8k'");
-	HAS(err, "job.fio:4:1: unsupported option 'verify'");
-	HAS(err, "job.fio:6:1: unsupported option 'stonewall'");
+	HAS(err, "job.fio:4:1: unsupported option 'zonemode'");
+	HAS(err, "job.fio:6:1: unsupported option 'flow'");
 	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
 	free(out);
 	free(err);
@@ -1027,9 +1028,9 @@ START_TEST(test_lenient)
 	setenv("FB_TEST_FIO_UNSET", "8k", 1);
 	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
 	HAS(out, "# NOT IMPORTED: rw=read:-8k (line 2: unsupported rw 'read:-8k'");
-	HAS(out, "# NOT IMPORTED: verify=md5 (line 4: an option import-fio does "
+	HAS(out, "# NOT IMPORTED: zonemode=zbd (line 4: an option import-fio does "
 	    "not support)");
-	HAS(out, "# NOT IMPORTED: stonewall (line 6:");
+	HAS(out, "# NOT IMPORTED: flow=2 (line 6:");
 	HAS(out, "set $iosize_2=8k\n");
 	free(out);
 	free(err);
@@ -1393,9 +1394,540 @@ START_TEST(test_fio_ignored)
 {
 	char *out, *err;
 
+	/* tiobench's profile option: fio forks processes all the same */
+	ck_assert_int_eq(import("[j]\nsize=1m\nthreads=1\n", &out, &err), 0);
+	HAS(out, "# threads=1: no effect on the I/O pattern (an option of fio's "
+	    "tiobench profile");
+	HAS(out, "define process name=j,instances=$nthreads\n");
+	free(out);
+	free(err);
 	ck_assert_int_eq(import("[j]\nsize=1m\nrwmixcycle=40\n", &out, &err), 0);
 	HAS(out, "# rwmixcycle=40: no effect on the I/O pattern (deprecated: fio "
 	    "accepts it and ignores it)");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The plan's process of that name. */
+static const struct plan_proc *proc(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->nprocs; i++)
+		if (strcmp(p->procs[i].name, name) == 0)
+			return &p->procs[i];
+	ck_abort_msg("no process %s", name);
+	return NULL;
+}
+
+/* The names of the processes `name` starts after, ':'-separated. */
+static char *after_names(const struct plan *p, const char *name)
+{
+	const struct plan_proc *pr = proc(p, name);
+	static char buf[256];
+
+	buf[0] = '\0';
+	for (int i = 0; i < pr->nafter; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+			 i ? ":" : "", p->procs[pr->after[i]].name);
+	return buf;
+}
+
+/*
+ * Run phases (issue 14): stonewall starts a group after every job before
+ * it (after= the previous group's jobs), wait_for after the named job,
+ * startdelay late, and each job keeps its own runtime: per-process
+ * attributes, the run ending when every job has ended.
+ */
+START_TEST(test_phases)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[global]\nsize=1m\n"
+			"[a]\nrw=write\n"
+			"[b]\nrw=read\n"
+			"[c]\nstonewall\nrw=randread\nruntime=5\ntime_based\n"
+			"[d]\nrw=randwrite\nruntime=7\ntime_based\n"
+			"[e]\nstonewall\nrw=read\nruntime=3\n"
+			"[f]\nwait_for=a\nstartdelay=1500ms\nrw=read\n",
+			&out, &script, &plan);
+	/* a phase too, for its rates over its own window */
+	HAS(out, "define process name=a,instances=$nthreads_1,startdelay=0\n");
+	HAS(out, "# startdelay=0: no delay; as a phase its ops/s are over its own "
+	    "run time, as fio reports each job\n");
+	HAS(out, "define process name=c,instances=$nthreads_3,after=\"a:b\","
+	    "runtime=$runtime_3\n");
+	/* d is in c's group: it starts with c, after the jobs before c */
+	HAS(out, "define process name=d,instances=$nthreads_4,after=\"a:b\","
+	    "runtime=$runtime_4\n");
+	/* the previous group only: c and d themselves waited for a and b */
+	HAS(out, "define process name=e,instances=$nthreads_5,after=\"c:d\","
+	    "runtime=$runtime_5\n");
+	HAS(out, "define process name=f,instances=$nthreads_6,after=\"c:d:a\","
+	    "startdelay=$startdelay_6\n");
+	HAS(out, "set $runtime_3=5\n");
+	HAS(out, "set $runtime_4=7\n");
+	HAS(out, "set $startdelay_6=1.5\n");
+	HAS(out, "# stonewall: starts when every job before it has ended");
+	HAS(out, "# wait_for=a: starts when that job has ended (after=)\n");
+	HAS(out, "# runtime=3: the job's own run time ($runtime_5; the process's "
+	    "threads stop then), or earlier once it has done its bytes\n");
+	HAS(out, "set mode quit alldone\n");
+	HAS(out, "set $runtime=0\nrun $runtime\n");
+	ck_assert_str_eq(after_names(&plan, "c"), "a:b");
+	ck_assert_str_eq(after_names(&plan, "e"), "c:d");
+	ck_assert_str_eq(after_names(&plan, "f"), "c:d:a");
+	ck_assert(proc(&plan, "f")->startdelay_s == 1.5);
+	ck_assert(proc(&plan, "d")->runtime_s == 7);
+	ck_assert(proc(&plan, "e")->runtime_s == 3);
+	ck_assert_int_eq(proc(&plan, "a")->nafter, 0);
+	ck_assert(proc(&plan, "a")->phased);
+	plan_done(&plan, &script, out);
+
+	/* different runtimes alone: per-process runtime, once an error */
+	import_compiled("[a]\nsize=1m\nruntime=5\n[b]\nsize=1m\nruntime=6\n",
+			&out, &script, &plan);
+	HAS(out, "define process name=b,instances=$nthreads_2,runtime=$runtime_2\n");
+	ck_assert(proc(&plan, "a")->runtime_s == 5);
+	ck_assert(proc(&plan, "b")->runtime_s == 6);
+	plan_done(&plan, &script, out);
+
+	/* stonewall on the first job, and new_group, change nothing */
+	import_compiled("[a]\nsize=1m\nstonewall\nnew_group\nruntime=5\n",
+			&out, &script, &plan);
+	HAS(out, "set $runtime=5\nrun $runtime\n");
+	ck_assert_int_eq(proc(&plan, "a")->nafter, 0);
+	plan_done(&plan, &script, out);
+
+	import_fails("[a]\nsize=1m\n[b]\nsize=1m\nwait_for=writers\n",
+		     "job.fio:5:1: job 'b': wait_for=writers: no job of that name "
+		     "before it");
+	import_fails("[b]\nsize=1m\nwait_for=a\n[a]\nsize=1m\n",
+		     "job.fio:3:1: job 'b': wait_for=a: no job of that name before it");
+	import_fails("[a]\nsize=1m\nstartdelay=1-5\n",
+		     "job.fio:3:1: startdelay=1-5: a range is not supported");
+}
+END_TEST
+
+/* `import_compiled` for output that needs -D filesize...: the variable
+ * appended (WML binds late), as -D gives it. */
+static void compiled_with(const char *out, const char *set, struct ast_script *script,
+			  struct plan *plan)
+{
+	char *src, *msgs;
+	const char *run = strstr(out, "\nrun ");
+
+	/* before the run statement, after which nothing is executed */
+	ck_assert_ptr_nonnull(run);
+	ck_assert_int_ge(asprintf(&src, "%.*s\n%s%s", (int)(run - out), out, set,
+				  run + 1), 0);
+	ck_assert_msg(compile_wml(src, script, plan, &msgs) == 0,
+		      "does not compile: %s\n%s", msgs, src);
+	free(msgs);
+	free(src);
+}
+
+/*
+ * A device becomes a file flowbench creates in $dir, with a warning;
+ * without size its size comes from -D filesize=... (the output sets no
+ * $filesize, so the compiler refuses it until then).  /dev/null and
+ * /dev/zero stay errors without --lenient.
+ */
+START_TEST(test_devices)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err, *msgs;
+
+	ck_assert_int_eq(import("[j]\nfilename=/dev/sdb\nsize=64m\n", &out, &err), 0);
+	HAS(err, "job.fio:2:1: warning: job 'j': filename=/dev/sdb is a device: "
+	    "flowbench writes only files it creates");
+	HAS(out, "define file name=sdb,path=$dir,size=$filesize,prealloc,reuse\n");
+	HAS(out, "set $filesize=64m\n");
+	HAS(out, "# filename=/dev/sdb is a device: flowbench writes only files it "
+	    "creates, so the job runs on the file sdb in $dir: put that directory "
+	    "on the device's file system\n");
+	compiled_with(out, "", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	ck_assert_int_eq(import("[j]\nfilename=/dev/nvme0n1\nrw=randread\n", &out, &err), 0);
+	HAS(err, "job.fio:2:1: warning: job 'j': no size (fio would use the whole "
+	    "device): the file's size is not in the job file: give it when "
+	    "running, with -D filesize=SIZE");
+	ck_assert_ptr_null(strstr(out, "set $filesize"));
+	HAS(out, "# REQUIRED: the size of the file of job 'j' is not in the job "
+	    "file: run with -D filesize=SIZE\n");
+	HAS(out, "flowop finishonbytes name=j-done,value=$filesize\n");
+	ck_assert_int_ne(compile_wml(out, &script, &plan, &msgs), 0);
+	HAS(msgs, "variable '$filesize' is not set");
+	free(msgs);
+	plan_free(&plan);
+	ast_script_free(&script);
+	compiled_with(out, "set $filesize=64m\n", &script, &plan);
+	ck_assert_uint_eq(fileset(&plan, "nvme0n1")->size, 64u << 20);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	/* two jobs on one device share its file, and its $filesize */
+	ck_assert_int_eq(import("[global]\nfilename=/dev/fioa\n[fill]\nrw=write\n"
+				"[steady]\nstonewall\nrw=randwrite\n", &out, &err), 0);
+	HAS(out, "# REQUIRED: the size of the file of job 'fill' is not in the job "
+	    "file: run with -D filesize_1=SIZE\n");
+	HAS(out, "flowop finishonbytes name=steady-done,value=$filesize_1\n");
+	HAS(out, "# no size: the job uses the file of job 'fill' and its $filesize_1");
+	compiled_with(out, "set $filesize_1=1m\n", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	/* fill_device on a file: the file system's size, from -D */
+	ck_assert_int_eq(import("[j]\nfilename=data\nrw=write\nfill_device=1\n",
+				&out, &err), 0);
+	HAS(out, "# fill_device=1: fio fills the file system; here the file is "
+	    "$filesize bytes, given with -D\n");
+	ck_assert_ptr_null(strstr(out, "set $filesize"));
+	compiled_with(out, "set $filesize=1m\n", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	/* fio's file is the job's name when that is a device */
+	ck_assert_int_eq(import("[/dev/sdc]\nrw=read\nsize=1m\n", &out, &err), 0);
+	HAS(err, "job.fio:1:1: warning: job '/dev/sdc': the job's name (fio's file) "
+	    "/dev/sdc is a device");
+	HAS(out, "define file name=sdc,path=$dir,size=$filesize,prealloc,reuse\n");
+	compiled_with(out, "", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+	ck_assert_int_eq(import("[/dev/sdc]\nrw=read\nsize=1m\nnrfiles=2\n", &out, &err), 0);
+	HAS(out, "define fileset name=j_dev_sdc-files");
+	free(out);
+	free(err);
+
+	import_fails("[j]\nfilename=/dev/null\nrw=write\n",
+		     "job.fio:2:1: job 'j': filename=/dev/null stores nothing");
+	import_fails("[j]\nfilename=/dev/zero\nsize=1m\n",
+		     "job.fio:2:1: job 'j': filename=/dev/zero stores nothing");
+	ck_assert_int_eq(import_lenient("[j]\nfilename=/dev/null\nrw=write\n",
+					&out, &err), 0);
+	HAS(out, "define file name=null,path=$dir,size=$filesize,prealloc,reuse\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * verify on a job that writes: a read-back process after it, reading the
+ * same bytes sequentially, with a warning that the data is not checked;
+ * do_verify=0 none; on a read job a comment; with time_based an error.
+ */
+START_TEST(test_verify)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+
+	ck_assert_int_eq(import("[w]\nrw=randwrite\nsize=1m\ndirect=1\n"
+				"ioengine=libaio\niodepth=16\nverify=crc32c\n"
+				"verify_fatal=1\nverify_backlog=16\n[r]\nwait_for=w\n"
+				"size=1m\n", &out, &err), 0);
+	HAS(err, "job.fio:7:1: warning: job 'w': verify=crc32c: the read-back runs "
+	    "as process w-verify after the job, but flowbench does not check the data");
+	HAS(out, "define process name=w-verify,instances=$nthreads_1,after=w\n");
+	HAS(out, "    flowop aioread name=w-verify,filename=w-files,iosize=$iosize_1,"
+	    "directio,iodepth=$iodepth_1\n"
+	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1\n");
+	HAS(out, "# verify_fatal=1: no effect on the I/O pattern");
+	HAS(out, "# verify_backlog=16: no effect on the I/O pattern");
+	/* waiting for a job waits for its read-back too */
+	HAS(out, "define process name=r,instances=$nthreads_2,after=\"w:w-verify\"\n");
+	free(err);
+	compiled_with(out, "", &script, &plan);
+	ck_assert_str_eq(after_names(&plan, "w-verify"), "w");
+	ck_assert_str_eq(after_names(&plan, "r"), "w:w-verify");
+	/* sequential: no random attribute on the read-back */
+	ck_assert(!plan_value_bool(plan_flowop_attr(flowop(&plan, "w-verify"),
+						    "random"), false));
+	plan_done(&plan, &script, out);
+
+	ck_assert_int_eq(import("[w]\nrw=write\nsize=1m\nverify=md5\ndo_verify=0\n",
+				&out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "w-verify"));
+	HAS(out, "# verify=md5 with do_verify=0: no read-back\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[r]\nrw=read\nsize=1m\nverify=meta\n", &out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "r-verify"));
+	HAS(out, "# verify=meta: fio checks the data it reads; flowbench reads it "
+	    "but does not check it\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[w]\nrw=write\nsize=1m\nverify=0\n", &out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "w-verify"));
+	free(out);
+	free(err);
+	import_fails("[w]\nrw=write\nsize=1m\nverify=md5\ntime_based\nruntime=5\n",
+		     "job.fio:4:1: job 'w': verify with time_based (the read-back "
+		     "follows the writes, which here end only with the run) is not "
+		     "supported");
+	import_fails("[w]\nrw=randrw\nsize=1m\nverify=md5\n",
+		     "job.fio:4:1: job 'w': verify with a read/write mix");
+}
+END_TEST
+
+/* bsrange=A-A is bs=A; a real range an error.  blockalign=bs is what
+ * flowbench does anyway: a comment; another alignment an error. */
+START_TEST(test_bsrange_blockalign)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nbsrange=8k-8k\nrw=randread\nblockalign=8k\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=8k\n");
+	HAS(out, "# blockalign=8k: flowbench aligns random offsets to the I/O size "
+	    "anyway\n");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"),
+							 "iosize"), 0), 8192);
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=read\nblockalign=512\n", &out, &script, &plan);
+	HAS(out, "# blockalign=512: no effect, the job's I/O is sequential\n");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nbsrange=4k-16k\n", "job.fio:3:1: bsrange=4k-16k: "
+		     "a range of sizes is not supported");
+	import_fails("[j]\nsize=1m\nbsrange=4k\n", "bsrange needs a range like 4k-4k");
+	import_fails("[j]\nsize=1m\nrw=randread\nbs=8k\nblockalign=4k\n",
+		     "job.fio:5:1: job 'j': blockalign=4k is not supported");
+	import_fails("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=4k\n",
+		     "job.fio:5:1: job 'j': blockalign=4k is not supported: flowbench "
+		     "aligns each random offset to the I/O's own size (bssplit's "
+		     "sizes vary)");
+}
+END_TEST
+
+/*
+ * libaio on buffered files does one I/O at a time in Linux (io_submit
+ * does buffered I/O before it returns): synchronous reads, whatever
+ * iodepth.  With O_DIRECT, and io_uring either way, asynchronous.
+ */
+START_TEST(test_buffered_aio)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randread\nioengine=libaio\n"
+				"iodepth=16\n", &out, &err), 0);
+	HAS(out, "    flowop read name=j-read,");
+	ck_assert_ptr_null(strstr(out, "aioread"));
+	HAS(out, "# ioengine=libaio, iodepth=16 on buffered files (direct=0): "
+	    "Linux's asynchronous I/O is asynchronous only with O_DIRECT");
+	HAS(err, "job.fio:4:1: warning: ioengine=libaio runs as synchronous "
+	    "pread/pwrite (buffered I/O: Linux's AIO does it one at a time, as in fio)");
+	free(out);
+	free(err);
+	import_compiled("[j]\nsize=1m\nrw=randread\nioengine=io_uring\niodepth=16\n",
+			&out, &script, &plan);
+	HAS(out, "    flowop aioread name=j-read,");
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=randread\nioengine=posixaio\niodepth=16\n"
+			"direct=1\n", &out, &script, &plan);
+	HAS(out, "    flowop aioread name=j-read,");
+	plan_done(&plan, &script, out);
+}
+END_TEST
+
+/*
+ * --lenient imports what used to stop a job: no size (from -D), an
+ * unset ${VAR}, and options the workload cannot honour (zones without a
+ * size, offset_increment with clones, blockalign with bssplit) become
+ * NOT IMPORTED notes under their job.
+ */
+START_TEST(test_lenient_jobs)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=2\n"
+		"offset_increment=1m\nrandom_distribution=zoned:50/5:50/95\n"
+		"bssplit=4k/50:8k/50\nblockalign=4k\nbs=${FB_TEST_FIO_UNSET}\n";
+
+	unsetenv("FB_TEST_FIO_UNSET");
+	ck_assert_int_eq(import(fio, &out, &err), 1);
+	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
+	free(out);
+	free(err);
+	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
+	HAS(err, "job.fio:1:1: warning: job 'j': no size (--lenient): the file's "
+	    "size is not in the job file");
+	HAS(out, "# NOT IMPORTED: bs=${FB_TEST_FIO_UNSET} (line 9: "
+	    "${FB_TEST_FIO_UNSET} is not set in the environment)\n");
+	HAS(out, "# NOT IMPORTED: offset_increment=1m (line 5: flowbench has no "
+	    "per-clone offset)\n");
+	HAS(out, "# NOT IMPORTED: random_distribution=zoned:50/5:50/95 (line 6: ");
+	HAS(out, "# NOT IMPORTED: blockalign=4k (line 8: flowbench aligns each "
+	    "random offset to the I/O's own size)\n");
+	compiled_with(out, "set $filesize=1m\n", &script, &plan);
+	plan_done(&plan, &script, out);
+	free(err);
+}
+END_TEST
+
+/* number_ios=N: each clone stops after N reads and writes (finishoncount
+ * counts the thread's I/O ops), the run when every job has ended.
+ * percentage_random: 0 is sequential, 100 the default; between, an error. */
+START_TEST(test_number_ios_pct_random)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled("[j]\nsize=1m\nrw=randread\nnumber_ios=100\ntime_based\n"
+			"runtime=5\npercentage_random=0\n", &out, &script, &plan);
+	HAS(out, "set $nios=100\n");
+	HAS(out, "    flowop finishoncount name=j-count,value=$nios\n");
+	HAS(out, "set mode quit alldone\n");
+	HAS(out, "# percentage_random=0: sequential offsets, as in fio\n");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-count"),
+							 "value"), 0), 100);
+	ck_assert(!plan_value_bool(plan_flowop_attr(flowop(&plan, "j-read"),
+						    "random"), false));
+	plan_done(&plan, &script, out);
+	/* a wrapping pass is a whole file: number_ios does not wrap */
+	import_compiled("[j]\nsize=1m\nrw=write\nnumber_ios=10\ntime_based\nruntime=5\n",
+			&out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "j-close"));
+	plan_done(&plan, &script, out);
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n",
+		     "job.fio:4:1: job 'j': percentage_random=30 is not supported");
+	import_fails("[j]\nsize=1m\nnumber_ios=0\n", "number_ios needs a whole number");
+}
+END_TEST
+
+/* Write `text` to DIR/NAME; returns the path (free it). */
+static char *write_file(const char *dir, const char *name, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	ck_assert_int_ge(asprintf(&path, "%s/%s", dir, name), 0);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* import-fio of the job file at `path` (its name locates includes). */
+static int import_path(const char *path, char **out, char **err)
+{
+	size_t n1, n2, len;
+	FILE *o = open_memstream(out, &n1), *e = open_memstream(err, &n2);
+	FILE *f = fopen(path, "r");
+	char text[4096];
+	int st;
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	st = fio_import(path, text, len, o, e);
+	fclose(o);
+	fclose(e);
+	return st;
+}
+
+/*
+ * fio's `include FILE`: its lines read in place, a relative name from the
+ * including file's directory; its errors located in it; a missing file
+ * or an include loop an error at the include line.
+ */
+START_TEST(test_include)
+{
+	char dir[] = "/tmp/fb-fio-include.XXXXXX";
+	char *main_path, *inc, *bad, *loop, *miss, *out, *err;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	inc = write_file(dir, "common.fio", "bs=8k\nsize=2m\n");
+	main_path = write_file(dir, "main.fio", "[global]\ninclude common.fio ; "
+			       "defaults\n[j]\nrw=randread\n");
+	ck_assert_msg(import_path(main_path, &out, &err) == 0, "%s", err);
+	HAS(out, "set $iosize=8k\n");
+	HAS(out, "set $filesize=2m\n");
+	free(out);
+	free(err);
+
+	bad = write_file(dir, "bad.fio", "bs=8k\nzonemode=zbd\n[k]\n");
+	free(main_path);
+	main_path = write_file(dir, "main2.fio", "[j]\ninclude bad.fio\nsize=1m\n");
+	ck_assert_int_eq(import_path(main_path, &out, &err), 1);
+	ck_assert_msg(strstr(err, "/bad.fio:2:1: unsupported option 'zonemode'\n"
+			     "    zonemode=zbd\n"), "%s", err);
+	ck_assert_msg(strstr(err, "/bad.fio:3:1: a section header in an included "
+			     "file: fio's include files hold options only"), "%s", err);
+	free(out);
+	free(err);
+
+	free(main_path);
+	main_path = write_file(dir, "main3.fio", "[j]\nsize=1m\ninclude nope.fio\n");
+	ck_assert_int_eq(import_path(main_path, &out, &err), 1);
+	ck_assert_msg(strstr(err, "main3.fio:3:1: include nope.fio: cannot read ") &&
+		      strstr(err, "/nope.fio: No such file or directory"), "%s", err);
+	free(out);
+	free(err);
+
+	loop = write_file(dir, "loop.fio", "[j]\nsize=1m\ninclude loop.fio\n");
+	ck_assert_int_eq(import_path(loop, &out, &err), 1);
+	HAS(err, "loop.fio:3:1: include loop.fio: more than 8 includes deep (does "
+	    "it include itself?)");
+	free(out);
+	free(err);
+
+	miss = write_file(dir, "empty.fio", "[j]\ninclude\t\nsize=1m\n");
+	ck_assert_int_eq(import_path(miss, &out, &err), 1);
+	HAS(err, "empty.fio:2:1: include needs a file name");
+	free(out);
+	free(err);
+	for (const char *const *n = (const char *const[]){ "common.fio", "main.fio",
+	     "bad.fio", "main2.fio", "main3.fio", "loop.fio", "empty.fio", NULL };
+	     *n; n++) {
+		char *p;
+
+		ck_assert_int_ge(asprintf(&p, "%s/%s", dir, *n), 0);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	free(inc);
+	free(bad);
+	free(loop);
+	free(miss);
+	free(main_path);
+}
+END_TEST
+
+/* exitall: the first thread done ends the run (firstdone); with phases an
+ * error, NOT IMPORTED with --lenient. */
+START_TEST(test_exitall)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out, *err;
+
+	import_compiled("[global]\nexitall\n[a]\nsize=1m\n[b]\nsize=4m\nrw=write\n",
+			&out, &script, &plan);
+	HAS(out, "set mode quit firstdone\n");
+	ck_assert_ptr_null(strstr(out, "alldone"));
+	HAS(out, "# no runtime: 0 runs until the first thread is done\n");
+	ck_assert_int_eq(plan.quit_mode, QUIT_FIRSTDONE);
+	plan_done(&plan, &script, out);
+	import_fails("[a]\nsize=1m\nexitall\n[b]\nsize=1m\nstonewall\n",
+		     "job.fio:3:1: job 'a': exitall with run phases");
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nexitall\n[b]\nsize=1m\n"
+					"stonewall\n", &out, &err), 0);
+	HAS(out, "# NOT IMPORTED: exitall=");
+	HAS(out, "set mode quit alldone\n");
 	free(out);
 	free(err);
 }
@@ -1434,6 +1966,15 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_sync_options);
 	tcase_add_test(tc, test_offset);
 	tcase_add_test(tc, test_file_service);
+	tcase_add_test(tc, test_phases);
+	tcase_add_test(tc, test_devices);
+	tcase_add_test(tc, test_verify);
+	tcase_add_test(tc, test_bsrange_blockalign);
+	tcase_add_test(tc, test_buffered_aio);
+	tcase_add_test(tc, test_lenient_jobs);
+	tcase_add_test(tc, test_number_ios_pct_random);
+	tcase_add_test(tc, test_include);
+	tcase_add_test(tc, test_exitall);
 	suite_add_tcase(s, tc);
 	return s;
 }

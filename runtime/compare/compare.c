@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/units.h"
 #include "runtime/compare/welch.h"
 
 #define SIGNIFICANCE 0.05
@@ -179,38 +180,8 @@ static struct sample collect(const struct rf_doc *d, const struct metric *m,
 	return sample_of(v, n);
 }
 
-/*
- * A latency in ns for people: ns below 1 µs, else µs, ms or s with four
- * significant digits ("812ns", "3.605µs", "12.35ms").  The unit is
- * chosen after rounding, so 999.96 µs reads "1.000ms", not "1000.0µs".
- */
-static void latency_text(char *buf, size_t len, double ns)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	double a = fabs(ns), v;
-	size_t u = 0;
-
-	if (!isfinite(ns)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (a < 999.5) {
-		snprintf(buf, len, "%.0fns", ns);
-		return;
-	}
-	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
-	       a / units[u].ns >= 999.95)
-		u++;
-	v = ns / units[u].ns;
-	a = fabs(v);
-	snprintf(buf, len, a < 9.9995 ? "%.3f%s" : a < 99.995 ? "%.2f%s" : "%.1f%s",
-		 v, units[u].unit);
-}
-
 /* A value for people: about four significant digits, no exponent above 1. */
-static void human(char *buf, size_t len, double v)
+static char *human(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
@@ -224,6 +195,7 @@ static void human(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 	else
 		snprintf(buf, len, "%.3g", v);
+	return buf;
 }
 
 static bool has_diff(const struct sample *base, const struct sample *s)
@@ -240,7 +212,7 @@ static double diff_pct(const struct sample *base, const struct sample *s)
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		      const struct sample *s, int ndocs)
 {
-	void (*show)(char *buf, size_t len, double v) = mt->pct > 0 ? latency_text : human;
+	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
 	char m[64], sd[64];
 
 	cell(g, "%s", name);

@@ -15,8 +15,6 @@
 #include "runtime/base/units.h"
 #include "runtime/compare/welch.h"
 
-#define SIGNIFICANCE 0.05
-
 /*
  * One compared quantity; of_flowop or of_summary give NaN when absent.
  * A latency percentile (pct > 0) has no IO Summary row (of_summary
@@ -198,22 +196,13 @@ static char *human(char *buf, size_t len, double v)
 	return buf;
 }
 
-static bool has_diff(const struct sample *base, const struct sample *s)
-{
-	return base->n > 0 && s->n > 0 && base->mean != 0;
-}
-
-static double diff_pct(const struct sample *base, const struct sample *s)
-{
-	return (s->mean - base->mean) / fabs(base->mean) * 100.0;
-}
-
 /* The cells of one row for the text and Markdown tables. */
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		      const struct sample *s, int ndocs)
 {
 	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
 	char m[64], sd[64];
+	double pct;
 
 	cell(g, "%s", name);
 	for (int d = 0; d < ndocs; d++) {
@@ -226,8 +215,9 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		}
 		if (d == 0)
 			continue;
-		if (has_diff(&s[0], &s[d]))
-			cell(g, "%+.1f%%", diff_pct(&s[0], &s[d]));
+		pct = sample_diff_pct(&s[0], &s[d]);
+		if (!isnan(pct))
+			cell(g, "%+.1f%%", pct);
 		else
 			cell(g, "-");
 		if (s[0].n < 2 || s[d].n < 2) {
@@ -247,6 +237,8 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 static void csv_row(struct grid *g, const char *metric, const char *name,
 		    const struct sample *s, int ndocs)
 {
+	double pct;
+
 	cell(g, "%s", metric);
 	cell(g, "%s", name);
 	for (int d = 0; d < ndocs; d++) {
@@ -261,8 +253,9 @@ static void csv_row(struct grid *g, const char *metric, const char *name,
 		cell(g, "%d", s[d].n);
 		if (d == 0)
 			continue;
-		if (has_diff(&s[0], &s[d]))
-			cell(g, "%.4f", diff_pct(&s[0], &s[d]));
+		pct = sample_diff_pct(&s[0], &s[d]);
+		if (!isnan(pct))
+			cell(g, "%.4f", pct);
 		else
 			cell(g, "-");
 		if (s[0].n < 2 || s[d].n < 2) {

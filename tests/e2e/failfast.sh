@@ -8,31 +8,8 @@
 # file or a pipe).  The small file systems are tmpfs mounts in a private
 # mount namespace, so "free space" is small and known, gone with the test.
 
-# Re-run inside a private mount namespace (as a user namespace's root
-# when not root); skip where mounting is not permitted.
-if [ -z "${FLOWBENCH_FAILFAST_NS:-}" ]; then
-	export FLOWBENCH_FAILFAST_NS=1
-	for u in "unshare -m" "unshare -rm"; do
-		if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
-			     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
-			exec $u sh "$0" "$@"
-		fi
-	done
-	echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
-	exit 77
-fi
-
 . "$(dirname "$0")/lib.sh"
-
-mnts=""
-trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-
-# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR
-mount_tmpfs() {
-	mkdir -p "$1"
-	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
-	mnts="$1 $mnts"
-}
+private_mounts "$@"
 
 # run NAME ARGS...: flowbench run ARGS, output in $tmp/NAME.out, status
 # in $rc; never more than 60 s (a hang fails the test)
@@ -129,9 +106,7 @@ run noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runt
 refused noout "cannot write $tmp/nonexistent/x.json" "cannot write $tmp/nowhere/y.yaml"
 [ ! -e "$small/largefile1" ] || fail "noout: the file was made"
 ro=$tmp/ro
-mkdir -p "$ro"
-mount --bind "$small" "$ro" && mnts="$ro $mnts" && mount -o remount,bind,ro "$ro" ||
-	fail "cannot make a read-only bind mount"
+mount_readonly "$small" "$ro"
 run roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
 	--output "$tmp/ok.json" --output "$ro/x.json"
 refused roout "cannot write $ro/x.json" "Read-only file system"

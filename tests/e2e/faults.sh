@@ -8,32 +8,9 @@
 # normally.  The small file systems are tmpfs mounts in a private mount
 # namespace, gone with the test.
 
-# Re-run inside a private mount namespace (as a user namespace's root
-# when not root); skip where mounting is not permitted.
-if [ -z "${FLOWBENCH_FAULTS_NS:-}" ]; then
-	export FLOWBENCH_FAULTS_NS=1
-	for u in "unshare -m" "unshare -rm"; do
-		if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
-			     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
-			exec $u sh "$0" "$@"
-		fi
-	done
-	echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
-	exit 77
-fi
-
 . "$(dirname "$0")/lib.sh"
+private_mounts "$@"
 need python3
-
-mnts=""
-trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-
-# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR
-mount_tmpfs() {
-	mkdir -p "$1"
-	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
-	mnts="$1 $mnts"
-}
 
 # run NAME ARGS...: flowbench run ARGS with its output in $tmp/NAME.out,
 # its status in $rc; never more than 60 s (a hang fails the test)
@@ -113,9 +90,7 @@ ro=$tmp/ro
 mount_tmpfs "$rw" size=16m
 run roprep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m --runtime 0.2
 [ "$rc" -eq 0 ] || { cat "$tmp/roprep.out"; fail "could not prepare the file to reuse"; }
-mkdir -p "$ro"
-mount --bind "$rw" "$ro" && mnts="$ro $mnts" && mount -o remount,bind,ro "$ro" ||
-	fail "cannot make a read-only bind mount"
+mount_readonly "$rw" "$ro"
 run rofail "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m --runtime 2
 expect_failed rofail "flowop rand-write1: " "$ro/largefile1/00000001/00000001" \
 	"Read-only file system"

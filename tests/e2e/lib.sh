@@ -40,3 +40,40 @@ breakdown_field() {
 			s = v[field]; gsub(/[^0-9.]/, "", s); print s; exit
 		}' "$1"
 }
+
+# private_mounts "$@": the rest of the test runs in a private mount
+# namespace (as a user namespace's root when not root), where
+# mount_tmpfs and mount_readonly make small file systems that go with
+# the test; skip (77) where mounting is not permitted.  Call it right
+# after sourcing lib.sh: it starts the script again inside the namespace
+# (this first $tmp is removed: exec runs no EXIT trap).
+private_mounts() {
+	if [ -z "${FLOWBENCH_PRIVATE_MOUNTS:-}" ]; then
+		export FLOWBENCH_PRIVATE_MOUNTS=1
+		for u in "unshare -m" "unshare -rm"; do
+			if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
+				     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
+				rm -rf "$tmp"
+				exec $u sh "$0" "$@"
+			fi
+		done
+		echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
+		exit 77
+	fi
+	mnts=""
+	trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+}
+
+# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR (private_mounts)
+mount_tmpfs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
+	mnts="$1 $mnts"
+}
+
+# mount_readonly SRC DIR: SRC seen read-only at DIR (private_mounts)
+mount_readonly() {
+	mkdir -p "$2"
+	mount --bind "$1" "$2" && mnts="$2 $mnts" && mount -o remount,bind,ro "$2" ||
+		fail "cannot make a read-only bind mount"
+}

@@ -77,3 +77,25 @@ mount_readonly() {
 	mount --bind "$1" "$2" && mnts="$2 $mnts" && mount -o remount,bind,ro "$2" ||
 		fail "cannot make a read-only bind mount"
 }
+
+# run_named NAME ARGS...: flowbench run ARGS, its output in $tmp/NAME.out,
+# its status in $rc; never more than 60 s (a hang fails the test)
+run_named() {
+	name=$1
+	shift
+	rc=0
+	timeout 60 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 60 s)"; }
+}
+
+# expect_failed NAME PATTERN...: run_named NAME ended with status 1 and
+# every pattern is in its output
+expect_failed() {
+	name=$1
+	shift
+	[ "$rc" -eq 1 ] || { cat "$tmp/$name.out"; fail "$name: status $rc, not 1"; }
+	for pat in "$@"; do
+		grep -q -- "$pat" "$tmp/$name.out" ||
+			{ cat "$tmp/$name.out"; fail "$name: no '$pat' in the output"; }
+	done
+}

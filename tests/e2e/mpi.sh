@@ -277,6 +277,37 @@ n=$(cat "$tmp/out" "$tmp/err" | grep -c "unknown attribute 'iosze'" || true)
 [ -z "$(ls -A "$tmp/empty")" ] || fail "a rank created something after a script error: $(ls -A "$tmp/empty")"
 ok "a script error is printed once (exit $rc), and no rank creates anything"
 
+# ---- a command other than run: refused once, as an error ----------------
+set +e
+mpi "$FBM" check "$WORKLOADS/randomrw.f" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "flowbench-mpi check exited 0"
+[ "$(grep -c "^flowbench: rank 0 ([^)]*): error: flowbench-mpi runs only 'run'" "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "check: not one 'flowbench: rank 0 (...): error:' refusal"; }
+ok "flowbench-mpi check: one error line from rank 0 (exit $rc)"
+
+# ---- a workload only rank 0 compiles: rank 1 says so, as an error -------
+cat >"$tmp/rank1.f" <<'EOF'
+define file name=f,path=$dir,size=1m
+define process name=p {
+  thread name=t,memsize=8k {
+    flowop read name=r,filename=f,iosize=8k,memoffset=$rank
+  }
+}
+run 1
+EOF
+mkdir "$tmp/rank1"
+set +e
+mpi "$FBM" run "$tmp/rank1.f" -D dir="$tmp/rank1" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "a workload rank 1 cannot compile exited 0"
+[ "$(grep -c '^flowbench: rank 1 ([^)]*): error: the workload does not compile on this rank' "$tmp/err")" = 1 ] &&
+	grep -q 'memoffset 1 plus iosize 8192' "$tmp/err" ||
+	{ cat "$tmp/err"; fail "rank 1's compile error: not one 'flowbench: rank 1 (...): error:' line with its message"; }
+ok "a workload only rank 0 compiles: rank 1's error line and message (exit $rc)"
+
 # ---- a rank that fails: ENOSPC on rank 1's own small file system --------
 cat >"$tmp/grow.f" <<'EOF'
 define file name=g,path=$dir,size=1m,prealloc
@@ -353,7 +384,7 @@ if [ -n "$other" ]; then
 	timeout 60 "$other" $other_flags -np 2 "$FBM" run "$WORKLOADS/randomrw.f" -D dir="$tmp/foreign" \
 		-D filesize=1m -D runtime=1 >"$tmp/out" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || { cat "$tmp/out"; fail "flowbench-mpi under $other ran"; }
-	grep -q 'the launcher started 2 tasks, but MPI sees a job of one rank in each' "$tmp/out" ||
+	grep -q '^flowbench: error: the launcher started 2 tasks, but MPI sees a job of one rank in each' "$tmp/out" ||
 		{ cat "$tmp/out"; fail "no message saying the launcher is another MPI's"; }
 	[ -z "$(ls -A "$tmp/foreign")" ] || fail "ranks of a foreign launcher created files: $(ls -A "$tmp/foreign")"
 	ok "$(basename "$other") (another MPI's launcher): refused with a message, nothing created"

@@ -107,9 +107,8 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 		return 1;
 	}
 	if (!w->fe.plan.has_run && !ends_with_quit(&w->fe.plan)) {
-		fprintf(stderr, "%s: the script has no 'run' command: nothing to do "
-			"(add 'run SECONDS' or pass --runtime SECONDS)\n",
-			w->path);
+		log_error("%s: the script has no 'run' command: nothing to do "
+			  "(add 'run SECONDS' or pass --runtime SECONDS)", w->path);
 		return 1;
 	}
 	return 0;

@@ -491,7 +491,15 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	return FO_OK;
 }
 
-static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+/*
+ * One op of read: the slot, the offset, then io_read_into() the
+ * flowop's own buffer or, under --compat filebench, one placed for this
+ * op (io_filebench_buf()).  `filebench` is a constant in each run
+ * function and this is inlined, so the default one has no trace of the
+ * variant.
+ */
+static inline __attribute__((always_inline)) enum fo_result
+io_read_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
@@ -500,20 +508,20 @@ static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 
 	if (r != FO_OK)
 		return r;
+	if (filebench)
+		return io_read_into(t, fi, p, s, off, io_filebench_buf(t, p));
 	return io_read_into(t, fi, p, s, off, p->buf);
+}
+
+static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_read_op(t, fi, false);
 }
 
 /* --compat filebench: the same read into a buffer placed for this op. */
 static enum fo_result io_read_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	uint64_t off;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
-
-	if (r != FO_OK)
-		return r;
-	return io_read_into(t, fi, p, s, off, io_filebench_buf(t, p));
+	return io_read_op(t, fi, true);
 }
 
 /*
@@ -559,7 +567,9 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	return FO_OK;
 }
 
-static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+/* One op of write, like io_read_op(). */
+static inline __attribute__((always_inline)) enum fo_result
+io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
@@ -570,22 +580,20 @@ static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 		r = slot_writable(t, fi, s);
 	if (r != FO_OK)
 		return r;
+	if (filebench)
+		return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
 	return io_write_from(t, fi, p, s, off, p->buf);
+}
+
+static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_write_op(t, fi, false);
 }
 
 /* --compat filebench: the same write from a buffer placed for this op. */
 static enum fo_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	uint64_t off;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
-
-	if (r == FO_OK)
-		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
-		return r;
-	return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
+	return io_write_op(t, fi, true);
 }
 
 /* memoffset + iosize must fit in the thread's memory, when it has some. */

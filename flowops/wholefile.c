@@ -185,6 +185,26 @@ static char *wf_fb_buf(struct fb_thread *t, const struct flowop_inst *fi,
 	return (char *)(((uintptr_t)b + p->fb_mask) & ~p->fb_mask);
 }
 
+/*
+ * --compat filebench: wf_fb_buf() for chunks of *chunk bytes, 0 meaning
+ * a 1 MiB chunk (an empty file or working set).  NULL with the run's
+ * error set, also when the chunk is too large for one I/O.
+ */
+static char *wf_fb_chunk_buf(struct fb_thread *t, const struct flowop_inst *fi,
+			     struct wf_priv *p, uint64_t *chunk)
+{
+	char *buf = NULL;
+
+	if (!*chunk)
+		*chunk = WF_DEFAULT_BUF;
+	if (*chunk > SSIZE_MAX || !(buf = wf_fb_buf(t, fi, p, (size_t)*chunk))) {
+		if (!t->failed)
+			thread_fail(t, "flowop %s: iosize %llu is too large", fi->pf->name,
+				    (unsigned long long)*chunk);
+	}
+	return buf;
+}
+
 static void wf_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct wf_priv *p = fi->priv;
@@ -280,14 +300,8 @@ static enum fo_result readwholefile_run_filebench(struct fb_thread *t,
 	if (r != FO_OK)
 		return r;
 	chunk = iosize > 0 ? (uint64_t)iosize : wf_wss(t, p, s);
-	if (!chunk)
-		chunk = WF_DEFAULT_BUF;
-	if (chunk > SSIZE_MAX || !(buf = wf_fb_buf(t, fi, p, (size_t)chunk))) {
-		if (!t->failed)
-			thread_fail(t, "flowop %s: iosize %llu is too large", fi->pf->name,
-				    (unsigned long long)chunk);
+	if (!(buf = wf_fb_chunk_buf(t, fi, p, &chunk)))
 		return FO_ERROR;
-	}
 	return wf_read_whole(t, fi, s, buf, (size_t)chunk);
 }
 
@@ -387,14 +401,8 @@ static enum fo_result writewholefile_run_filebench(struct fb_thread *t,
 	if (r != FO_OK)
 		return r;
 	chunk = iosize > 0 && (uint64_t)iosize < size ? (uint64_t)iosize : size;
-	if (!chunk)
-		chunk = WF_DEFAULT_BUF;
-	if (chunk > SSIZE_MAX || !(buf = wf_fb_buf(t, fi, p, (size_t)chunk))) {
-		if (!t->failed)
-			thread_fail(t, "flowop %s: iosize %llu is too large", fi->pf->name,
-				    (unsigned long long)chunk);
+	if (!(buf = wf_fb_chunk_buf(t, fi, p, &chunk)))
 		return FO_ERROR;
-	}
 	return wf_write_whole(t, fi, s, buf, (size_t)chunk, size);
 }
 
@@ -453,27 +461,6 @@ static uint64_t append_seek_write(int fd, const char *buf, size_t chunk,
 	return done;
 }
 
-static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
-				 uint64_t len)
-{
-	struct wf_priv *p = fi->priv;
-	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
-	uint64_t done, t0, t1;
-	int err;
-
-	if (r == FO_OK)
-		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
-		return r;
-	t0 = thread_ticks(t);
-	done = append(s->fd, p->buf, p->bufsize, len, &err);
-	t1 = thread_ticks(t);
-	if (err)
-		return fo_fail(t, fi, "append to", s, NULL, -1, err);
-	return fo_record(t, fi, t0, t1, done);
-}
-
 /*
  * fo_record() for the variants, out of line, so that the default run
  * functions keep their inlining of it.
@@ -485,9 +472,14 @@ wf_fb_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
 	return fo_record(t, fi, t0, t1, bytes);
 }
 
-/* append_run() with filebench's append (append_seek_write()). */
-static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
-				    uint64_t len)
+/*
+ * Append `len` bytes as one op: with append(), or under --compat
+ * filebench with filebench's lseek and write (append_seek_write()).
+ * `filebench` is a constant in each caller and this is inlined, so the
+ * default path has no trace of the variant.
+ */
+static inline __attribute__((always_inline)) enum fo_result
+append_op(struct fb_thread *t, struct flowop_inst *fi, uint64_t len, bool filebench)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
@@ -500,11 +492,28 @@ static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
 	if (r != FO_OK)
 		return r;
 	t0 = thread_ticks(t);
-	done = append_seek_write(s->fd, p->buf, p->bufsize, len, &err);
+	if (filebench)
+		done = append_seek_write(s->fd, p->buf, p->bufsize, len, &err);
+	else
+		done = append(s->fd, p->buf, p->bufsize, len, &err);
 	t1 = thread_ticks(t);
 	if (err)
 		return fo_fail(t, fi, "append to", s, NULL, -1, err);
-	return wf_fb_record(t, fi, t0, t1, done);
+	if (filebench)
+		return wf_fb_record(t, fi, t0, t1, done);
+	return fo_record(t, fi, t0, t1, done);
+}
+
+static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
+				 uint64_t len)
+{
+	return append_op(t, fi, len, false);
+}
+
+static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
+				    uint64_t len)
+{
+	return append_op(t, fi, len, true);
 }
 
 static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)

@@ -40,8 +40,8 @@ static bool cluster_accepts(void *ctx, const struct cli_args *args)
 	if (args->cmd == CLI_RUN || args->cmd == CLI_HELP || args->cmd == CLI_VERSION)
 		return true;
 	if (cl->rank == 0)
-		fprintf(stderr, "flowbench-mpi: only 'run' is for many clients; "
-			"use flowbench for the other commands\n");
+		log_error("flowbench-mpi runs only 'run', on many clients; "
+			  "use flowbench for the other commands");
 	return false;
 }
 
@@ -70,9 +70,8 @@ static int cluster_compiled(void *ctx, int errors)
 	if (first == cl->nranks)
 		return 0;
 	if (first == cl->rank && cl->rank != 0) {
-		fprintf(stderr, "flowbench-mpi: %s: the workload does not compile on this rank "
-			"(rank 0 compiled it):\n%.*s", cl->origin, (int)cl->diag_len,
-			cl->diag_text ? cl->diag_text : "");
+		log_error("the workload does not compile on this rank (rank 0 compiled it):");
+		fprintf(stderr, "%.*s", (int)cl->diag_len, cl->diag_text ? cl->diag_text : "");
 		fflush(stderr);
 	}
 	return 1;

@@ -62,19 +62,19 @@ int main(int argc, char **argv)
 
 	log_init();
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-		fprintf(stderr, "flowbench-mpi: MPI_Init failed\n");
+		log_error("MPI_Init failed");
 		return 1;
 	}
 	if (cluster_init(&cl) < 0) {
-		fprintf(stderr, "flowbench-mpi: cannot learn the ranks' hosts\n");
+		log_error("flowbench-mpi cannot learn the ranks' hosts");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	if (mismatched_launch(cl.nranks)) {
-		fprintf(stderr, "flowbench-mpi: the launcher started %ld tasks, but MPI sees "
-			"a job of one rank in each: the launcher does not belong to the MPI "
-			"flowbench-mpi was built with (srun: --mpi=pmix for Open MPI, "
-			"--mpi=pmi2 for MPICH; mpirun: the one of that MPI)\n",
-			mismatched_launch(cl.nranks));
+		log_error("the launcher started %ld tasks, but MPI sees "
+			  "a job of one rank in each: the launcher does not belong to the MPI "
+			  "flowbench-mpi was built with (srun: --mpi=pmix for Open MPI, "
+			  "--mpi=pmi2 for MPICH; mpirun: the one of that MPI)",
+			  mismatched_launch(cl.nranks));
 		MPI_Finalize();
 		return 1;
 	}

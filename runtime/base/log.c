@@ -64,18 +64,26 @@ void log_info(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* One prefixed line on `out` (stderr, or a stream printed there later). */
+static void log_to(FILE *out, const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void log_to(FILE *out, const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (log_origin[0])
+		fprintf(out, "flowbench: %s: %s", log_origin, prefix + strlen("flowbench: "));
+	else
+		fputs(prefix, out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
+}
+
 static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void log_to_stderr(const char *prefix, const char *fmt, va_list ap)
 {
-	fflush(stdout);
-	if (log_origin[0])
-		fprintf(stderr, "flowbench: %s: %s", log_origin, prefix + strlen("flowbench: "));
-	else
-		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	fflush(stderr);
+	log_to(stderr, prefix, fmt, ap);
 }
 
 void log_warn(const char *fmt, ...)
@@ -109,6 +117,15 @@ void log_error(const char *fmt, ...)
 	remember_first(fmt, copy);
 	va_end(copy);
 	log_to_stderr("flowbench: error: ", fmt, ap);
+	va_end(ap);
+}
+
+void log_error_to(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_to(out, "flowbench: error: ", fmt, ap);
 	va_end(ap);
 }
 

@@ -31,6 +31,14 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * log_error()'s line on `out`: for errors kept to print later in order
+ * (compare's files, loaded in parallel) or read by a caller (the tests
+ * pass a memory stream).  Not remembered by log_first_error(): these
+ * commands write no results file.
+ */
+void log_error_to(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
  * The text of the first log_error() since log_first_error_reset() (without
  * the "flowbench: error: " prefix), or "" when none: the results file's
  * `error` is the first error line the user saw.  Safe with several

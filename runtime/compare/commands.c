@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/base/interrupt.h"
+#include "runtime/base/log.h"
 #include "runtime/compare/compare.h"
 #include "runtime/compare/html.h"
 #include "runtime/compare/load.h"
@@ -104,7 +105,7 @@ static struct rf_doc *load_all(char *const *files, int nfiles, FILE *err)
 	job.docs = calloc((size_t)nfiles, sizeof(*job.docs));
 	job.msgs = calloc((size_t)nfiles, sizeof(*job.msgs));
 	if (!job.docs || !job.msgs) {
-		fprintf(err, "flowbench: out of memory\n");
+		log_error_to(err, "out of memory");
 		free(job.docs);
 		free(job.msgs);
 		return NULL;
@@ -132,7 +133,7 @@ int cmd_compare(char *const *files, int nfiles, const char *format,
 	int status = 0;
 
 	if (cmp_format_parse(format, &fmt) < 0) {
-		fprintf(err, "flowbench: compare --format is text, markdown or csv, not '%s'\n",
+		log_error_to(err, "compare --format is text, markdown or csv, not '%s'",
 			format);
 		return 2;
 	}
@@ -140,7 +141,7 @@ int cmd_compare(char *const *files, int nfiles, const char *format,
 	if (!docs)
 		return 1;
 	if (compare_print(out, docs, nfiles, fmt) < 0) {
-		fprintf(err, "flowbench: compare: cannot write the table: %s\n",
+		log_error_to(err, "compare: cannot write the table: %s",
 			strerror(errno ? errno : EIO));
 		status = 1;
 	}
@@ -173,7 +174,7 @@ static bool output_is_input(const char *output, char *const *files, int nfiles,
 	for (int i = 0; i < nfiles; i++) {
 		if (stat(files[i], &in) == 0 && in.st_dev == out.st_dev &&
 		    in.st_ino == out.st_ino) {
-			fprintf(err, "flowbench: report: refusing to write the page over its input %s\n",
+			log_error_to(err, "report: refusing to write the page over its input %s",
 				files[i]);
 			return true;
 		}
@@ -215,7 +216,7 @@ int cmd_report(char *const *files, int nfiles, const char *output, FILE *err)
 	interrupt_settle(status);
 	interrupt_release(&old);
 	if (status > 1)
-		fprintf(err, "flowbench: report: interrupted: %s not written\n", output);
+		log_error_to(err, "report: interrupted: %s not written", output);
 	outfile_close(&o);      /* removes the temporary file if not renamed */
 	free_all(d.docs, nfiles);
 	return status;

@@ -12,9 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/units.h"
 #include "runtime/compare/welch.h"
-
-#define SIGNIFICANCE 0.05
 
 /*
  * One compared quantity; of_flowop or of_summary give NaN when absent.
@@ -179,38 +178,8 @@ static struct sample collect(const struct rf_doc *d, const struct metric *m,
 	return sample_of(v, n);
 }
 
-/*
- * A latency in ns for people: ns below 1 µs, else µs, ms or s with four
- * significant digits ("812ns", "3.605µs", "12.35ms").  The unit is
- * chosen after rounding, so 999.96 µs reads "1.000ms", not "1000.0µs".
- */
-static void latency_text(char *buf, size_t len, double ns)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	double a = fabs(ns), v;
-	size_t u = 0;
-
-	if (!isfinite(ns)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (a < 999.5) {
-		snprintf(buf, len, "%.0fns", ns);
-		return;
-	}
-	while (u + 1 < sizeof(units) / sizeof(units[0]) &&
-	       a / units[u].ns >= 999.95)
-		u++;
-	v = ns / units[u].ns;
-	a = fabs(v);
-	snprintf(buf, len, a < 9.9995 ? "%.3f%s" : a < 99.995 ? "%.2f%s" : "%.1f%s",
-		 v, units[u].unit);
-}
-
 /* A value for people: about four significant digits, no exponent above 1. */
-static void human(char *buf, size_t len, double v)
+static char *human(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
 
@@ -224,24 +193,16 @@ static void human(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 	else
 		snprintf(buf, len, "%.3g", v);
-}
-
-static bool has_diff(const struct sample *base, const struct sample *s)
-{
-	return base->n > 0 && s->n > 0 && base->mean != 0;
-}
-
-static double diff_pct(const struct sample *base, const struct sample *s)
-{
-	return (s->mean - base->mean) / fabs(base->mean) * 100.0;
+	return buf;
 }
 
 /* The cells of one row for the text and Markdown tables. */
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		      const struct sample *s, int ndocs)
 {
-	void (*show)(char *buf, size_t len, double v) = mt->pct > 0 ? latency_text : human;
+	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
 	char m[64], sd[64];
+	double pct;
 
 	cell(g, "%s", name);
 	for (int d = 0; d < ndocs; d++) {
@@ -254,8 +215,9 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		}
 		if (d == 0)
 			continue;
-		if (has_diff(&s[0], &s[d]))
-			cell(g, "%+.1f%%", diff_pct(&s[0], &s[d]));
+		pct = sample_diff_pct(&s[0], &s[d]);
+		if (!isnan(pct))
+			cell(g, "%+.1f%%", pct);
 		else
 			cell(g, "-");
 		if (s[0].n < 2 || s[d].n < 2) {
@@ -275,6 +237,8 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 static void csv_row(struct grid *g, const char *metric, const char *name,
 		    const struct sample *s, int ndocs)
 {
+	double pct;
+
 	cell(g, "%s", metric);
 	cell(g, "%s", name);
 	for (int d = 0; d < ndocs; d++) {
@@ -289,8 +253,9 @@ static void csv_row(struct grid *g, const char *metric, const char *name,
 		cell(g, "%d", s[d].n);
 		if (d == 0)
 			continue;
-		if (has_diff(&s[0], &s[d]))
-			cell(g, "%.4f", diff_pct(&s[0], &s[d]));
+		pct = sample_diff_pct(&s[0], &s[d]);
+		if (!isnan(pct))
+			cell(g, "%.4f", pct);
 		else
 			cell(g, "-");
 		if (s[0].n < 2 || s[d].n < 2) {

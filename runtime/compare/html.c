@@ -32,9 +32,6 @@ static const char style[] =
 	".s{fill:none;stroke-width:2}.eb{stroke:#222;stroke-width:1.5;fill:none}\n"
 	"tr.differs td,tr.differs th{background:#fff3c4}td.sig{background:#dcf2dc;font-weight:bold}\n";
 
-/* The p-value under which a difference is called significant, as compare does. */
-#define SIGNIFICANCE 0.05
-
 /* "1: base.json": a file in legends and bar labels. */
 static char *file_label(const struct rf_doc *docs, int d)
 {
@@ -594,11 +591,11 @@ static const char *const metric_names[] = { "ops/s", "MB/s", "ms/op" };
  */
 static void diff_cells(FILE *out, const struct sample *base, const struct sample *s)
 {
+	double pct = sample_diff_pct(base, s);
 	struct welch w;
 
-	if (base->n > 0 && s->n > 0 && base->mean != 0)
-		fprintf(out, "<td class=\"n\">%+.1f%%</td>",
-			(s->mean - base->mean) / fabs(base->mean) * 100.0);
+	if (!isnan(pct))
+		fprintf(out, "<td class=\"n\">%+.1f%%</td>", pct);
 	else
 		fputs("<td class=\"n\">-</td>", out);
 	if (base->n < 2 || s->n < 2) {

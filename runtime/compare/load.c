@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "runtime/base/log.h"
+
 static double num(const json_t *obj, const char *key)
 {
 	const json_t *v = json_object_get(obj, key);
@@ -436,7 +438,7 @@ static json_t *parse_buffer(const char *path, const char *buf, size_t len, FILE 
 	if (looks_like_json(buf, len)) {
 		root = json_loadb(buf, len, 0, &jerr);
 		if (!root)
-			fprintf(err, "flowbench: %s:%d:%d: not valid JSON: %s\n",
+			log_error_to(err, "%s:%d:%d: not valid JSON: %s",
 				path, jerr.line, jerr.column, jerr.text);
 		return root;
 	}
@@ -444,10 +446,10 @@ static json_t *parse_buffer(const char *path, const char *buf, size_t len, FILE 
 	if (root)
 		return root;
 	if (yf.line > 0)
-		fprintf(err, "flowbench: %s:%d:%d: not valid YAML (nor JSON): %s\n",
+		log_error_to(err, "%s:%d:%d: not valid YAML (nor JSON): %s",
 			path, yf.line, yf.column, yf.text);
 	else
-		fprintf(err, "flowbench: %s: not a results file: %s\n", path, yf.text);
+		log_error_to(err, "%s: not a results file: %s", path, yf.text);
 	return NULL;
 }
 
@@ -464,21 +466,21 @@ static json_t *load_tree(const char *path, FILE *err)
 	void *buf;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(err, "flowbench: %s: %s\n", path, strerror(errno));
+		log_error_to(err, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
 		close(fd);
-		fprintf(err, "flowbench: %s: %s\n", path, S_ISREG(st.st_mode) ?
+		log_error_to(err, "%s: %s", path, S_ISREG(st.st_mode) ?
 			"an empty file, not a results file" : "not a regular file");
 		return NULL;
 	}
 	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (buf == MAP_FAILED) {
-		fprintf(err, "flowbench: %s: %s\n", path, strerror(errno));
+		log_error_to(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	root = parse_buffer(path, buf, (size_t)st.st_size, err);
@@ -517,12 +519,12 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 		return -1;
 	fmt = json_object_get(doc->root, "format");
 	if (!json_is_object(doc->root) || !json_is_string(fmt)) {
-		fprintf(err, "flowbench: %s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json' or FILE.yaml)\n",
+		log_error_to(err, "%s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json' or FILE.yaml)",
 			path);
 		goto fail;
 	}
 	if (strcmp(json_string_value(fmt), RF_FORMAT) != 0) {
-		fprintf(err, "flowbench: %s: unknown results format '%s' (this flowbench reads '%s' only; was it written by another version?)\n",
+		log_error_to(err, "%s: unknown results format '%s' (this flowbench reads '%s' only; was it written by another version?)",
 			path, json_string_value(fmt), RF_FORMAT);
 		goto fail;
 	}
@@ -532,7 +534,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 	if (!json_is_array(runs) || json_array_size(runs) == 0) {
 		const char *e = str(doc->root, "error");
 
-		fprintf(err, "flowbench: %s: no run in it (status '%s'%s%s)\n",
+		log_error_to(err, "%s: no run in it (status '%s'%s%s)",
 			path, doc->status, *e ? ": " : "", e);
 		goto fail;
 	}
@@ -548,7 +550,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 	}
 	return 0;
 bad:
-	fprintf(err, "flowbench: %s: %s\n", path, why);
+	log_error_to(err, "%s: %s", path, why);
 fail:
 	rf_free(doc);
 	return -1;

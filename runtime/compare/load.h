@@ -104,7 +104,7 @@ struct rf_doc {
 };
 
 /*
- * Read and check `path`.  On error prints "flowbench: PATH: what is wrong"
+ * Read and check `path`.  On error prints "flowbench: error: PATH: what is wrong"
  * to `err` and returns -1 (doc is then empty; rf_free is still safe).
  */
 int rf_load(const char *path, struct rf_doc *doc, FILE *err);

@@ -25,6 +25,13 @@ struct sample sample_of(const double *v, int n)
 	return s;
 }
 
+double sample_diff_pct(const struct sample *base, const struct sample *s)
+{
+	if (base->n == 0 || s->n == 0 || base->mean == 0)
+		return NAN;
+	return (s->mean - base->mean) / fabs(base->mean) * 100.0;
+}
+
 /*
  * The continued fraction of I_x(a, b) / (x^a (1-x)^b / (a B(a, b))):
  * 1 / (1 + d1 / (1 + d2 / (1 + ...))) with

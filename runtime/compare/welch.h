@@ -18,6 +18,13 @@ struct sample {
 struct sample sample_of(const double *v, int n);
 
 /*
+ * The change of s's mean against base's, in percent of |base's mean|
+ * (compare's and report's %diff); NaN when a side has no value or the
+ * baseline's mean is 0.
+ */
+double sample_diff_pct(const struct sample *base, const struct sample *s);
+
+/*
  * The regularized incomplete beta function I_x(a, b), a, b > 0,
  * 0 <= x <= 1; NaN outside that domain.
  */
@@ -38,5 +45,8 @@ struct welch {
  * any spread compare exactly: p = 1 if their means are equal, else 0.
  */
 struct welch welch_test(const struct sample *a, const struct sample *b);
+
+/* The p-value under which compare and report call a difference significant. */
+#define SIGNIFICANCE 0.05
 
 #endif

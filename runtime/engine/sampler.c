@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "runtime/base/log.h"
+#include "runtime/base/units.h"
 #include "runtime/measure/text.h"
 
 #define MIN_PERIOD_NS 1000000ull

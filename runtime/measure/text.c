@@ -15,11 +15,11 @@
  */
 #include "runtime/measure/text.h"
 
-#include <math.h>
 #include <stdbool.h>
 
 #include "plan/flowop.h"
 #include "runtime/base/log.h"
+#include "runtime/base/units.h"
 
 static double per_second(double v, double elapsed_s)
 {
@@ -151,31 +151,6 @@ void text_errors(FILE *out, const struct plan *p,
 		sep = "; ";
 	}
 	fputs(")\n", out);
-}
-
-char *text_latency(char *buf, size_t len, double ns)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	double a = fabs(ns), v;
-	size_t u = 0;
-
-	if (!isfinite(ns)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (a < 999.5) {
-		snprintf(buf, len, "%.0fns", ns);
-		return buf;
-	}
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && a / units[u].ns >= 999.95)
-		u++;
-	v = ns / units[u].ns;
-	a = fabs(v);
-	snprintf(buf, len, a < 9.9995 ? "%.3f%s" : a < 99.995 ? "%.2f%s" : "%.1f%s",
-		 v, units[u].unit);
-	return buf;
 }
 
 int text_width(const char *s)

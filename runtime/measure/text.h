@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "plan/plan.h"
+#include "runtime/base/units.h"     /* text_latency(): the lines' latency units */
 #include "runtime/measure/stats.h"
 
 /* Totals over the IO- and AIO-class flowops (the "IO Summary"). */
@@ -60,15 +61,6 @@ void text_discarded(FILE *out, const struct plan *p,
  */
 void text_errors(FILE *out, const struct plan *p,
 		 const struct fo_stats *per_flowop);
-
-/*
- * A latency for people, in automatic units with four significant
- * digits: whole ns below 1 µs, else µs, ms or s ("812ns", "3.605µs",
- * "12.35ms", "1.500s"); the unit is picked after rounding (999.96 µs is
- * "1.000ms").  Never more digits than the histogram's 1/256 bound and
- * the clock justify.  "-" for a non-finite value.  Returns buf.
- */
-char *text_latency(char *buf, size_t len, double ns);
 
 /* Columns `s` takes on a terminal: its UTF-8 code points ("µ" is one). */
 int text_width(const char *s);

@@ -13,7 +13,7 @@
 #include <math.h>
 
 #include "runtime/base/log.h"
-#include "runtime/measure/text.h"
+#include "runtime/base/units.h"
 
 /* A rate: one decimal from 1000 up, else four significant digits. */
 static char *rate_text(char *buf, size_t len, double v)

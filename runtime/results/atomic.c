@@ -77,7 +77,7 @@ static int split_path(const char *path, char **dir, const char **base)
 
 	*base = slash ? slash + 1 : path;
 	if (!**base || strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0) {
-		fprintf(stderr, "flowbench: cannot write %s: it names a directory, not a file\n",
+		log_error("cannot write %s: it names a directory, not a file",
 			path);
 		return -1;
 	}
@@ -88,7 +88,7 @@ static int split_path(const char *path, char **dir, const char **base)
 	else
 		*dir = strndup(path, (size_t)(slash - path));
 	if (!*dir) {
-		fprintf(stderr, "flowbench: cannot write %s: out of memory\n", path);
+		log_error("cannot write %s: out of memory", path);
 		return -1;
 	}
 	return 0;
@@ -100,7 +100,7 @@ static int open_dir(const char *path, const char *dir)
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		fprintf(stderr, "flowbench: cannot write %s: directory %s: %s\n",
+		log_error("cannot write %s: directory %s: %s",
 			path, dir, strerror(errno));
 	return fd;
 }
@@ -119,11 +119,11 @@ static int target_ok(int dirfd, const char *base, const char *what,
 	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "flowbench: cannot write %s: %s\n", path, strerror(errno));
+		log_error("cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "flowbench: refusing to write %s to %s: it is %s, not a regular file\n",
+		log_error("refusing to write %s to %s: it is %s, not a regular file",
 			what, path, kind_name(st.st_mode));
 		return -1;
 	}
@@ -143,7 +143,7 @@ int outfile_check(const char *what, const char *path)
 	dirfd = open_dir(path, dir);
 	if (dirfd >= 0 && target_ok(dirfd, base, what, path, &links) == 0) {
 		if (faccessat(dirfd, ".", W_OK | X_OK, 0) < 0)
-			fprintf(stderr, "flowbench: cannot write %s: directory %s: %s\n",
+			log_error("cannot write %s: directory %s: %s",
 				path, dir, strerror(errno));
 		else
 			rc = 0;
@@ -241,7 +241,7 @@ static int fill(struct outfile *o, int fd, int (*fn)(FILE *f, const void *arg),
 		failed = true;
 	}
 	if (failed)
-		fprintf(stderr, "flowbench: cannot %s %s: %s\n", what, o->path,
+		log_error("cannot %s %s: %s", what, o->path,
 			e ? strerror(e) : "the document could not be written");
 	return failed ? -1 : 0;
 }
@@ -265,7 +265,7 @@ int outfile_prepare(struct outfile *o, const char *what, const char *path,
 		goto fail;
 	fd = create_temp(o, prefix);
 	if (fd < 0) {
-		fprintf(stderr, "flowbench: cannot write %s: cannot create a temporary file in %s: %s\n",
+		log_error("cannot write %s: cannot create a temporary file in %s: %s",
 			path, o->dir, strerror(errno));
 		goto fail;
 	}
@@ -309,7 +309,7 @@ int outfile_commit(struct outfile *o)
 	interrupt_hold(&old);           /* the file is renamed or removed, never left */
 	o->live = 0;
 	if (renameat(o->dirfd, o->tmp, o->dirfd, o->base) < 0) {
-		fprintf(stderr, "flowbench: cannot rename %s/%s to %s: %s\n", o->dir,
+		log_error("cannot rename %s/%s to %s: %s", o->dir,
 			o->tmp, o->path, strerror(errno));
 		unlinkat(o->dirfd, o->tmp, 0);
 	} else {
@@ -386,7 +386,7 @@ int results_prepare_file(struct outfile *o, const char *path,
 		fn = write_yaml;
 		break;
 	default:
-		fprintf(stderr, "flowbench: %s: a results file ends in .json, .yaml or .yml\n",
+		log_error("%s: a results file ends in .json, .yaml or .yml",
 			path);
 		return -1;
 	}

@@ -116,10 +116,13 @@ struct pending_files {
 	int n;
 };
 
-/* interrupt_on_exit()'s cleanup: async-signal-safe (unlinkat, write). */
+/*
+ * interrupt_on_exit()'s cleanup: async-signal-safe (unlinkat, write), so
+ * the error's prefix is spelt here, not by log_error().
+ */
 static void discard_pending(void *arg)
 {
-	static const char msg[] = "flowbench: the results files were not written\n";
+	static const char msg[] = "flowbench: error: the results files were not written\n";
 	const struct pending_files *pf = arg;
 
 	for (int i = 0; i < pf->n; i++)

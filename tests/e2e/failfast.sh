@@ -8,52 +8,13 @@
 # file or a pipe).  The small file systems are tmpfs mounts in a private
 # mount namespace, so "free space" is small and known, gone with the test.
 
-# Re-run inside a private mount namespace (as a user namespace's root
-# when not root); skip where mounting is not permitted.
-if [ -z "${FLOWBENCH_FAILFAST_NS:-}" ]; then
-	export FLOWBENCH_FAILFAST_NS=1
-	for u in "unshare -m" "unshare -rm"; do
-		if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
-			     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
-			exec $u sh "$0" "$@"
-		fi
-	done
-	echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
-	exit 77
-fi
-
 . "$(dirname "$0")/lib.sh"
-
-mnts=""
-trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-
-# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR
-mount_tmpfs() {
-	mkdir -p "$1"
-	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
-	mnts="$1 $mnts"
-}
-
-# run NAME ARGS...: flowbench run ARGS, output in $tmp/NAME.out, status
-# in $rc; never more than 60 s (a hang fails the test)
-run() {
-	name=$1
-	shift
-	rc=0
-	timeout 60 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
-	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 60 s)"; }
-}
+private_mounts "$@"
 
 # refused NAME PATTERN...: status 1, every pattern in the output, and
 # no file was prepared (the refusal came first)
 refused() {
-	name=$1
-	shift
-	[ "$rc" -eq 1 ] || { cat "$tmp/$name.out"; fail "$name: status $rc, not 1"; }
-	for pat in "$@"; do
-		grep -q -- "$pat" "$tmp/$name.out" ||
-			{ cat "$tmp/$name.out"; fail "$name: no '$pat' in the output"; }
-	done
+	expect_failed "$@"
 	! grep -q "Pre-allocating\|Removing .* tree\|Running" "$tmp/$name.out" ||
 		{ cat "$tmp/$name.out"; fail "$name: files were prepared before the refusal"; }
 }
@@ -65,29 +26,29 @@ small=$tmp/small
 mount_tmpfs "$small" size=32m
 
 # --- 1. free space with an earlier run's file there (reuse) -------------
-run first "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1
+run_named first "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/first.out"; fail "first: status $rc"; }
 f=$small/largefile1/00000001/00000001
 [ "$(size_of "$f")" -eq 4194304 ] || fail "first: the file is not 4 MiB"
 
-run grow "$RW" -D dir="$small" -D filesize=64m -D nthreads=1 --cache warm --runtime 1
+run_named grow "$RW" -D dir="$small" -D filesize=64m -D nthreads=1 --cache warm --runtime 1
 refused grow "randomrw.f:20:1: file 'largefile1': 1 files x 64 MiB" \
 	"4 MiB of it already there (reused), 60 MiB still to write" \
 	"the file system of $small has [0-9.]* MiB free"
 [ "$(size_of "$f")" -eq 4194304 ] || fail "grow: the file was written ($(size_of "$f") bytes)"
 ok "a reused 4 MiB file to grow to 64 MiB on a 32 MiB disk: refused at once, both numbers, file untouched"
 
-run huge "$RW" -D dir="$small" -D filesize=10t -D nthreads=1 --cache warm --runtime 1
+run_named huge "$RW" -D dir="$small" -D filesize=10t -D nthreads=1 --cache warm --runtime 1
 refused huge "10 TiB still to write"
 [ "$(size_of "$f")" -eq 4194304 ] || fail "huge: the file was written"
 ok "the issue's case (-D filesize=10t over an earlier run's file): refused at once"
 
-run fits "$RW" -D dir="$small" -D filesize=20m -D nthreads=1 --cache warm --runtime 1
+run_named fits "$RW" -D dir="$small" -D filesize=20m -D nthreads=1 --cache warm --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/fits.out"; fail "fits: a reuse that fits was refused (status $rc)"; }
 [ "$(size_of "$f")" -eq 20971520 ] || fail "fits: the file is not 20 MiB"
 ok "growing it to 20 MiB (16 MiB to write) fits and runs"
 # 20 MiB there, about 12 MiB free: 28 MiB fits only because 20 are there
-run fits2 "$RW" -D dir="$small" -D filesize=28m -D nthreads=1 --cache warm --runtime 1
+run_named fits2 "$RW" -D dir="$small" -D filesize=28m -D nthreads=1 --cache warm --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/fits2.out"; fail "fits2: a reuse that fits (8 MiB to write, about 12 free) was refused (status $rc)"; }
 [ "$(size_of "$f")" -eq 29360128 ] || fail "fits2: the file is not 28 MiB"
 ok "growing it to 28 MiB (8 MiB to write, about 12 MiB free) fits and runs"
@@ -108,14 +69,14 @@ define process name=p,instances=1
 }
 run 1
 EOF
-run tree1 "$tmp/tree.f" -D dir="$small" --cache warm
+run_named tree1 "$tmp/tree.f" -D dir="$small" --cache warm
 [ "$rc" -eq 0 ] || { cat "$tmp/tree1.out"; fail "tree1: status $rc"; }
 # 16 MiB there, about 16 MiB free: recreating the same 16 MiB fits only
 # because the old files are removed first
-run tree2 "$tmp/tree.f" -D dir="$small" -D n=5 --cache warm
+run_named tree2 "$tmp/tree.f" -D dir="$small" -D n=5 --cache warm
 [ "$rc" -eq 0 ] || { cat "$tmp/tree2.out"; fail "tree2: a recreation that fits once the old files go was refused (status $rc)"; }
 ok "a tree recreated (20 MiB after its 16 MiB are removed, 16 MiB free) fits and runs"
-run tree3 "$tmp/tree.f" -D dir="$small" -D n=12 --cache warm
+run_named tree3 "$tmp/tree.f" -D dir="$small" -D n=12 --cache warm
 refused tree3 "fileset 'tree': 12 files x 4 MiB" \
 	"its tree there is recreated: 48 MiB to write once its old files (20 MiB) are removed"
 [ "$(find "$small/tree" -type f -name '0*' | wc -l)" -eq 5 ] ||
@@ -124,15 +85,13 @@ ok "a tree recreated at 48 MiB on a 32 MiB disk: refused before its old files ar
 rm -rf "$small/tree"
 
 # --- 3. --output that cannot be written: refused before any file --------
-run noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
+run_named noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
 	--output "$tmp/nonexistent/x.json" --output "$tmp/nowhere/y.yaml"
 refused noout "cannot write $tmp/nonexistent/x.json" "cannot write $tmp/nowhere/y.yaml"
 [ ! -e "$small/largefile1" ] || fail "noout: the file was made"
 ro=$tmp/ro
-mkdir -p "$ro"
-mount --bind "$small" "$ro" && mnts="$ro $mnts" && mount -o remount,bind,ro "$ro" ||
-	fail "cannot make a read-only bind mount"
-run roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
+mount_readonly "$small" "$ro"
+run_named roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
 	--output "$tmp/ok.json" --output "$ro/x.json"
 refused roout "cannot write $ro/x.json" "Read-only file system"
 [ ! -e "$small/largefile1" ] && [ ! -e "$tmp/ok.json" ] ||
@@ -160,7 +119,7 @@ if command -v script >/dev/null 2>&1; then
 	grep -aq "${esc}\[K${cr}${esc}\[K[0-9]*\.[0-9]*: " "$tmp/tty.out" ||
 		{ cat -A "$tmp/tty.out" | head -40; fail "tty: the status line is not erased before the next line"; }
 	rm -rf "$small/largefile1"
-	run notty "$RW" -D dir="$small" -D filesize=16m -D nthreads=1 --cache warm --runtime 1
+	run_named notty "$RW" -D dir="$small" -D filesize=16m -D nthreads=1 --cache warm --runtime 1
 	[ "$rc" -eq 0 ] || { cat "$tmp/notty.out"; fail "notty: status $rc"; }
 	! grep -aq "preallocating" "$tmp/notty.out" || fail "notty: a status line went to a file"
 	ok "status line while preparing: shown on a terminal (phase, MiB done of total, MiB/s, ETA), erased, never in a file"

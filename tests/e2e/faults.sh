@@ -8,53 +8,9 @@
 # normally.  The small file systems are tmpfs mounts in a private mount
 # namespace, gone with the test.
 
-# Re-run inside a private mount namespace (as a user namespace's root
-# when not root); skip where mounting is not permitted.
-if [ -z "${FLOWBENCH_FAULTS_NS:-}" ]; then
-	export FLOWBENCH_FAULTS_NS=1
-	for u in "unshare -m" "unshare -rm"; do
-		if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
-			     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
-			exec $u sh "$0" "$@"
-		fi
-	done
-	echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
-	exit 77
-fi
-
 . "$(dirname "$0")/lib.sh"
+private_mounts "$@"
 need python3
-
-mnts=""
-trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-
-# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR
-mount_tmpfs() {
-	mkdir -p "$1"
-	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
-	mnts="$1 $mnts"
-}
-
-# run NAME ARGS...: flowbench run ARGS with its output in $tmp/NAME.out,
-# its status in $rc; never more than 60 s (a hang fails the test)
-run() {
-	name=$1
-	shift
-	rc=0
-	timeout 60 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
-	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 60 s)"; }
-}
-
-# expect_failed NAME PATTERN...: status 1 and every pattern in the output
-expect_failed() {
-	name=$1
-	shift
-	[ "$rc" -eq 1 ] || { cat "$tmp/$name.out"; fail "$name: status $rc, not 1"; }
-	for pat in "$@"; do
-		grep -q -- "$pat" "$tmp/$name.out" ||
-			{ cat "$tmp/$name.out"; fail "$name: no '$pat' in the output"; }
-	done
-}
 
 # errors_of NAME FLOWOP KIND: KIND's count for FLOWOP on the Errors line
 errors_of() {
@@ -76,7 +32,7 @@ PY
 # (preflight checks bytes, not inodes: this ENOSPC comes from the disk)
 full=$tmp/full
 mount_tmpfs "$full" size=8m,nr_inodes=64
-run prealloc "$WORKLOADS/openfiles.f" --cache warm -D dir="$full" -D nfiles=500 \
+run_named prealloc "$WORKLOADS/openfiles.f" --cache warm -D dir="$full" -D nfiles=500 \
 	-D nthreads=1 --runtime 1
 expect_failed prealloc "cannot preallocate $full/opentree/" "No space left on device"
 grep -q "Running" "$tmp/prealloc.out" && fail "prealloc: the run started anyway"
@@ -85,13 +41,13 @@ ok "preallocation into a full file system: ENOSPC names the file, status 1"
 # --- 2. The file system fills during the run ----------------------------
 small=$tmp/small
 mount_tmpfs "$small" size=8m
-run fill "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
+run_named fill "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
 	-D filesize=1m --runtime 3
 expect_failed fill "flowop seqwrite1: " "$small/largefile1/00000001/00000001" \
 	"No space left on device"
 ok "a full file system ends the run: flowop, path and errno named, status 1"
 
-run fillkeep "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
+run_named fillkeep "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
 	-D filesize=1m --runtime 1 --keep-going --output "$tmp/fill.json"
 [ "$rc" -eq 0 ] || { cat "$tmp/fillkeep.out"; fail "fillkeep: status $rc, not 0"; }
 n=$(errors_of fillkeep seqwrite1 ENOSPC)
@@ -111,16 +67,14 @@ ok "--keep-going: $n ENOSPC counted (Errors line, results file errors=$1), $ops 
 rw=$tmp/rw
 ro=$tmp/ro
 mount_tmpfs "$rw" size=16m
-run roprep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m --runtime 0.2
+run_named roprep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m --runtime 0.2
 [ "$rc" -eq 0 ] || { cat "$tmp/roprep.out"; fail "could not prepare the file to reuse"; }
-mkdir -p "$ro"
-mount --bind "$rw" "$ro" && mnts="$ro $mnts" && mount -o remount,bind,ro "$ro" ||
-	fail "cannot make a read-only bind mount"
-run rofail "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m --runtime 2
+mount_readonly "$rw" "$ro"
+run_named rofail "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m --runtime 2
 expect_failed rofail "flowop rand-write1: " "$ro/largefile1/00000001/00000001" \
 	"Read-only file system"
 ok "a read-only file system ends the run: the opening flowop named, EROFS, status 1"
-run rokeep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m \
+run_named rokeep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m \
 	--runtime 1 --keep-going
 [ "$rc" -eq 0 ] || { cat "$tmp/rokeep.out"; fail "rokeep: status $rc, not 0"; }
 n=$(errors_of rokeep rand-write1 EROFS)
@@ -142,7 +96,7 @@ mkdir -p "$gone"
 rm -f "$tmp/rmfail.done"
 rm_when_running rmfail "$gone/opentree" &
 bg=$!
-run rmfail "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+run_named rmfail "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 10
 touch "$tmp/rmfail.done"
 wait "$bg"
@@ -154,7 +108,7 @@ ok "a file removed behind its back ends the run: open named, ENOENT, status 1"
 rm -f "$tmp/rmkeep.done"
 rm_when_running rmkeep "$gone/opentree/00000001" &
 bg=$!
-run rmkeep "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+run_named rmkeep "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 2 --keep-going
 touch "$tmp/rmkeep.done"
 wait "$bg"
@@ -189,7 +143,7 @@ EOF
 	done
 ) &
 bg=$!
-run swap "$tmp/swap.f" --cache warm --keep-going
+run_named swap "$tmp/swap.f" --cache warm --keep-going
 wait "$bg"
 [ "$rc" -eq 0 ] || { cat "$tmp/swap.out"; fail "swap: status $rc, not 0"; }
 grep -q "could not obtain" "$tmp/swap.out" && { cat "$tmp/swap.out"; fail "swap: the run ran out of files"; }
@@ -201,7 +155,7 @@ ok "--keep-going: a file removed from outside is marked missing; the delete/crea
 rm -f "$tmp/rmall.done"
 rm_when_running rmall "$gone/opentree" &
 bg=$!
-run rmall "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+run_named rmall "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 10 --keep-going
 touch "$tmp/rmall.done"
 wait "$bg"
@@ -223,7 +177,7 @@ short=$tmp/short
 mkdir -p "$short"
 trunc_when_running shortkeep "$short/largefile1/00000001/00000001" &
 bg=$!
-run shortkeep "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
+run_named shortkeep "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
 	--runtime 1.5 --keep-going
 wait "$bg"
 [ "$rc" -eq 0 ] || { cat "$tmp/shortkeep.out"; fail "shortkeep: status $rc, not 0"; }
@@ -232,19 +186,19 @@ n=$(errors_of shortkeep rand-read1 short)
 ok "--keep-going with the file truncated under the reads: $n short reads counted"
 trunc_when_running shortfail "$short/largefile1/00000001/00000001" &
 bg=$!
-run shortfail "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
+run_named shortfail "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
 	--runtime 10
 wait "$bg"
 expect_failed shortfail "flowop rand-read1: short pread (" "when opened) of $short/largefile1/"
 ok "a short read inside the file ends the run, saying so"
-run seqwrap "$WORKLOADS/singlestreamread.f" --cache warm -D dir="$short" -D filesize=1m \
+run_named seqwrap "$WORKLOADS/singlestreamread.f" --cache warm -D dir="$short" -D filesize=1m \
 	-D iosize=384k --runtime 0.3
 [ "$rc" -eq 0 ] || { cat "$tmp/seqwrap.out"; fail "seqwrap: status $rc (a read at EOF is no failure)"; }
 grep -q "Errors:" "$tmp/seqwrap.out" && fail "seqwrap: sequential reads wrapping at EOF counted as errors"
 ok "sequential reads ending short at EOF and wrapping: no error"
 
 # --- 6. No failure, no Errors line; --keep-going changes nothing else --
-run clean "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m \
+run_named clean "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m \
 	--runtime 0.3 --keep-going
 [ "$rc" -eq 0 ] || { cat "$tmp/clean.out"; fail "clean: status $rc"; }
 grep -q "Errors:" "$tmp/clean.out" && fail "clean: an Errors line without errors"

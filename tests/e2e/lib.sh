@@ -40,3 +40,62 @@ breakdown_field() {
 			s = v[field]; gsub(/[^0-9.]/, "", s); print s; exit
 		}' "$1"
 }
+
+# private_mounts "$@": the rest of the test runs in a private mount
+# namespace (as a user namespace's root when not root), where
+# mount_tmpfs and mount_readonly make small file systems that go with
+# the test; skip (77) where mounting is not permitted.  Call it right
+# after sourcing lib.sh: it starts the script again inside the namespace
+# (this first $tmp is removed: exec runs no EXIT trap).
+private_mounts() {
+	if [ -z "${FLOWBENCH_PRIVATE_MOUNTS:-}" ]; then
+		export FLOWBENCH_PRIVATE_MOUNTS=1
+		for u in "unshare -m" "unshare -rm"; do
+			if $u sh -c 'd=$(mktemp -d) && mount -t tmpfs -o size=1m tmpfs "$d" &&
+				     umount "$d" && rmdir "$d"' >/dev/null 2>&1; then
+				rm -rf "$tmp"
+				exec $u sh "$0" "$@"
+			fi
+		done
+		echo "SKIP: cannot mount a tmpfs in a private mount namespace here"
+		exit 77
+	fi
+	mnts=""
+	trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+}
+
+# mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR (private_mounts)
+mount_tmpfs() {
+	mkdir -p "$1"
+	mount -t tmpfs -o "$2" tmpfs "$1" || fail "cannot mount tmpfs at $1"
+	mnts="$1 $mnts"
+}
+
+# mount_readonly SRC DIR: SRC seen read-only at DIR (private_mounts)
+mount_readonly() {
+	mkdir -p "$2"
+	mount --bind "$1" "$2" && mnts="$2 $mnts" && mount -o remount,bind,ro "$2" ||
+		fail "cannot make a read-only bind mount"
+}
+
+# run_named NAME ARGS...: flowbench run ARGS, its output in $tmp/NAME.out,
+# its status in $rc; never more than 60 s (a hang fails the test)
+run_named() {
+	name=$1
+	shift
+	rc=0
+	timeout 60 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 60 s)"; }
+}
+
+# expect_failed NAME PATTERN...: run_named NAME ended with status 1 and
+# every pattern is in its output
+expect_failed() {
+	name=$1
+	shift
+	[ "$rc" -eq 1 ] || { cat "$tmp/$name.out"; fail "$name: status $rc, not 1"; }
+	for pat in "$@"; do
+		grep -q -- "$pat" "$tmp/$name.out" ||
+			{ cat "$tmp/$name.out"; fail "$name: no '$pat' in the output"; }
+	done
+}

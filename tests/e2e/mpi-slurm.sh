@@ -97,16 +97,11 @@ mkdir "$tmp/kill"
 $srun3 "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" -D filesize=16m \
 	-D nthreads=1 -D runtime=$runtime >"$tmp/out" 2>&1 &
 launcher=$!
-# rank 1's master: a flowbench-mpi of this job (its directory on the
-# command line) whose environment says task 1 and whose parent is not a
-# flowbench-mpi (its workers are); srun's own command line matches too
+# rank 1's master: its environment says task 1 (srun's own command line
+# matches too, but it has no SLURM_PROCID)
 victim=
 for _ in $(seq 300); do
-	for p in $(pgrep -f -- "flowbench-mpi run .*$tmp/kill" || true); do
-		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n 's/^SLURM_PROCID=//p')
-		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
-		[ "$r" = 1 ] && [ "$parent" != flowbench-mpi ] && victim=$p
-	done
+	victim=$(rank_master "$tmp/kill" 1 SLURM_PROCID)
 	[ -n "$victim" ] && grep -q 'Running' "$tmp/out" && break
 	sleep 0.1
 done

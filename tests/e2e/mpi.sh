@@ -256,6 +256,16 @@ ticks=$(awk '$1 == "tick" { print $2 + 0; exit }' "$tmp/out")
 	{ cat "$tmp/out"; fail "psrun: the first snapshot has $ticks ticks, not the 3 ranks' (12..33)"; }
 ok "psrun -1 3: 2 snapshots merged over the ranks during the run (the first with $ticks ticks), then the report"
 
+# mpi_refused WHAT ARGS...: flowbench-mpi ARGS on 3 ranks fails, its
+# status in $rc, its output in $tmp/out and $tmp/err
+mpi_refused() {
+	what=$1
+	shift
+	rc=0
+	mpi "$FBM" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ $rc -ne 0 ] || fail "$what exited 0"
+}
+
 # ---- a script error: printed once, nothing created ----------------------
 cat >"$tmp/bad.f" <<'EOF'
 define file name=f,path=$dir,size=1m
@@ -267,15 +277,29 @@ define process name=p {
 run 2
 EOF
 mkdir "$tmp/empty"
-set +e
-mpi "$FBM" run "$tmp/bad.f" -D dir="$tmp/empty" >"$tmp/out" 2>"$tmp/err"
-rc=$?
-set -e
-[ $rc -ne 0 ] || fail "a script error exited 0"
+mpi_refused "a script error" run "$tmp/bad.f" -D dir="$tmp/empty"
 n=$(cat "$tmp/out" "$tmp/err" | grep -c "unknown attribute 'iosze'" || true)
 [ "$n" = 1 ] || { cat "$tmp/err"; fail "the script error was printed $n times, not once"; }
 [ -z "$(ls -A "$tmp/empty")" ] || fail "a rank created something after a script error: $(ls -A "$tmp/empty")"
 ok "a script error is printed once (exit $rc), and no rank creates anything"
+
+# ---- a command other than run: refused once, as an error ----------------
+mpi_refused "flowbench-mpi check" check "$WORKLOADS/randomrw.f"
+[ "$(grep -c "^flowbench: rank 0 ([^)]*): error: flowbench-mpi runs only 'run'" "$tmp/err")" = 1 ] ||
+	{ cat "$tmp/err"; fail "check: not one 'flowbench: rank 0 (...): error:' refusal"; }
+ok "flowbench-mpi check: one error line from rank 0 (exit $rc)"
+
+# ---- a workload only rank 0 compiles: rank 1 says so, as an error -------
+# bad.f with the attribute spelt right and memoffset=$rank: 1 and 2 do
+# not fit in 8k of thread memory with an 8k iosize
+sed 's/iosze=8k/iosize=8k,memoffset=$rank/; s/thread name=t/&,memsize=8k/' \
+	"$tmp/bad.f" >"$tmp/rank1.f"
+mkdir "$tmp/rank1"
+mpi_refused "a workload rank 1 cannot compile" run "$tmp/rank1.f" -D dir="$tmp/rank1"
+[ "$(grep -c '^flowbench: rank 1 ([^)]*): error: the workload does not compile on this rank' "$tmp/err")" = 1 ] &&
+	grep -q 'memoffset 1 plus iosize 8192' "$tmp/err" ||
+	{ cat "$tmp/err"; fail "rank 1's compile error: not one 'flowbench: rank 1 (...): error:' line with its message"; }
+ok "a workload only rank 0 compiles: rank 1's error line and message (exit $rc)"
 
 # ---- a rank that fails: ENOSPC on rank 1's own small file system --------
 cat >"$tmp/grow.f" <<'EOF'
@@ -353,7 +377,7 @@ if [ -n "$other" ]; then
 	timeout 60 "$other" $other_flags -np 2 "$FBM" run "$WORKLOADS/randomrw.f" -D dir="$tmp/foreign" \
 		-D filesize=1m -D runtime=1 >"$tmp/out" 2>&1 || rc=$?
 	[ $rc -ne 0 ] || { cat "$tmp/out"; fail "flowbench-mpi under $other ran"; }
-	grep -q 'the launcher started 2 tasks, but MPI sees a job of one rank in each' "$tmp/out" ||
+	grep -q '^flowbench: error: the launcher started 2 tasks, but MPI sees a job of one rank in each' "$tmp/out" ||
 		{ cat "$tmp/out"; fail "no message saying the launcher is another MPI's"; }
 	[ -z "$(ls -A "$tmp/foreign")" ] || fail "ranks of a foreign launcher created files: $(ls -A "$tmp/foreign")"
 	ok "$(basename "$other") (another MPI's launcher): refused with a message, nothing created"

@@ -25,12 +25,13 @@ mpi() {
 }
 # seconds since the epoch, with fractions
 now() { date +%s.%N; }
-# rank_master DIR R: the pid of rank R's master in the job whose directory
-# DIR is on its command line (its parent is not a flowbench-mpi: the
-# workers' is); empty while there is none
+# rank_master DIR R [VAR]: the pid of rank R's master in the job whose
+# directory DIR is on its command line (its parent is not a flowbench-mpi:
+# the workers' is), its rank read from its environment's VAR ($rank_var,
+# the MPI launcher's; SLURM_PROCID under srun); empty while there is none
 rank_master() {
 	for p in $(pgrep -f -- "flowbench-mpi run .*$1" || true); do
-		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^$rank_var=//p")
+		r=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | sed -n "s/^${3:-$rank_var}=//p")
 		parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null || true)
 		[ "$r" = "$2" ] && [ "$parent" != flowbench-mpi ] && echo "$p" && return
 	done

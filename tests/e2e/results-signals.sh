@@ -140,7 +140,7 @@ for f in r.json r.yaml; do
 	[ "$(cat "$d2/$f")" = "previous results" ] || fail "the previous $f changed: $(cat "$d2/$f")"
 done
 only "$d2" r.json r.yaml
-grep -q 'results files were not written' "$tmp/o2" || fail "no message: $(cat "$tmp/o2")"
+grep -q '^flowbench: error: the results files were not written' "$tmp/o2" || fail "no message: $(cat "$tmp/o2")"
 ok "a second signal while the files are written: exit 130, the old files kept, no temporary left"
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plan/flowop.h"
+#include "runtime/base/units.h"
 #include "runtime/compare/svg.h"
 #include "runtime/measure/text.h"
 

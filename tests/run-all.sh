@@ -74,12 +74,13 @@ if [ $quick = no ]; then
 	# unit tests of histograms/psrun snapshots/eventgen, shared picking and
 	# statistics; runs with many threads per process, psrun and intervals,
 	# the event generator, preallocation threads, signals, io_uring,
-	# compare's file-loading threads.  A
+	# compare's file-loading threads, run phases' futex waits.  A
 	# report fails the test (a worker's makes the run fail).
 	tsan_unit="tests/unit/test_runctl tests/unit/test_pick tests/unit/test_stats"
 	tsan_e2e="tests/e2e/format.sh tests/e2e/interval.sh tests/e2e/runcontrol.sh
 		tests/e2e/ratesync.sh tests/e2e/fileset.sh tests/e2e/warmup.sh
-		tests/e2e/signals.sh tests/e2e/flowops-aio.sh tests/e2e/compare.sh"
+		tests/e2e/signals.sh tests/e2e/flowops-aio.sh tests/e2e/compare.sh
+		tests/e2e/phases.sh"
 	export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
 	only_progs=$tsan_unit only_tests=$(echo $tsan_e2e)
 	CC=clang run_check build-tsan --enable-tsan || status=1

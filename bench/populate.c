@@ -4,13 +4,17 @@
  * each map MIB MiB of private anonymous memory on base pages and have
  * the kernel fault it in (madvise MADV_POPULATE_WRITE), all at once, as
  * a workload's threads do before the start barrier.  Prints the seconds
- * from the first thread's start to the last one's end.
+ * from the first thread's start to the last one's end.  MODE compares
+ * the ways: "populate" (the default, flowbench's since issue 15),
+ * "memset" (a memset of the whole memory: flowbench's before) or "touch"
+ * (one write per page: the fallback without MADV_POPULATE_WRITE).
  *
- * Usage: populate THREADS MIB
+ * Usage: populate THREADS MIB [populate|memset|touch]
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -19,6 +23,7 @@
 #endif
 
 static size_t bytes;
+static const char *mode = "populate";
 
 static void *populate(void *arg)
 {
@@ -28,8 +33,15 @@ static void *populate(void *arg)
 	if (p == MAP_FAILED)
 		return "mmap";
 	madvise(p, bytes, MADV_NOHUGEPAGE);
-	if (madvise(p, bytes, MADV_POPULATE_WRITE) != 0)
+	if (strcmp(mode, "memset") == 0) {
+		memset(p, 0, bytes);
+	} else if (strcmp(mode, "touch") == 0) {
+		for (size_t off = 0; off < bytes; off += 4096)
+			((volatile char *)p)[off] = 0;
+	} else if (madvise(p, bytes, MADV_POPULATE_WRITE) != 0) {
 		return "madvise(MADV_POPULATE_WRITE)";
+	}
+	__asm__ volatile("" : : "r"(p) : "memory");
 	return NULL;
 }
 
@@ -39,10 +51,14 @@ int main(int argc, char **argv)
 	pthread_t *tid;
 	int n;
 
-	if (argc != 3 || (n = atoi(argv[1])) < 1 || atoi(argv[2]) < 1) {
-		fprintf(stderr, "usage: populate THREADS MIB\n");
+	if (argc < 3 || argc > 4 || (n = atoi(argv[1])) < 1 || atoi(argv[2]) < 1 ||
+	    (argc == 4 && strcmp(argv[3], "populate") && strcmp(argv[3], "memset") &&
+	     strcmp(argv[3], "touch"))) {
+		fprintf(stderr, "usage: populate THREADS MIB [populate|memset|touch]\n");
 		return 2;
 	}
+	if (argc == 4)
+		mode = argv[3];
 	bytes = (size_t)atoi(argv[2]) << 20;
 	tid = calloc((size_t)n, sizeof(*tid));
 	clock_gettime(CLOCK_MONOTONIC, &a);

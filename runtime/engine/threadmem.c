@@ -257,15 +257,17 @@ static void touch_pages(void *addr, uint64_t len)
 static int populate(struct thread_mem *m, const char *name, char *err, size_t len)
 {
 	while (madvise(m->addr, m->mapped, MADV_POPULATE_WRITE) != 0) {
-		if (errno == EINTR)
+		int e = errno;
+
+		if (e == EINTR)
 			continue;       /* the pages done so far stay: cheap to redo */
-		if (errno == EINVAL) {
+		if (e == EINVAL) {
 			touch_pages(m->addr, m->mapped);
 			return 0;
 		}
 		snprintf(err, len, "thread %s: cannot fault in memsize %llu bytes: %s%s",
-			 name, (unsigned long long)m->size, strerror(errno),
-			 errno == EFAULT ? " (no page to be had: a huge-page pool "
+			 name, (unsigned long long)m->size, strerror(e),
+			 e == EFAULT ? " (no page to be had: a huge-page pool "
 			 "or a memory limit ran short)" : "");
 		return -1;
 	}

@@ -5,9 +5,13 @@
  * (open, write, close in different directories), so the master always
  * spreads the files over min(online CPUs, chunks) threads, whatever
  * `paralloc` says; each thread claims chunks of consecutive files with an
- * atomic counter.  Files are opened relative to the fileset's root
- * directory, never through a symbolic link (runtime/fileset/beneath.h), from a
- * tree flowbench made or checked.
+ * atomic counter.  A chunk is 64 files or about 16 MiB, whichever is
+ * fewer (chunk_files()): small files cost one atomic per 64, and big ones
+ * still keep every thread busy (20 files of 64 MiB are 20 chunks, not one
+ * chunk that a single thread would write while the others wait).  Files
+ * are opened relative to the fileset's root directory, never through a
+ * symbolic link (runtime/fileset/beneath.h), from a tree flowbench made
+ * or checked.
  *
  * A fresh tree (just created or emptied) holds nothing, so each file is
  * one O_CREAT|O_EXCL open, its writes in 1 MiB blocks of a non-zero
@@ -49,12 +53,14 @@
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 
-#define CHUNK 64                    /* files claimed at a time */
+#define CHUNK_FILES 64              /* files claimed at a time, at most */
+#define CHUNK_BYTES (16ull << 20)   /* ... and about this many bytes */
 #define PROGRESS_NS 500000000ull    /* status line refresh: at most 2 per second */
 
 struct prealloc_run {
 	const struct prealloc_job *job;
 	uint64_t nfiles;
+	uint64_t chunk;                 /* files claimed at a time */
 	_Atomic uint64_t next;          /* next chunk's first file */
 	_Atomic uint64_t files_done;    /* files made to exist */
 	_Atomic uint64_t bytes_done;    /* written */
@@ -312,7 +318,7 @@ static void *worker(void *arg)
 	char rel[TREE_PATH_MAX];
 
 	while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
-		uint64_t first = atomic_fetch_add(&r->next, CHUNK);
+		uint64_t first = atomic_fetch_add(&r->next, r->chunk);
 
 		if (interrupt_signal()) {
 			atomic_store(&r->failed, 1);
@@ -324,7 +330,7 @@ static void *worker(void *arg)
 
 		if (first >= r->nfiles)
 			break;
-		for (uint64_t e = first; e < first + CHUNK && e < r->nfiles; e++)
+		for (uint64_t e = first; e < first + r->chunk && e < r->nfiles; e++)
 			do_file(r, e, rel);
 	}
 	pthread_mutex_lock(&r->lock);
@@ -332,6 +338,15 @@ static void *worker(void *arg)
 	pthread_cond_signal(&r->cond);
 	pthread_mutex_unlock(&r->lock);
 	return NULL;
+}
+
+/* Files per claim: CHUNK_FILES, or fewer so that a chunk is about CHUNK_BYTES. */
+static uint64_t chunk_files(uint64_t files, uint64_t bytes)
+{
+	uint64_t mean = files ? bytes / files : 0;
+	uint64_t n = mean ? CHUNK_BYTES / mean : CHUNK_FILES;
+
+	return n < 1 ? 1 : n > CHUNK_FILES ? CHUNK_FILES : n;
 }
 
 /* "12 s", "3 min 4 s", "--" (unknown) into buf. */
@@ -429,7 +444,7 @@ int prealloc_files(const struct prealloc_job *job)
 	uint64_t want_files = pick_count(job->files, PICK_EXISTING), want_bytes = 0;
 	uint64_t t0 = clock_now_ns();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t chunks = (r.nfiles + CHUNK - 1) / CHUNK;
+	uint64_t chunks;
 	int nthreads = ncpu < 1 ? 1 : ncpu > 1024 ? 1024 : (int)ncpu;
 	pthread_t *tids;
 	bool tty = status_terminal();
@@ -443,6 +458,8 @@ int prealloc_files(const struct prealloc_job *job)
 		want_bytes = want_files * tree->size;
 	}
 	tty = tty && want_files > 0;    /* a tree of leaf directories only: no line */
+	r.chunk = chunk_files(want_files, want_bytes);
+	chunks = (r.nfiles + r.chunk - 1) / r.chunk;
 	if ((uint64_t)nthreads > chunks)
 		nthreads = chunks ? (int)chunks : 1;
 	pthread_mutex_init(&r.lock, NULL);

@@ -22,6 +22,20 @@ void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
 	sel->file_rotor = 0;
 }
 
+void fo_fill_pattern(char *buf, size_t len, unsigned char key)
+{
+	size_t done = len < 256 ? len : 256;
+
+	for (size_t i = 0; i < done; i++)
+		buf[i] = (char)(key ^ (unsigned char)(i * 131));
+	while (done < len) {            /* the period is 256: double what is there */
+		size_t n = done < len - done ? done : len - done;
+
+		memcpy(buf + done, buf, n);
+		done += n;
+	}
+}
+
 void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n)
 {
 	struct fo_slotsel sel;

@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan/flowop.h"
@@ -177,6 +178,14 @@ enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *f
  * chooses them (its `fd`, every slot with `opennext`, else slot 0 and
  * maybe a private one).
  */
+/*
+ * Fill `len` bytes with the written-data pattern: byte i is
+ * `key ^ (i * 131)`, which repeats every 256 bytes, so one 256-byte
+ * period is computed and then copied in doubling blocks (a byte loop
+ * over a 10 MiB buffer was half the start-up of a large-iosize run).
+ */
+void fo_fill_pattern(char *buf, size_t len, unsigned char key);
+
 void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n);
 
 /* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */

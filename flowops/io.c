@@ -245,8 +245,7 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
 		return FO_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	for (uint64_t i = 0; i < p->bufsize; i++)
-		p->buf[i] = (char)(0x5a ^ (i * 131));
+	fo_fill_pattern(p->buf, p->bufsize, 0x5a);
 	return io_dio_setup(t, fi, p);
 }
 
@@ -315,8 +314,7 @@ static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi
 			    fi->pf->name, (unsigned long long)p->iosize);
 		return FO_ERROR;
 	}
-	for (uint64_t i = 0; i < p->iosize; i++)
-		((char *)b)[p->memoffset + i] = (char)(0x5a ^ (i * 131));
+	fo_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
 	free(p->buf_base);
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;

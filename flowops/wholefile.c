@@ -122,8 +122,7 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 		p->buf = b;
 		p->own_buf = true;
 	}
-	for (size_t i = 0; i < p->bufsize; i++)
-		p->buf[i] = (char)(0x3c ^ (i * 131));
+	fo_fill_pattern(p->buf, p->bufsize, 0x3c);
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * left to the common table, one type per name across families) and
  * documented in docs/wml.md; a statement's values land where its table
  * says; and the per-family thread slot (runtime/engine/thread.h) keeps
- * one state per family key.
+ * one state per family key; and the pattern written data carries is
+ * the same bytes however long the buffer (fo_fill_pattern()).
  */
 #include <check.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "lang/parse.h"
 #include "plan/diag.h"
 #include "plan/flowop.h"
+#include "flowops/common.h"
 #include "runtime/engine/thread.h"
 
 #include "tests/unit/check_main.h"
@@ -227,6 +229,26 @@ START_TEST(test_family_slot)
 }
 END_TEST
 
+/* fo_fill_pattern() gives byte i = key ^ (i * 131) for every length. */
+START_TEST(test_fill_pattern)
+{
+	static const size_t lens[] = { 0, 1, 255, 256, 257, 511, 1000, 4096, 65537, (1 << 20) + 3 };
+
+	for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+		char *buf = malloc(lens[l] + 1);
+
+		ck_assert_ptr_nonnull(buf);
+		buf[lens[l]] = 0x11;
+		fo_fill_pattern(buf, lens[l], 0x5a);
+		for (size_t i = 0; i < lens[l]; i++)
+			ck_assert_msg(buf[i] == (char)(0x5a ^ (i * 131)),
+				      "length %zu: byte %zu", lens[l], i);
+		ck_assert_int_eq(buf[lens[l]], 0x11);      /* nothing past the end */
+		free(buf);
+	}
+}
+END_TEST
+
 static Suite *contract_suite(void)
 {
 	Suite *s = suite_create("contract");
@@ -237,6 +259,7 @@ static Suite *contract_suite(void)
 	tcase_add_test(tc, test_values_follow_table);
 	tcase_add_test(tc, test_family_slot);
 	tcase_add_test(tc, test_filebench_variants);
+	tcase_add_test(tc, test_fill_pattern);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,7 +18,9 @@
 /*
  * One compared quantity; of_flowop or of_summary give NaN when absent.
  * A latency percentile (pct > 0) has no IO Summary row (of_summary
- * NULL) and is shown in automatic units (ns, µs, ms, s).
+ * NULL) and is shown in automatic units (ns, µs, ms, s); a cost of the
+ * window (CPU, disk) has only a summary row (of_flowop NULL), named
+ * summary_row.
  */
 struct metric {
 	const char *label;     /* table title (text, Markdown) */
@@ -26,6 +28,7 @@ struct metric {
 	double (*of_flowop)(const struct rf_flowop *fo, const struct metric *m);
 	double (*of_summary)(const struct rf_summary *s);
 	double pct;            /* the latency percentile, else 0 */
+	const char *summary_row;   /* the summary row's name: NULL, "IO Summary" */
 };
 
 static double fo_ops(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ops_per_s; }
@@ -34,6 +37,9 @@ static double fo_ms(const struct rf_flowop *fo, const struct metric *m) { (void)
 static double sum_ops(const struct rf_summary *s) { return s->ops_per_s; }
 static double sum_mb(const struct rf_summary *s) { return s->mb_per_s; }
 static double sum_ms(const struct rf_summary *s) { return s->ms_per_op; }
+static double sum_cpu(const struct rf_summary *s) { return s->cpu_pct; }
+static double sum_cpu_op(const struct rf_summary *s) { return s->cpu_us_per_op; }
+static double sum_util(const struct rf_summary *s) { return s->disk_util_pct; }
 
 /* The flowop's latency at m->pct, in ns (NaN when the file has none). */
 static double fo_pct(const struct rf_flowop *fo, const struct metric *m)
@@ -45,13 +51,23 @@ static double fo_pct(const struct rf_flowop *fo, const struct metric *m)
 }
 
 static const struct metric metrics[] = {
-	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0 },
-	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0 },
-	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0 },
-	{ "p50 latency", "p50_ns", fo_pct, NULL, 50 },
-	{ "p99 latency", "p99_ns", fo_pct, NULL, 99 },
-	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9 },
+	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0, NULL },
+	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0, NULL },
+	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0, NULL },
+	{ "p50 latency", "p50_ns", fo_pct, NULL, 50, NULL },
+	{ "p99 latency", "p99_ns", fo_pct, NULL, 99, NULL },
+	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9, NULL },
+	/* the window's cost, from "usage" (no per-flowop rows: CPU is a process's) */
+	{ "CPU % (usr+sys, 100 = one CPU)", "cpu_pct", NULL, sum_cpu, 0, "workers" },
+	{ "CPU µs/op", "cpu_us_per_op", NULL, sum_cpu_op, 0, "workers" },
+	{ "disk util %", "disk_util_pct", NULL, sum_util, 0, "busiest device" },
 };
+
+/* A metric without per-flowop rows, shown only when some file has it. */
+static bool summary_only(const struct metric *m)
+{
+	return m->of_flowop == NULL;
+}
 
 /*
  * A table of strings, row-major, with a fixed column count.  The strings
@@ -271,13 +287,14 @@ static void csv_row(struct grid *g, const char *metric, const char *name,
 }
 
 /* A row's label: the name, "name (2)" for the second of that name. */
-static void row_name(char *buf, size_t len, const struct rf_key *k)
+static void row_name(char *buf, size_t len, const struct rf_key *k,
+		     const struct metric *m)
 {
 	if (k)
 		snprintf(buf, len, k->occurrence ? "%s (%d)" : "%s",
 			 k->name, k->occurrence + 1);
 	else
-		snprintf(buf, len, "IO Summary");
+		snprintf(buf, len, "%s", m->summary_row ? m->summary_row : "IO Summary");
 }
 
 /* Display width of UTF-8 text: its code points (the table is ASCII and ±). */
@@ -636,12 +653,14 @@ static int metric_rows(struct grid *g, const struct metric *m,
 
 		if (!key && !m->of_summary)
 			break;
+		if (key && summary_only(m))
+			continue;
 		for (int d = 0; d < ndocs; d++) {
 			s[d] = collect(&docs[d], m, key, v);
 			any |= s[d].n > 0;
 		}
 		with_values += any;
-		row_name(name, sizeof(name), key);
+		row_name(name, sizeof(name), key, m);
 		if (fmt == CMP_CSV)
 			csv_row(g, m->csv, name, s, ndocs);
 		else
@@ -675,8 +694,8 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 			int before = g.ncells;
 
 			if (metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v) == 0 &&
-			    metrics[m].pct > 0)
-				g.ncells = before;    /* a percentile no file has */
+			    (metrics[m].pct > 0 || summary_only(&metrics[m])))
+				g.ncells = before;    /* a percentile or a cost no file has */
 		}
 		if (!g.oom)
 			print_csv(out, &g);
@@ -691,8 +710,8 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 			rows = metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v);
 			if (g.oom)
 				break;
-			if (rows == 0 && metrics[m].pct > 0)
-				continue;       /* a percentile no file has */
+			if (rows == 0 && (metrics[m].pct > 0 || summary_only(&metrics[m])))
+				continue;       /* a percentile or a cost no file has */
 			if (m)
 				fputc('\n', out);
 			if (fmt == CMP_MARKDOWN)

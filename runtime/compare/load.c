@@ -206,6 +206,36 @@ static int load_ranks(const json_t *ranks, struct rf_run *run)
 	return spread_ranks(run);
 }
 
+/*
+ * The run's "usage" (CPU and disks of the window) into its summary:
+ * what compare shows next to the rates, since a change that keeps ops/s
+ * but costs more CPU per op is a change too.  NaN where absent.
+ */
+static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
+{
+	const json_t *cpu = json_object_get(usage, "cpu");
+	const json_t *disks = json_object_get(usage, "disks");
+	double pct = 0, secs = 0, util = NAN;
+	size_t i;
+	json_t *v;
+
+	s->cpu_pct = s->cpu_us_per_op = s->disk_util_pct = NAN;
+	if (!json_is_array(cpu) || json_array_size(cpu) == 0)
+		return;
+	json_array_foreach((json_t *)cpu, i, v) {
+		pct += num(v, "usr_pct") + num(v, "sys_pct");
+		secs += num(v, "usr_s") + num(v, "sys_s");
+	}
+	s->cpu_pct = pct;
+	if (ops > 0)
+		s->cpu_us_per_op = secs * 1e6 / ops;
+	json_array_foreach((json_t *)disks, i, v)
+		if (json_is_true(json_object_get(v, "found")) &&
+		    !(num(v, "util_pct") <= util))
+			util = num(v, "util_pct");
+	s->disk_util_pct = util;
+}
+
 static int load_run(const json_t *j, struct rf_run *run, const char **why)
 {
 	const json_t *fos = json_object_get(j, "flowops");
@@ -224,6 +254,7 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 	run->summary.ops_per_s = num(sum, "ops_per_s");
 	run->summary.mb_per_s = num(sum, "mb_per_s");
 	run->summary.ms_per_op = num(sum, "ms_per_op");
+	load_usage(json_object_get(j, "usage"), num(sum, "ops"), &run->summary);
 	run->flowops = calloc(json_array_size(fos) + 1, sizeof(*run->flowops));
 	if (!run->flowops) {
 		*why = "out of memory";

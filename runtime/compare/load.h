@@ -51,6 +51,12 @@ struct rf_summary {
 	double ops_per_s;
 	double mb_per_s;
 	double ms_per_op;
+	/* what the window cost (the run's "usage"; NaN when absent): the
+	   workers' usr+sys as % of one CPU, their CPU per op of the IO
+	   Summary in µs, and the busiest fileset device's utilisation */
+	double cpu_pct;
+	double cpu_us_per_op;
+	double disk_util_pct;
 };
 
 /* Ops/s over a run's ranks, and the slowest rank. */

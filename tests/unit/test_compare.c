@@ -5,7 +5,8 @@
  * only), in the three formats; the loader's refusals; and a
  * flowbench-mpi file's ranks (tests/data/ranks.json) in compare and
  * report; the latency percentile tables; YAML files (tests/data/base.yaml)
- * and broken ones; the legend's warnings about what differs.
+ * and broken ones; the legend's warnings about what differs; the CPU
+ * and disk rows from a run's usage.
  */
 #include <check.h>
 #include <stdio.h>
@@ -469,6 +470,55 @@ START_TEST(test_no_ranks)
 }
 END_TEST
 
+/*
+ * A run's "usage" becomes compare's cost rows: the workers' usr+sys
+ * percentages summed (70), their CPU seconds per IO Summary op
+ * (1.4 s / 4000 = 350 µs), the busiest device found in /proc/diskstats
+ * (60.25; a device not found is left out); the master is not a worker.
+ * Files without usage (test_text's fixtures) get no such table.
+ */
+START_TEST(test_usage_rows)
+{
+	static const char text[] =
+		"{\"format\": \"flowbench-results/1\", \"status\": \"ok\", \"runs\": [{\"index\": 1,"
+		" \"elapsed_s\": 2.0, \"flowops\": [], \"summary\": {\"ops\": 4000,"
+		" \"ops_per_s\": 2000, \"mb_per_s\": 1, \"ms_per_op\": 0.5}, \"usage\": {"
+		" \"window_s\": 2.0, \"cpu\": ["
+		"{\"process\": \"a\", \"instance\": 1, \"usr_pct\": 10, \"sys_pct\": 40, \"usr_s\": 0.2, \"sys_s\": 0.8},"
+		"{\"process\": \"a\", \"instance\": 2, \"usr_pct\": 5, \"sys_pct\": 15, \"usr_s\": 0.1, \"sys_s\": 0.3}],"
+		" \"master\": {\"usr_pct\": 1, \"sys_pct\": 1, \"usr_s\": 0.02, \"sys_s\": 0.02},"
+		" \"disks\": [{\"name\": \"vda\", \"found\": true, \"util_pct\": 30.5},"
+		"{\"name\": \"vdb\", \"found\": true, \"util_pct\": 60.25},"
+		"{\"name\": \"vdc\", \"found\": false, \"util_pct\": 99}]}}]}";
+	char path[] = "/tmp/flowbench-test-usage-XXXXXX", *buf = NULL, *plain;
+	struct rf_doc docs[2];
+	size_t len;
+	FILE *f, *out;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(rf_load(path, &docs[i], stderr), 0);
+	unlink(path);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(compare_print(out, docs, 2, CMP_CSV), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "\r\ncpu_pct,workers,70,-,1,70,-,1,0.0000,-,n/a\r\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\r\ncpu_us_per_op,workers,350,-,1,350,-,1,0.0000,-,n/a\r\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\r\ndisk_util_pct,busiest device,60.25,-,1,60.25,"));
+	free(buf);
+	for (int i = 0; i < 2; i++)
+		rf_free(&docs[i]);
+	plain = compared(CMP_TEXT);
+	ck_assert_ptr_null(strstr(plain, "CPU"));
+	ck_assert_ptr_null(strstr(plain, "disk util"));
+	free(plain);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -485,6 +535,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_broken_files);
 	tcase_add_test(tc, test_yaml_file);
 	tcase_add_test(tc, test_warnings);
+	tcase_add_test(tc, test_usage_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

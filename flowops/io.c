@@ -6,7 +6,9 @@
  * existing file of their fileset (round robin, runtime/fileset/pick.h) on first use.  That implicit open is timed and
  * recorded as an op of its own (stats->open), never as a read or write.
  * Random offsets are whole blocks of `iosize` chosen uniformly among ALL
- * blocks of the working set, the last one included.  The working set is
+ * blocks of the working set, the last one included; with `randommap`
+ * (fio's random map) every block once per pass, in an order permuted
+ * anew each pass (runtime/base/permute.h).  The working set is
  * `workingset` if given, else the larger of the file's size at population
  * and its size when the slot opened it (filebench uses only the former,
  * so files that grew or were created empty needed an explicit workingset).  Sequential reads wrap to offset 0 at EOF (the 0-byte read
@@ -212,6 +214,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->iosize_random = iosize_random;
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
+	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
 	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	fo_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
@@ -400,6 +403,32 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 	return FO_OK;
 }
 
+/*
+ * A random offset off the common path: the working set of a file the
+ * slot just opened, or every op of randommap (which keeps nblocks 0 for
+ * that): the next block of the permutation, begun anew, with a new
+ * order, when the slot holds another file or an open of it again.
+ */
+static __attribute__((noinline)) enum fo_result
+io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	       struct fb_slot *s, uint64_t *off)
+{
+	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
+		enum fo_result r = io_working_set(t, fi, p, s);
+
+		if (r != FO_OK)
+			return r;
+		if (!p->randommap) {
+			*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
+			return FO_OK;
+		}
+		permute_start(&p->pm, p->nblocks, &t->rng);
+		p->nblocks = 0;
+	}
+	*off = permute_next(&p->pm, &t->rng) * p->iosize + p->misalign;
+	return FO_OK;
+}
+
 /* The slot ready and the offset of this op, or why not. */
 static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
@@ -420,12 +449,8 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 	}
 	if (p->random) {
 		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen ||
-				     p->nblocks == 0, 0)) {
-			enum fo_result r = io_working_set(t, fi, p, s);
-
-			if (r != FO_OK)
-				return r;
-		}
+				     p->nblocks == 0, 0))
+			return io_random_rare(t, fi, p, s, off);
 		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
 	} else {
 		*off = s->offset;
@@ -654,6 +679,47 @@ static int io_validate_short_reads(const struct plan *p,
 	return 1;
 }
 
+/*
+ * randommap (a flowbench extension): only with `random`, a constant
+ * iosize (the permutation is of whole blocks of one size), one slot (a
+ * pass covers the file that slot holds: not opennext), and never
+ * under --compat filebench, whose random offsets are drawn with
+ * replacement.
+ */
+static int io_validate_randommap(const struct plan *p, const struct plan_flowop *f,
+				 struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_RANDOMMAP];
+
+	if (!plan_attr_bool(f, IO_RANDOMMAP, false))
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(d, v->loc, "flowop %s: randommap is a flowbench extension "
+			   "(fio's random map); filebench draws random offsets with "
+			   "replacement, so --compat filebench refuses it", f->name);
+		return 1;
+	}
+	if (!plan_attr_bool(f, IO_RANDOM, false)) {
+		diag_error(d, v->loc, "flowop %s: randommap needs random (it orders "
+			   "random offsets; sequential I/O visits every block already)",
+			   f->name);
+		return 1;
+	}
+	if (f->attr[FC_IOSIZE].kind == PV_RANDOM) {
+		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
+			   "(it permutes whole blocks of one size), not a random variable",
+			   f->name);
+		return 1;
+	}
+	if (plan_attr_bool(f, FC_OPENNEXT, false)) {
+		diag_error(d, v->loc, "flowop %s: randommap cannot be used with "
+			   "opennext: each op takes another slot's file, so no pass "
+			   "over one file would ever complete", f->name);
+		return 1;
+	}
+	return 0;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -690,6 +756,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		}
 	}
 	errs += io_validate_memoffset(p, f, d);
+	errs += io_validate_randommap(p, f, d);
 	return errs;
 }
 
@@ -725,6 +792,7 @@ static const struct attr_spec io_attrs[] = {
 	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
 	{ "memoffset", T_SIZE, IO_MEMOFFSET,
 	  "the buffer starts this many bytes into the thread's memory" },
+	IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 

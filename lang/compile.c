@@ -594,6 +594,7 @@ int compile_script(const struct ast_script *script,
 	export_variables(&c);
 	defines_check_used(&c);
 
+	out->semantics = opts->semantics;   /* validate() refuses extensions by it */
 	for (int i = 0; i < out->nflowops; i++) {
 		const struct plan_flowop *f = &out->flowops[i];
 

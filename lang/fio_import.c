@@ -1074,6 +1074,21 @@ static void decimal_size_note(struct emit *e, const struct fio_opts *o,
 			commented(e, t), (unsigned long long)v);
 }
 
+/*
+ * fio's random map (its default): every block once per pass, which
+ * flowbench's randommap does for one file and one block size.  Not with
+ * norandommap, several block sizes (bssplit: $iosize is a random
+ * variable), zones (their flowops' working sets overlap) or several
+ * files (opennext: each op on another slot).
+ */
+static bool jp_randommap(const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	return jp->random && !o->norandommap && !o->nbss && !o->nzones &&
+	       o->nrfiles <= 1;
+}
+
 /* What rate, thinktime and random_distribution became (plan_pacing,
  * plan_zones). */
 static void pacing_notes(struct emit *e, const struct job_plan *jp)
@@ -1175,6 +1190,16 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# number_ios=%lld: each clone stops after $nios%s reads "
 			"and writes (finishoncount, checked once per pass: it may do "
 			"one pass more than fio)\n", o->number_ios, jp->sfx);
+	if (o->norandommap)
+		fprintf(out, "# norandommap: plain random (with replacement): "
+			"flowbench's default%s\n", jp->random ? "" :
+			"; no effect, the job's I/O is sequential");
+	else if (jp->random && !jp_randommap(jp))
+		fprintf(out, "# fio's random map (every block once per pass): "
+			"not with %s; offsets drawn with replacement\n",
+			o->nbss ? "several block sizes (flowbench's randommap needs "
+			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
+			"several files (each op on another file's slot)");
 	if (o->given & FIO_BIT(FO_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
@@ -1318,7 +1343,7 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
 	if (jp->random)
-		fputs(",random", e->out);
+		fputs(jp_randommap(jp) ? ",random,randommap" : ",random", e->out);
 	if (o->direct)
 		fputs(",directio", e->out);
 	if (o->osync)

@@ -98,6 +98,7 @@ static const struct opt_spec opt_table[] = {
 	{ "exitall", FO_EXITALL, K_BOOL, F(exitall), 0, 0 },
 	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
+	{ "norandommap", FO_NORANDOMMAP, K_BOOL, F(norandommap), 0, 0 },
 };
 #undef F
 
@@ -114,8 +115,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "allrandrepeat", "the random seed's reuse (flowbench has --seed)" },
 	{ "randseed", "the random seed (flowbench has --seed)" },
 	{ "random_generator", "fio's random number generator" },
-	{ "norandommap", "fio's map of blocks already done (flowbench picks "
-	  "offsets uniformly, blocks may repeat)" },
 	{ "refill_buffers", "the data written (flowbench does not vary it)" },
 	{ "scramble_buffers", "the data written (flowbench does not vary it)" },
 	{ "invalidate", "the page cache (flowbench empties it before the run "

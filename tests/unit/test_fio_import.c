@@ -260,7 +260,7 @@ START_TEST(test_unsupported_all_listed)
 	    "offset_increment, openfiles, file_service_type, stonewall, "
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
-	    "exitall, bsrange, blocksize_range)");
+	    "exitall, bsrange, blocksize_range, norandommap)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -505,8 +505,8 @@ START_TEST(test_fsync_mix)
 	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixread=50\nfsync=3\nsize=1m\n",
 				&out, &err), 0);
 	/* 1:1 mix, fsync every 3 writes: 3 reads, 3 writes, 1 fsync */
-	HAS(out, "random,iters=3\n    flowop write");
-	HAS(out, "random,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
+	HAS(out, "random,randommap,iters=3\n    flowop write");
+	HAS(out, "random,randommap,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
 	free(out);
 	free(err);
 }
@@ -548,7 +548,7 @@ START_TEST(test_aio_output)
 	ck_assert_int_eq(import("[w]\nioengine=io_uring\niodepth=8\nrw=randwrite\n"
 				"size=16m\n", &out, &err), 0);
 	HAS(out, "flowop aiowrite name=w-write,filename=w-files,iosize=$iosize,"
-	    "random,iodepth=$iodepth\n");
+	    "random,randommap,iodepth=$iodepth\n");
 	free(out);
 	free(err);
 	/* psync ignores iodepth, as fio does */
@@ -973,7 +973,7 @@ START_TEST(test_team_job_file)
 	setenv("FB_TEST_FIO_BS", "16k", 1);
 	ck_assert_msg(import(fio, &out, &err) == 0, "import failed:\n%s", err);
 	HAS(out, "# name=team-test: no effect on the I/O pattern");
-	HAS(out, "# norandommap: no effect on the I/O pattern");
+	HAS(out, "# norandommap: plain random (with replacement): flowbench's default");
 	HAS(out, "# percentile_list=50:99:99.9: no effect on the I/O pattern");
 	HAS(out, "blocksize=${FB_TEST_FIO_BS}: 16k from the environment");
 	HAS(out, "set $iosize=16k\n");
@@ -1150,7 +1150,7 @@ START_TEST(test_thinktime)
 
 	import_compiled("[j]\nsize=1m\nrw=randread\nthinktime=500\n", &out, &script, &plan);
 	HAS(out, "set $thinktime=0.0005\n");
-	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random\n"
+	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random,randommap\n"
 		 "    flowop delay name=j-think,value=$thinktime\n");
 	ck_assert_str_eq(flowop(&plan, "j-think")->ops->name, "delay");
 	plan_done(&plan, &script, out);

@@ -1102,6 +1102,12 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
 			"rate_iops", commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
 			o->rate ? "bwlimit" : "iopslimit");
+	if (o->rate_poisson)     /* rate_process=poisson, or rate_poisson=1 */
+		fprintf(out, "# %s=%s: %s\n", strcmp(o->text[FO_RATE_POISSON],
+			"poisson") == 0 ? "rate_process" : "rate_poisson",
+			commented(e, o->text[FO_RATE_POISSON]), o->rate || o->rate_iops ? "the event generator's arrivals "
+			"are a Poisson process of that mean rate (eventgen ..., poisson: "
+			"exponential gaps)" : "no effect, the job has no rate");
 	if (o->offset)
 		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
 			"fio lays it out, and the job's I/O is in its last $filesize%s "
@@ -1628,6 +1634,15 @@ static int plan_rate(struct emit *e, int *first)
 			continue;
 		}
 		f = e->jobs[*first].s;
+		if (s->opts.rate_poisson != f->opts.rate_poisson) {
+			diag_error(e->d, opt_loc(s, s->opts.rate_poisson ? FO_RATE_POISSON :
+						 s->opts.rate ? FO_RATE : FO_RATE_IOPS),
+				   "job '%s': rate_process unlike job '%s''s: flowbench "
+				   "has one event generator, either steady or Poisson, so "
+				   "every rate-limited job needs the same rate_process",
+				   s->name, f->name);
+			return -1;
+		}
 		if (s->opts.rate != f->opts.rate || s->opts.rate_iops != f->opts.rate_iops) {
 			diag_error(e->d, opt_loc(s, s->opts.rate ? FO_RATE : FO_RATE_IOPS),
 				   "job '%s': a rate unlike job '%s''s: flowbench has one "
@@ -1664,7 +1679,7 @@ static void emit_rate(struct emit *e, int first)
 		if (jo->rate || jo->rate_iops)
 			fprintf(e->out, "%s$nthreads%s", n++ ? " + " : "", e->jobs[i].sfx);
 	}
-	fprintf(e->out, ")%s\n", bw ? " / 1m" : "");
+	fprintf(e->out, ")%s%s\n", bw ? " / 1m" : "", o->rate_poisson ? ", poisson" : "");
 }
 
 /*

@@ -36,6 +36,7 @@ enum opt_kind {
 	K_STARTDELAY,   /* startdelay=T: a time; a range T1-T2 is an error */
 	K_VERIFY,       /* verify=METHOD: 0 and none are off */
 	K_BSRANGE,      /* bsrange=A-B: only A = B, which is bs=A */
+	K_RATE_PROCESS, /* rate_process=linear|poisson (a bool: poisson) */
 };
 
 struct opt_spec {
@@ -99,6 +100,8 @@ static const struct opt_spec opt_table[] = {
 	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "norandommap", FO_NORANDOMMAP, K_BOOL, F(norandommap), 0, 0 },
+	{ "rate_process", FO_RATE_POISSON, K_RATE_PROCESS, F(rate_poisson), 0, 0 },
+	{ "rate_poisson", FO_RATE_POISSON, K_BOOL, F(rate_poisson), 0, 0 },
 };
 #undef F
 
@@ -135,7 +138,9 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "output-format", "fio's output (flowbench has --json)" },
 	{ "cpus_allowed", "CPU affinity (run flowbench under taskset)" },
 	{ "cpus_allowed_policy", "CPU affinity (run flowbench under taskset)" },
-	{ "io_submit_mode", "how fio's engine submits (flowbench submits inline)" },
+	{ "io_submit_mode", "how fio's engine submits; offload keeps a rate's "
+	  "submissions on schedule when completions lag: flowbench's event "
+	  "generator keeps its schedule whatever the completions" },
 	{ "fallocate", "how fio lays out files (flowbench preallocates them)" },
 	{ "overwrite", "how fio lays out files (flowbench preallocates them)" },
 	{ "unlink", "removing files after the job (flowbench keeps them: reuse)" },
@@ -433,6 +438,18 @@ static int set_bool(const struct opt_spec *o, const char *value, void *field,
 		return -1;
 	}
 	return 0;
+}
+
+/* rate_process=linear (fio's default: steady) or poisson. */
+static int set_rate_process(const struct opt_spec *o, const char *v, void *field,
+			    struct diag *d, struct src_loc loc)
+{
+	if (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0) {
+		*(bool *)field = strcmp(v, "poisson") == 0;
+		return 0;
+	}
+	diag_error(d, loc, "%s is linear or poisson, not '%s'", o->name, v);
+	return -1;
 }
 
 /* size=S, or size=N% (1..100) of the job's files (fio's percentage of
@@ -783,6 +800,9 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_BOOL:
 		st = set_bool(o, value, field, d, loc);
+		break;
+	case K_RATE_PROCESS:
+		st = set_rate_process(o, v, field, d, loc);
 		break;
 	case K_TIME:
 		st = set_time(o, v, field, d, loc);

@@ -4,6 +4,10 @@
 #  - randommap: each pass over the working set reads every block exactly
 #    once, in a new order each pass; plain `random` (the control) repeats
 #    blocks within a pass, as drawing with replacement does.
+#  - eventgen poisson: the reads an eventlimit paces come at exponential
+#    gaps, their mean the generator's period and their coefficient of
+#    variation about 1; the steady generator (the control, at a rate
+#    where it delivers one event per batch) has a CV near 0.
 . "$(dirname "$0")/lib.sh"
 need strace
 
@@ -14,10 +18,11 @@ offsets() {
 }
 
 # traced NAME WORKLOAD ARGS...: the run under strace, its preads in $tmp/NAME.st
+# (STRACE_T=-ttt: with their times)
 traced() {
 	name=$1
 	shift
-	timeout 120 strace -f -qq -e trace=pread64 -e signal=none -s 0 \
+	timeout 120 strace -f -qq ${STRACE_T:-} -e trace=pread64 -e signal=none -s 0 \
 		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache warm >"$tmp/$name.out" 2>&1 ||
 		{ cat "$tmp/$name.out"; fail "$name: the run failed"; }
 }
@@ -54,3 +59,45 @@ traced plain "$tmp/map.f" -D map=false
 n=$(offsets "$tmp/plain.st" | head -256 | sort -u | wc -l)
 [ "$n" -lt 240 ] || fail "plain random: $n distinct blocks in 256 reads (with replacement: about 162)"
 ok "plain random (the control): $n distinct blocks in 256 reads, blocks repeat"
+
+# ---- eventgen poisson --------------------------------------------------
+cat >"$tmp/pois.f" <<EOT
+set \$p=true
+set \$rate=200
+define file name=f,path=$tmp,size=1m,prealloc,reuse
+define process name=p,instances=1
+{
+  thread name=t,memsize=4k,instances=1
+  {
+    flowop eventlimit name=el
+    flowop read name=rd,filename=f,iosize=4k
+  }
+}
+eventgen rate=\$rate, poisson=\$p
+run 3
+EOT
+# gaps NAME: "count mean cv" of the gaps between the traced 4 KiB reads
+gaps() {
+	awk '$0 ~ /, 4096, [0-9]+\) *=/ { print $2 }' "$tmp/$1.st" |
+		awk 'NR > 1 { g = $1 - prev; n++; s += g; ss += g * g } { prev = $1 }
+		     END { m = s / n; v = ss / n - m * m; if (v < 0) v = 0
+			   printf "%d %.6f %.3f\n", n, m, sqrt(v) / m }'
+}
+STRACE_T=-ttt traced pois "$tmp/pois.f"
+set -- $(gaps pois)
+echo "poisson at 200/s: $1 gaps, mean $2 s, cv $3"
+# 3 s at 200/s: about 600 arrivals (the count is Poisson: sd 25)
+[ "$1" -ge 400 ] || fail "poisson: only $1 reads paced in 3 s at 200/s"
+awk -v m="$2" 'BEGIN { exit !(m > 0.004 && m < 0.00625) }' ||
+	fail "poisson: mean gap $2 s, not within 20 % of the 5 ms period"
+awk -v cv="$3" 'BEGIN { exit !(cv > 0.7 && cv < 1.6) }' ||
+	fail "poisson: coefficient of variation $3, not about 1"
+ok "eventgen poisson: mean gap $2 s (period 0.005), cv $3 (exponential: 1)"
+
+# the control: steady at 10/s delivers one event per 100 ms batch
+STRACE_T=-ttt traced steady "$tmp/pois.f" -D p=false -D rate=10
+set -- $(gaps steady)
+[ "$1" -ge 15 ] || fail "steady: only $1 reads paced in 3 s at 10/s"
+awk -v cv="$3" 'BEGIN { exit !(cv < 0.5) }' ||
+	fail "steady: coefficient of variation $3, not near 0"
+ok "steady eventgen (the control): $1 gaps, mean $2 s, cv $3"

@@ -1,11 +1,13 @@
 /*
  * test_fio_ext.c - the flowbench extensions that express fio's patterns
- * (randommap): what the compiler accepts, and its errors: each needs
+ * (randommap, eventgen poisson): what the compiler accepts, and its
+ * errors: each needs
  * its context and --compat filebench refuses every one; what import-fio
  * writes for them, compiled by the real compiler.
  */
 #include <check.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "lang/parse.h"
 #include "plan/diag.h"
 #include "lang/fio_import.h"
+#include "runtime/engine/eventgen.h"
 
 #include "tests/unit/check_main.h"
 
@@ -183,6 +186,145 @@ START_TEST(test_import_randommap)
 }
 END_TEST
 
+/* A workload with `eventgen` (a statement) under `sem`. */
+static void compile_eventgen(struct result *r, const char *eventgen,
+			     enum plan_semantics sem)
+{
+	char src[512];
+
+	snprintf(src, sizeof(src), "define file name=f,path=/tmp,size=1m\n"
+		 "define process name=p\n{\n  thread name=t\n  {\n"
+		 "    flowop eventlimit name=el\n  }\n}\n%s\nrun 1\n", eventgen);
+	compile_sem(r, src, sem);
+}
+
+/* eventgen `text` compiles, with these rate and arrivals. */
+static void eventgen_is(const char *text, double rate, bool poisson)
+{
+	struct result r;
+
+	compile_eventgen(&r, text, PLAN_SEM_FLOWBENCH);
+	ck_assert_msg(r.errors == 0, "%s: %s", text, r.msgs);
+	ck_assert_msg(eventgen_rate(&r.plan) == rate && r.plan.eventgen_poisson == poisson,
+		      "%s: rate %g poisson %d", text, eventgen_rate(&r.plan),
+		      r.plan.eventgen_poisson);
+	release(&r);
+}
+
+/* eventgen `text` is one error at line 9 (the statement's) saying `msg`. */
+static void eventgen_refused(const char *text, enum plan_semantics sem, const char *msg)
+{
+	struct result r;
+
+	compile_eventgen(&r, text, sem);
+	ck_assert_msg(r.errors == 1 && strstr(r.msgs, msg) && strstr(r.msgs, "t.f:9:"),
+		      "%s: expected one error at t.f:9 with \"%s\", got %d:\n%s",
+		      text, msg, r.errors, r.msgs);
+	release(&r);
+}
+
+START_TEST(test_eventgen_poisson)
+{
+	eventgen_is("eventgen rate=100", 100, false);
+	eventgen_is("eventgen rate=100, poisson", 100, true);
+	eventgen_is("eventgen poisson, rate=50", 50, true);
+	eventgen_is("eventgen rate=100, poisson=false", 100, false);
+	eventgen_is("set $p=true\neventgen rate=100, poisson=$p", 100, true);
+	/* a later statement without poisson: steady again */
+	eventgen_is("eventgen rate=100, poisson\neventgen rate=20", 20, false);
+	eventgen_refused("eventgen poisson", PLAN_SEM_FLOWBENCH,
+			 "poisson needs a rate");
+	eventgen_refused("eventgen rate=10, poisson=3", PLAN_SEM_FLOWBENCH,
+			 "eventgen poisson needs true or false");
+	eventgen_refused("eventgen rate=10, poisson", PLAN_SEM_FILEBENCH,
+			 "--compat filebench refuses it");
+	eventgen_refused("eventgen rate=10, poison", PLAN_SEM_FLOWBENCH,
+			 "did you mean 'poisson'");
+}
+END_TEST
+
+/* The gaps of eventgen poisson: exponential, mean 1/rate, CV 1. */
+START_TEST(test_poisson_gaps)
+{
+	enum { N = 200000 };
+	double s = 0, ss = 0, mean, cv, below = 0;
+	struct rng r;
+
+	rng_seed(&r, 9);
+	for (int i = 0; i < N; i++) {
+		double g = eventgen_poisson_gap_ns(&r, 250);   /* mean 4 ms */
+
+		ck_assert(g >= 0);
+		s += g;
+		ss += g * g;
+		below += g < 4e6;
+	}
+	mean = s / N;
+	cv = sqrt(ss / N - mean * mean) / mean;
+	/* standard errors: mean 0.22 %, CV about 0.5 %, P(< mean) 0.1 % */
+	ck_assert_msg(fabs(mean / 4e6 - 1) < 0.01, "mean gap %g ns", mean);
+	ck_assert_msg(fabs(cv - 1) < 0.03, "cv %g", cv);
+	ck_assert_msg(fabs(below / N - (1 - exp(-1))) < 0.005, "P(gap < mean) %g",
+		      below / N);
+}
+END_TEST
+
+/* import-fio of `job` fails with `text` in its errors. */
+static void import_refused(const char *job, const char *text)
+{
+	size_t n1, n2;
+	char *out, *err;
+	FILE *o = open_memstream(&out, &n1), *e = open_memstream(&err, &n2);
+
+	ck_assert(o && e);
+	ck_assert_int_eq(fio_import("job.fio", job, strlen(job), o, e), 1);
+	fclose(o);
+	fclose(e);
+	ck_assert_msg(strstr(err, text), "no \"%s\" in:\n%s", text, err);
+	free(out);
+	free(err);
+}
+
+/* import-fio of `job`, compiled: its generator's arrivals, and `note` in it. */
+static bool imported_poisson(const char *job, const char *note)
+{
+	struct result r;
+	char *out;
+	bool poisson;
+
+	import_ok(job, &out);
+	compile_sem(&r, out, PLAN_SEM_FLOWBENCH);
+	ck_assert_msg(r.errors == 0, "%s\n%s", r.msgs, out);
+	if (note)
+		ck_assert_msg(strstr(out, note), "no \"%s\" in:\n%s", note, out);
+	poisson = r.plan.eventgen_poisson;
+	free(out);
+	release(&r);
+	return poisson;
+}
+
+START_TEST(test_import_poisson)
+{
+	ck_assert(imported_poisson("[j]\nrw=randread\nsize=1m\nrate_iops=50\n"
+				   "rate_process=poisson\n", ", poisson\n"));
+	ck_assert(imported_poisson("[j]\nrw=read\nsize=1m\nrate_iops=50\n"
+				   "rate_poisson=1\n", "# rate_poisson=1: the event "
+				   "generator's arrivals are a Poisson process"));
+	ck_assert(imported_poisson("[global]\nrate_process=poisson\n[a]\nrw=read\n"
+				   "size=1m\nrate=1m\n[b]\nrw=write\nsize=1m\nrate=1m\n",
+				   NULL));
+	ck_assert(!imported_poisson("[j]\nrw=read\nsize=1m\nrate_iops=50\n"
+				    "rate_process=linear\n", NULL));
+	ck_assert(!imported_poisson("[j]\nrw=read\nsize=1m\nrate_process=poisson\n",
+				    "no effect, the job has no rate"));
+	import_refused("[j]\nrw=read\nsize=1m\nrate_iops=5\nrate_process=fast\n",
+		       "job.fio:5:1: rate_process is linear or poisson, not 'fast'");
+	import_refused("[a]\nrw=read\nsize=1m\nrate_iops=5\nrate_process=poisson\n"
+		       "[b]\nrw=read\nsize=1m\nrate_iops=5\n",
+		       "job 'b': rate_process unlike job 'a''s");
+}
+END_TEST
+
 static Suite *fio_ext_suite(void)
 {
 	Suite *s = suite_create("fio_ext");
@@ -190,6 +332,9 @@ static Suite *fio_ext_suite(void)
 
 	tcase_add_test(tc, test_randommap);
 	tcase_add_test(tc, test_import_randommap);
+	tcase_add_test(tc, test_eventgen_poisson);
+	tcase_add_test(tc, test_poisson_gaps);
+	tcase_add_test(tc, test_import_poisson);
 	suite_add_tcase(s, tc);
 	return s;
 }

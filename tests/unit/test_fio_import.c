@@ -260,7 +260,8 @@ START_TEST(test_unsupported_all_listed)
 	    "offset_increment, openfiles, file_service_type, stonewall, "
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
-	    "exitall, bsrange, blocksize_range, norandommap)");
+	    "exitall, bsrange, blocksize_range, norandommap, rate_process, "
+	    "rate_poisson)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);

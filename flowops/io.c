@@ -224,6 +224,8 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	}
 	p->oflags = fo_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
+	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
+	p->seq_rare = p->misalign || p->stride;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
 }
@@ -429,6 +431,62 @@ io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	return FO_OK;
 }
 
+/*
+ * stride: the next offset from *off, the end of the previous op (or the
+ * start), as fio's offset modifier: the end plus `stride`.  The first op
+ * of a forward stride is at the start, of a backward one at the end
+ * plus stride; past either end of the working set the offset wraps to
+ * the start (forward) or to the end plus stride (backward).
+ */
+static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *fi,
+				       struct io_priv *p, struct fb_slot *s,
+				       uint64_t *off)
+{
+	uint64_t start = p->misalign, end;
+	int64_t next;
+
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum fo_result r = io_working_set(t, fi, p, s);
+
+		if (r != FO_OK)
+			return r;
+	}
+	end = p->wss_bytes;
+	if (p->stride < 0 && (uint64_t)-p->stride > end - start) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "stride %lld reaches before the start "
+			 "of the %llu-byte working set of", (long long)p->stride,
+			 (unsigned long long)end);
+		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+	}
+	if (*off <= start) {                    /* the first op, or after a wrap */
+		*off = p->stride > 0 ? start : end + (uint64_t)p->stride;
+		return FO_OK;
+	}
+	next = (int64_t)*off + p->stride;
+	if (next >= (int64_t)start && (uint64_t)next < end)
+		*off = (uint64_t)next;
+	else
+		*off = p->stride > 0 ? start : end + (uint64_t)p->stride;
+	return FO_OK;
+}
+
+/*
+ * A sequential offset off the common path: a run that starts misaligned,
+ * or (stride) one with holes.
+ */
+static __attribute__((noinline)) enum fo_result
+io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	    struct fb_slot *s, uint64_t *off)
+{
+	if (p->stride)
+		return io_stride_offset(t, fi, p, s, off);
+	if (*off < p->misalign)
+		*off = p->misalign;     /* a sequential run starts misaligned */
+	return FO_OK;
+}
+
 /* The slot ready and the offset of this op, or why not. */
 static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
@@ -454,8 +512,8 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
 	} else {
 		*off = s->offset;
-		if (__builtin_expect(*off < p->misalign, 0))
-			*off = p->misalign;     /* a sequential run starts misaligned */
+		if (__builtin_expect(p->seq_rare, 0))
+			return io_seq_rare(t, fi, p, s, off);
 	}
 	return FO_OK;
 }
@@ -720,6 +778,39 @@ static int io_validate_randommap(const struct plan *p, const struct plan_flowop 
 	return 0;
 }
 
+/*
+ * stride (a flowbench extension, read and write only): sequential I/O,
+ * a step (iosize + stride) that moves, and never under --compat
+ * filebench.
+ */
+static int io_validate_stride(const struct plan *p, const struct plan_flowop *f,
+			      struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_STRIDE];
+	int64_t stride = plan_attr_int(f, IO_STRIDE, 0);
+
+	if (f->nattr <= IO_STRIDE || !stride)
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(d, v->loc, "flowop %s: stride is a flowbench extension "
+			   "(fio's rw=read:N); filebench's sequential I/O has no holes, "
+			   "so --compat filebench refuses it", f->name);
+		return 1;
+	}
+	if (plan_attr_bool(f, IO_RANDOM, false)) {
+		diag_error(d, v->loc, "flowop %s: stride is for sequential I/O, not "
+			   "with random", f->name);
+		return 1;
+	}
+	if (f->attr[FC_IOSIZE].kind == PV_INT && stride == -f->attr[FC_IOSIZE].u.i) {
+		diag_error(d, v->loc, "flowop %s: stride %lld with iosize %lld would "
+			   "repeat the same block forever", f->name, (long long)stride,
+			   (long long)f->attr[FC_IOSIZE].u.i);
+		return 1;
+	}
+	return 0;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -757,6 +848,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	}
 	errs += io_validate_memoffset(p, f, d);
 	errs += io_validate_randommap(p, f, d);
+	errs += io_validate_stride(p, f, d);
 	return errs;
 }
 
@@ -793,6 +885,8 @@ static const struct attr_spec io_attrs[] = {
 	{ "memoffset", T_SIZE, IO_MEMOFFSET,
 	  "the buffer starts this many bytes into the thread's memory" },
 	IO_ATTR_RANDOMMAP,
+	{ "stride", T_INT, IO_STRIDE,
+	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" },
 	{ NULL, 0, 0, NULL }
 };
 

@@ -29,6 +29,7 @@ enum io_attr {
 	IO_MISALIGN,           /* bytes added to every offset */
 	IO_MEMOFFSET,          /* the buffer starts this far into thread memory */
 	IO_RANDOMMAP,          /* random: every block once per pass (fio's random map) */
+	IO_STRIDE,             /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_COUNT
 };
 
@@ -62,6 +63,15 @@ struct io_priv {
 	 */
 	bool randommap;
 	struct permute pm;
+	/*
+	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
+	 * added to the end of the previous op to give the next offset,
+	 * wrapping at the working set's ends (io_seq_rare()).  seq_rare:
+	 * misalign or stride is set, so the op takes io_seq_rare(); plain
+	 * sequential ops test only that.
+	 */
+	int64_t stride;
+	bool seq_rare;
 	/*
 	 * misalign: added to every offset (sequential runs start there and
 	 * wrap back to it); memoffset: buf starts that far into thread

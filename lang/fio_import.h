@@ -91,6 +91,7 @@ struct fio_opts {
 	bool exitall;               /* the first job to end ends them all */
 	bool norandommap;           /* random blocks drawn with replacement */
 	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
+	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */

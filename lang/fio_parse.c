@@ -440,6 +440,43 @@ static int set_bool(const struct opt_spec *o, const char *value, void *field,
 	return 0;
 }
 
+/*
+ * rw=TYPE or rw=TYPE:N: the type into *rw, fio's offset modifier N (a
+ * size, negative allowed: for sequential I/O a hole of N bytes after
+ * each I/O, backwards when negative) into opts->seq_add.  On random
+ * I/O fio's N means something else: an error.
+ */
+static int set_rw(const struct opt_spec *o, const char *v, int *rw,
+		  struct fio_opts *opts, struct arena *a, struct diag *d,
+		  struct src_loc loc)
+{
+	const char *colon = strchr(v, ':');
+	char *type = arena_strndup(a, v, colon ? (size_t)(colon - v) : strlen(v));
+	int k = strcmp(type, "readwrite") == 0 ? FIO_RW : name_index(rw_names, type);
+	uint64_t n = 0;
+
+	if (k < 0) {
+		diag_error(d, loc, "unsupported %s '%s' (supported: read, write, "
+			   "randread, randwrite, rw, readwrite, randrw)", o->name, type);
+		return -1;
+	}
+	if (colon && (k == FIO_RANDREAD || k == FIO_RANDWRITE || k == FIO_RANDRW)) {
+		diag_error(d, loc, "unsupported %s '%s': on random I/O fio's ':N' is "
+			   "the number of I/Os before a new random offset (rw_sequencer), "
+			   "which flowbench's random flowops do not do", o->name, v);
+		return -1;
+	}
+	if (colon && fio_parse_size(colon[1] == '-' ? colon + 2 : colon + 1, &n) != 0) {
+		diag_error(d, loc, "%s=%s: the offset modifier after ':' is a size, "
+			   "optionally negative (rw=read:8k, rw=read:-8k), not '%s'",
+			   o->name, v, colon + 1);
+		return -1;
+	}
+	*rw = k;
+	opts->seq_add = colon && colon[1] == '-' ? -(int64_t)n : (int64_t)n;
+	return 0;
+}
+
 /* rate_process=linear (fio's default: steady) or poisson. */
 static int set_rate_process(const struct opt_spec *o, const char *v, void *field,
 			    struct diag *d, struct src_loc loc)
@@ -774,13 +811,7 @@ static int set_option(const struct opt_spec *o, const char *value,
 	switch (o->kind) {
 	case K_RW:
 		/* fio also spells rw as readwrite */
-		k = strcmp(v, "readwrite") == 0 ? FIO_RW : name_index(rw_names, v);
-		if (k < 0) {
-			diag_error(d, loc, "unsupported %s '%s' (supported: read, write, "
-				   "randread, randwrite, rw, readwrite, randrw)", o->name, v);
-			return -1;
-		}
-		*(int *)field = k;
+		st = set_rw(o, v, (int *)field, opts, a, d, loc);
 		break;
 	case K_ENGINE:
 		k = name_index(engine_names, v);

@@ -8,6 +8,8 @@
 #    gaps, their mean the generator's period and their coefficient of
 #    variation about 1; the steady generator (the control, at a rate
 #    where it delivers one event per batch) has a CV near 0.
+#  - stride: sequential reads with a hole after each (fio's rw=read:8k)
+#    and backwards (rw=read:-8k), wrapping at the file's ends as fio does.
 . "$(dirname "$0")/lib.sh"
 need strace
 
@@ -101,3 +103,30 @@ set -- $(gaps steady)
 awk -v cv="$3" 'BEGIN { exit !(cv < 0.5) }' ||
 	fail "steady: coefficient of variation $3, not near 0"
 ok "steady eventgen (the control): $1 gaps, mean $2 s, cv $3"
+
+# ---- stride ------------------------------------------------------------
+cat >"$tmp/stride.f" <<EOT
+set \$stride=8k
+define file name=g,path=$tmp,size=64k,prealloc,reuse
+define process name=p,instances=1
+{
+  thread name=t,memsize=4k,instances=1
+  {
+    flowop read name=rd,filename=g,iosize=4k,stride=\$stride
+    flowop finishoncount name=fin,value=16
+  }
+}
+run 60
+EOT
+# kib NAME: the traced read offsets in KiB, on one line
+kib() {
+	offsets "$tmp/$1.st" | head -16 | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 / 1024 }'
+}
+traced fwd "$tmp/stride.f"
+want="0 12 24 36 48 60 0 12 24 36 48 60 0 12 24 36"
+[ "$(kib fwd)" = "$want" ] || fail "stride=8k: offsets (KiB) $(kib fwd), not $want"
+ok "stride=8k on a 64 KiB file: $want (KiB): 4k read, 8k hole, back to 0 past the end"
+traced back "$tmp/stride.f" -D stride=-8k
+want="56 52 48 44 40 36 32 28 24 20 16 12 8 4 0 56"
+[ "$(kib back)" = "$want" ] || fail "stride=-8k: offsets (KiB) $(kib back), not $want"
+ok "stride=-8k: $want (KiB): from the end backwards, back to the end past 0"

@@ -1,6 +1,6 @@
 /*
  * test_fio_ext.c - the flowbench extensions that express fio's patterns
- * (randommap, eventgen poisson): what the compiler accepts, and its
+ * (randommap, eventgen poisson, stride): what the compiler accepts, and its
  * errors: each needs
  * its context and --compat filebench refuses every one; what import-fio
  * writes for them, compiled by the real compiler.
@@ -325,6 +325,70 @@ START_TEST(test_import_poisson)
 }
 END_TEST
 
+START_TEST(test_stride)
+{
+	const struct plan_value *v;
+	struct result r;
+
+	compile_flowop(&r, "flowop read name=r,filename=f,iosize=4k,stride=-8k",
+		       PLAN_SEM_FLOWBENCH);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	v = plan_flowop_attr(&r.plan.flowops[0], "stride");
+	ck_assert(v->kind == PV_INT && v->u.i == -8192);
+	release(&r);
+	accepts("flowop write name=w,filename=f,iosize=16k,stride=112k");
+	accepts("flowop read name=r,filename=f,iosize=4k,stride=0,random");
+	refuses("flowop read name=r,filename=f,iosize=4k,random,stride=8k",
+		PLAN_SEM_FLOWBENCH, "stride is for sequential I/O");
+	refuses("flowop read name=r,filename=f,iosize=4k,stride=-4k",
+		PLAN_SEM_FLOWBENCH, "would repeat the same block forever");
+	refuses("flowop read name=r,filename=f,iosize=4k,stride=8k",
+		PLAN_SEM_FILEBENCH, "stride is a flowbench extension");
+	refuses("flowop aioread name=a,filename=f,iosize=4k,stride=8k",
+		PLAN_SEM_FLOWBENCH, "stride");
+}
+END_TEST
+
+/* import-fio of `job` compiles; flowop `name`'s stride (0: none), `note` in it. */
+static int64_t imported_stride(const char *job, const char *name, const char *note)
+{
+	const struct plan_value *v;
+	struct result r;
+	char *out;
+	int64_t stride;
+
+	v = imported_attr(job, name, "stride", &out, &r);
+	stride = v->kind == PV_INT ? v->u.i : 0;
+	if (note)
+		ck_assert_msg(strstr(out, note), "no \"%s\" in:\n%s", note, out);
+	free(out);
+	release(&r);
+	return stride;
+}
+
+START_TEST(test_import_stride)
+{
+	ck_assert_int_eq(imported_stride("[b]\nbs=4k\nrw=read:-8k\nsize=1m\n",
+					 "b-read", ",stride=-8k"), -8192);
+	ck_assert_int_eq(imported_stride("[w]\nbs=16k\nrw=write:112k\nsize=1m\n",
+					 "w-write", "# rw=write:112k: sequential"),
+			 112 * 1024);
+	ck_assert_int_eq(imported_stride("[w]\nrw=write:112k\nsize=1m\ntime_based\n"
+					 "runtime=1\n", "w-write", NULL), 112 * 1024);
+	ck_assert_int_eq(imported_stride("[m]\nrw=rw:4k\nsize=1m\n", "m-write",
+					 NULL), 4096);
+	ck_assert_int_eq(imported_stride("[r]\nrw=read:0\nsize=1m\n", "r-read",
+					 NULL), 0);
+	import_refused("[r]\nrw=randread:8\nsize=1m\n",
+		       "job.fio:2:1: unsupported rw 'randread:8': on random I/O");
+	import_refused("[r]\nrw=read:-8k\nsize=1m\nioengine=io_uring\niodepth=4\n",
+		       "aioread/aiowrite take no stride");
+	import_refused("[r]\nrw=read:fast\nsize=1m\n",
+		       "job.fio:2:1: rw=read:fast: the offset modifier");
+	import_refused("[r]\nrw=reed:8k\nsize=1m\n", "unsupported rw 'reed'");
+}
+END_TEST
+
 static Suite *fio_ext_suite(void)
 {
 	Suite *s = suite_create("fio_ext");
@@ -335,6 +399,8 @@ static Suite *fio_ext_suite(void)
 	tcase_add_test(tc, test_eventgen_poisson);
 	tcase_add_test(tc, test_poisson_gaps);
 	tcase_add_test(tc, test_import_poisson);
+	tcase_add_test(tc, test_stride);
+	tcase_add_test(tc, test_import_stride);
 	suite_add_tcase(s, tc);
 	return s;
 }

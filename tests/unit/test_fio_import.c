@@ -1006,7 +1006,7 @@ START_TEST(test_lenient)
 {
 	const char *fio =
 		"[a]\n"
-		"rw=read:-8k\n"
+		"rw=randread:8\n"
 		"size=1m\n"
 		"zonemode=zbd\n"
 		"[b]\n"
@@ -1019,7 +1019,7 @@ START_TEST(test_lenient)
 	unsetenv("FB_TEST_FIO_UNSET");
 	ck_assert_int_eq(import(fio, &out, &err), 1);
 	ck_assert_str_eq(out, "");
-	HAS(err, "job.fio:2:1: unsupported rw 'read:-8k'");
+	HAS(err, "job.fio:2:1: unsupported rw 'randread:8'");
 	HAS(err, "job.fio:4:1: unsupported option 'zonemode'");
 	HAS(err, "job.fio:6:1: unsupported option 'flow'");
 	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
@@ -1028,7 +1028,7 @@ START_TEST(test_lenient)
 
 	setenv("FB_TEST_FIO_UNSET", "8k", 1);
 	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
-	HAS(out, "# NOT IMPORTED: rw=read:-8k (line 2: unsupported rw 'read:-8k'");
+	HAS(out, "# NOT IMPORTED: rw=randread:8 (line 2: unsupported rw 'randread:8'");
 	HAS(out, "# NOT IMPORTED: zonemode=zbd (line 4: an option import-fio does "
 	    "not support)");
 	HAS(out, "# NOT IMPORTED: flow=2 (line 6:");

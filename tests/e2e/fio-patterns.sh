@@ -24,6 +24,8 @@ offsets() {
 traced() {
 	name=$1
 	shift
+	# LeakSanitizer cannot run under ptrace
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	timeout 120 strace -f -qq ${STRACE_T:-} -e trace=pread64 -e signal=none -s 0 \
 		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache warm >"$tmp/$name.out" 2>&1 ||
 		{ cat "$tmp/$name.out"; fail "$name: the run failed"; }
@@ -130,3 +132,10 @@ traced back "$tmp/stride.f" -D stride=-8k
 want="56 52 48 44 40 36 32 28 24 20 16 12 8 4 0 56"
 [ "$(kib back)" = "$want" ] || fail "stride=-8k: offsets (KiB) $(kib back), not $want"
 ok "stride=-8k: $want (KiB): from the end backwards, back to the end past 0"
+
+# a backward stride longer than the working set: the run fails, saying so
+rc=0
+"$FLOWBENCH" run "$tmp/stride.f" -D stride=-128k --cache warm >"$tmp/long.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "stride -131072 reaches before the start of the 65536-byte working set" \
+	"$tmp/long.out" || { cat "$tmp/long.out"; fail "stride=-128k on 64 KiB: status $rc"; }
+ok "stride=-128k on a 64 KiB file: the run fails, with the sizes"

@@ -13,7 +13,9 @@
  * and its size when the slot opened it (filebench uses only the former,
  * so files that grew or were created empty needed an explicit workingset).  Sequential reads wrap to offset 0 at EOF (the 0-byte read
  * still counts, as in filebench); sequential writes append at the slot's
- * offset.  A failed or short write, a failed read, and a short random
+ * offset.  With `stride` (fio's rw=read:N) each sequential op starts N
+ * bytes after the previous one's end, wrapping at the working set's ends
+ * (io_stride_offset()).  A failed or short write, a failed read, and a short random
  * read inside the size the file had when opened are op failures
  * (common.h, fo_fail()): the run fails, or with --keep-going they are
  * counted and the op is not.

@@ -436,9 +436,10 @@ io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 /*
  * stride: the next offset from *off, the end of the previous op (or the
  * start), as fio's offset modifier: the end plus `stride`.  The first op
- * of a forward stride is at the start, of a backward one at the end
- * plus stride; past either end of the working set the offset wraps to
- * the start (forward) or to the end plus stride (backward).
+ * is at the start, but a backward one with misalign (fio's offset=) at
+ * the end plus stride, as fio does; past either end of the working set
+ * the offset wraps to the start (forward) or to the end plus stride
+ * (backward).
  */
 static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *fi,
 				       struct io_priv *p, struct fb_slot *s,
@@ -463,7 +464,7 @@ static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *
 		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	if (*off <= start) {                    /* the first op, or after a wrap */
-		*off = p->stride > 0 ? start : end + (uint64_t)p->stride;
+		*off = p->stride > 0 || !start ? start : end + (uint64_t)p->stride;
 		return FO_OK;
 	}
 	next = (int64_t)*off + p->stride;

@@ -5,7 +5,7 @@
  * file once per pass, in random order; drawing each block uniformly with
  * replacement instead re-reads about 1/e of a pass from the page cache.
  * flowbench's `randommap` flowop attribute (flowops/io.c) walks this
- * permutation instead: a 4-round Feistel network on the k-bit numbers
+ * permutation instead: an 8-round Feistel network on the k-bit numbers
  * (2^k the next power of two >= n, the two halves of k/2 bits or one bit
  * apart), keyed from the thread's generator at each pass, restricted to
  * [0, n) by cycle walking (a value at or above n is permuted again until

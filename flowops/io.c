@@ -6,12 +6,16 @@
  * existing file of their fileset (round robin, runtime/fileset/pick.h) on first use.  That implicit open is timed and
  * recorded as an op of its own (stats->open), never as a read or write.
  * Random offsets are whole blocks of `iosize` chosen uniformly among ALL
- * blocks of the working set, the last one included.  The working set is
+ * blocks of the working set, the last one included; with `randommap`
+ * (fio's random map) every block once per pass, in an order permuted
+ * anew each pass (runtime/base/permute.h).  The working set is
  * `workingset` if given, else the larger of the file's size at population
  * and its size when the slot opened it (filebench uses only the former,
  * so files that grew or were created empty needed an explicit workingset).  Sequential reads wrap to offset 0 at EOF (the 0-byte read
  * still counts, as in filebench); sequential writes append at the slot's
- * offset.  A failed or short write, a failed read, and a short random
+ * offset.  With `stride` (fio's rw=read:N) each sequential op starts N
+ * bytes after the previous one's end, wrapping at the working set's ends
+ * (io_stride_offset()).  A failed or short write, a failed read, and a short random
  * read inside the size the file had when opened are op failures
  * (common.h, fo_fail()): the run fails, or with --keep-going they are
  * counted and the op is not.
@@ -212,6 +216,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->iosize_random = iosize_random;
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
+	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
 	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
 	fo_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
@@ -221,6 +226,8 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	}
 	p->oflags = fo_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
+	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
+	p->seq_rare = p->misalign || p->stride;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
 }
@@ -398,6 +405,89 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 	return FO_OK;
 }
 
+/*
+ * A random offset off the common path: the working set of a file the
+ * slot just opened, or every op of randommap (which keeps nblocks 0 for
+ * that): the next block of the permutation, begun anew, with a new
+ * order, when the slot holds another file or an open of it again.
+ */
+static __attribute__((noinline)) enum fo_result
+io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	       struct fb_slot *s, uint64_t *off)
+{
+	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
+		enum fo_result r = io_working_set(t, fi, p, s);
+
+		if (r != FO_OK)
+			return r;
+		if (!p->randommap) {
+			*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
+			return FO_OK;
+		}
+		permute_start(&p->pm, p->nblocks, &t->rng);
+		p->nblocks = 0;
+	}
+	*off = permute_next(&p->pm, &t->rng) * p->iosize + p->misalign;
+	return FO_OK;
+}
+
+/*
+ * stride: the next offset from *off, the end of the previous op (or the
+ * start), as fio's offset modifier: the end plus `stride`.  The first op
+ * is at the start, but a backward one with misalign (fio's offset=) at
+ * the end plus stride, as fio does; past either end of the working set
+ * the offset wraps to the start (forward) or to the end plus stride
+ * (backward).
+ */
+static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *fi,
+				       struct io_priv *p, struct fb_slot *s,
+				       uint64_t *off)
+{
+	uint64_t start = p->misalign, end;
+	int64_t next;
+
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum fo_result r = io_working_set(t, fi, p, s);
+
+		if (r != FO_OK)
+			return r;
+	}
+	end = p->wss_bytes;
+	if (p->stride < 0 && (uint64_t)-p->stride > end - start) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "stride %lld reaches before the start "
+			 "of the %llu-byte working set of", (long long)p->stride,
+			 (unsigned long long)end);
+		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+	}
+	if (*off <= start) {                    /* the first op, or after a wrap */
+		*off = p->stride > 0 || !start ? start : end + (uint64_t)p->stride;
+		return FO_OK;
+	}
+	next = (int64_t)*off + p->stride;
+	if (next >= (int64_t)start && (uint64_t)next < end)
+		*off = (uint64_t)next;
+	else
+		*off = p->stride > 0 ? start : end + (uint64_t)p->stride;
+	return FO_OK;
+}
+
+/*
+ * A sequential offset off the common path: a run that starts misaligned,
+ * or (stride) one with holes.
+ */
+static __attribute__((noinline)) enum fo_result
+io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	    struct fb_slot *s, uint64_t *off)
+{
+	if (p->stride)
+		return io_stride_offset(t, fi, p, s, off);
+	if (*off < p->misalign)
+		*off = p->misalign;     /* a sequential run starts misaligned */
+	return FO_OK;
+}
+
 /* The slot ready and the offset of this op, or why not. */
 static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				 struct io_priv *p, struct fb_slot *s, uint64_t *off)
@@ -418,17 +508,13 @@ static enum fo_result io_prepare(struct fb_thread *t, struct flowop_inst *fi,
 	}
 	if (p->random) {
 		if (__builtin_expect(s != p->wss_slot || s->gen != p->wss_gen ||
-				     p->nblocks == 0, 0)) {
-			enum fo_result r = io_working_set(t, fi, p, s);
-
-			if (r != FO_OK)
-				return r;
-		}
+				     p->nblocks == 0, 0))
+			return io_random_rare(t, fi, p, s, off);
 		*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
 	} else {
 		*off = s->offset;
-		if (__builtin_expect(*off < p->misalign, 0))
-			*off = p->misalign;     /* a sequential run starts misaligned */
+		if (__builtin_expect(p->seq_rare, 0))
+			return io_seq_rare(t, fi, p, s, off);
 	}
 	return FO_OK;
 }
@@ -652,6 +738,80 @@ static int io_validate_short_reads(const struct plan *p,
 	return 1;
 }
 
+/*
+ * randommap (a flowbench extension): only with `random`, a constant
+ * iosize (the permutation is of whole blocks of one size), one slot (a
+ * pass covers the file that slot holds: not opennext), and never
+ * under --compat filebench, whose random offsets are drawn with
+ * replacement.
+ */
+static int io_validate_randommap(const struct plan *p, const struct plan_flowop *f,
+				 struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_RANDOMMAP];
+
+	if (!plan_attr_bool(f, IO_RANDOMMAP, false))
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(d, v->loc, "flowop %s: randommap is a flowbench extension "
+			   "(fio's random map); filebench draws random offsets with "
+			   "replacement, so --compat filebench refuses it", f->name);
+		return 1;
+	}
+	if (!plan_attr_bool(f, IO_RANDOM, false)) {
+		diag_error(d, v->loc, "flowop %s: randommap needs random (it orders "
+			   "random offsets; sequential I/O visits every block already)",
+			   f->name);
+		return 1;
+	}
+	if (f->attr[FC_IOSIZE].kind == PV_RANDOM) {
+		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
+			   "(it permutes whole blocks of one size), not a random variable",
+			   f->name);
+		return 1;
+	}
+	if (plan_attr_bool(f, FC_OPENNEXT, false)) {
+		diag_error(d, v->loc, "flowop %s: randommap cannot be used with "
+			   "opennext: each op takes another slot's file, so no pass "
+			   "over one file would ever complete", f->name);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * stride (a flowbench extension, read and write only): sequential I/O,
+ * a step (iosize + stride) that moves, and never under --compat
+ * filebench.
+ */
+static int io_validate_stride(const struct plan *p, const struct plan_flowop *f,
+			      struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_STRIDE];
+	int64_t stride = plan_attr_int(f, IO_STRIDE, 0);
+
+	if (f->nattr <= IO_STRIDE || !stride)
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(d, v->loc, "flowop %s: stride is a flowbench extension "
+			   "(fio's rw=read:N); filebench's sequential I/O has no holes, "
+			   "so --compat filebench refuses it", f->name);
+		return 1;
+	}
+	if (plan_attr_bool(f, IO_RANDOM, false)) {
+		diag_error(d, v->loc, "flowop %s: stride is for sequential I/O, not "
+			   "with random", f->name);
+		return 1;
+	}
+	if (f->attr[FC_IOSIZE].kind == PV_INT && stride == -f->attr[FC_IOSIZE].u.i) {
+		diag_error(d, v->loc, "flowop %s: stride %lld with iosize %lld would "
+			   "repeat the same block forever", f->name, (long long)stride,
+			   (long long)f->attr[FC_IOSIZE].u.i);
+		return 1;
+	}
+	return 0;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -688,6 +848,8 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		}
 	}
 	errs += io_validate_memoffset(p, f, d);
+	errs += io_validate_randommap(p, f, d);
+	errs += io_validate_stride(p, f, d);
 	return errs;
 }
 
@@ -723,6 +885,9 @@ static const struct attr_spec io_attrs[] = {
 	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
 	{ "memoffset", T_SIZE, IO_MEMOFFSET,
 	  "the buffer starts this many bytes into the thread's memory" },
+	IO_ATTR_RANDOMMAP,
+	{ "stride", T_INT, IO_STRIDE,
+	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" },
 	{ NULL, 0, 0, NULL }
 };
 

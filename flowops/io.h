@@ -13,6 +13,7 @@
 
 #include "flowops/common.h"
 #include "plan/flowop.h"
+#include "runtime/base/permute.h"
 #include "runtime/engine/slot.h"
 
 struct diag;
@@ -27,12 +28,17 @@ enum io_attr {
 	IO_RANDOM = FC_OWN,    /* a random whole block of the working set */
 	IO_MISALIGN,           /* bytes added to every offset */
 	IO_MEMOFFSET,          /* the buffer starts this far into thread memory */
+	IO_RANDOMMAP,          /* random: every block once per pass (fio's random map) */
+	IO_STRIDE,             /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_COUNT
 };
 
 #define IO_ATTR_RANDOM                                                  \
 	{ "random", T_BOOL, IO_RANDOM,                                  \
 	  "a random whole iosize block of the working set, else sequential" }
+#define IO_ATTR_RANDOMMAP                                               \
+	{ "randommap", T_BOOL, IO_RANDOMMAP,                            \
+	  "with random: every block of the working set once per pass, in a new random order each pass (fio's random map; flowbench's own)" }
 
 struct io_priv {
 	char *buf;             /* bufsize bytes, IO_ALIGN-aligned (but fb_area below) */
@@ -50,6 +56,22 @@ struct io_priv {
 	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
 	uint32_t wss_gen;
 	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
+	/*
+	 * randommap: the blocks of the working set (pm.n of them) in a
+	 * permutation walked once per pass.  nblocks stays 0 then, so that
+	 * every op takes io_random_rare() and plain random pays nothing.
+	 */
+	bool randommap;
+	struct permute pm;
+	/*
+	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
+	 * added to the end of the previous op to give the next offset,
+	 * wrapping at the working set's ends (io_seq_rare()).  seq_rare:
+	 * misalign or stride is set, so the op takes io_seq_rare(); plain
+	 * sequential ops test only that.
+	 */
+	int64_t stride;
+	bool seq_rare;
 	/*
 	 * misalign: added to every offset (sequential runs start there and
 	 * wrap back to it); memoffset: buf starts that far into thread

@@ -266,13 +266,23 @@ static void stmt_system(struct compiler *c, const struct ast_stmt *st)
 		push_action(c, PA_SYSTEM, text, 0, st->loc);
 }
 
-/* `eventgen rate=V`: remembered; the rate is read at `run` (late-bound). */
+/*
+ * `eventgen rate=V[, poisson]`: remembered; both are read at `run`
+ * (late-bound).  A statement without `poisson` makes the arrivals steady
+ * again.
+ */
 static void stmt_eventgen(struct compiler *c, const struct ast_stmt *st)
 {
+	const struct ast_attr *poisson = NULL;
+
 	for (const struct ast_attr *a = st->attrs; a; a = a->next) {
-		static const char *const names[] = { "rate", NULL };
+		static const char *const names[] = { "rate", "poisson", NULL };
 		char hint[160];
 
+		if (!a->is_local && strcmp(a->name, "poisson") == 0) {
+			poisson = a;
+			continue;
+		}
 		if (a->is_local || strcmp(a->name, "rate") != 0) {
 			diag_error(c->d, a->loc, "unknown attribute '%s' for eventgen%s",
 				   a->name, diag_did_you_mean(hint, sizeof(hint),
@@ -283,6 +293,35 @@ static void stmt_eventgen(struct compiler *c, const struct ast_stmt *st)
 			c->eventgen = a;
 		}
 	}
+	c->eventgen_poisson = poisson;
+	if (poisson && !c->eventgen)
+		diag_error(c->d, poisson->loc, "eventgen: poisson needs a rate "
+			   "(eventgen rate=N, poisson)");
+}
+
+/*
+ * `poisson` of the last eventgen statement (bare: true): a boolean, and
+ * a flowbench extension that --compat filebench refuses.
+ */
+static void eventgen_poisson(struct compiler *c, struct plan *p)
+{
+	const struct ast_attr *a = c->eventgen_poisson;
+	struct value v = { .kind = V_BOOL, .b = true };
+
+	if (!a || (a->value && eval_expr(c, a->value, &v) != 0))
+		return;
+	if (v.kind != V_BOOL) {
+		diag_error(c->d, a->value->loc, "eventgen poisson needs true or "
+			   "false, not %s", value_kind_name(v.kind));
+		return;
+	}
+	if (v.b && c->opts->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(c->d, a->loc, "eventgen poisson is a flowbench extension "
+			   "(Poisson arrivals); filebench's generator is steady, so "
+			   "--compat filebench refuses it");
+		return;
+	}
+	p->eventgen_poisson = v.b;
 }
 
 static void stmt_enable(struct compiler *c, const struct ast_stmt *st)
@@ -547,6 +586,7 @@ static void build_run(struct compiler *c, const struct ast_stmt *run)
 				p->eventgen_rate.loc = c->eventgen->value->loc;
 			}
 		}
+		eventgen_poisson(c, p);
 	}
 
 	for (int i = 0; i < c->nfiles; i++)
@@ -594,6 +634,7 @@ int compile_script(const struct ast_script *script,
 	export_variables(&c);
 	defines_check_used(&c);
 
+	out->semantics = opts->semantics;   /* validate() refuses extensions by it */
 	for (int i = 0; i < out->nflowops; i++) {
 		const struct plan_flowop *f = &out->flowops[i];
 

@@ -141,6 +141,8 @@ struct compiler {
 	int nprocs, capprocs;
 
 	const struct ast_attr *eventgen;  /* the last `eventgen rate=` */
+	/* that statement's `poisson` (a flowbench extension), or NULL */
+	const struct ast_attr *eventgen_poisson;
 	struct composite *composites;
 	int ncomposites, capcomposites;
 	struct name_index composite_names; /* into composites */

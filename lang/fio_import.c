@@ -204,6 +204,16 @@ static const char *wml_size(char *buf, size_t n, uint64_t v)
 	return buf;
 }
 
+/* A signed size for WML (stride): wml_size() of |v|, with a '-' if negative. */
+static const char *signed_size(char *buf, size_t n, int64_t v)
+{
+	if (n < 2)
+		return "";
+	buf[0] = '-';
+	wml_size(buf + (v < 0), n - 1, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	return buf;
+}
+
 /*
  * A WML quoted string: \, " and $ escaped, newline and tab as \n and \t.
  * Only an unescaped '"' ends a WML string, so nothing inside can become
@@ -931,6 +941,28 @@ static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
 }
 
 /*
+ * rw=TYPE:N, fio's offset modifier: on sequential I/O a hole of N bytes
+ * after each I/O (backwards when negative), which flowbench's `stride`
+ * does for read and write (on random I/O the parser refused it), not
+ * asynchronous flowops (aioread/aiowrite take no stride).
+ */
+static int plan_stride(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!o->seq_add)
+		return 0;
+	if (jp->aio) {
+		diag_error(e->d, opt_loc(jp->s, FO_RW), "job '%s': rw=%s with "
+			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
+			   "aioread/aiowrite take no stride", jp->s->name, o->text[FO_RW],
+			   engine_text[o->engine]);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * percentage_random=N: 100 is fio's default, 0 makes a random job
  * sequential (exactly).  In between, fio continues a sequential run
  * from wherever the last I/O was, random or not; flowbench's sequential
@@ -1025,7 +1057,7 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
 		     o->rw == FIO_RANDRW;
-	if (plan_pct_random(e, jp) < 0)
+	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
 		return -1;
 	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
@@ -1034,7 +1066,7 @@ static int plan_job(struct emit *e, struct job_plan *jp, int index)
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
-		   !jp->fsyncs && !jp->aio && !o->thinktime_us &&
+		   !o->seq_add && !jp->fsyncs && !jp->aio && !o->thinktime_us &&
 		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
 	return 0;
 }
@@ -1074,6 +1106,21 @@ static void decimal_size_note(struct emit *e, const struct fio_opts *o,
 			commented(e, t), (unsigned long long)v);
 }
 
+/*
+ * fio's random map (its default): every block once per pass, which
+ * flowbench's randommap does for one file and one block size.  Not with
+ * norandommap, several block sizes (bssplit: $iosize is a random
+ * variable), zones (their flowops' working sets overlap) or several
+ * files (opennext: each op on another slot).
+ */
+static bool jp_randommap(const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	return jp->random && !o->norandommap && !o->nbss && !o->nzones &&
+	       o->nrfiles <= 1;
+}
+
 /* What rate, thinktime and random_distribution became (plan_pacing,
  * plan_zones). */
 static void pacing_notes(struct emit *e, const struct job_plan *jp)
@@ -1087,6 +1134,12 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
 			"rate_iops", commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
 			o->rate ? "bwlimit" : "iopslimit");
+	if (o->rate_poisson)     /* rate_process=poisson, or rate_poisson=1 */
+		fprintf(out, "# %s=%s: %s\n", strcmp(o->text[FO_RATE_POISSON],
+			"poisson") == 0 ? "rate_process" : "rate_poisson",
+			commented(e, o->text[FO_RATE_POISSON]), o->rate || o->rate_iops ? "the event generator's arrivals "
+			"are a Poisson process of that mean rate (eventgen ..., poisson: "
+			"exponential gaps)" : "no effect, the job has no rate");
 	if (o->offset)
 		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
 			"fio lays it out, and the job's I/O is in its last $filesize%s "
@@ -1134,7 +1187,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	const struct fio_opts *o = &jp->s->opts;
 	const struct out_file *f = &e->files[jp->file];
 	FILE *out = e->out;
-	char b[32];
+	char b[32], b2[32];
 
 	if (f->device && f->job == jp - e->jobs)
 		fprintf(out, "# %s%s is a device: flowbench writes only files it "
@@ -1175,6 +1228,23 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# number_ios=%lld: each clone stops after $nios%s reads "
 			"and writes (finishoncount, checked once per pass: it may do "
 			"one pass more than fio)\n", o->number_ios, jp->sfx);
+	if (o->seq_add)
+		fprintf(out, "# rw=%s: sequential, each I/O %s bytes from the end of "
+			"the one before (stride=%s%s), wrapping at the file's ends as "
+			"fio does\n", commented(e, o->text[FO_RW]),
+			signed_size(b, sizeof(b), o->seq_add),
+			signed_size(b2, sizeof(b2), o->seq_add),
+			o->seq_add < 0 ? ", backwards" : "");
+	if (o->norandommap)
+		fprintf(out, "# norandommap: plain random (with replacement): "
+			"flowbench's default%s\n", jp->random ? "" :
+			"; no effect, the job's I/O is sequential");
+	else if (jp->random && !jp_randommap(jp))
+		fprintf(out, "# fio's random map (every block once per pass): "
+			"not with %s; offsets drawn with replacement\n",
+			o->nbss ? "several block sizes (flowbench's randommap needs "
+			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
+			"several files (each op on another file's slot)");
 	if (o->given & FIO_BIT(FO_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
@@ -1318,7 +1388,9 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
 	if (jp->random)
-		fputs(",random", e->out);
+		fputs(jp_randommap(jp) ? ",random,randommap" : ",random", e->out);
+	if (o->seq_add)
+		fprintf(e->out, ",stride=%s", signed_size(b, sizeof(b), o->seq_add));
 	if (o->direct)
 		fputs(",directio", e->out);
 	if (o->osync)
@@ -1603,6 +1675,15 @@ static int plan_rate(struct emit *e, int *first)
 			continue;
 		}
 		f = e->jobs[*first].s;
+		if (s->opts.rate_poisson != f->opts.rate_poisson) {
+			diag_error(e->d, opt_loc(s, s->opts.rate_poisson ? FO_RATE_POISSON :
+						 s->opts.rate ? FO_RATE : FO_RATE_IOPS),
+				   "job '%s': rate_process unlike job '%s''s: flowbench "
+				   "has one event generator, either steady or Poisson, so "
+				   "every rate-limited job needs the same rate_process",
+				   s->name, f->name);
+			return -1;
+		}
 		if (s->opts.rate != f->opts.rate || s->opts.rate_iops != f->opts.rate_iops) {
 			diag_error(e->d, opt_loc(s, s->opts.rate ? FO_RATE : FO_RATE_IOPS),
 				   "job '%s': a rate unlike job '%s''s: flowbench has one "
@@ -1639,7 +1720,7 @@ static void emit_rate(struct emit *e, int first)
 		if (jo->rate || jo->rate_iops)
 			fprintf(e->out, "%s$nthreads%s", n++ ? " + " : "", e->jobs[i].sfx);
 	}
-	fprintf(e->out, ")%s\n", bw ? " / 1m" : "");
+	fprintf(e->out, ")%s%s\n", bw ? " / 1m" : "", o->rate_poisson ? ", poisson" : "");
 }
 
 /*

@@ -36,6 +36,7 @@ enum opt_kind {
 	K_STARTDELAY,   /* startdelay=T: a time; a range T1-T2 is an error */
 	K_VERIFY,       /* verify=METHOD: 0 and none are off */
 	K_BSRANGE,      /* bsrange=A-B: only A = B, which is bs=A */
+	K_RATE_PROCESS, /* rate_process=linear|poisson (a bool: poisson) */
 };
 
 struct opt_spec {
@@ -98,6 +99,9 @@ static const struct opt_spec opt_table[] = {
 	{ "exitall", FO_EXITALL, K_BOOL, F(exitall), 0, 0 },
 	{ "bsrange", FO_BS, K_BSRANGE, F(bs), 0, 0 },
 	{ "blocksize_range", FO_BS, K_BSRANGE, F(bs), 0, 0 },
+	{ "norandommap", FO_NORANDOMMAP, K_BOOL, F(norandommap), 0, 0 },
+	{ "rate_process", FO_RATE_POISSON, K_RATE_PROCESS, F(rate_poisson), 0, 0 },
+	{ "rate_poisson", FO_RATE_POISSON, K_BOOL, F(rate_poisson), 0, 0 },
 };
 #undef F
 
@@ -114,8 +118,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "allrandrepeat", "the random seed's reuse (flowbench has --seed)" },
 	{ "randseed", "the random seed (flowbench has --seed)" },
 	{ "random_generator", "fio's random number generator" },
-	{ "norandommap", "fio's map of blocks already done (flowbench picks "
-	  "offsets uniformly, blocks may repeat)" },
 	{ "refill_buffers", "the data written (flowbench does not vary it)" },
 	{ "scramble_buffers", "the data written (flowbench does not vary it)" },
 	{ "invalidate", "the page cache (flowbench empties it before the run "
@@ -136,7 +138,9 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "output-format", "fio's output (flowbench has --json)" },
 	{ "cpus_allowed", "CPU affinity (run flowbench under taskset)" },
 	{ "cpus_allowed_policy", "CPU affinity (run flowbench under taskset)" },
-	{ "io_submit_mode", "how fio's engine submits (flowbench submits inline)" },
+	{ "io_submit_mode", "how fio's engine submits; offload keeps a rate's "
+	  "submissions on schedule when completions lag: flowbench's event "
+	  "generator keeps its schedule whatever the completions" },
 	{ "fallocate", "how fio lays out files (flowbench preallocates them)" },
 	{ "overwrite", "how fio lays out files (flowbench preallocates them)" },
 	{ "unlink", "removing files after the job (flowbench keeps them: reuse)" },
@@ -434,6 +438,55 @@ static int set_bool(const struct opt_spec *o, const char *value, void *field,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * rw=TYPE or rw=TYPE:N: the type into *rw, fio's offset modifier N (a
+ * size, negative allowed: for sequential I/O a hole of N bytes after
+ * each I/O, backwards when negative) into opts->seq_add.  On random
+ * I/O fio's N means something else: an error.
+ */
+static int set_rw(const struct opt_spec *o, const char *v, int *rw,
+		  struct fio_opts *opts, struct arena *a, struct diag *d,
+		  struct src_loc loc)
+{
+	const char *colon = strchr(v, ':');
+	char *type = arena_strndup(a, v, colon ? (size_t)(colon - v) : strlen(v));
+	int k = strcmp(type, "readwrite") == 0 ? FIO_RW : name_index(rw_names, type);
+	uint64_t n = 0;
+
+	if (k < 0) {
+		diag_error(d, loc, "unsupported %s '%s' (supported: read, write, "
+			   "randread, randwrite, rw, readwrite, randrw)", o->name, type);
+		return -1;
+	}
+	if (colon && (k == FIO_RANDREAD || k == FIO_RANDWRITE || k == FIO_RANDRW)) {
+		diag_error(d, loc, "unsupported %s '%s': on random I/O fio's ':N' is "
+			   "the number of I/Os before a new random offset (rw_sequencer), "
+			   "which flowbench's random flowops do not do", o->name, v);
+		return -1;
+	}
+	if (colon && fio_parse_size(colon[1] == '-' ? colon + 2 : colon + 1, &n) != 0) {
+		diag_error(d, loc, "%s=%s: the offset modifier after ':' is a size, "
+			   "optionally negative (rw=read:8k, rw=read:-8k), not '%s'",
+			   o->name, v, colon + 1);
+		return -1;
+	}
+	*rw = k;
+	opts->seq_add = colon && colon[1] == '-' ? -(int64_t)n : (int64_t)n;
+	return 0;
+}
+
+/* rate_process=linear (fio's default: steady) or poisson. */
+static int set_rate_process(const struct opt_spec *o, const char *v, void *field,
+			    struct diag *d, struct src_loc loc)
+{
+	if (strcmp(v, "linear") == 0 || strcmp(v, "poisson") == 0) {
+		*(bool *)field = strcmp(v, "poisson") == 0;
+		return 0;
+	}
+	diag_error(d, loc, "%s is linear or poisson, not '%s'", o->name, v);
+	return -1;
 }
 
 /* size=S, or size=N% (1..100) of the job's files (fio's percentage of
@@ -758,13 +811,7 @@ static int set_option(const struct opt_spec *o, const char *value,
 	switch (o->kind) {
 	case K_RW:
 		/* fio also spells rw as readwrite */
-		k = strcmp(v, "readwrite") == 0 ? FIO_RW : name_index(rw_names, v);
-		if (k < 0) {
-			diag_error(d, loc, "unsupported %s '%s' (supported: read, write, "
-				   "randread, randwrite, rw, readwrite, randrw)", o->name, v);
-			return -1;
-		}
-		*(int *)field = k;
+		st = set_rw(o, v, (int *)field, opts, a, d, loc);
 		break;
 	case K_ENGINE:
 		k = name_index(engine_names, v);
@@ -784,6 +831,9 @@ static int set_option(const struct opt_spec *o, const char *value,
 		break;
 	case K_BOOL:
 		st = set_bool(o, value, field, d, loc);
+		break;
+	case K_RATE_PROCESS:
+		st = set_rate_process(o, v, field, d, loc);
 		break;
 	case K_TIME:
 		st = set_time(o, v, field, d, loc);

@@ -249,6 +249,7 @@ struct plan {
 				     interval statistics; 0 = plain run */
 	bool lathist;             /* enable lathist: latency histograms */
 	struct plan_value eventgen_rate;  /* events/s; PV_UNSET = no eventgen */
+	bool eventgen_poisson;    /* `eventgen ..., poisson`: exponential gaps */
 	uint64_t seed;            /* --seed: every generator derives from it */
 	bool allow_system;        /* --allow-system: `system` may run */
 	enum plan_semantics semantics;   /* --compat: plan_use_semantics() */

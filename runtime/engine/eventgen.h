@@ -10,6 +10,14 @@
  * five seconds' worth (events nobody took are dropped beyond it).  A
  * rate <= 0 or no eventgen statement means no generator at all: the
  * limit flowops then do nothing and record nothing.
+ *
+ * With `poisson` (a flowbench extension, fio's rate_process=poisson) the
+ * events are the arrivals of a Poisson process of that mean rate: gaps
+ * drawn from an exponential distribution with the generator thread's
+ * own random stream, seeded from the run's seed.  The generator sleeps until the
+ * next arrival (at least POISSON_MIN_WAIT_NS: at high rates several
+ * arrivals share a wake-up, at their exact count) and adds every
+ * arrival due, so the long-run rate is exact in expectation.
  */
 #ifndef FLOWBENCH_EVENTGEN_H
 #define FLOWBENCH_EVENTGEN_H
@@ -19,6 +27,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/base/rng.h"
 
 struct shared_ctl;
 
@@ -41,6 +50,8 @@ struct eventgen {
 	uint64_t start_ns;
 	pthread_t tid;
 	bool running;
+	bool poisson;             /* exponential gaps from `rng` */
+	struct rng rng;
 };
 
 /*
@@ -48,6 +59,16 @@ struct eventgen {
  * rate is 0.  0, or -1 (logged).
  */
 int eventgen_start(struct eventgen *g, struct shared_ctl *ctl, double rate);
+/*
+ * eventgen_start() with the plan's rate and arrivals (steady, or a
+ * Poisson process seeded from the plan's seed).  0, or -1 (logged).
+ */
+int eventgen_start_plan(struct eventgen *g, struct shared_ctl *ctl,
+			const struct plan *p);
+
+/* The gap before the next arrival of a Poisson process at `rate`/s, in ns. */
+double eventgen_poisson_gap_ns(struct rng *r, double rate);
+
 /* Join the generator; it ends by itself once the halt word is set. */
 void eventgen_stop(struct eventgen *g);
 

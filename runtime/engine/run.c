@@ -851,7 +851,7 @@ static int run_workers(struct master *m)
 		log_info("Warming up for %g seconds...", m->warmup_s);
 	else
 		log_info("Running...");
-	if (eventgen_start(&m->gen, c, eventgen_rate(m->plan)) < 0) {
+	if (eventgen_start_plan(&m->gen, c, m->plan) < 0) {
 		shared_set_error(c, "the run needs its event generator");
 		end = start;
 	} else {

@@ -260,7 +260,8 @@ START_TEST(test_unsupported_all_listed)
 	    "offset_increment, openfiles, file_service_type, stonewall, "
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
-	    "exitall, bsrange, blocksize_range)");
+	    "exitall, bsrange, blocksize_range, norandommap, rate_process, "
+	    "rate_poisson)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -505,8 +506,8 @@ START_TEST(test_fsync_mix)
 	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixread=50\nfsync=3\nsize=1m\n",
 				&out, &err), 0);
 	/* 1:1 mix, fsync every 3 writes: 3 reads, 3 writes, 1 fsync */
-	HAS(out, "random,iters=3\n    flowop write");
-	HAS(out, "random,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
+	HAS(out, "random,randommap,iters=3\n    flowop write");
+	HAS(out, "random,randommap,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
 	free(out);
 	free(err);
 }
@@ -548,7 +549,7 @@ START_TEST(test_aio_output)
 	ck_assert_int_eq(import("[w]\nioengine=io_uring\niodepth=8\nrw=randwrite\n"
 				"size=16m\n", &out, &err), 0);
 	HAS(out, "flowop aiowrite name=w-write,filename=w-files,iosize=$iosize,"
-	    "random,iodepth=$iodepth\n");
+	    "random,randommap,iodepth=$iodepth\n");
 	free(out);
 	free(err);
 	/* psync ignores iodepth, as fio does */
@@ -973,7 +974,7 @@ START_TEST(test_team_job_file)
 	setenv("FB_TEST_FIO_BS", "16k", 1);
 	ck_assert_msg(import(fio, &out, &err) == 0, "import failed:\n%s", err);
 	HAS(out, "# name=team-test: no effect on the I/O pattern");
-	HAS(out, "# norandommap: no effect on the I/O pattern");
+	HAS(out, "# norandommap: plain random (with replacement): flowbench's default");
 	HAS(out, "# percentile_list=50:99:99.9: no effect on the I/O pattern");
 	HAS(out, "blocksize=${FB_TEST_FIO_BS}: 16k from the environment");
 	HAS(out, "set $iosize=16k\n");
@@ -1005,7 +1006,7 @@ START_TEST(test_lenient)
 {
 	const char *fio =
 		"[a]\n"
-		"rw=read:-8k\n"
+		"rw=randread:8\n"
 		"size=1m\n"
 		"zonemode=zbd\n"
 		"[b]\n"
@@ -1018,7 +1019,7 @@ START_TEST(test_lenient)
 	unsetenv("FB_TEST_FIO_UNSET");
 	ck_assert_int_eq(import(fio, &out, &err), 1);
 	ck_assert_str_eq(out, "");
-	HAS(err, "job.fio:2:1: unsupported rw 'read:-8k'");
+	HAS(err, "job.fio:2:1: unsupported rw 'randread:8'");
 	HAS(err, "job.fio:4:1: unsupported option 'zonemode'");
 	HAS(err, "job.fio:6:1: unsupported option 'flow'");
 	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
@@ -1027,7 +1028,7 @@ START_TEST(test_lenient)
 
 	setenv("FB_TEST_FIO_UNSET", "8k", 1);
 	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
-	HAS(out, "# NOT IMPORTED: rw=read:-8k (line 2: unsupported rw 'read:-8k'");
+	HAS(out, "# NOT IMPORTED: rw=randread:8 (line 2: unsupported rw 'randread:8'");
 	HAS(out, "# NOT IMPORTED: zonemode=zbd (line 4: an option import-fio does "
 	    "not support)");
 	HAS(out, "# NOT IMPORTED: flow=2 (line 6:");
@@ -1150,7 +1151,7 @@ START_TEST(test_thinktime)
 
 	import_compiled("[j]\nsize=1m\nrw=randread\nthinktime=500\n", &out, &script, &plan);
 	HAS(out, "set $thinktime=0.0005\n");
-	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random\n"
+	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random,randommap\n"
 		 "    flowop delay name=j-think,value=$thinktime\n");
 	ck_assert_str_eq(flowop(&plan, "j-think")->ops->name, "delay");
 	plan_done(&plan, &script, out);

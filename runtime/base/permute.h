@@ -1,0 +1,102 @@
+/*
+ * permute.h - a random permutation of the blocks 0 .. n-1 in O(1) memory.
+ *
+ * fio's random map (its default for random I/O) visits every block of a
+ * file once per pass, in random order; drawing each block uniformly with
+ * replacement instead re-reads about 1/e of a pass from the page cache.
+ * flowbench's `randommap` flowop attribute (flowops/io.c) walks this
+ * permutation instead: an 8-round Feistel network on the k-bit numbers
+ * (2^k the next power of two >= n, the two halves of k/2 bits or one bit
+ * apart), keyed from the thread's generator at each pass, restricted to
+ * [0, n) by cycle walking (a value at or above n is permuted again until
+ * it falls inside, which keeps the map a bijection on [0, n); fewer than
+ * two network evaluations on average, since n > 2^(k-1)).  A network
+ * on a few bits is far from uniform (its halves take only a handful of
+ * values), so up to PERMUTE_TABLE blocks are instead a table shuffled
+ * (Fisher-Yates) at each pass: exactly uniform, in a bounded 64 bytes.
+ */
+#ifndef FLOWBENCH_PERMUTE_H
+#define FLOWBENCH_PERMUTE_H
+
+#include <stdint.h>
+
+#include "runtime/base/rng.h"
+
+#define PERMUTE_ROUNDS 8       /* 4 leave n = 2^8 visibly non-uniform */
+#define PERMUTE_TABLE 64        /* at most this many blocks: a shuffled table */
+
+struct permute {
+	uint64_t n;              /* blocks: the permutation is on [0, n) */
+	uint64_t pos;            /* the next position of this pass, 0 .. n */
+	unsigned hi_bits, lo_bits;    /* the halves' widths, hi_bits >= lo_bits */
+	uint64_t hi_mask, lo_mask;
+	uint64_t key[PERMUTE_ROUNDS];  /* this pass's round keys */
+	uint64_t passes;         /* passes begun (the first is 1) */
+	uint8_t table[PERMUTE_TABLE];  /* n <= PERMUTE_TABLE: this pass's order */
+};
+
+/* Blocks 0 .. n-1 (n >= 1), the first pass keyed from `r`. */
+void permute_start(struct permute *pm, uint64_t n, struct rng *r);
+
+/* A new pass: new round keys from `r`, back to position 0. */
+void permute_new_pass(struct permute *pm, struct rng *r);
+
+/* The round function: 64 well mixed bits of `x` (a multiply-xorshift mixer). */
+static inline uint64_t permute_mix(uint64_t x)
+{
+	x *= 0x9e3779b97f4a7c15ull;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ull;
+	x ^= x >> 32;
+	return x;
+}
+
+/*
+ * One Feistel round on a value whose high part has `a` bits and low part
+ * `b`: the low part moves up, the high part (now low, `a` bits) is
+ * masked with the mixed low part.  Invertible whatever the key; the
+ * widths swap, so two rounds restore them.
+ */
+static inline uint64_t permute_round(uint64_t x, unsigned a, uint64_t a_mask,
+				     unsigned b, uint64_t b_mask, uint64_t key)
+{
+	uint64_t hi = x >> b, lo = x & b_mask;
+
+	return (lo << a) | (hi ^ (permute_mix(lo ^ key) & a_mask));
+}
+
+/* The network once: a bijection on [0, 2^(hi_bits + lo_bits)). */
+static inline uint64_t permute_network(const struct permute *pm, uint64_t x)
+{
+	for (int i = 0; i < PERMUTE_ROUNDS; i += 2) {
+		x = permute_round(x, pm->hi_bits, pm->hi_mask, pm->lo_bits,
+				  pm->lo_mask, pm->key[i]);
+		x = permute_round(x, pm->lo_bits, pm->lo_mask, pm->hi_bits,
+				  pm->hi_mask, pm->key[i + 1]);
+	}
+	return x;
+}
+
+/* The block at position `pos` of this pass (pos < n). */
+static inline uint64_t permute_at(const struct permute *pm, uint64_t pos)
+{
+	uint64_t x;
+
+	if (pm->n <= PERMUTE_TABLE)
+		return pm->table[pos];
+	x = permute_network(pm, pos);
+
+	while (x >= pm->n)      /* cycle walking: ends, the network is a bijection */
+		x = permute_network(pm, x);
+	return x;
+}
+
+/* The next block; after the n-th of a pass, a new pass starts. */
+static inline uint64_t permute_next(struct permute *pm, struct rng *r)
+{
+	if (__builtin_expect(pm->pos >= pm->n, 0))
+		permute_new_pass(pm, r);
+	return permute_at(pm, pm->pos++);
+}
+
+#endif

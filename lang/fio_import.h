@@ -2,10 +2,11 @@
  * fio_import.h - flowbench's second front end: fio job files (INI) in,
  * an equivalent, commented WML workload out (`flowbench import-fio`).
  *
- * Two steps, one file each: fio_parse.c reads the job file into a list
- * of jobs (the [global] options copied into each job that follows, the
- * job's own lines overriding them) and rejects every option it does not
- * know, all of them in one pass; fio_import.c writes the WML.
+ * Two steps: fio_parse.c reads the job file into a list of jobs
+ * (fio_job.h: the [global] options copied into each job that follows,
+ * the job's own lines overriding them) and rejects every option it does
+ * not know, all of them in one pass; fio_import.c, fio_plan.c and
+ * fio_write.c (fio_emit.h) write the WML.
  * docs/import-fio.md has the mapping table and its limits.
  */
 #ifndef FLOWBENCH_FIO_IMPORT_H
@@ -13,142 +14,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
-#include "plan/arena.h"
-#include "plan/diag.h"
-
-enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW, FIO_RANDRW };
-enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO,
-		  FIO_VSYNC, FIO_PVSYNC, FIO_PVSYNC2 };
-
-/* The options a job section can set; FIO_BIT(id) marks them in `given`. */
-enum fio_opt {
-	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
-	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
-	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
-	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
-	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
-	FO_STONEWALL, FO_WAIT_FOR, FO_STARTDELAY, FO_VERIFY, FO_DO_VERIFY,
-	FO_FILL_DEVICE, FO_BLOCKALIGN, FO_NUMBER_IOS, FO_PCT_RANDOM,
-	FO_EXITALL, FO_NORANDOMMAP, FO_RATE_POISSON,
-	FO_COUNT
-};
-#define FIO_BIT(id) ((uint64_t)1 << (id))
-
-/* One zone of random_distribution=zoned: `access` % of the I/O falls in
- * the next `space` % of the file. */
-struct fio_zone {
-	int access, space;
-};
-
-/* One `SIZE/PCT` of bssplit: `pct` % of the I/Os are `size` bytes. */
-struct fio_bs {
-	uint64_t size;
-	int pct;
-};
-
-/* One job's settings: fio's defaults, then [global], then its own lines. */
-struct fio_opts {
-	uint64_t given;
-	int rw;                     /* enum fio_rw; default read */
-	int engine;                 /* enum fio_engine; default psync */
-	long long rwmixread;        /* 50 */
-	long long nrfiles, numjobs, iodepth;     /* 1 */
-	long long openfiles;        /* 0: not given (fio: nrfiles) */
-	long long fsync;            /* 0: never */
-	long long fdatasync;        /* 0: never; as fsync (see import-fio.md) */
-	long long loops;            /* 1: size-limited jobs do size once */
-	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
-	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
-	uint64_t size_pct;          /* size=N%: N (1..100) of the files' size */
-	uint64_t filesize;          /* 0: not given; each file's size */
-	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
-	long long rate_iops;        /* 0: no limit; I/Os per second per clone */
-	uint64_t rate;              /* 0: no limit; bytes per second per clone */
-	uint64_t thinktime_us;      /* 0: none; a pause after each I/O */
-	uint64_t offset;            /* 0: the job's I/O starts at this byte */
-	uint64_t offset_increment;  /* 0: added to offset for each clone */
-	const struct fio_zone *zones;   /* random_distribution=zoned, or NULL */
-	int nzones;
-	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
-	int nbss;
-	bool direct, time_based, thread, group_reporting;
-	bool osync;                 /* sync=1: files opened with O_SYNC */
-	/* run phases: after every earlier job (stonewall), after the job
-	 * named wait_for, startdelay after that */
-	bool stonewall;
-	const char *wait_for;       /* NULL: not given */
-	uint64_t startdelay_us;
-	const char *verify;         /* verify=...: NULL or "0"/"none": off */
-	bool do_verify;             /* true: the read-back of verify runs */
-	bool fill_device;           /* the file is as large as its file system */
-	uint64_t blockalign;        /* 0: not given */
-	long long number_ios;       /* 0: no limit; I/Os per clone */
-	long long pct_random;       /* percentage_random: 100 (default) */
-	bool exitall;               /* the first job to end ends them all */
-	bool norandommap;           /* random blocks drawn with replacement */
-	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
-	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
-	const char *filename, *directory;   /* NULL: not given */
-	/* where each given option was set (its own line or [global]'s) and
-	 * its value as written, for errors found after parsing */
-	struct src_loc at[FO_COUNT];
-	const char *text[FO_COUNT];
-};
-
-/*
- * The largest size import-fio accepts: the largest file size (off_t) and
- * the largest WML integer, 2^63 - 1 bytes.  Products of sizes are held to
- * it too, so nothing written into the WML can be out of its range.
- */
-#define FIO_SIZE_MAX ((uint64_t)INT64_MAX)
-/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH in
- * flowops/aio.c): a deeper asynchronous iodepth is an error. */
-#define FIO_AIO_DEPTH_MAX 256
-/* The longest time: 10^9 s (about 31 years), also --warmup's maximum. */
-#define FIO_TIME_MAX_US (UINT64_C(1000000000) * 1000000)
-
-/* An option line as written, for the comments of the output. */
-struct fio_line {
-	int line;
-	const char *text;
-};
-
-struct fio_section {
-	const char *name;           /* "global" or the job's name, as written */
-	int line;
-	bool global;
-	struct fio_opts opts;       /* jobs: the effective options */
-	struct fio_line *lines;     /* its own option lines (arena) */
-	int nlines, lines_cap;
-	/* what became of the options that are only comments (no effect on
-	 * the I/O pattern, or dropped by --lenient), one line each */
-	struct fio_line *notes;
-	int nnotes, notes_cap;
-};
-
-struct fio_jobfile {
-	struct arena arena;
-	bool lenient;               /* --lenient: unsupported -> NOT IMPORTED */
-	struct fio_section *sections;   /* in file order, [global] included */
-	int nsections, sections_cap;
-	int njobs;
-};
-
-/*
- * Parse a whole job file.  Errors go through `d` (file:LINE:COL: ...),
- * every unsupported option reported, then one summary line listing what
- * is supported.  Returns the number of errors; release with
- * fio_jobfile_free() in any case.
- */
-int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *jf);
-/* The same, --lenient when `lenient` (see fio_import_lenient). */
-int fio_parse_ex(const char *text, size_t len, struct diag *d,
-		 struct fio_jobfile *jf, bool lenient);
-void fio_jobfile_free(struct fio_jobfile *jf);
+#include "lang/fio_job.h"
 
 /*
  * Write the WML workload for a parsed job file to `out`.  Combinations
@@ -169,21 +37,5 @@ int fio_import(const char *source_name, const char *text, size_t len,
  */
 int fio_import_lenient(const char *source_name, const char *text, size_t len,
 		       FILE *out, FILE *err, bool lenient);
-
-/*
- * fio values.  Each returns 0, FIO_NOT_A_VALUE when the text is not one,
- * or FIO_TOO_LARGE when it is one larger than its maximum (FIO_SIZE_MAX,
- * FIO_TIME_MAX_US); *v is set only on success.
- */
-enum { FIO_NOT_A_VALUE = -1, FIO_TOO_LARGE = -2 };
-/* 4k, 1m, 20g, 4kb: powers of 1024; 4KiB, 1MiB: powers of 1000 (fio's
- * default kb_base=1024 reads the IEC prefixes as decimal) */
-int fio_parse_size(const char *s, uint64_t *v);
-/* 60, 30s, 2m, 1h, 1d, 500ms, 10us, in microseconds */
-int fio_parse_time(const char *s, uint64_t *us);
-
-/* rwmixread (0..100) as two coprime counts: 70 -> 7 reads and 3 writes
- * per pass. */
-void fio_mix(long long rwmixread, long long *reads, long long *writes);
 
 #endif

@@ -9,7 +9,7 @@
  * pass with their lines, so a user sees at once what the job file uses
  * that import-fio cannot translate.
  */
-#include "lang/fio_import.h"
+#include "lang/fio_job.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

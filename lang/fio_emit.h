@@ -1,0 +1,124 @@
+/*
+ * fio_emit.h - what import-fio's writer shares between its three files,
+ * private to them: fio_import.c (the entry points and the emitter's
+ * small helpers: names, numbers as WML reads them back, escaped
+ * comments), fio_plan.c (what each job becomes, and every refusal) and
+ * fio_write.c (the WML text).  Planning is done for every job before
+ * anything is printed, so a job file with an error prints nothing.
+ */
+#ifndef FLOWBENCH_LANG_FIO_EMIT_H
+#define FLOWBENCH_LANG_FIO_EMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lang/fio_job.h"
+#include "plan/arena.h"
+#include "plan/diag.h"
+
+/* What the emitter decided for one job. */
+struct job_plan {
+	const struct fio_section *s;
+	struct fio_opts *lo;      /* s->opts' copy --lenient may drop options of */
+	const char **dropped;     /* their NOT IMPORTED notes */
+	int ndropped;
+	const char *name;         /* WML name of the process, thread and prefix */
+	char sfx[16];             /* variable suffix: "" or "_2" */
+	int dir;                  /* index of its $dir variable */
+	int file;                 /* index into files[] */
+	uint64_t filesize;        /* all its files, rounded down to whole blocks */
+	uint64_t iobytes;         /* bytes done before it stops (not time_based) */
+	bool aio;                 /* iodepth > 1 with an asynchronous engine */
+	bool random;
+	long long reads, writes, fsyncs;    /* flowop iterations per pass */
+	bool wrap;                /* sequential writes closed after each pass */
+	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
+				     that of the job whose file it shares */
+	bool unsized;             /* no size known: no `set $filesize` */
+	bool needs_size;          /* ... and -D filesize=... must give it */
+	const char *vname;        /* verify's read-back process, or NULL */
+	int group;                /* fio's group: stonewall starts a new one */
+	int *after;               /* jobs it starts after (indices), -1 ends */
+	/* random_distribution=zoned: one flowop per range [0, end of zone
+	 * `zone`) (1-based), its working set the first `ws` bytes of each
+	 * file, with its iterations */
+	struct zone_op { uint64_t ws; long long iters; int zone; } *zops;
+	int nzops;
+};
+
+struct out_file {
+	const char *name;         /* WML name */
+	const char *path;         /* full path (filename) or directory */
+	int dir;
+	bool fileset;             /* directory mode: per-clone files */
+	int job;                  /* the job that defines it */
+	const char *device;       /* the device it stands for, or NULL */
+};
+
+/* A key of one of the emitter's lookup trees, with its number. */
+struct keyed {
+	const char *key;
+	int val;
+};
+
+struct emit {
+	struct arena a;
+	struct diag *d;
+	FILE *out;
+	void *names;              /* WML names given: the next "-N" to try */
+	void *dir_index;          /* directory -> index into dirs[] */
+	void *file_index;         /* full path of a `filename` -> files[] */
+	const char **dirs;        /* distinct directories, $dir, $dir2, ... */
+	int ndirs;
+	bool dir_default;         /* /tmp used where fio would use the cwd */
+	struct out_file *files;
+	int nfiles;
+	struct job_plan *jobs;
+	int njobs;
+	int engine_logged;        /* the ioengine line last logged (engine_log) */
+	bool lenient;             /* --lenient: no size is -D filesize= too */
+	bool phases;              /* jobs start after others, late, or stop
+				     at their own runtime: per-process times */
+};
+
+/* fio_import.c: the emitter's helpers */
+uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest);
+bool fio_buffered_aio(const struct fio_opts *o);
+const char *fio_commented(struct emit *e, const char *s);
+int fio_dir_index(struct emit *e, const char *dir);
+extern const char *const fio_engine_text[];
+long long fio_fsync_every(const struct fio_opts *o);
+const char *fio_fsync_name(const struct fio_opts *o);
+long long fio_gcd(long long a, long long b);
+uint64_t fio_gcd64(uint64_t a, uint64_t b);
+void *fio_grow(void *p, int n, size_t size);
+struct keyed *fio_insert(struct emit *e, void **root, const char *key, int val);
+bool fio_is_mixed(int rw);
+bool fio_is_write(int rw);
+struct keyed *fio_lookup(void *const *root, const char *key);
+void fio_no_free(void *p);
+struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id);
+void fio_print_dir_var(const struct emit *e, int i);
+void fio_print_quoted(FILE *out, const char *s);
+const char *fio_signed_size(char *buf, size_t n, int64_t v);
+bool fio_sync_engine(int engine);
+const char *fio_unique_name(struct emit *e, const char *raw, const char *prefix);
+const char *fio_wml_seconds(char *buf, size_t n, uint64_t us);
+const char *fio_wml_size(char *buf, size_t n, uint64_t v);
+
+/* fio_plan.c: each job's plan, the phases, the rate and the run time */
+int fio_plan_exitall(struct emit *e);
+int fio_plan_job(struct emit *e, struct job_plan *jp, int index);
+int fio_plan_phases(struct emit *e);
+int fio_plan_rate(struct emit *e, int *first);
+int fio_plan_run_time(struct emit *e, uint64_t *runtime_us, bool *alldone);
+
+/* fio_write.c: the text */
+void fio_emit_header(struct emit *e, const struct fio_jobfile *jf,
+			const char *source_name);
+void fio_emit_job(struct emit *e, const struct job_plan *jp, int index);
+void fio_emit_rate(struct emit *e, int first);
+void fio_emit_ramp_note(struct emit *e, uint64_t us);
+
+#endif

@@ -17,15 +17,7 @@
 #include "plan/diag.h"
 
 #include "tests/unit/check_main.h"
-
-/* One compilation, with its messages captured. */
-struct result {
-	struct ast_script script;
-	struct plan plan;
-	char *msgs;
-	size_t len;
-	int errors;
-};
+#include "tests/unit/compiled.h"
 
 static void compile_src(struct result *r, const char *src, const char *const *defs)
 {
@@ -48,13 +40,6 @@ static void compile_src(struct result *r, const char *src, const char *const *de
 	}
 	r->errors = compile_script(&r->script, &opts, &d, &r->plan);
 	fclose(f);
-}
-
-static void release(struct result *r)
-{
-	plan_free(&r->plan);
-	ast_script_free(&r->script);
-	free(r->msgs);
 }
 
 #define HAS(r, text) \
@@ -277,15 +262,7 @@ END_TEST
 static void compile_opts(struct result *r, const char *src,
 			 struct compile_options *opts)
 {
-	FILE *f;
-	struct diag d;
-
-	memset(r, 0, sizeof(*r));
-	f = open_memstream(&r->msgs, &r->len);
-	diag_init(&d, "t.f", src, strlen(src), f);
-	ck_assert_int_eq(ast_parse("t.f", src, strlen(src), &d, &r->script), 0);
-	r->errors = compile_script(&r->script, opts, &d, &r->plan);
-	fclose(f);
+	compile_with(r, src, opts);
 }
 
 static const char proc_src[] =

@@ -21,36 +21,13 @@
 #include "runtime/engine/eventgen.h"
 
 #include "tests/unit/check_main.h"
-
-/* One compilation under `sem`, with its messages captured. */
-struct result {
-	struct ast_script script;
-	struct plan plan;
-	char *msgs;
-	size_t len;
-	int errors;
-};
+#include "tests/unit/compiled.h"
 
 static void compile_sem(struct result *r, const char *src, enum plan_semantics sem)
 {
 	struct compile_options opts = { .semantics = sem };
-	struct diag d;
-	FILE *f;
 
-	memset(r, 0, sizeof(*r));
-	f = open_memstream(&r->msgs, &r->len);
-	ck_assert_ptr_nonnull(f);
-	diag_init(&d, "t.f", src, strlen(src), f);
-	ck_assert_int_eq(ast_parse("t.f", src, strlen(src), &d, &r->script), 0);
-	r->errors = compile_script(&r->script, &opts, &d, &r->plan);
-	fclose(f);
-}
-
-static void release(struct result *r)
-{
-	plan_free(&r->plan);
-	ast_script_free(&r->script);
-	free(r->msgs);
+	compile_with(r, src, &opts);
 }
 
 /* `flowop` (one flowop's line) in a one-thread workload on a 1 MiB file. */

@@ -30,7 +30,7 @@ enum fio_opt {
 	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
 	FO_STONEWALL, FO_WAIT_FOR, FO_STARTDELAY, FO_VERIFY, FO_DO_VERIFY,
 	FO_FILL_DEVICE, FO_BLOCKALIGN, FO_NUMBER_IOS, FO_PCT_RANDOM,
-	FO_EXITALL, FO_NORANDOMMAP, FO_RATE_POISSON,
+	FO_EXITALL, FO_NORANDOMMAP, FO_RATE_POISSON, FO_FADVISE_HINT,
 	FO_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
@@ -87,6 +87,8 @@ struct fio_opts {
 	long long pct_random;       /* percentage_random: 100 (default) */
 	bool exitall;               /* the first job to end ends them all */
 	bool norandommap;           /* random blocks drawn with replacement */
+	bool fadvise_hint;          /* fio's default 1: POSIX_FADV_RANDOM on
+				       random jobs' files (no readahead) */
 	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */

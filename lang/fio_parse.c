@@ -102,6 +102,7 @@ static const struct opt_spec opt_table[] = {
 	{ "norandommap", FO_NORANDOMMAP, K_BOOL, F(norandommap), 0, 0 },
 	{ "rate_process", FO_RATE_POISSON, K_RATE_PROCESS, F(rate_poisson), 0, 0 },
 	{ "rate_poisson", FO_RATE_POISSON, K_BOOL, F(rate_poisson), 0, 0 },
+	{ "fadvise_hint", FO_FADVISE_HINT, K_BOOL, F(fadvise_hint), 0, 0 },
 };
 #undef F
 
@@ -919,6 +920,7 @@ static void opts_defaults(struct fio_opts *o)
 	o->bs = 4096;
 	o->do_verify = true;
 	o->pct_random = 100;
+	o->fadvise_hint = true;
 }
 
 static char *trim(char *s)

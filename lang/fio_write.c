@@ -208,6 +208,14 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			fio_signed_size(b, sizeof(b), o->seq_add),
 			fio_signed_size(b2, sizeof(b2), o->seq_add),
 			o->seq_add < 0 ? ", backwards" : "");
+	if (jp->random && !o->direct && o->fadvise_hint)
+		fprintf(out, "# random I/O: fio advises the kernel POSIX_FADV_RANDOM "
+			"(fadvise_hint=1, its default: no readahead); noreadahead does "
+			"the same\n");
+	else if (!jp->random && !o->direct && o->fadvise_hint)
+		fprintf(out, "# sequential I/O: fio advises the kernel "
+			"POSIX_FADV_SEQUENTIAL (fadvise_hint=1, its default: a larger "
+			"readahead window); flowbench leaves the kernel's default\n");
 	if (o->norandommap)
 		fprintf(out, "# norandommap: plain random (with replacement): "
 			"flowbench's default%s\n", jp->random ? "" :
@@ -366,6 +374,8 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 		fprintf(e->out, ",stride=%s", fio_signed_size(b, sizeof(b), o->seq_add));
 	if (o->direct)
 		fputs(",directio", e->out);
+	else if (jp->random && o->fadvise_hint)
+		fputs(",noreadahead", e->out);
 	if (o->osync)
 		fputs(",dsync", e->out);
 	if (o->nrfiles > 1)

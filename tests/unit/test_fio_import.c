@@ -261,7 +261,7 @@ START_TEST(test_unsupported_all_listed)
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
 	    "exitall, bsrange, blocksize_range, norandommap, rate_process, "
-	    "rate_poisson)");
+	    "rate_poisson, fadvise_hint)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -506,8 +506,8 @@ START_TEST(test_fsync_mix)
 	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixread=50\nfsync=3\nsize=1m\n",
 				&out, &err), 0);
 	/* 1:1 mix, fsync every 3 writes: 3 reads, 3 writes, 1 fsync */
-	HAS(out, "random,randommap,iters=3\n    flowop write");
-	HAS(out, "random,randommap,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
+	HAS(out, "random,randommap,noreadahead,iters=3\n    flowop write");
+	HAS(out, "random,randommap,noreadahead,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
 	free(out);
 	free(err);
 }
@@ -549,7 +549,7 @@ START_TEST(test_aio_output)
 	ck_assert_int_eq(import("[w]\nioengine=io_uring\niodepth=8\nrw=randwrite\n"
 				"size=16m\n", &out, &err), 0);
 	HAS(out, "flowop aiowrite name=w-write,filename=w-files,iosize=$iosize,"
-	    "random,randommap,iodepth=$iodepth\n");
+	    "random,randommap,noreadahead,iodepth=$iodepth\n");
 	free(out);
 	free(err);
 	/* psync ignores iodepth, as fio does */
@@ -1151,7 +1151,7 @@ START_TEST(test_thinktime)
 
 	import_compiled("[j]\nsize=1m\nrw=randread\nthinktime=500\n", &out, &script, &plan);
 	HAS(out, "set $thinktime=0.0005\n");
-	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random,randommap\n"
+	HAS(out, "    flowop read name=j-read,filename=j-files,iosize=$iosize,random,randommap,noreadahead\n"
 		 "    flowop delay name=j-think,value=$thinktime\n");
 	ck_assert_str_eq(flowop(&plan, "j-think")->ops->name, "delay");
 	plan_done(&plan, &script, out);
@@ -1934,6 +1934,40 @@ START_TEST(test_exitall)
 }
 END_TEST
 
+/*
+ * fadvise_hint (fio's default 1): fio advises POSIX_FADV_RANDOM on a
+ * random job's files, so the kernel reads no more than asked: buffered
+ * random I/O gets noreadahead, said in a comment; not with direct I/O
+ * (no page cache), not with fadvise_hint=0, not for sequential I/O
+ * (fio's FADV_SEQUENTIAL has no flowbench counterpart: a comment).
+ */
+START_TEST(test_fadvise_hint)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(import("[j]\nrw=randread\nsize=1m\n", &out, &err), 0);
+	HAS(out, "iosize=$iosize,random,randommap,noreadahead\n");
+	HAS(out, "# random I/O: fio advises the kernel POSIX_FADV_RANDOM");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nrw=randread\nsize=1m\nfadvise_hint=0\n", &out, &err), 0);
+	HAS(out, "iosize=$iosize,random,randommap\n");
+	ck_assert_ptr_null(strstr(out, "noreadahead"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nrw=randread\nsize=1m\ndirect=1\n", &out, &err), 0);
+	HAS(out, "iosize=$iosize,random,randommap,directio\n");
+	ck_assert_ptr_null(strstr(out, "noreadahead"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(import("[j]\nrw=read\nsize=1m\n", &out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "noreadahead"));
+	HAS(out, "# sequential I/O: fio advises the kernel POSIX_FADV_SEQUENTIAL");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -1961,6 +1995,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_aliases);
 	tcase_add_test(tc, test_rate);
 	tcase_add_test(tc, test_thinktime);
+	tcase_add_test(tc, test_fadvise_hint);
 	tcase_add_test(tc, test_zoned);
 	tcase_add_test(tc, test_fio_ignored);
 	tcase_add_test(tc, test_bssplit);

@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "flowops/common.h"
@@ -462,6 +464,45 @@ static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 }
 
 /*
+ * pread/pwrite as plain system calls.  glibc makes pread() and pwrite()
+ * cancellation points: in a process that has ever run a second thread
+ * (a worker of several thread instances, or one forked from a master
+ * that ran one) each call wraps the system call in two atomic updates
+ * of the thread's cancellation state, about 50 instructions per op.
+ * flowbench never cancels a thread, so that is pure cost.  Sanitizer
+ * builds keep the libc calls, whose interceptors check the buffer.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define IO_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define IO_SANITIZED 1
+#endif
+#endif
+#if defined(SYS_pread64) && defined(SYS_pwrite64) && UINTPTR_MAX == UINT64_MAX && \
+	!defined(IO_SANITIZED)
+#define IO_RAW_SYSCALLS 1
+#endif
+
+static inline ssize_t io_pread(int fd, void *buf, uint64_t n, uint64_t off)
+{
+#ifdef IO_RAW_SYSCALLS
+	return syscall(SYS_pread64, fd, buf, (size_t)n, (off_t)off);
+#else
+	return pread(fd, buf, (size_t)n, (off_t)off);
+#endif
+}
+
+static inline ssize_t io_pwrite(int fd, const void *buf, uint64_t n, uint64_t off)
+{
+#ifdef IO_RAW_SYSCALLS
+	return syscall(SYS_pwrite64, fd, buf, (size_t)n, (off_t)off);
+#else
+	return pwrite(fd, buf, (size_t)n, (off_t)off);
+#endif
+}
+
+/*
  * A read of the prepared op into `buf`: timed, checked, recorded.
  * Inlined into both the default run function (buf = p->buf) and
  * filebench's (a buffer placed per op), so neither pays for the other.
@@ -474,7 +515,7 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	ssize_t n;
 
 	t0 = thread_ticks(t);
-	n = pread(s->fd, buf, p->iosize, (off_t)off);
+	n = io_pread(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
 		if (n < 0)
@@ -553,7 +594,7 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	ssize_t n;
 
 	t0 = thread_ticks(t);
-	n = pwrite(s->fd, buf, p->iosize, (off_t)off);
+	n = io_pwrite(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)

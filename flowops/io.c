@@ -449,9 +449,12 @@ enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
  * came back short: the file shrank under the run (no flowop truncates;
  * a file deleted and created again is another file on another slot
  * open).  Reads past the end are normal: sequential reads wrap there,
- * and a working set larger than the file asks for them.
+ * and a working set larger than the file asks for them.  Never inlined:
+ * its message buffer would otherwise grow every read's stack frame by
+ * lines the op touches.
  */
-static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
+static __attribute__((cold, noinline)) enum fo_result
+io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 				    const struct io_priv *p, const struct fb_slot *s,
 				    uint64_t off, size_t done)
 {

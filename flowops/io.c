@@ -38,7 +38,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "flowops/common.h"
@@ -531,9 +533,12 @@ enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
  * came back short: the file shrank under the run (no flowop truncates;
  * a file deleted and created again is another file on another slot
  * open).  Reads past the end are normal: sequential reads wrap there,
- * and a working set larger than the file asks for them.
+ * and a working set larger than the file asks for them.  Never inlined:
+ * its message buffer would otherwise grow every read's stack frame by
+ * lines the op touches.
  */
-static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
+static __attribute__((cold, noinline)) enum fo_result
+io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 				    const struct io_priv *p, const struct fb_slot *s,
 				    uint64_t off, size_t done)
 {
@@ -543,6 +548,45 @@ static enum fo_result io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 		 "%llu bytes when opened) of", done, (unsigned long long)p->iosize,
 		 (unsigned long long)p->file_bytes);
 	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
+}
+
+/*
+ * pread/pwrite as plain system calls.  glibc makes pread() and pwrite()
+ * cancellation points: in a process that has ever run a second thread
+ * (a worker of several thread instances, or one forked from a master
+ * that ran one) each call wraps the system call in two atomic updates
+ * of the thread's cancellation state, about 50 instructions per op.
+ * flowbench never cancels a thread, so that is pure cost.  Sanitizer
+ * builds keep the libc calls, whose interceptors check the buffer.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define IO_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define IO_SANITIZED 1
+#endif
+#endif
+#if defined(SYS_pread64) && defined(SYS_pwrite64) && UINTPTR_MAX == UINT64_MAX && \
+	!defined(IO_SANITIZED)
+#define IO_RAW_SYSCALLS 1
+#endif
+
+static inline ssize_t io_pread(int fd, void *buf, uint64_t n, uint64_t off)
+{
+#ifdef IO_RAW_SYSCALLS
+	return syscall(SYS_pread64, fd, buf, (size_t)n, (off_t)off);
+#else
+	return pread(fd, buf, (size_t)n, (off_t)off);
+#endif
+}
+
+static inline ssize_t io_pwrite(int fd, const void *buf, uint64_t n, uint64_t off)
+{
+#ifdef IO_RAW_SYSCALLS
+	return syscall(SYS_pwrite64, fd, buf, (size_t)n, (off_t)off);
+#else
+	return pwrite(fd, buf, (size_t)n, (off_t)off);
+#endif
 }
 
 /*
@@ -558,7 +602,7 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	ssize_t n;
 
 	t0 = thread_ticks(t);
-	n = pread(s->fd, buf, p->iosize, (off_t)off);
+	n = io_pread(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
 		if (n < 0)
@@ -637,7 +681,7 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	ssize_t n;
 
 	t0 = thread_ticks(t);
-	n = pwrite(s->fd, buf, p->iosize, (off_t)off);
+	n = io_pwrite(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)

@@ -46,11 +46,21 @@ enum fo_result {
 	FO_FAILED,        /* --keep-going: the op failed, was counted; go on */
 };
 
-/* One flowop statement as instantiated in one thread instance. */
+/*
+ * One flowop statement as instantiated in one thread instance.  What the
+ * thread loop and a run read at every op comes first and the struct is
+ * one cache line (the engine allocates the array line-aligned): the run
+ * call is `fi->run`, not a chain of loads through the plan and the ops
+ * table, and `iters` and `ndesc` are not read from the plan either.
+ */
 struct flowop_inst {
-	const struct plan_flowop *pf;
-	struct fo_stats *stats;   /* this thread's counters for this flowop */
+	/* pf->ops->run, copied by the engine (thread_prepare()) */
+	enum fo_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
 	void *priv;               /* state owned by the flowop's ops */
+	struct fo_stats *stats;   /* this thread's counters for this flowop */
+	int64_t iters;            /* resolved `iters`; -1: a random variable */
+	int ndesc;                /* pf->ndesc: entries of a composite below it */
+	const struct plan_flowop *pf;
 	/*
 	 * Where its implicit opens (read, write, aiowrite, the whole-file and
 	 * append flowops opening a closed slot) are recorded, chosen once per
@@ -59,7 +69,7 @@ struct flowop_inst {
 	 * (filebench's rule, --compat filebench).
 	 */
 	struct op_stats *open_stats;
-};
+} __attribute__((aligned(64)));
 
 /*
  * What an attribute holds once the compiler converted it (lang/attrs.c,

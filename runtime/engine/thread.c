@@ -85,11 +85,12 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 			(uint64_t)t->thread, t->thread_inst);
 	slot_init_all(t->slots);
 	t->nfo = t->pt->nflowops;
-	t->fo = calloc((size_t)t->nfo + 1, sizeof(*t->fo));
-	t->iters = calloc((size_t)t->nfo + 1, sizeof(*t->iters));
+	/* line-aligned (struct flowop_inst is one line): one line per entry */
+	t->fo = aligned_alloc(64, ((size_t)t->nfo + 1) * sizeof(*t->fo));
 	t->rv_rng = calloc((size_t)p->nrandvars + 1, sizeof(*t->rv_rng));
-	if (!t->fo || !t->iters || !t->rv_rng)
+	if (!t->fo || !t->rv_rng)
 		return -1;
+	memset(t->fo, 0, ((size_t)t->nfo + 1) * sizeof(*t->fo));
 	for (int i = 0; i < p->nrandvars; i++)
 		randvar_stream_seed(&t->rv_rng[i], &p->randvars[i], i, p->seed,
 				    rng_identity((uint64_t)proc, t->proc_inst,
@@ -97,13 +98,17 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	for (int k = 0; k < t->nfo; k++) {
 		const struct plan_flowop *pf = &p->flowops[t->pt->first_flowop + k];
 
-		t->fo[k].pf = pf;
-		t->fo[k].stats = &t->stats[k];
-		t->fo[k].open_stats = thread_open_stats(p, &t->stats[k]);
-		t->iters[k] = pf->attr[PA_ITERS].kind == PV_RANDOM ? -1 :
-			      plan_attr_int(pf, PA_ITERS, 1);
-		if (t->iters[k] < -1)
-			t->iters[k] = 0;
+		struct flowop_inst *fi = &t->fo[k];
+
+		fi->pf = pf;
+		fi->run = pf->ops->run;
+		fi->ndesc = pf->ndesc;
+		fi->stats = &t->stats[k];
+		fi->open_stats = thread_open_stats(p, &t->stats[k]);
+		fi->iters = pf->attr[PA_ITERS].kind == PV_RANDOM ? -1 :
+			    plan_attr_int(pf, PA_ITERS, 1);
+		if (fi->iters < -1)
+			fi->iters = 0;
 	}
 	return 0;
 }
@@ -326,11 +331,9 @@ void thread_release_mem(struct fb_thread *t)
 {
 	thread_families_free(t);
 	free(t->fo);
-	free(t->iters);
 	free(t->rv_rng);
 	thread_mem_free(&(struct thread_mem){ t->mem, t->memsize, t->mem_mapped });
 	t->fo = NULL;
-	t->iters = NULL;
 	t->rv_rng = NULL;
 	t->mem = NULL;
 	t->mem_mapped = 0;
@@ -499,11 +502,16 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 	thread_fail_norsc_fileset(t, fi, &t->filesets[fi->pf->fileset]);
 }
 
-enum fo_result thread_run_entry(struct fb_thread *t, int k)
+/*
+ * thread_run_entry()'s body, inlined into the thread loop so that a
+ * top-level entry costs no call of its own around its run call: what
+ * an op pays besides its flowop's work is the halt check and fi->run.
+ */
+static inline __attribute__((always_inline)) enum fo_result
+run_entry(struct fb_thread *t, int k)
 {
 	struct flowop_inst *fi = &t->fo[k];
-	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) =
-		fi->pf->ops->run;
+	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
 	int64_t n = thread_iters(t, k);
 
 	for (int64_t i = 0;; i++) {
@@ -522,6 +530,11 @@ enum fo_result thread_run_entry(struct fb_thread *t, int k)
 			return r;
 		}
 	}
+}
+
+enum fo_result thread_run_entry(struct fb_thread *t, int k)
+{
+	return run_entry(t, k);
 }
 
 void thread_end_warmup(struct fb_thread *t)
@@ -548,8 +561,8 @@ static void thread_loop(struct fb_thread *t)
 	if (t->nfo == 0)
 		return;
 	for (;;) {
-		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].pf->ndesc) {
-			switch (thread_run_entry(t, k)) {
+		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].ndesc) {
+			switch (run_entry(t, k)) {
 			case FO_OK:
 				break;
 			case FO_DONE:

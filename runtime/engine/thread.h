@@ -33,12 +33,35 @@ struct thread_family {
 	void *state;
 };
 
+/*
+ * The fields one op reads come first, packed into two cache lines (the
+ * struct is allocated line-aligned, runtime/engine/proc.c), then the fd
+ * slots, so that slot 0 sits in a third: an op touches three lines of
+ * its thread, not five (docs/benchmarks.md, issue 15).
+ */
 struct fb_thread {
+	/* line 0: the clock, the deadline, the warm-up end, the halt word */
+	struct clock_scale clk;            /* copied from ctl at release */
+	uint64_t deadline_ticks;           /* the deadline on that clock */
+	uint64_t warm_end_ticks;           /* warm-up end; UINT64_MAX: none, or passed */
+	struct shared_ctl *ctl;
+	/* line 1: the offsets' generator and the flowop entries */
+	struct rng rng;
+	/*
+	 * Every flowop entry of the thread, composites' inner flowops
+	 * included (plan order); the loop walks the top-level ones.
+	 */
+	struct flowop_inst *fo;            /* [nfo], line-aligned */
+	int nfo;
+	int ninit;                         /* flowops whose init succeeded */
 	const struct plan *plan;
+	int nown;                          /* private slots handed out */
+	/* line 2 on: fd slots, then private ones (slot 0 in one line) */
+	struct fb_slot slots[FB_ALL_SLOTS];
+
 	const struct plan_thread *pt;
 	const struct fs_state *filesets;   /* [plan->nfilesets] */
 	const struct shared *sh;           /* the slot table (targets of sync flowops) */
-	struct shared_ctl *ctl;
 	const struct shared_slot *slot;    /* this instance's slot */
 	struct fo_stats *stats;            /* this instance's block (slot->stats) */
 	struct fo_sync *sync;              /* this instance's flowop objects */
@@ -48,10 +71,6 @@ struct fb_thread {
 	int thread;
 	uint64_t thread_inst;
 
-	struct clock_scale clk;            /* copied from ctl at release */
-	uint64_t deadline_ticks;           /* the deadline on that clock */
-	uint64_t warm_end_ticks;           /* warm-up end; UINT64_MAX: none, or passed */
-	struct rng rng;
 	struct rng *rv_rng;                /* [plan->nrandvars]: one stream each */
 
 	void *mem;                         /* `memsize` bytes, 4096-aligned, or NULL */
@@ -59,21 +78,9 @@ struct fb_thread {
 	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/engine/threadmem.h) */
 	bool mem_zero_at_release;          /* --compat filebench: zero-filled once released */
 
-	/*
-	 * Every flowop entry of the thread, composites' inner flowops
-	 * included (plan order); the loop walks the top-level ones.
-	 */
-	int nfo;
-	struct flowop_inst *fo;            /* [nfo] */
-	int64_t *iters;                    /* [nfo], resolved `iters`; -1: random */
-	int ninit;                         /* flowops whose init succeeded */
-
 	/* Why the loop ended with FO_NORSC. */
 	const struct flowop_inst *norsc_fi;   /* the flowop that returned it */
 	bool finish_reached;               /* a finish* limit, not a missing file */
-
-	struct fb_slot slots[FB_ALL_SLOTS];   /* fd slots, then private ones */
-	int nown;                          /* private slots handed out */
 
 	/* State flowop families keep per thread (thread_family_slot()). */
 	struct thread_family *families;    /* [nfamilies] */
@@ -83,6 +90,9 @@ struct fb_thread {
 	bool failed;                       /* this thread recorded an error */
 	uint64_t op_failures;              /* ops of this thread that failed */
 };
+_Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
+	       __builtin_offsetof(struct fb_thread, slots) == 128,
+	       "struct fb_thread: an op's fields in lines 0 and 1, slot 0 in line 2");
 
 /*
  * Fill `t` for thread instance `slot` of the shared region; allocates
@@ -188,7 +198,7 @@ int64_t thread_sample_iters(struct fb_thread *t, int k);
  */
 static inline int64_t thread_iters(struct fb_thread *t, int k)
 {
-	int64_t n = t->iters[k];
+	int64_t n = t->fo[k].iters;
 
 	return __builtin_expect(n >= 0, 1) ? n : thread_sample_iters(t, k);
 }

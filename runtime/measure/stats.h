@@ -53,13 +53,26 @@ enum fo_err_kind {
 	FE_NKINDS
 };
 
+/*
+ * One op writes `op` and the histogram's sum of squares, which share the
+ * block's first cache line (40 + 16 bytes), and one bucket line: two
+ * lines per op.  The size is a whole number of lines, so that in a
+ * line-aligned array (a thread's block, shared.c) every flowop's first
+ * line is its own.
+ */
 struct fo_stats {
 	struct op_stats op;     /* the flowop's own operations */
+	struct hist lat;        /* latencies of `op` (implicit opens have none);
+				   its sum of squares first, in op's line */
 	struct op_stats open;   /* implicit opens inside read/write: own ops */
 	uint64_t discarded;     /* ops that ended after the deadline: done, not counted */
 	uint64_t err[FE_NKINDS];   /* failed ops by kind: never counted in op */
-	struct hist lat;        /* latencies of `op` (implicit opens have none) */
+	uint64_t pad_[4];       /* to a whole number of lines (asserted below) */
 };
+_Static_assert(sizeof(struct fo_stats) % 64 == 0,
+	       "struct fo_stats: a whole number of cache lines");
+_Static_assert(__builtin_offsetof(struct fo_stats, lat.sumsq_hi) + 8 <= 64,
+	       "struct fo_stats: op and the sum of squares in one line");
 
 /* The kind of a failure with errno `e` (0 or negative: FE_OTHER). */
 enum fo_err_kind fo_err_kind_of(int e);

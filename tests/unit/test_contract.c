@@ -9,6 +9,7 @@
  * the same bytes however long the buffer (fo_fill_pattern()).
  */
 #include <check.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,73 @@ START_TEST(test_fill_pattern)
 }
 END_TEST
 
+static int runs_direct, runs_via_ops;
+
+static enum fo_result run_direct(struct fb_thread *t, struct flowop_inst *fi)
+{
+	(void)t;
+	(void)fi;
+	runs_direct++;
+	return FO_OK;
+}
+
+static enum fo_result run_via_ops(struct fb_thread *t, struct flowop_inst *fi)
+{
+	(void)t;
+	(void)fi;
+	runs_via_ops++;
+	return FO_OK;
+}
+
+/*
+ * An entry runs through its instance's own run pointer and iters, read
+ * from its one line, not through the plan and the ops table (issue 15:
+ * no chain of loads to reach the run call).
+ */
+START_TEST(test_entry_runs_direct)
+{
+	static const struct flowop_ops ops = { .name = "x", .run = run_via_ops };
+	struct plan_flowop pf;
+	static struct flowop_inst fi[2];
+	struct shared_ctl ctl;
+	struct fb_thread t;
+
+	memset(&pf, 0, sizeof(pf));
+	memset(&ctl, 0, sizeof(ctl));
+	memset(&t, 0, sizeof(t));
+	pf.ops = &ops;
+	fi[0] = (struct flowop_inst){ .run = run_direct, .iters = 3, .pf = &pf };
+	t.fo = fi;
+	t.nfo = 1;
+	t.ctl = &ctl;
+	ck_assert_int_eq(thread_run_entry(&t, 0), FO_OK);
+	ck_assert_int_eq(runs_direct, 3);
+	ck_assert_int_eq(runs_via_ops, 0);
+}
+END_TEST
+
+/*
+ * What one op reads of its thread and its flowop entry stays in three
+ * lines and one: the clock, deadline, warm-up end and halt word in line
+ * 0, the generator and the entries in line 1, slot 0 in line 2; an
+ * entry is one line, its run call first.
+ */
+START_TEST(test_hot_layout)
+{
+	ck_assert_uint_eq(sizeof(struct flowop_inst), 64);
+	ck_assert_uint_eq(_Alignof(struct flowop_inst), 64);
+	ck_assert_uint_eq(offsetof(struct flowop_inst, run), 0);
+	ck_assert_uint_le(offsetof(struct fb_thread, clk) + sizeof(struct clock_scale), 64);
+	ck_assert_uint_le(offsetof(struct fb_thread, deadline_ticks) + 8, 64);
+	ck_assert_uint_le(offsetof(struct fb_thread, warm_end_ticks) + 8, 64);
+	ck_assert_uint_le(offsetof(struct fb_thread, ctl) + 8, 64);
+	ck_assert_uint_eq(offsetof(struct fb_thread, rng), 64);
+	ck_assert_uint_le(offsetof(struct fb_thread, fo) + 8, 128);
+	ck_assert_uint_le(offsetof(struct fb_thread, nfo) + 4, 128);
+	ck_assert_uint_eq(offsetof(struct fb_thread, slots), 128);
+}
+END_TEST
+
 static Suite *contract_suite(void)
 {
 	Suite *s = suite_create("contract");
@@ -260,6 +328,9 @@ static Suite *contract_suite(void)
 	tcase_add_test(tc, test_family_slot);
 	tcase_add_test(tc, test_filebench_variants);
 	tcase_add_test(tc, test_fill_pattern);
+
+	tcase_add_test(tc, test_entry_runs_direct);
+	tcase_add_test(tc, test_hot_layout);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/measure/stats.h"
 
@@ -156,6 +157,72 @@ START_TEST(test_fo_percentiles)
 }
 END_TEST
 
+/* How many 64-byte lines of `n` bytes differ between a and b; the first two's
+ * indices in *first_two (the first in the high half). */
+static int lines_changed(const unsigned char *a, const unsigned char *b,
+			 size_t n, uint64_t *first_two)
+{
+	int changed = 0;
+
+	*first_two = 0;
+	for (size_t off = 0; off < n; off += 64) {
+		if (memcmp(a + off, b + off, 64) == 0)
+			continue;
+		if (changed < 2)
+			first_two[0] = first_two[0] << 32 | (off / 64);
+		changed++;
+	}
+	return changed;
+}
+
+/*
+ * Recording one op writes the block's first line (the counters and the
+ * histogram's sum of squares) and the latency's bucket line, nothing
+ * else (issue 15: after pread() returns, every line an op touches may
+ * have been evicted by the kernel's copy).  The block is a whole number
+ * of lines, so each flowop's block in a thread's array starts a line.
+ */
+START_TEST(test_record_touches_two_lines)
+{
+	size_t size = (sizeof(struct fo_stats) + 63) / 64 * 64;
+	struct fo_stats *s = aligned_alloc(64, size);
+	unsigned char *before = malloc(size);
+	const uint64_t lat[] = { 1244, 0, 1, 255, 300, 65536, 1ull << 40,
+				 (1ull << 44) + 5, 1244, 7 };
+	uint64_t which;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_nonnull(before);
+	ck_assert_uint_eq(sizeof(struct fo_stats) % 64, 0);
+	memset(s, 0, size);
+	fo_stats_init(s);
+	for (size_t i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
+		unsigned bucket_line = (unsigned)(((char *)&s->lat.b[hist_index(lat[i])] -
+						   (char *)s) / 64);
+		int n;
+
+		memcpy(before, s, size);
+		fo_stats_record(s, lat[i], 8192);
+		n = lines_changed(before, (unsigned char *)s, size, &which);
+		ck_assert_msg(n == 1 || n == 2, "latency %llu: %d lines written",
+			      (unsigned long long)lat[i], n);
+		/* line 0, then the bucket's (when it is not line 0 itself) */
+		if (n == 2)
+			ck_assert_msg(which == ((uint64_t)0 << 32 | bucket_line),
+				      "latency %llu: lines %llu and %llu written, not 0 and %u",
+				      (unsigned long long)lat[i],
+				      (unsigned long long)(which >> 32),
+				      (unsigned long long)(which & 0xffffffffu), bucket_line);
+		else
+			ck_assert_uint_eq(bucket_line, 0);
+	}
+	ck_assert_uint_eq(s->op.count, sizeof(lat) / sizeof(lat[0]));
+	ck_assert_uint_eq(hist_count(&s->lat), sizeof(lat) / sizeof(lat[0]));
+	free(before);
+	free(s);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -168,6 +235,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, test_64bit_counts);
 	tcase_add_test(tc, test_fo_merge);
 	tcase_add_test(tc, test_fo_percentiles);
+	tcase_add_test(tc, test_record_touches_two_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

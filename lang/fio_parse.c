@@ -136,7 +136,7 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "log_avg_msec", "fio's log files" }, { "log_prio", "fio's log files" },
 	{ "log_offset", "fio's log files" }, { "per_job_logs", "fio's log files" },
 	{ "output", "fio's output (flowbench has -o)" },
-	{ "output-format", "fio's output (flowbench has --json)" },
+	{ "output-format", "fio's output (flowbench writes JSON or YAML with -o FILE.json)" },
 	{ "cpus_allowed", "CPU affinity (run flowbench under taskset)" },
 	{ "cpus_allowed_policy", "CPU affinity (run flowbench under taskset)" },
 	{ "io_submit_mode", "how fio's engine submits; offload keeps a rate's "

@@ -67,6 +67,7 @@ void fo_stats_load(struct fo_stats *dst, const struct fo_stats *src)
 	for (int k = 0; k < FE_NKINDS; k++)
 		dst->err[k] = STATS_GET(src->err[k]);
 	hist_load(&dst->lat, &src->lat);
+	memset(dst->pad_, 0, sizeof(dst->pad_));   /* as fo_stats_init() left the source's */
 }
 
 /* Counters never decrease, but a torn cut may make one look like it did. */

@@ -67,15 +67,39 @@ void log_info(const char *fmt, ...)
 /* One prefixed line on `out` (stderr, or a stream printed there later). */
 static void log_to(FILE *out, const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/*
+ * The whole line is formatted first and written at once: stderr is
+ * unbuffered, and written piece by piece the lines of several processes
+ * sharing it (the ranks of flowbench-mpi under mpirun, workers) were
+ * interleaved mid-line.  A line longer than the buffer is written in
+ * pieces, as before.
+ */
 static void log_to(FILE *out, const char *prefix, const char *fmt, va_list ap)
 {
+	char line[4096];
+	va_list again;
+	int n, m;
+
 	fflush(stdout);
 	if (log_origin[0])
-		fprintf(out, "flowbench: %s: %s", log_origin, prefix + strlen("flowbench: "));
+		n = snprintf(line, sizeof(line), "flowbench: %s: %s", log_origin,
+			     prefix + strlen("flowbench: "));
 	else
-		fputs(prefix, out);
-	vfprintf(out, fmt, ap);
-	fputc('\n', out);
+		n = snprintf(line, sizeof(line), "%s", prefix);
+	va_copy(again, ap);
+	m = n >= 0 && (size_t)n < sizeof(line) ?
+	    vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, again) : -1;
+	va_end(again);
+	if (m >= 0 && (size_t)n + (size_t)m + 1 < sizeof(line)) {
+		line[n + m] = '\n';
+		fwrite(line, 1, (size_t)n + (size_t)m + 1, out);
+	} else {
+		if (n >= 0 && (size_t)n < sizeof(line))
+			line[n] = '\0';
+		fputs(line, out);
+		vfprintf(out, fmt, ap);
+		fputc('\n', out);
+	}
 	fflush(out);
 }
 

@@ -54,17 +54,28 @@ define process name=p2 {
 }
 run 3
 W
-run_wml ev
 # both consumers share the 200 events/s: 1 per eventlimit call, 1 per read.
 # Never more than 200 x the measured window (plus the reads each of the
 # two iopslimit threads makes before it takes their events: 2 + 2), and
-# not 10 % less
-e=$(breakdown_field "$tmp/ev.out" ev ops)
-r=$(breakdown_field "$tmp/ev.out" r2 ops)
-t=$(took ev)
-within "$(echo "$t" | awk '{ print 0.9 * 200 * $1 }')" "$(echo "$t" | awk '{ print 200 * $1 + 8 }')" $((e + r)) ||
-	fail "eventgen 200/s for $t s gave $e + $r events taken"
-[ "$e" -gt 0 ] && [ "$r" -gt 0 ] || fail "a consumer got no events: ev $e, r2 $r"
+# not 10 % less.  Which consumer takes an event is a race (nothing promises
+# fairness: a woken sleeper loses to a running thread, and on a loaded
+# machine the two running readers took all 594 events of a run): each
+# consumer must get events in one of three runs, the totals in every run.
+shared=no
+for try in 1 2 3; do
+	run_wml ev
+	e=$(breakdown_field "$tmp/ev.out" ev ops)
+	r=$(breakdown_field "$tmp/ev.out" r2 ops)
+	t=$(took ev)
+	within "$(echo "$t" | awk '{ print 0.9 * 200 * $1 }')" "$(echo "$t" | awk '{ print 200 * $1 + 8 }')" $((e + r)) ||
+		fail "eventgen 200/s for $t s gave $e + $r events taken"
+	if [ "$e" -gt 0 ] && [ "$r" -gt 0 ]; then
+		shared=yes
+		break
+	fi
+	echo "try $try: one consumer got no events (ev $e, r2 $r): again"
+done
+[ $shared = yes ] || fail "a consumer got no events in 3 runs: ev $e, r2 $r"
 # iopslimit records one op per call, never counting itself
 l=$(breakdown_field "$tmp/ev.out" lim ops)
 within $((r / 2 - 2)) $((r / 2 + 2)) "$l" || fail "iopslimit calls $l for $r reads (iters=2)"

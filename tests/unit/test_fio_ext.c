@@ -53,16 +53,25 @@ static void accepts(const char *flowop)
 	release(&r);
 }
 
+/* r holds one error, at t.f line `line`, saying `text`; released. */
+static void one_error_at(struct result *r, const char *what, int line, const char *text)
+{
+	char at[32];
+
+	snprintf(at, sizeof(at), "t.f:%d:", line);
+	ck_assert_msg(r->errors == 1 && strstr(r->msgs, text) && strstr(r->msgs, at),
+		      "%s: expected one error at %s with \"%s\", got %d:\n%s",
+		      what, at, text, r->errors, r->msgs);
+	release(r);
+}
+
 /* One error, at line 7 (the flowop's), saying `text`. */
 static void refuses(const char *flowop, enum plan_semantics sem, const char *text)
 {
 	struct result r;
 
 	compile_flowop(&r, flowop, sem);
-	ck_assert_msg(r.errors == 1 && strstr(r.msgs, text) && strstr(r.msgs, "t.f:7:"),
-		      "%s: expected one error at t.f:7 with \"%s\", got %d:\n%s",
-		      flowop, text, r.errors, r.msgs);
-	release(&r);
+	one_error_at(&r, flowop, 7, text);
 }
 
 START_TEST(test_randommap)
@@ -194,10 +203,7 @@ static void eventgen_refused(const char *text, enum plan_semantics sem, const ch
 	struct result r;
 
 	compile_eventgen(&r, text, sem);
-	ck_assert_msg(r.errors == 1 && strstr(r.msgs, msg) && strstr(r.msgs, "t.f:9:"),
-		      "%s: expected one error at t.f:9 with \"%s\", got %d:\n%s",
-		      text, msg, r.errors, r.msgs);
-	release(&r);
+	one_error_at(&r, text, 9, msg);
 }
 
 START_TEST(test_eventgen_poisson)

@@ -11,7 +11,8 @@
  *
  * Usage: rawloop FILE SECONDS [IOSIZE]      (IOSIZE in bytes, default 8192;
  *        k/m/g suffixes are accepted)
- * Prints: ops=<count> seconds=<elapsed>  and  ops/s=<rate>
+ * Prints: ops=<count> seconds=<elapsed> cpu=<user+system seconds of the
+ *         loop>  and  ops/s=<rate>
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,6 +69,16 @@ static double ts_seconds(const struct timespec *ts)
 	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
 }
 
+/* User plus system CPU seconds this process has used. */
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static int parse_size(const char *s, uint64_t *out)
 {
 	char *end;
@@ -95,6 +107,7 @@ int main(int argc, char **argv)
 	char *end, *buf;
 	struct stat st;
 	struct timespec start, now, deadline;
+	double cpu0;
 	int fd;
 
 	if (argc < 3 || argc > 4) {
@@ -128,6 +141,7 @@ int main(int argc, char **argv)
 	}
 	memset(buf, 0, iosize);
 
+	cpu0 = cpu_seconds();
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	rng_seed((uint64_t)start.tv_nsec ^ ((uint64_t)getpid() << 32));
 	deadline = start;
@@ -157,7 +171,8 @@ int main(int argc, char **argv)
 	}
 
 	seconds = ts_seconds(&now) - ts_seconds(&start);
-	printf("ops=%" PRIu64 " seconds=%.6f\n", ops, seconds);
+	printf("ops=%" PRIu64 " seconds=%.6f cpu=%.6f\n", ops, seconds,
+	       cpu_seconds() - cpu0);
 	printf("ops/s=%.1f\n", (double)ops / seconds);
 	close(fd);
 	free(buf);

@@ -753,7 +753,7 @@ static enum fo_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *f
 
 static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 {
-	struct aio_priv *p = calloc(1, sizeof(*p));
+	struct aio_priv *p = io_priv_alloc(sizeof(*p));   /* io first: line-aligned */
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);

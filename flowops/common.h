@@ -68,14 +68,18 @@ enum fo_common_attr {
  * flowop names; without this, the second such flowop would fail.
  */
 struct fo_slotsel {
+	/* what fo_slot() reads at every op: the first 14 bytes */
 	int fixed;
-	bool opennext;
-	bool may_own;          /* reads/writes its own file, no fd, no opennext */
 	int own;               /* its private slot (>= FB_FD_SLOTS), 0: none yet */
 	int fileset;           /* the flowop's fileset */
+	bool opennext;
+	bool may_own;          /* reads/writes its own file, no fd, no opennext */
+	/* opennext only */
 	int rotor;
 	uint64_t file_rotor;
 };
+/* The end of what every op reads (struct io_priv places it in its first line). */
+#define FO_SLOTSEL_HOT_END (__builtin_offsetof(struct fo_slotsel, may_own) + 1)
 
 void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf);
 

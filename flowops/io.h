@@ -9,6 +9,7 @@
 #define FLOWBENCH_FLOWOPS_IO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "flowops/common.h"
@@ -40,22 +41,40 @@ enum io_attr {
 	{ "randommap", T_BOOL, IO_RANDOMMAP,                            \
 	  "with random: every block of the working set once per pass, in a new random order each pass (fio's random map; flowbench's own)" }
 
+/*
+ * A read or write flowop's state in one thread.  The first cache line
+ * holds everything a plain op reads (the buffer, the size, the random
+ * offset's bounds, the slot selection): allocated line-aligned
+ * (io_priv_alloc()), an op touches that line and no other of these
+ * ~200 bytes (docs/benchmarks.md, issue 15).  The rest is set-up,
+ * per-open and rare-path state.
+ */
 struct io_priv {
+	/* line 0: every op */
 	char *buf;             /* bufsize bytes, IO_ALIGN-aligned (but fb_area below) */
-	bool own_buf;          /* allocated here (else inside thread memory) */
-	uint64_t bufsize;
 	uint64_t iosize;       /* this op's size */
+	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
+	uint64_t misalign;     /* added to every offset (0 by default) */
+	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
+	uint32_t wss_gen;
+	bool random;
 	bool iosize_random;    /* a random variable: sampled at every op */
+	/*
+	 * Sequential: misalign or stride is set, so the op takes
+	 * io_seq_rare(); plain sequential ops test only this.
+	 */
+	bool seq_rare;
+	struct fo_slotsel sel; /* its first FO_SLOTSEL_HOT_END bytes in line 0 */
+
+	/* line 1 on: set-up, each open, rare paths */
+	bool own_buf;          /* allocated here (else inside thread memory) */
+	bool noreadahead;
+	bool dio_pending;      /* directio: check the first opened file's device */
+	int oflags;            /* O_DIRECT, O_DSYNC */
+	uint64_t bufsize;
 	uint64_t wss_bytes;    /* the working set of the open file */
 	uint64_t file_bytes;   /* its size when opened (fstat), 0: unknown */
 	uint64_t workingset;   /* 0: the file's size at population */
-	bool random;
-	bool noreadahead;
-	struct fo_slotsel sel;
-	int oflags;            /* O_DIRECT, O_DSYNC */
-	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
-	uint32_t wss_gen;
-	uint64_t nblocks;      /* random: whole iosize blocks in the working set */
 	/*
 	 * randommap: the blocks of the working set (pm.n of them) in a
 	 * permutation walked once per pass.  nblocks stays 0 then, so that
@@ -66,21 +85,15 @@ struct io_priv {
 	/*
 	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
 	 * added to the end of the previous op to give the next offset,
-	 * wrapping at the working set's ends (io_seq_rare()).  seq_rare:
-	 * misalign or stride is set, so the op takes io_seq_rare(); plain
-	 * sequential ops test only that.
+	 * wrapping at the working set's ends (io_seq_rare()).
 	 */
 	int64_t stride;
-	bool seq_rare;
 	/*
-	 * misalign: added to every offset (sequential runs start there and
-	 * wrap back to it); memoffset: buf starts that far into thread
-	 * memory, or into buf_base (own_buf).  Both 0 by default.
+	 * memoffset: buf starts that far into thread memory, or into
+	 * buf_base (own_buf).  0 by default.
 	 */
-	uint64_t misalign;
 	uint64_t memoffset;
 	char *buf_base;        /* own_buf: what was allocated (buf - memoffset) */
-	bool dio_pending;      /* directio: check the first opened file's device */
 	/*
 	 * Called before a random iosize's sample replaces the buffer by a
 	 * larger one (aio.c: wait for the writes still reading the old
@@ -99,6 +112,11 @@ struct io_priv {
 	uint64_t fb_extra;
 	uintptr_t fb_mask;
 };
+_Static_assert(__builtin_offsetof(struct io_priv, sel) + FO_SLOTSEL_HOT_END <= 64,
+	       "struct io_priv: what an op reads fits in its first cache line");
+
+/* A zeroed block of `size` bytes starting a cache line (an io_priv first), or NULL. */
+void *io_priv_alloc(size_t size);
 
 /* Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or FO_ERROR. */
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p);

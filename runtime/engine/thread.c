@@ -555,25 +555,64 @@ void thread_end_warmup(struct fb_thread *t)
 	}
 }
 
+/*
+ * Entry k ended the loop with `r` (not FO_OK): say why where needed.
+ * Not inlined: the loops stay small.
+ */
+static __attribute__((noinline)) void thread_loop_end(struct fb_thread *t, int k,
+						      enum fo_result r)
+{
+	switch (r) {
+	case FO_DONE:
+		return;
+	case FO_NORSC:
+		thread_norsc(t, &t->fo[k]);
+		return;
+	case FO_ERROR:
+	default:
+		if (!t->failed)
+			thread_fail(t, "flowop %s failed", t->fo[k].pf->name);
+		return;
+	}
+}
+
+/*
+ * A thread of one top-level entry that runs a fixed number of times
+ * (most personalities: randomrw's threads, randomread, ...): running it
+ * `iters` times, then again, until halted, is running it until halted,
+ * so the loop is the halt check and the run call (FO_FAILED: counted by
+ * --keep-going, go on).  True when the thread is of that shape.
+ */
+static bool thread_loop_single(struct fb_thread *t)
+{
+	struct flowop_inst *fi = &t->fo[0];
+	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
+	enum fo_result r;
+
+	if (1 + fi->ndesc != t->nfo || fi->iters < 1)
+		return false;
+	do {
+		if (shared_halted(t->ctl))
+			return true;
+		r = run(t, fi);
+	} while (__builtin_expect(r == FO_OK || r == FO_FAILED, 1));
+	if (r == FO_NORSC && !t->norsc_fi)
+		t->norsc_fi = fi;
+	thread_loop_end(t, 0, r);
+	return true;
+}
+
 /* The timed loop: top-level flowops in order, each `iters` times, until halted. */
 static void thread_loop(struct fb_thread *t)
 {
-	if (t->nfo == 0)
+	if (t->nfo == 0 || thread_loop_single(t))
 		return;
 	for (;;) {
 		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].ndesc) {
-			switch (run_entry(t, k)) {
-			case FO_OK:
-				break;
-			case FO_DONE:
-				return;
-			case FO_NORSC:
-				thread_norsc(t, &t->fo[k]);
-				return;
-			case FO_ERROR:
-			default:
-				if (!t->failed)
-					thread_fail(t, "flowop %s failed", t->fo[k].pf->name);
+			enum fo_result r = run_entry(t, k);
+
+			if (r != FO_OK) {
+				thread_loop_end(t, k, r);
 				return;
 			}
 		}

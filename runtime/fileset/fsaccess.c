@@ -84,7 +84,7 @@ void fsa_dircache_close(struct fsa_dircache *c)
 static int reach(const struct fs_state *fs, uint32_t d, uint32_t serial,
 		 struct fsa_dircache *c, struct fsa_entry *ent)
 {
-	snprintf(ent->name, sizeof(ent->name), "%08u", serial);
+	tree_serial_name(serial, ent->name);
 	if (c->fs != fs || c->dir != d || c->fd < 0) {
 		char rel[TREE_PATH_MAX];
 		int fd;

@@ -98,6 +98,12 @@ static inline uint64_t tree_file_size(const struct fs_tree *t, uint64_t e)
 size_t tree_dir_relpath(const struct fs_tree *t, uint32_t d, char *buf);
 size_t tree_file_relpath(const struct fs_tree *t, uint64_t e, char *buf);
 size_t tree_leaf_relpath(const struct fs_tree *t, uint64_t e, char *buf);
+/*
+ * An entry's own name in its directory, the 8 digits of its serial
+ * (1 .. 99999999) and a NUL, into buf (at least 9 bytes): what
+ * snprintf("%08u") gives, without its ~850 instructions per call.
+ */
+void tree_serial_name(uint32_t serial, char *buf);
 
 /* Depth of directory d (root = 1). */
 unsigned tree_dir_depth(const struct fs_tree *t, uint32_t d);

@@ -7,8 +7,9 @@
 # have been evicted by the kernel's 8 KiB copy).  Counted, not timed:
 # bench/oplines traces every load and store under valgrind's lackey, so
 # the numbers do not depend on the machine's load.  Before issue 15 an
-# op touched 27 lines on 12 pages; the bounds leave room for a field or
-# two, not for a chain of pointers.  Skipped (77) without valgrind or
+# op touched 27 lines on 12 pages, after its second round 11 lines on 5
+# pages; the bounds leave room for a field or two (and the stack's
+# placement, which moves a line or so), not for a chain of pointers.  Skipped (77) without valgrind or
 # in sanitizer builds.
 . "$(dirname "$0")/lib.sh"
 need valgrind
@@ -28,9 +29,9 @@ ops=$(awk '/^ops traced:/ { print $3 }' "$tmp/out")
 lines=$(awk '/^distinct 64-byte lines per op:/ { sub(",", "", $7); print $7 }' "$tmp/out")
 pages=$(awk '/^distinct 4 KiB pages per op:/ { print $8 }' "$tmp/out")
 [ -n "$ops" ] && [ "$ops" -ge 100 ] || fail "only '$ops' ops traced"
-awk -v l="$lines" 'BEGIN { exit !(l > 0 && l <= 20) }' ||
-	fail "an op touches $lines cache lines (at most 20)"
-ok "an op touches $lines cache lines (at most 20) over $ops ops"
-awk -v p="$pages" 'BEGIN { exit !(p > 0 && p <= 9) }' ||
-	fail "an op touches $pages pages (at most 9)"
-ok "an op touches $pages pages (at most 9)"
+awk -v l="$lines" 'BEGIN { exit !(l > 0 && l <= 14) }' ||
+	fail "an op touches $lines cache lines (at most 14)"
+ok "an op touches $lines cache lines (at most 14) over $ops ops"
+awk -v p="$pages" 'BEGIN { exit !(p > 0 && p <= 7) }' ||
+	fail "an op touches $pages pages (at most 7)"
+ok "an op touches $pages pages (at most 7)"

@@ -119,6 +119,8 @@ static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
 	for (int k = 0; k < 2; k++)
 		ck_assert_int_eq(g->pf[k].ops->init(&g->t, &g->fi[k]), 0);
 	ck_assert_ptr_nonnull(family_state(&g->t));
+	/* its io_priv (read's and write's too) starts a cache line: an op's fields are in one */
+	ck_assert_uint_eq((uintptr_t)g->fi[AW].priv % 64, 0);
 }
 
 static void rig_init(struct rig *g, int fd)

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -212,6 +213,27 @@ static double build_seconds(uint64_t entries, uint64_t leafdirs)
  * CPU time of 10^4 measured here (a quadratic population takes a hundred
  * times), so no machine's speed or load is assumed.
  */
+/* Entry names and paths: the 8 digits printf's "%08u" gives, built two at a time. */
+START_TEST(test_serial_names)
+{
+	static const uint32_t serials[] = { 1, 7, 9, 10, 42, 99, 100, 101, 909, 1000,
+					    12345678, 10000000, 98765432, 99999999 };
+	char got[16], want[16];
+
+	for (size_t i = 0; i < sizeof(serials) / sizeof(serials[0]); i++) {
+		memset(got, 'x', sizeof(got));
+		tree_serial_name(serials[i], got);
+		snprintf(want, sizeof(want), "%08u", serials[i]);
+		ck_assert_str_eq(got, want);
+	}
+	for (uint32_t v = 1; v < 100000; v += 7) {
+		tree_serial_name(v, got);
+		snprintf(want, sizeof(want), "%08u", v);
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 START_TEST(test_large_fast)
 {
 	struct fs_tree t;
@@ -257,6 +279,7 @@ static Suite *tree_suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_sizes_vary);
 	tcase_add_test(tc, test_large_fast);
+	tcase_add_test(tc, test_serial_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

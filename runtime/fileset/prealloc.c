@@ -2,16 +2,31 @@
  * prealloc.c - preallocating a fileset's files with one thread per CPU.
  *
  * File creation is dominated by system calls that scale with cores
- * (open, write, close in different directories), so the master always
- * spreads the files over min(online CPUs, chunks) threads, whatever
- * `paralloc` says; each thread claims chunks of consecutive files with an
- * atomic counter.  A chunk is 64 files or about 16 MiB, whichever is
- * fewer (chunk_files()): small files cost one atomic per 64, and big ones
- * still keep every thread busy (20 files of 64 MiB are 20 chunks, not one
- * chunk that a single thread would write while the others wait).  Files
- * are opened relative to the fileset's root directory, never through a
- * symbolic link (runtime/fileset/beneath.h), from a tree flowbench made
- * or checked.
+ * (open, write, close in different directories), so the files are always
+ * spread over min(online CPUs, chunks) threads, whatever `paralloc` says;
+ * each thread claims chunks of consecutive files with an atomic counter.
+ * A chunk is 64 files or about 16 MiB, whichever is fewer (chunk_files()):
+ * small files cost one atomic per 64, and big ones still keep every
+ * thread busy (20 files of 64 MiB are 20 chunks, not one chunk that a
+ * single thread would write while the others wait).  Files are opened
+ * relative to the fileset's root directory, never through a symbolic link
+ * (runtime/fileset/beneath.h), from a tree flowbench made or checked.
+ *
+ * The threads run in a child process forked for them, never in the
+ * master: glibc marks a process multi-threaded the first time it creates
+ * a thread, for good, and a forked child inherits the mark, so a master
+ * that had run these threads would fork workers that pay glibc's
+ * cancellation bookkeeping (two atomic read-modify-writes and ~45
+ * instructions) around every open, close, fsync, read or write, even a
+ * worker of one thread (issue 15; tests/e2e/singlethread.sh).  The child
+ * leaves SIGINT and SIGTERM to the master, which passes an interrupt on
+ * through a word they share (MAP_SHARED), and dies with the master
+ * (PR_SET_PDEATHSIG).  The child logs its progress and info lines itself,
+ * but hands its first error to the master, which logs it as its own:
+ * that is the error a results file keeps (log_first_error()).  The
+ * child writes nothing else the master reads: the tree is only read, and
+ * the counters feed the child's own log line.  When fork() fails the
+ * threads run in the master, as before.
  *
  * A fresh tree (just created or emptied) holds nothing, so each file is
  * one O_CREAT|O_EXCL open, its writes in 1 MiB blocks of a non-zero
@@ -22,29 +37,36 @@
  * truncated, completed or removed only after the open file (or the entry)
  * was checked to be ours: a regular file with one link, owned by the
  * tree's owner (runtime/fileset/marker.h), so a hard link planted in the tree
- * between the tree's check and this step is refused, not written.
+ * between the tree's check and this step is refused, not written.  The
+ * first failure stops every thread at its next block or file.
  *
- * On a terminal (stderr, TERM not "dumb") the master thread shows a
- * status line on stderr: the phase, the bytes done of the total (a reused
- * file's bytes already there count as done), the rate of the bytes
- * written and the ETA; once at the start, at most every 0.5 s, once at
- * the end, and erased before any other output (a thread logging first
- * erases it under the line's lock).  Even one file is written by a
- * thread of its own so that the master can show it.  Otherwise only the
- * final log line.  The threads are joined before the master goes on, so
- * no thread exists when the workers are forked.
+ * On a terminal (stderr, TERM not "dumb") the thread that started the
+ * others shows a status line on stderr: the phase, the bytes done of the
+ * total (a reused file's bytes already there count as done), the rate of
+ * the bytes written and the ETA; once at the start, at most every 0.5 s,
+ * once at the end, and erased before any other output (a thread logging
+ * first erases it under the line's lock).  Even one file is written by a
+ * thread of its own so that the status line can be shown meanwhile.
+ * Otherwise only the final log line.
  */
 #include "runtime/fileset/prealloc.h"
 
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +78,13 @@
 #define CHUNK_FILES 64              /* files claimed at a time, at most */
 #define CHUNK_BYTES (16ull << 20)   /* ... and about this many bytes */
 #define PROGRESS_NS 500000000ull    /* status line refresh: at most 2 per second */
+#define ERROR_MAX 8192              /* the first error's text, from the child */
+
+/* What the master and the child writing the files share (MAP_SHARED). */
+struct prealloc_link {
+	_Atomic int stop;               /* the master was interrupted: stop */
+	char error[ERROR_MAX];          /* the child's first error, for the master */
+};
 
 struct prealloc_run {
 	const struct prealloc_job *job;
@@ -71,6 +100,7 @@ struct prealloc_run {
 	int running;
 	pthread_mutex_t line_lock;      /* the status line and the logs */
 	bool shown;                     /* the status line is on the terminal */
+	struct prealloc_link *link;     /* in the child: to the master; else NULL */
 };
 
 /* Erase the status line, if shown; under line_lock. */
@@ -105,7 +135,38 @@ static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
 	tree_file_relpath(job->tree, e, buf + n + 1);
 }
 
-/* The first failure of the run is logged; the others only stop it. */
+/* SIGINT/SIGTERM came: to this process, or to the master (r->link). */
+static bool stop_asked(const struct prealloc_run *r)
+{
+	return interrupt_signal() ||
+	       (r->link && atomic_load_explicit(&r->link->stop, memory_order_relaxed));
+}
+
+/*
+ * The run's first error: logged now, or in the child left in the link
+ * for the master to log, so that it is the master's first error too (the
+ * one a results file keeps).  Called once (r->failed).
+ */
+static void report_error(struct prealloc_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void report_error(struct prealloc_run *r, const char *fmt, ...)
+{
+	char msg[ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->link) {
+		memcpy(r->link->error, msg, sizeof(msg));
+		return;
+	}
+	begin_say(r);
+	log_error("%s", msg);
+	end_say(r);
+}
+
+/* The first failure of the run is reported; the others only stop it. */
 static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int err)
 {
 	char *path = malloc(strlen(r->job->root) + 1 + TREE_PATH_MAX);
@@ -113,14 +174,15 @@ static void fail_file(struct prealloc_run *r, uint64_t e, const char *what, int 
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
 			msg_path(r->job, e, path);
-		begin_say(r);
-		if (err == ECANCELED)
+		if (err == ECANCELED) {
+			begin_say(r);
 			log_info("Preallocation interrupted while writing %s",
 				 path ? path : "a file");
-		else
-			log_error("cannot preallocate %s: %s: %s", path ? path : "a file",
-				  what, strerror(err));
-		end_say(r);
+			end_say(r);
+		} else {
+			report_error(r, "cannot preallocate %s: %s: %s",
+				     path ? path : "a file", what, strerror(err));
+		}
 	}
 	free(path);
 }
@@ -133,23 +195,22 @@ static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
 	if (atomic_exchange(&r->failed, 1) == 0) {
 		if (path)
 			msg_path(r->job, e, path);
-		begin_say(r);
-		log_error("refusing to preallocate %s: %s; flowbench never writes, "
-			  "truncates or removes a file it did not create (left "
-			  "untouched)", path ? path : "a file", why);
-		end_say(r);
+		report_error(r, "refusing to preallocate %s: %s; flowbench never "
+			     "writes, truncates or removes a file it did not create "
+			     "(left untouched)", path ? path : "a file", why);
 	}
 	free(path);
 }
 
 /*
  * Write pattern bytes to [from, to) of fd.  0 or an errno; ECANCELED
- * when SIGINT/SIGTERM came (a big file must not hold an interrupt up).
+ * when SIGINT/SIGTERM came or another file failed (a big file must hold
+ * neither up).
  */
 static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to)
 {
 	while (from < to) {
-		if (interrupt_signal())
+		if (stop_asked(r) || atomic_load_explicit(&r->failed, memory_order_relaxed))
 			return ECANCELED;
 		size_t n = to - from < PREALLOC_BLOCK ? (size_t)(to - from) : PREALLOC_BLOCK;
 		ssize_t w = pwrite(fd, r->job->pattern, n, (off_t)from);
@@ -320,7 +381,7 @@ static void *worker(void *arg)
 	while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
 		uint64_t first = atomic_fetch_add(&r->next, r->chunk);
 
-		if (interrupt_signal()) {
+		if (stop_asked(r)) {
 			atomic_store(&r->failed, 1);
 			begin_say(r);
 			log_info("Preallocation of %s interrupted", r->job->name);
@@ -330,7 +391,8 @@ static void *worker(void *arg)
 
 		if (first >= r->nfiles)
 			break;
-		for (uint64_t e = first; e < first + r->chunk && e < r->nfiles; e++)
+		for (uint64_t e = first; e < first + r->chunk && e < r->nfiles &&
+		     !atomic_load_explicit(&r->failed, memory_order_relaxed); e++)
 			do_file(r, e, rel);
 	}
 	pthread_mutex_lock(&r->lock);
@@ -437,10 +499,14 @@ static bool status_terminal(void)
 	return isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
 }
 
-int prealloc_files(const struct prealloc_job *job)
+/*
+ * The whole preallocation, with its threads, in this process; `link`: to
+ * the master, in the child.  0, or -1 after reporting the first error.
+ */
+static int run_threads(const struct prealloc_job *job, struct prealloc_link *link)
 {
 	const struct fs_tree *tree = job->tree;
-	struct prealloc_run r = { .job = job, .nfiles = tree->nfiles };
+	struct prealloc_run r = { .job = job, .nfiles = tree->nfiles, .link = link };
 	uint64_t want_files = pick_count(job->files, PICK_EXISTING), want_bytes = 0;
 	uint64_t t0 = clock_now_ns();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -499,4 +565,134 @@ int prealloc_files(const struct prealloc_job *job)
 			 (double)atomic_load(&r.bytes_done) / 1048576.0,
 			 job->name, (double)(clock_now_ns() - t0) / 1e9);
 	return 0;
+}
+
+/*
+ * The child: SIGINT and SIGTERM are the master's (it passes them on
+ * through the link), and the child dies with it.  It leaves with _exit():
+ * no atexit handler of the master's (MPI's, the results writer's) runs
+ * twice.  Entered with the signals held (prealloc_files()).
+ */
+__attribute__((noreturn))
+static void child_main(const struct prealloc_job *job, struct prealloc_link *link,
+		       pid_t master, const sigset_t *mask)
+{
+	struct sigaction sa;
+	int rc = 1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	interrupt_release(mask);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == master)        /* else the master died before prctl */
+		rc = run_threads(job, link) == 0 ? 0 : 1;
+	fflush(NULL);
+	_exit(rc);
+}
+
+/* A descriptor that turns readable when `pid` exits, or -1 (before Linux 5.3). */
+static int exit_fd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * Wait for the child, passing an interrupt on to it.  Entered with
+ * SIGINT and SIGTERM held (`mask`: the signal mask to wait with): the
+ * signal can only come inside ppoll(), which it cuts short, so it is
+ * seen at once and never lost between a check and the wait.  Without a
+ * pidfd the wait wakes every 10 ms to look.  0 with *status, or -1 and
+ * errno (waitpid's).
+ */
+static int wait_child(pid_t pid, struct prealloc_link *link, const sigset_t *mask,
+		      int *status)
+{
+	int fd = exit_fd(pid);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct timespec tick = { .tv_sec = fd >= 0 ? 1 : 0,
+				 .tv_nsec = fd >= 0 ? 0 : 10000000L };
+	pid_t w;
+	int err;
+
+	while ((w = waitpid(pid, status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+		if (interrupt_signal())
+			atomic_store(&link->stop, 1);
+		ppoll(fd >= 0 ? &pfd : NULL, fd >= 0 ? 1 : 0, &tick, mask);
+	}
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = err;
+	return w == pid ? 0 : -1;
+}
+
+/*
+ * The child's outcome as prealloc_files()'s: its first error is logged
+ * here, as the master's own; an interrupt was logged by the child and is
+ * the master's already.  0 or -1.
+ */
+static int child_outcome(const struct prealloc_job *job, struct prealloc_link *link,
+			 int status)
+{
+	link->error[sizeof(link->error) - 1] = '\0';
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (link->error[0])
+		log_error("%s", link->error);
+	else if (WIFSIGNALED(status))
+		log_error("cannot preallocate %s: the process writing its files was "
+			  "killed by signal %d (%s)", job->root, WTERMSIG(status),
+			  strsignal(WTERMSIG(status)));
+	else if (!interrupt_signal())
+		log_error("cannot preallocate %s: the process writing its files "
+			  "exited with status %d", job->root, WEXITSTATUS(status));
+	return -1;
+}
+
+/* fork() (or the shared page) failed: the threads run in the master. */
+static int run_in_master(const struct prealloc_job *job, const char *what, int err)
+{
+	log_info("Pre-allocating %s in this process (%s: %s)", job->name, what,
+		 strerror(err));
+	return run_threads(job, NULL);
+}
+
+int prealloc_files(const struct prealloc_job *job)
+{
+	struct prealloc_link *link = mmap(NULL, sizeof(*link), PROT_READ | PROT_WRITE,
+					  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t master = getpid(), pid;
+	sigset_t mask;
+	int status, rc, err;
+
+	if (link == MAP_FAILED)
+		return run_in_master(job, "mmap", errno);
+	fflush(NULL);                   /* nothing buffered is printed twice */
+	interrupt_hold(&mask);
+	pid = fork();
+	if (pid == 0)
+		child_main(job, link, master, &mask);
+	if (pid < 0) {
+		err = errno;
+		interrupt_release(&mask);
+		munmap(link, sizeof(*link));
+		return run_in_master(job, "fork", err);
+	}
+	if (wait_child(pid, link, &mask, &status) < 0) {
+		log_error("cannot preallocate %s: waiting for the process writing its "
+			  "files: %s", job->root, strerror(errno));
+		rc = -1;
+	} else {
+		rc = child_outcome(job, link, status);
+	}
+	interrupt_release(&mask);
+	munmap(link, sizeof(*link));
+	return rc;
 }

@@ -1,5 +1,6 @@
 /*
- * prealloc.h - writing a fileset's files before the run, in parallel.
+ * prealloc.h - writing a fileset's files before the run, in parallel,
+ * without a thread in the master.
  */
 #ifndef FLOWBENCH_PREALLOC_H
 #define FLOWBENCH_PREALLOC_H
@@ -29,8 +30,11 @@ struct prealloc_job {
 /*
  * Make every file whose existence bit is set exist with its population
  * size, and (unless fresh) remove the others, with up to one thread per
- * online CPU.  Shows progress on stderr if it is a terminal.  0, or -1
- * after logging the first error.
+ * online CPU, in a child process (or in this one if it cannot fork): the
+ * caller never runs a thread, so the workers it forks later stay
+ * single-threaded to glibc.  Shows progress on stderr if it is a
+ * terminal; stops on SIGINT/SIGTERM (interrupt.h).  0, or -1 after
+ * logging the first error (or the interrupt).
  */
 int prealloc_files(const struct prealloc_job *job);
 

@@ -79,13 +79,14 @@ flowop finishoncount name=fin,target=st,value=10 } }
 run 10
 F
 traced big big
-# threads the master (the process that forks) started before it forked
-# the worker: preallocation's
+# threads the preallocation's process started: the master (the process
+# that forks) forks it first, before the worker (singlethread.sh: the
+# master itself runs no thread)
 master=$(grep -l '^clone(.*SIGCHLD' "$tmp"/big.tr.* | head -1)
-[ -n "$master" ] || fail "no fork of a worker traced"
-threads=$(awk '/^clone3?\(/ && /CLONE_THREAD/ { n++ }
-	/^clone\(/ && /SIGCHLD/ { exit }
-	END { print n + 0 }' "$master")
+[ -n "$master" ] || fail "no fork traced"
+child=$(awk '/^clone\(/ && /SIGCHLD/ { print $NF; exit }' "$master")
+[ -f "$tmp/big.tr.$child" ] || fail "no trace of the preallocation's process ($child)"
+threads=$(awk '/^clone3?\(/ && /CLONE_THREAD/ { n++ } END { print n + 0 }' "$tmp/big.tr.$child")
 want=$((ncpu < 8 ? ncpu : 8))
 echo "8 files of 16 MiB on $ncpu CPUs: $threads preallocation threads"
 [ "$threads" -eq "$want" ] ||

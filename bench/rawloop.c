@@ -9,14 +9,18 @@
  * runs it alternately with flowbench and fio on the same cached file and
  * reports flowbench's throughput as a ratio of this one.
  *
- * Usage: rawloop FILE SECONDS [IOSIZE]      (IOSIZE in bytes, default 8192;
- *        k/m/g suffixes are accepted)
+ * Usage: rawloop FILE SECONDS [IOSIZE [CLOCKS]]
+ *   IOSIZE in bytes, default 8192; k/m/g suffixes are accepted.
+ *   CLOCKS: clock reads per op, 1 (default: the cheapest loop) or 2 (one
+ *   before and one after each pread, as a tool that times every op must:
+ *   the floor for flowbench's per-op latencies, issue 15).
  * Prints: ops=<count> seconds=<elapsed> cpu=<user+system seconds of the
- *         loop>  and  ops/s=<rate>
+ *         loop>, ops/s=<rate>, and with CLOCKS 2 mean_latency_ns=<mean>
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,16 +106,17 @@ static int parse_size(const char *s, uint64_t *out)
 
 int main(int argc, char **argv)
 {
-	uint64_t iosize = 8192, nblocks, ops = 0;
+	uint64_t iosize = 8192, nblocks, ops = 0, lat_ns = 0;
 	double seconds;
 	char *end, *buf;
 	struct stat st;
-	struct timespec start, now, deadline;
+	struct timespec start, now, deadline, before;
 	double cpu0;
+	bool two_clocks;
 	int fd;
 
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: %s FILE SECONDS [IOSIZE]\n", argv[0]);
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: %s FILE SECONDS [IOSIZE [CLOCKS]]\n", argv[0]);
 		return 2;
 	}
 	seconds = strtod(argv[2], &end);
@@ -119,10 +124,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rawloop: bad SECONDS '%s'\n", argv[2]);
 		return 2;
 	}
-	if (argc == 4 && parse_size(argv[3], &iosize) != 0) {
+	if (argc >= 4 && parse_size(argv[3], &iosize) != 0) {
 		fprintf(stderr, "rawloop: bad IOSIZE '%s'\n", argv[3]);
 		return 2;
 	}
+	if (argc == 5 && strcmp(argv[4], "1") != 0 && strcmp(argv[4], "2") != 0) {
+		fprintf(stderr, "rawloop: CLOCKS is 1 or 2, not '%s'\n", argv[4]);
+		return 2;
+	}
+	two_clocks = argc == 5 && strcmp(argv[4], "2") == 0;
 
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) != 0) {
@@ -154,7 +164,11 @@ int main(int argc, char **argv)
 
 	for (;;) {
 		off_t off = (off_t)(rng_below((uint32_t)nblocks) * iosize);
-		ssize_t n = pread(fd, buf, iosize, off);
+		ssize_t n;
+
+		if (two_clocks)        /* the op's start (its end is `now` below) */
+			clock_gettime(CLOCK_MONOTONIC, &before);
+		n = pread(fd, buf, iosize, off);
 
 		if (n != (ssize_t)iosize) {
 			fprintf(stderr, "rawloop: pread at %lld: %s\n",
@@ -164,6 +178,9 @@ int main(int argc, char **argv)
 		}
 		ops++;
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (two_clocks)        /* what a timing tool does with the two reads */
+			lat_ns += (uint64_t)((now.tv_sec - before.tv_sec) * 1000000000L +
+					     (now.tv_nsec - before.tv_nsec));
 		if (now.tv_sec > deadline.tv_sec ||
 		    (now.tv_sec == deadline.tv_sec &&
 		     now.tv_nsec >= deadline.tv_nsec))
@@ -174,6 +191,8 @@ int main(int argc, char **argv)
 	printf("ops=%" PRIu64 " seconds=%.6f cpu=%.6f\n", ops, seconds,
 	       cpu_seconds() - cpu0);
 	printf("ops/s=%.1f\n", (double)ops / seconds);
+	if (two_clocks)
+		printf("mean_latency_ns=%.1f\n", (double)lat_ns / (double)ops);
 	close(fd);
 	free(buf);
 	return 0;

@@ -12,12 +12,6 @@
 private_mounts "$@"
 need python3
 
-# errors_of NAME FLOWOP KIND: KIND's count for FLOWOP on the Errors line
-errors_of() {
-	sed -n "s/.*Errors: .*[(;] *$2 [0-9]*: \\([^;)]*\\).*/\\1/p" "$tmp/$1.out" |
-		tr ',' '\n' | sed -n "s/^ *$3 \\([0-9]*\\)$/\\1/p" | head -1 | grep . || echo 0
-}
-
 # json_errors FILE FLOWOP KIND: "errors" and error_kinds[KIND] of FLOWOP
 json_errors() {
 	python3 - "$@" <<'PY'

@@ -114,12 +114,6 @@ reused() {
 		{ cat "$tmp/$1.out"; fail "$1: $file was not reused"; }
 }
 
-# errors_of NAME FLOWOP KIND: KIND's count for FLOWOP on the Errors line
-errors_of() {
-	sed -n "s/.*Errors: .*[(;] *$2 [0-9]*: \\([^;)]*\\).*/\\1/p" "$tmp/$1.out" |
-		tr ',' '\n' | sed -n "s/^ *$3 \\([0-9]*\\)$/\\1/p" | head -1 | grep . || echo 0
-}
-
 # json_flowop FILE FLOWOP: ops, errors, error_kinds EIO of FLOWOP, status
 json_flowop() {
 	python3 - "$@" <<'PY'

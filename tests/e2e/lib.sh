@@ -30,6 +30,26 @@ need() {
 	}
 }
 
+# need_plain_build SYMBOL: skip (77) when $FLOWBENCH is built with a
+# sanitizer (its interceptors and shadow memory change what valgrind
+# counts) or has no symbol SYMBOL (stripped: the counts need it).
+need_plain_build() {
+	if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
+		echo "SKIP: $FLOWBENCH is built with a sanitizer"
+		exit 77
+	fi
+	need nm
+	nm "$FLOWBENCH" 2>/dev/null | grep -q " $1\$" ||
+		{ echo "SKIP: $FLOWBENCH has no symbols"; exit 77; }
+}
+
+# errors_of NAME FLOWOP KIND: KIND's count for FLOWOP on the Errors line
+# of $tmp/NAME.out ("Errors: N (f1 3: EIO 2, ENOENT 1; ...)"), 0 if none
+errors_of() {
+	sed -n "s/.*Errors: .*[(;] *$2 [0-9]*: \\([^;)]*\\).*/\\1/p" "$tmp/$1.out" |
+		tr ',' '\n' | sed -n "s/^ *$3 \\([0-9]*\\)$/\\1/p" | head -1 | grep . || echo 0
+}
+
 # breakdown_field OUTPUT NAME FIELD: a number from NAME's breakdown line.
 # FIELD: ops, opss (ops/s), mbs (mb/s), msop (ms/op), min, max.
 breakdown_field() {

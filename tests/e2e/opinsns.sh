@@ -14,12 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 need valgrind
 need callgrind_annotate
-if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
-	echo "SKIP: $FLOWBENCH is built with a sanitizer"
-	exit 77
-fi
-nm "$FLOWBENCH" 2>/dev/null | grep -q ' thread_main$' ||
-	{ echo "SKIP: $FLOWBENCH has no symbols"; exit 77; }
+need_plain_build thread_main
 
 FLOWBENCH_CLOCK=monotonic "$TOP_SRCDIR/bench/opinsns" flowbench "$FLOWBENCH" \
 	"$tmp/data" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "bench/opinsns failed"; }

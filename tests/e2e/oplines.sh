@@ -9,18 +9,13 @@
 # the numbers do not depend on the machine's load.  Before issue 15 an
 # op touched 27 lines on 12 pages, after its second round 11 lines on 5
 # pages; the bounds leave room for a field or two (and the stack's
-# placement, which moves a line or so), not for a chain of pointers.  Skipped (77) without valgrind or
-# in sanitizer builds.
+# placement, which moves a line or so), not for a chain of pointers.
+# Skipped (77) without valgrind or in sanitizer builds.
 . "$(dirname "$0")/lib.sh"
 need valgrind
-need nm
 need objdump
 need addr2line
-if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
-	echo "SKIP: $FLOWBENCH is built with a sanitizer"
-	exit 77
-fi
-nm "$FLOWBENCH" | grep -q ' io_read$' || { echo "SKIP: $FLOWBENCH has no symbols"; exit 77; }
+need_plain_build io_read
 
 "$TOP_SRCDIR/bench/oplines" flowbench "$FLOWBENCH" "$tmp/data" >"$tmp/out" 2>&1 ||
 	{ cat "$tmp/out"; fail "bench/oplines failed"; }

@@ -16,12 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need valgrind
 need callgrind_annotate
-need nm
-if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
-	echo "SKIP: $FLOWBENCH is built with a sanitizer"
-	exit 77
-fi
-nm "$FLOWBENCH" | grep -q ' thread_main$' || { echo "SKIP: $FLOWBENCH has no symbols"; exit 77; }
+need_plain_build thread_main
 
 cat >"$tmp/loop.f" <<'W'
 set $dir=/tmp

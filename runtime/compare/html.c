@@ -596,11 +596,12 @@ static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
 static const char *const metric_names[] = {
 	"ops/s", "MB/s", "ms/op", "CPU µs/op (workers)", "disk util % (busiest device)"
 };
-#define RATE_METRICS 3          /* the metrics before are rates, from here costs */
+#define FIRST_COST_METRIC 3     /* metric_names before it are rates, from it costs */
 
 /* Which metrics a numbers table shows. */
 static const int rate_metrics[] = { 0, 1, 2 };
 static const int cost_metrics[] = { 0, 3, 4 };  /* ops/s next to what it cost */
+#define NMETRICS(list) ((int)(sizeof(list) / sizeof((list)[0])))
 
 /*
  * A file's change against the first, computed as `flowbench compare`
@@ -633,7 +634,7 @@ static void value_cell(FILE *out, const struct rf_doc *doc, int m, const struct 
 {
 	char buf[160];
 
-	if (m >= RATE_METRICS && !html_usage_measured(doc)) {
+	if (m >= FIRST_COST_METRIC && !html_usage_measured(doc)) {
 		fputs("<td>not measured</td>", out);
 		return;
 	}
@@ -715,7 +716,7 @@ static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
 	if (k->occurrence)
 		fprintf(out, " (%d)", k->occurrence + 1);
 	fputs("</h2>\n", out);
-	numbers_table(out, docs, ndocs, k, a, rate_metrics, RATE_METRICS);
+	numbers_table(out, docs, ndocs, k, a, rate_metrics, NMETRICS(rate_metrics));
 	legend(out, names, ndocs, repeats(docs, ndocs));
 	fputs("<div class=\"charts\">\n", out);
 	time_charts(out, docs, ndocs, k, a, b);
@@ -957,12 +958,12 @@ int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 		status = -1;
 
 	fputs("<h2>IO Summary</h2>\n", out);
-	numbers_table(out, docs, ndocs, NULL, a, rate_metrics, RATE_METRICS);
+	numbers_table(out, docs, ndocs, NULL, a, rate_metrics, NMETRICS(rate_metrics));
 	if (html_usage_any(docs, ndocs)) {
 		/* the rates next to what they cost, as `flowbench compare` shows them */
 		fputs("<p>What the rates cost: the workers' CPU per op and the busiest "
 		      "device's utilisation (each run's under CPU and disks).</p>\n", out);
-		numbers_table(out, docs, ndocs, NULL, a, cost_metrics, 3);
+		numbers_table(out, docs, ndocs, NULL, a, cost_metrics, NMETRICS(cost_metrics));
 	}
 	if (several(docs, ndocs)) {
 		fputs("<div class=\"charts\">\n", out);

@@ -11,8 +11,9 @@
 
 /*
  * A header per file (workload, date, environment), a summary, what each
- * run's window cost (CPU, disks: html_usage.h), and per flowop: ops/s over time, latency percentiles, and with several files or
- * repeats bars of mean ± stdev.  Returns 0, or -1 when writing failed or
+ * run's window cost (CPU, disks: html_usage.h), and per flowop: ops/s
+ * over time, latency percentiles, and with several files or repeats
+ * bars of mean ± stdev.  Returns 0, or -1 when writing failed or
  * memory ran out.
  */
 int html_report(FILE *out, const struct rf_doc *docs, int ndocs);

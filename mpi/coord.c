@@ -379,6 +379,20 @@ static struct proc_window *wire_windows(const struct cluster *cl, const struct p
 }
 
 /*
+ * A rank whose devices did not all fit the wire's usage summary: said
+ * on rank 0's output, since the results file's ranks[] holds only the
+ * first USAGE_SUMMARY_DISKS (its "disks_total" keeps the count).
+ */
+static void note_cut_disks(const struct run_client *c)
+{
+	if (c->usage.ndisk_total > c->usage.ndisk)
+		log_info("Rank %d (%s): %d devices under its filesets; the results "
+			 "file's ranks[].usage lists the first %d (disks_total: %d)",
+			 c->rank, c->host, c->usage.ndisk_total, c->usage.ndisk,
+			 c->usage.ndisk_total);
+}
+
+/*
  * Rank 0: the parts of `n` ranks (rank who[i], or i when `who` is NULL)
  * into out->clients, the window, the skew and the first failure.  Times
  * count from the common start of the measured phase (the release target
@@ -418,6 +432,7 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 		c->ops = w.io_ops;
 		c->bytes = w.io_bytes;
 		c->usage = w.usage;
+		note_cut_disks(c);
 		for (int k = 0; k < nf; k++)
 			c->errors += c->fo_errors[k];
 		if (w.release_ns < lo_rel)

@@ -2,7 +2,8 @@
  * html.c - the page of `flowbench report`.  Everything taken from a
  * results file is escaped (it may hold any host, path or error text);
  * charts come from svg.c; nothing refers to anything outside the file.
- * A run of several clients (flowbench-mpi) gets a section of its ranks.
+ * A run of several clients (flowbench-mpi) gets a section of its ranks;
+ * what the runs' windows cost (CPU, disks) is html_usage.c's.
  */
 #include "runtime/compare/html.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/compare/html_usage.h"
 #include "runtime/compare/nameidx.h"
 #include "runtime/compare/svg.h"
 #include "runtime/compare/welch.h"
@@ -560,6 +562,15 @@ static void latency_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 	svg_end(&c);
 }
 
+/* The IO Summary's metric (metric_names): its rates, then the window's cost. */
+static double summary_value(const struct rf_summary *s, int metric)
+{
+	const double v[] = { s->ops_per_s, s->mb_per_s, s->ms_per_op,
+			     s->cpu_us_per_op, s->disk_util_pct };
+
+	return v[metric];
+}
+
 /* The values of a flowop (k) or of the summary (NULL) over a file's runs. */
 static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
 			    int metric, double *v)
@@ -574,15 +585,23 @@ static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
 		if (k && fo)
 			x = metric == 0 ? fo->ops_per_s : metric == 1 ? fo->mb_per_s : fo->ms_per_op;
 		else if (!k)
-			x = metric == 0 ? run->summary.ops_per_s : metric == 1 ?
-			    run->summary.mb_per_s : run->summary.ms_per_op;
+			x = summary_value(&run->summary, metric);
 		if (isfinite(x))
 			v[n++] = x;
 	}
 	return sample_of(v, n);
 }
 
-static const char *const metric_names[] = { "ops/s", "MB/s", "ms/op" };
+/* A flowop's three; the IO Summary's two more when a run measured them. */
+static const char *const metric_names[] = {
+	"ops/s", "MB/s", "ms/op", "CPU µs/op (workers)", "disk util % (busiest device)"
+};
+#define FIRST_COST_METRIC 3     /* metric_names before it are rates, from it costs */
+
+/* Which metrics a numbers table shows. */
+static const int rate_metrics[] = { 0, 1, 2 };
+static const int cost_metrics[] = { 0, 3, 4 };  /* ops/s next to what it cost */
+#define NMETRICS(list) ((int)(sizeof(list) / sizeof((list)[0])))
 
 /*
  * A file's change against the first, computed as `flowbench compare`
@@ -610,19 +629,30 @@ static void diff_cells(FILE *out, const struct sample *base, const struct sample
 		fprintf(out, " (p=%.2g)</td>", w.p);
 }
 
-/*
- * The numbers behind the charts: per file, mean ± stdev of each metric
- * over its runs, and with several files each one's %diff against the
- * first and whether it is significant.
- */
-static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
-			  const struct rf_key *k, double *v)
+/* A file's mean ± stdev of a metric; the cost of a file that never measured it: so. */
+static void value_cell(FILE *out, const struct rf_doc *doc, int m, const struct sample *s)
 {
 	char buf[160];
 
+	if (m >= FIRST_COST_METRIC && !html_usage_measured(doc)) {
+		fputs("<td>not measured</td>", out);
+		return;
+	}
+	svg_human_pm(buf, sizeof(buf), s->n ? s->mean : NAN, s->n > 1 ? s->stdev : NAN);
+	fprintf(out, "<td class=\"n\">%s</td>", buf);
+}
+
+/*
+ * The numbers behind the charts: per file, mean ± stdev of each metric
+ * ms[0..nm-1] over its runs, and with several files each one's %diff
+ * against the first and whether it is significant.
+ */
+static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
+			  const struct rf_key *k, double *v, const int *ms, int nm)
+{
 	fputs("<table>\n<tr><th>file</th><th>runs</th>", out);
-	for (int m = 0; m < 3; m++) {
-		fprintf(out, "<th>%s</th>", metric_names[m]);
+	for (int i = 0; i < nm; i++) {
+		fprintf(out, "<th>%s</th>", metric_names[ms[i]]);
 		if (ndocs > 1)
 			fputs("<th>%diff vs 1</th><th>significant</th>", out);
 	}
@@ -631,13 +661,11 @@ static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
 		fprintf(out, "<tr><td>%d: ", d + 1);
 		html_escape(out, docs[d].path);
 		fprintf(out, "</td><td class=\"n\">%d</td>", docs[d].nruns);
-		for (int m = 0; m < 3; m++) {
-			struct sample base = values(&docs[0], k, m, v);
-			struct sample s = values(&docs[d], k, m, v);
+		for (int i = 0; i < nm; i++) {
+			struct sample base = values(&docs[0], k, ms[i], v);
+			struct sample s = values(&docs[d], k, ms[i], v);
 
-			svg_human_pm(buf, sizeof(buf), s.n ? s.mean : NAN,
-				     s.n > 1 ? s.stdev : NAN);
-			fprintf(out, "<td class=\"n\">%s</td>", buf);
+			value_cell(out, &docs[d], ms[i], &s);
 			if (ndocs > 1 && d == 0)
 				fputs("<td class=\"n\">-</td><td>(baseline)</td>", out);
 			else if (ndocs > 1)
@@ -688,7 +716,7 @@ static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
 	if (k->occurrence)
 		fprintf(out, " (%d)", k->occurrence + 1);
 	fputs("</h2>\n", out);
-	numbers_table(out, docs, ndocs, k, a);
+	numbers_table(out, docs, ndocs, k, a, rate_metrics, NMETRICS(rate_metrics));
 	legend(out, names, ndocs, repeats(docs, ndocs));
 	fputs("<div class=\"charts\">\n", out);
 	time_charts(out, docs, ndocs, k, a, b);
@@ -743,7 +771,10 @@ static void rate_text(char *buf, size_t len, double v)
 	snprintf(buf, len, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
 }
 
-/* One rank's row: rank, host, ops/s, window, errors, failed (and why). */
+/*
+ * One rank's row: rank, host, ops/s, window, errors, its workers' CPU %
+ * and busiest device, failed (and why).
+ */
 static void rank_row(FILE *out, const struct rf_rank *k, bool slowest)
 {
 	char rate[48];
@@ -761,6 +792,7 @@ static void rank_row(FILE *out, const struct rf_rank *k, bool slowest)
 	}
 	number_cell(out, k->window_s, 3);
 	number_cell(out, k->errors, 0);
+	html_usage_rank_cells(out, k);
 	if (k->failed) {
 		fputs("<td class=\"err\">yes", out);
 		if (*k->error) {
@@ -776,7 +808,8 @@ static void rank_row(FILE *out, const struct rf_rank *k, bool slowest)
 
 /*
  * A run of several clients (flowbench-mpi): a row per rank (host, its
- * ops/s over its own window, the window, errors, whether it failed),
+ * ops/s over its own window, the window, errors, its CPU and busiest
+ * device, whether it failed),
  * the slowest highlighted, and the rates as bars.
  */
 static int ranks_section(FILE *out, const struct rf_doc *docs, int d, int r)
@@ -797,7 +830,9 @@ static int ranks_section(FILE *out, const struct rf_doc *docs, int d, int r)
 			run->ranks[s->slowest].rank);
 	}
 	fputs(".</p>\n<table>\n<tr><th>rank</th><th>host</th><th>ops/s</th>"
-	      "<th>window (s)</th><th>errors</th><th>failed</th></tr>\n", out);
+	      "<th>window (s)</th><th>errors</th>", out);
+	html_usage_rank_heads(out);
+	fputs("<th>failed</th></tr>\n", out);
 	for (int i = 0; i < run->nranks; i++)
 		rank_row(out, &run->ranks[i], i == s->slowest);
 	fputs("</table>\n", out);
@@ -923,12 +958,19 @@ int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 		status = -1;
 
 	fputs("<h2>IO Summary</h2>\n", out);
-	numbers_table(out, docs, ndocs, NULL, a);
+	numbers_table(out, docs, ndocs, NULL, a, rate_metrics, NMETRICS(rate_metrics));
+	if (html_usage_any(docs, ndocs)) {
+		/* the rates next to what they cost, as `flowbench compare` shows them */
+		fputs("<p>What the rates cost: the workers' CPU per op and the busiest "
+		      "device's utilisation (each run's under CPU and disks).</p>\n", out);
+		numbers_table(out, docs, ndocs, NULL, a, cost_metrics, NMETRICS(cost_metrics));
+	}
 	if (several(docs, ndocs)) {
 		fputs("<div class=\"charts\">\n", out);
 		bars_chart(out, docs, ndocs, NULL, (const char *const *)legend, a, b, c);
 		fputs("</div>\n", out);
 	}
+	html_usage_section(out, docs, ndocs);
 	for (int d = 0; d < ndocs; d++)
 		for (int r = 0; r < docs[d].nruns; r++)
 			if (docs[d].runs[r].nranks > 0 && ranks_section(out, docs, d, r) < 0)

@@ -10,9 +10,10 @@
 #include "runtime/compare/load.h"
 
 /*
- * A header per file (workload, date, environment), a summary, and per
- * flowop: ops/s over time, latency percentiles, and with several files or
- * repeats bars of mean ± stdev.  Returns 0, or -1 when writing failed or
+ * A header per file (workload, date, environment), a summary, what each
+ * run's window cost (CPU, disks: html_usage.h), and per flowop: ops/s
+ * over time, latency percentiles, and with several files or repeats
+ * bars of mean ± stdev.  Returns 0, or -1 when writing failed or
  * memory ran out.
  */
 int html_report(FILE *out, const struct rf_doc *docs, int ndocs);

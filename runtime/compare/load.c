@@ -172,6 +172,56 @@ static int spread_ranks(struct rf_run *run)
 	return 0;
 }
 
+/* The highest util_pct of the devices found in /proc/diskstats; NaN: none. */
+static double busiest(const json_t *disks)
+{
+	double util = NAN;
+	size_t i;
+	json_t *v;
+
+	json_array_foreach((json_t *)disks, i, v)
+		if (json_is_true(json_object_get(v, "found")) &&
+		    !(num(v, "util_pct") <= util))
+			util = num(v, "util_pct");
+	return util;
+}
+
+/* One process's CPU fields (fio's names, docs/results-format.md). */
+static void load_cpu(const json_t *j, struct rf_cpu *c)
+{
+	c->usr_pct = num(j, "usr_pct");
+	c->sys_pct = num(j, "sys_pct");
+	c->cpu_s = num(j, "usr_s") + num(j, "sys_s");
+	c->ctx = num(j, "ctx");
+	c->majf = num(j, "majf");
+	c->minf = num(j, "minf");
+}
+
+/*
+ * A rank's "usage": its workers' CPU %, its busiest device, and how
+ * many devices it had ("disks_total"; files written before it: the
+ * ones listed).
+ */
+static void load_rank_usage(const json_t *usage, struct rf_rank *k)
+{
+	const json_t *disks = json_object_get(usage, "disks");
+	const json_t *total = json_object_get(usage, "disks_total");
+	struct rf_cpu w;
+
+	k->cpu_pct = k->disk_util_pct = NAN;
+	if (!json_is_object(usage))
+		return;
+	k->usage_measured = true;
+	load_cpu(json_object_get(usage, "workers"), &w);
+	k->cpu_pct = w.usr_pct + w.sys_pct;
+	k->disk_util_pct = busiest(disks);
+	k->ndisks = json_is_array(disks) ? (int)(json_array_size(disks) & INT_MAX) : 0;
+	k->disks_total = k->ndisks;
+	if (json_is_integer(total) && json_integer_value(total) > k->ndisks &&
+	    json_integer_value(total) <= INT_MAX)
+		k->disks_total = (int)json_integer_value(total);
+}
+
 /*
  * A flowbench-mpi run's "ranks": each entry's rank, host, rate, window,
  * errors and failure, and their spread.  Entries that are not objects
@@ -201,6 +251,7 @@ static int load_ranks(const json_t *ranks, struct rf_run *run)
 		k->window_s = num(v, "window_s");
 		k->ops_per_s = num(v, "ops_per_s");
 		k->errors = num(v, "errors");
+		load_rank_usage(json_object_get(v, "usage"), k);
 		run->nranks++;
 	}
 	return spread_ranks(run);
@@ -215,7 +266,7 @@ static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
 {
 	const json_t *cpu = json_object_get(usage, "cpu");
 	const json_t *disks = json_object_get(usage, "disks");
-	double pct = 0, secs = 0, util = NAN;
+	double pct = 0, secs = 0;
 	size_t i;
 	json_t *v;
 
@@ -229,11 +280,77 @@ static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
 	s->cpu_pct = pct;
 	if (ops > 0)
 		s->cpu_us_per_op = secs * 1e6 / ops;
-	json_array_foreach((json_t *)disks, i, v)
-		if (json_is_true(json_object_get(v, "found")) &&
-		    !(num(v, "util_pct") <= util))
-			util = num(v, "util_pct");
-	s->disk_util_pct = util;
+	s->disk_util_pct = busiest(disks);
+}
+
+/* The workers' CPU: every instance of "usage.cpu" summed. */
+static void sum_workers(const json_t *cpu, struct rf_cpu *w)
+{
+	size_t i;
+	json_t *v;
+
+	*w = (struct rf_cpu){ 0 };
+	json_array_foreach((json_t *)cpu, i, v) {
+		struct rf_cpu c;
+
+		load_cpu(v, &c);
+		w->usr_pct += c.usr_pct;
+		w->sys_pct += c.sys_pct;
+		w->cpu_s += c.cpu_s;
+		w->ctx += c.ctx;
+		w->majf += c.majf;
+		w->minf += c.minf;
+	}
+}
+
+/* "usage.disks" and "usage.no_block_device" into u.  0, or -1 (memory). */
+static int load_devices(const json_t *usage, struct rf_usage *u)
+{
+	const json_t *disks = json_object_get(usage, "disks");
+	const json_t *none = json_object_get(usage, "no_block_device");
+	size_t i;
+	json_t *v;
+
+	if ((json_array_size(disks) &&
+	     !(u->disks = calloc(json_array_size(disks), sizeof(*u->disks)))) ||
+	    (json_array_size(none) &&
+	     !(u->nodev = calloc(json_array_size(none), sizeof(*u->nodev)))))
+		return -1;
+	json_array_foreach((json_t *)disks, i, v) {
+		struct rf_disk *d = &u->disks[u->ndisks];
+
+		if (!json_is_object(v))
+			continue;
+		d->name = str(v, "name");
+		d->on = str(v, "on");
+		d->found = json_is_true(json_object_get(v, "found"));
+		d->read_ios = num(v, "read_ios");
+		d->write_ios = num(v, "write_ios");
+		d->util_pct = num(v, "util_pct");
+		u->ndisks++;
+	}
+	json_array_foreach((json_t *)none, i, v) {
+		if (!json_is_object(v))
+			continue;
+		u->nodev[u->nnodev].dir = str(v, "dir");
+		u->nodev[u->nnodev++].fstype = str(v, "fstype");
+	}
+	return 0;
+}
+
+/*
+ * The run's "usage" as the report shows it: the workers summed, the
+ * master, each device and each directory on none.  Absent: not
+ * measured.  0, or -1 when out of memory.
+ */
+static int load_run_usage(const json_t *usage, struct rf_usage *u)
+{
+	if (!json_is_object(usage))
+		return 0;
+	u->measured = true;
+	sum_workers(json_object_get(usage, "cpu"), &u->workers);
+	load_cpu(json_object_get(usage, "master"), &u->master);
+	return load_devices(usage, u);
 }
 
 static int load_run(const json_t *j, struct rf_run *run, const char **why)
@@ -265,7 +382,8 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 			return -1;
 		run->nflowops++;
 	}
-	if (index_run(run) < 0 || load_ranks(json_object_get(j, "ranks"), run) < 0) {
+	if (index_run(run) < 0 || load_ranks(json_object_get(j, "ranks"), run) < 0 ||
+	    load_run_usage(json_object_get(j, "usage"), &run->usage) < 0) {
 		*why = "out of memory";
 		return -1;
 	}
@@ -598,6 +716,8 @@ void rf_free(struct rf_doc *doc)
 		}
 		free(run->flowops);
 		free(run->ranks);
+		free(run->usage.disks);
+		free(run->usage.nodev);
 		nameidx_free(&run->byname);
 	}
 	free(doc->runs);

@@ -59,6 +59,42 @@ struct rf_summary {
 	double disk_util_pct;
 };
 
+/* One process's (or the workers' summed) CPU over the window; NaN when absent. */
+struct rf_cpu {
+	double usr_pct, sys_pct;   /* 100 = one CPU busy all the window */
+	double cpu_s;              /* usr_s + sys_s */
+	double ctx, majf, minf;
+};
+
+/* A device under the filesets, as the run's "usage.disks" names it. */
+struct rf_disk {
+	const char *name;      /* points into the tree; "" when absent */
+	const char *on;        /* a partition's disk, a dm/md device's parts; "" */
+	bool found;            /* false: not in /proc/diskstats at both ends */
+	double read_ios, write_ios, util_pct;
+};
+
+/* A fileset directory on no block device ("usage.no_block_device"). */
+struct rf_nodev {
+	const char *dir;       /* points into the tree; "" when absent */
+	const char *fstype;
+};
+
+/*
+ * A run's "usage" for the report; measured false when the run has none
+ * (a file written before flowbench recorded it, a run that never
+ * started): then it reads "not measured", never 0.
+ */
+struct rf_usage {
+	bool measured;
+	struct rf_cpu workers;     /* every worker instance, summed */
+	struct rf_cpu master;
+	struct rf_disk *disks;     /* [ndisks], malloc'ed */
+	int ndisks;
+	struct rf_nodev *nodev;    /* [nnodev], malloc'ed */
+	int nnodev;
+};
+
 /* Ops/s over a run's ranks, and the slowest rank. */
 struct rf_spread {
 	int n;                           /* ranks with a rate */
@@ -75,6 +111,13 @@ struct rf_rank {
 	double window_s;       /* NaN when absent, like every number here */
 	double ops_per_s;
 	double errors;
+	/* its own "usage" (usage_measured false when absent): its workers'
+	   usr+sys %, its busiest device's util %, and how many devices it
+	   lists of how many it had (disks_total > ndisks: the rest cut) */
+	bool usage_measured;
+	double cpu_pct;
+	double disk_util_pct;
+	int ndisks, disks_total;
 };
 
 struct rf_run {
@@ -86,6 +129,7 @@ struct rf_run {
 	int nflowops;
 	struct nameidx byname;  /* flowops by name and occurrence -> position */
 	struct rf_summary summary;
+	struct rf_usage usage;  /* the window's CPU and disks, for the report */
 	struct rf_rank *ranks;  /* flowbench-mpi: its "ranks", in file order; else NULL */
 	int nranks;
 	struct rf_spread spread;  /* of the ranks' ops/s (n == 0 without ranks) */

@@ -110,6 +110,7 @@ void usage_summarize(const struct usage_report *r, struct usage_summary *s)
 	for (int i = 0; i < r->ncpu; i++)
 		cpuuse_add(&s->workers, &r->cpu[i].u);
 	s->master = r->master.u;
+	s->ndisk_total = r->ndisk;
 	for (; s->ndisk < r->ndisk && s->ndisk < USAGE_SUMMARY_DISKS; s->ndisk++)
 		s->disk[s->ndisk] = r->disk[s->ndisk];
 }

@@ -46,7 +46,8 @@ struct usage_report {
 /*
  * A client's use in a fixed size, for flowbench-mpi's ranks (its wire
  * and the results file's ranks[]): its workers summed, its master, its
- * first USAGE_SUMMARY_DISKS devices.
+ * first USAGE_SUMMARY_DISKS devices, and how many it had (ndisk_total),
+ * so that a client with more says so instead of losing them unseen.
  */
 #define USAGE_SUMMARY_DISKS 8
 struct usage_summary {
@@ -54,7 +55,8 @@ struct usage_summary {
 	double window_s, disk_window_s;
 	struct cpu_usage workers;       /* every worker instance, summed */
 	struct cpu_usage master;
-	int ndisk;
+	int ndisk;                      /* kept: at most USAGE_SUMMARY_DISKS */
+	int ndisk_total;                /* under its filesets: ndisk or more */
 	struct usage_disk disk[USAGE_SUMMARY_DISKS];
 };
 

@@ -280,7 +280,11 @@ static void rank_flowop(struct walk *w, const char *name,
 static void cpu_fields(struct walk *w, const struct cpu_usage *u);
 static void disk(struct walk *w, const struct usage_disk *d);
 
-/* A rank's own "usage": its workers summed, its master, its first devices. */
+/*
+ * A rank's own "usage": its workers summed, its master, its first
+ * devices, and "disks_total": how many it had (more than "disks" holds
+ * when the wire's fixed size cut them).
+ */
 static void rank_usage(struct walk *w, const struct usage_summary *u)
 {
 	key(w, "usage");
@@ -300,6 +304,7 @@ static void rank_usage(struct walk *w, const struct usage_summary *u)
 	for (int i = 0; i < u->ndisk; i++)
 		disk(w, &u->disk[i]);
 	list_end(w);
+	uint(w, "disks_total", (uint64_t)(u->ndisk_total > u->ndisk ? u->ndisk_total : u->ndisk));
 	map_end(w);
 }
 

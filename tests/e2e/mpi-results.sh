@@ -3,8 +3,9 @@
 # under a real mpirun, 2 runs): only rank 0 writes them; the JSON and
 # YAML files hold the same tree; each run lists its 3 ranks in rank
 # order, with this host's name, a window as long as the run and no
-# longer than the job, and per flowop counts that add up exactly to the
-# merged flowop's; `flowbench compare` names the clients and the slowest
+# longer than the job, per flowop counts that add up exactly to the
+# merged flowop's, and its usage with the count of its devices
+# (disks_total); `flowbench compare` names the clients and the slowest
 # rank, `flowbench report` has a section per run with a row per rank and
 # the slowest highlighted (rendered by chromium when it is installed);
 # a rank's ENOSPC leaves a file listing every rank, the failed one named.
@@ -67,6 +68,9 @@ for run in a["runs"]:
         assert abs(w - (k["end_s"] - k["start_s"])) < 1e-6, (i, r, k)
         assert k["ops"] > 0 and abs(k["ops_per_s"] - k["ops"] / w) < 1e-6 * k["ops_per_s"], (i, r, k)
         assert [f["name"] for f in k["flowops"]] == [f["name"] for f in run["flowops"]], (i, r)
+        # its usage counts every device it had, the ones listed (at most 8) or more
+        u = k["usage"]
+        assert u["disks_total"] == len(u["disks"]) <= 8, (i, r, u["disks_total"], u["disks"])
     for j, fo in enumerate(run["flowops"]):
         for key in ("ops", "bytes", "errors"):
             total = sum(k["flowops"][j][key] for k in ranks)
@@ -112,7 +116,24 @@ done <"$tmp/expect"
 	fail "report: not one highlighted row per run"
 [ "$(grep -c '<title>ops/s per rank' "$tmp/r.html")" = 2 ] ||
 	fail "report: no bars of ops/s per rank"
-ok "report: a ranks section per run, a row per rank, the slowest highlighted, bars of ops/s per rank"
+python3 - "$x/x.json" "$tmp/r.html" <<'PY' || fail "report: the ranks' CPU and busiest device are not the results file's"
+import json, re, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+page = open(sys.argv[2]).read()
+for run in runs:
+    sec = page[page.index("<h2>ranks: 1: "):].split("<h2>ranks: 1: ")[run["index"]]
+    for k in run["ranks"]:
+        u = k["usage"]
+        row = re.search(r'<td class="n">%d</td><td>[^<]*</td>(?:<td[^>]*>[^<]*</td>){3}'
+                        r'<td class="n">([\d.]+)</td><td class="n">([^<]*)</td>' % k["rank"], sec)
+        assert row, (run["index"], k["rank"])
+        cpu = u["workers"]["usr_pct"] + u["workers"]["sys_pct"]
+        assert abs(float(row.group(1)) - cpu) <= 0.0051, (row.group(1), cpu)
+        found = [d["util_pct"] for d in u["disks"] if d["found"]]
+        want = "%.2f" % max(found) if found else "-"
+        assert row.group(2) == want, (row.group(2), want)
+PY
+ok "report: a ranks section per run, a row per rank (its CPU and busiest device as in the file), the slowest highlighted, bars of ops/s per rank"
 
 # ---- a rank that fails: ENOSPC on rank 1's own small file system ---------
 # The file is still written, the run partial, every rank listed; rank 1

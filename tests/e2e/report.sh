@@ -6,8 +6,13 @@
 # measured run time, the rows where A and B differ highlighted, %diff and
 # significance equal to `flowbench compare`'s, p50/p99 over time, an
 # overview of every flowop's latency, values on hover, no one-point
-# chart.  With Debian's chromium the page is rendered headless and must
-# not be blank; in CI ($CI set) a missing chromium is a failure, not a skip.
+# chart.  What each run's window cost (its usage) is on the page: the
+# workers' CPU, CPU µs/op, faults, the master, every device, equal within
+# rounding to the results file's numbers, in the HTML and in the page as
+# chromium renders it; a file without usage reads "not measured"; no
+# NaN or inf anywhere.  With Debian's chromium the page is rendered
+# headless and must not be blank; in CI ($CI set) a missing chromium is
+# a failure, not a skip.
 . "$(dirname "$0")/lib.sh"
 
 data=$TOP_SRCDIR/tests/data
@@ -130,6 +135,109 @@ assert hover > 0 and circles == len(re.findall(r"<circle [^>]*><title>", page)) 
 PY
 ok "real runs: human numbers, measured run time, differing rows, compare's %diff/significance, latency over time, overview, hover values"
 
+# CPU and disks: PAGE, then per file of the page its results file, or -
+# for a file without usage ("not measured").  Every number of the page's
+# tables against the results file's, within the page's rounding.
+cat >"$tmp/usage_check.py" <<'PY'
+import html, json, math, re, sys
+page = open(sys.argv[1]).read()
+files = sys.argv[2:]
+
+def text(s):
+    return html.unescape(re.sub(r"<[^>]*>", " ", s))
+
+bad = re.findall(r"(?i)(?<![a-z])-?(?:nan|inf)(?![a-z])", text(page))
+assert not bad, ("a number that is not one", bad)
+
+def cells(row):
+    return [text(c).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+
+def rows(table):
+    return [cells(r) for r in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+
+def num(s):
+    return float(s.replace(",", "").split(" ")[0])
+
+def human_tol(v):          # svg_human: whole from 100 up, else 3 significant digits
+    v = abs(v)
+    return 0.5 if v >= 99.95 or v == 0 else 0.5 * 10 ** (math.floor(math.log10(v)) - 2) + 1e-12
+
+def close(got, want, tol, what):
+    assert abs(got - want) <= tol, (what, "page", got, "file", want)
+
+sec = page[page.index("<h2>CPU and disks</h2>"):]
+sec = sec[:sec.index("<h2>", 5)]
+chunks = sec.split("<h3>")[1:]
+assert len(chunks) == len(files), (len(chunks), files)
+costs = {}
+for chunk, f in zip(chunks, files):
+    if f == "-":
+        assert "CPU and disks: not measured" in text(chunk), chunk[:300]
+        assert "<table" not in chunk
+        continue
+    doc = json.load(open(f))
+    tables = re.findall(r"<table.*?</table>", chunk, re.S)
+    cpu = rows(tables[0])[2:]
+    disks = rows(tables[1])[1:] if len(tables) > 1 else []
+    assert len(cpu) == len(doc["runs"]), (len(cpu), len(doc["runs"]))
+    want_disks, per_op, utils = [], [], []
+    for run, row in zip(doc["runs"], cpu):
+        u = run["usage"]
+        w = {k: sum(c[k] for c in u["cpu"]) for k in
+             ("usr_pct", "sys_pct", "usr_s", "sys_s", "ctx", "majf", "minf")}
+        us_op = (w["usr_s"] + w["sys_s"]) * 1e6 / run["summary"]["ops"]
+        per_op.append(us_op)
+        found = [d["util_pct"] for d in u["disks"] if d["found"]]
+        if found:
+            utils.append(max(found))
+        assert int(row[0]) == run["index"], row
+        got = [num(x) for x in row[1:]]
+        close(got[0], w["usr_pct"], 0.0051, "workers usr %")
+        close(got[1], w["sys_pct"], 0.0051, "workers sys %")
+        close(got[2], us_op, human_tol(us_op), "CPU µs/op")
+        for i, k in ((3, "ctx"), (4, "majf"), (5, "minf")):
+            close(got[i], w[k], 0, k)
+        close(got[6], u["master"]["usr_pct"], 0.0051, "master usr %")
+        close(got[7], u["master"]["sys_pct"], 0.0051, "master sys %")
+        for d in u["disks"]:
+            name = d["name"] + (" (on %s)" % d["on"] if d["on"] else "")
+            want_disks.append((run["index"], name, d))
+        for n in u["no_block_device"]:
+            want_disks.append((run["index"], n["dir"], n))
+    assert len(disks) == len(want_disks), (disks, want_disks)
+    for row, (index, name, d) in zip(disks, want_disks):
+        assert int(row[0]) == index and row[1] == name, (row, index, name)
+        if "fstype" in d:
+            assert row[2] == "no block device (%s): no disk statistics" % d["fstype"], row
+        elif d["found"]:
+            close(num(row[2]), d["read_ios"], 0, "reads")
+            close(num(row[3]), d["write_ios"], 0, "writes")
+            close(num(row[4]), d["util_pct"], 0.0051, "util %")
+    costs[f] = (sum(per_op) / len(per_op), sum(utils) / len(utils) if utils else None)
+
+# each file's CPU µs/op and util next to its rates: the means over its runs
+if costs:
+    sec = page[page.index("What the rates cost"):]
+    table = rows(sec[:sec.index("</table>")])[1:]
+    cpu_col, util_col = (5, 8) if len(files) > 1 else (3, 4)   # %diff columns or not
+    assert len(table) == len(files), table
+    for row, f in zip(table, files):
+        if f == "-":
+            assert row[cpu_col] == row[util_col] == "not measured", row
+            continue
+        close(num(row[cpu_col]), costs[f][0], human_tol(costs[f][0]), "mean CPU µs/op")
+        if costs[f][1] is None:
+            assert row[util_col] == "-", row    # on no block device (a tmpfs $TMPDIR)
+        else:
+            close(num(row[util_col]), costs[f][1], human_tol(costs[f][1]), "mean util %")
+PY
+usage_check() {
+	python3 "$tmp/usage_check.py" "$@" || fail "CPU and disks of $1 do not match the results files"
+}
+usage_check "$tmp/ab.html" "$tmp/a.json" "$tmp/b.json"
+usage_check "$html" - - -
+ok "CPU and disks: each run's workers, master and devices as the results files have them; a file without usage not measured; no NaN or inf"
+
 # One run without intervals: each flowop is one point, so no chart of it.
 mkdir "$tmp/d1"
 "$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/d1" -D filesize=16m \
@@ -160,6 +268,16 @@ printf '<!DOCTYPE html>\n<html><body></body></html>\n' >"$tmp/blank.html"
 shot "$html" "$tmp/shot.png"
 shot "$tmp/ab.html" "$tmp/ab.png"
 shot "$tmp/blank.html" "$tmp/blank.png"
+# the same CPU and disks in the page as chromium parsed it (its DOM)
+for page in ab report; do
+	HOME=$tmp/home timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$tmp/c" \
+		--dump-dom "file://$tmp/$page.html" >"$tmp/$page.dom" 2>"$tmp/chromium.log" ||
+		{ cat "$tmp/chromium.log"; fail "chromium --dump-dom failed"; }
+done
+usage_check "$tmp/ab.dom" "$tmp/a.json" "$tmp/b.json"
+usage_check "$tmp/report.dom" - - -
 # distinct colours of a PNG (8-bit RGB or RGBA, non-interlaced), by hand
 colours() {
 	python3 - "$1" <<'PY'
@@ -206,4 +324,4 @@ nblank=$(colours "$tmp/blank.png")
 [ "$nreport" -ge 20 ] || fail "the rendered report has only $nreport colours: blank?"
 nab=$(colours "$tmp/ab.png")
 [ "$nab" -ge 20 ] || fail "the rendered report of real runs has only $nab colours: blank?"
-ok "chromium renders the reports ($nreport and $nab colours; a blank page: $nblank)"
+ok "chromium renders the reports ($nreport and $nab colours; a blank page: $nblank); CPU and disks in its DOM as in the results files"

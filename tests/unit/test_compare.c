@@ -6,9 +6,12 @@
  * flowbench-mpi file's ranks (tests/data/ranks.json) in compare and
  * report; the latency percentile tables; YAML files (tests/data/base.yaml)
  * and broken ones; the legend's warnings about what differs; the CPU
- * and disk rows from a run's usage.
+ * and disk rows from a run's usage, and the report's CPU and disks
+ * (tests/data/usage.json).
  */
 #include <check.h>
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,6 +406,7 @@ START_TEST(test_ranks)
 	static const char slow_row[] =
 		"><td class=\"n\">2</td><td>&lt;node&amp;b&gt;</td><td class=\"n\">50</td>"
 		"<td class=\"n\">1.000</td><td class=\"n\">1</td>"
+		"<td colspan=\"2\">not measured</td>"
 		"<td class=\"err\">yes: write: &lt;No space&gt; &amp; left</td></tr>\n";
 	char *path = fixture("ranks.json"), *text, *row;
 	struct rf_doc doc;
@@ -437,7 +441,8 @@ START_TEST(test_ranks)
 	ck_assert_ptr_null(strstr(row + 1, "<tr class=\"slowest\""));
 	ck_assert_msg(strncmp(strchr(row, '>'), slow_row, strlen(slow_row)) == 0, "%.300s", row);
 	ck_assert_ptr_nonnull(strstr(text, "<tr><td class=\"n\">4</td><td>node-b</td><td class=\"n\">-</td>"
-				      "<td class=\"n\">-</td><td class=\"n\">-</td><td>no</td></tr>"));
+				      "<td class=\"n\">-</td><td class=\"n\">-</td>"
+				      "<td colspan=\"2\">not measured</td><td>no</td></tr>"));
 	ck_assert_ptr_null(strstr(text, "<node&b>"));
 	ck_assert_ptr_nonnull(strstr(text, "<title>ops/s per rank"));
 	free(text);
@@ -519,6 +524,103 @@ START_TEST(test_usage_rows)
 }
 END_TEST
 
+/* The page of `flowbench report` for `n` loaded files (malloc'ed). */
+static char *reported(struct rf_doc *docs, int n)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(html_report(out, docs, n), 0);
+	fclose(out);
+	return buf;
+}
+
+/* Does `word` appear in `text` as a word of its own ("-nan", ">inf<"; not "minf")? */
+static bool nonfinite_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = text; (p = strcasestr(p, word)); p += n)
+		if ((p == text || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The report's "CPU and disks" (tests/data/usage.json): run 1's workers
+ * summed (usr 10 + 5.25, sys 40 + 15.5, 1.415 CPU s over 4000 ops =
+ * 353.75 µs/op, ctx 1200 + 34, majf 2 + 1, minf 30 + 4), its master;
+ * a device with its disk, one /proc/diskstats lost, a directory on no
+ * block device, all named as the file has them but escaped; run 2,
+ * without usage, "not measured" in both tables, never 0.  The ranks
+ * table: rank 0's workers' 62.75 %, its busiest device found (71.5;
+ * vde, not found, is left out) and "8 of 11 devices shown"; rank 1,
+ * without usage, not measured.  No NaN or inf anywhere.
+ */
+START_TEST(test_report_usage)
+{
+	static const char *const want[] = {
+		"<h2>CPU and disks</h2>",
+		"<tr><td class=\"n\">1</td><td class=\"n\">15.25</td><td class=\"n\">55.50</td>"
+		"<td class=\"n\">354</td><td class=\"n\">1,234</td><td class=\"n\">3</td>"
+		"<td class=\"n\">34</td><td class=\"n\">0.50</td><td class=\"n\">1.75</td></tr>\n",
+		"<tr><td class=\"n\">2</td><td colspan=\"8\">not measured</td></tr>\n",
+		"<tr><td class=\"n\">1</td><td>sda1 (on &lt;sda&amp;&gt;)</td><td class=\"n\">1,234</td>"
+		"<td class=\"n\">56,789</td><td class=\"n\">87.35</td></tr>\n",
+		"<tr><td class=\"n\">1</td><td>vdz</td><td colspan=\"3\">not in /proc/diskstats at "
+		"both ends of the window: no disk statistics</td></tr>\n",
+		"<tr><td class=\"n\">1</td><td>/dev/shm/&lt;x&amp;y&gt;</td><td colspan=\"3\">"
+		"no block device (tmpfs): no disk statistics</td></tr>\n",
+		"<tr><td class=\"n\">2</td><td colspan=\"4\">not measured</td></tr>\n",
+		"<th>CPU µs/op (workers)</th>",
+		"<td class=\"n\">62.75</td><td class=\"n\">71.50 (8 of 11 devices shown)</td><td>no</td></tr>",
+		"<td>&lt;h&amp;1&gt;</td><td class=\"n\">500</td><td class=\"n\">2.000</td>"
+		"<td class=\"n\">0</td><td colspan=\"2\">not measured</td>",
+	};
+	char *path = fixture("usage.json"), *base = fixture("base.json"), *text;
+	struct rf_doc docs[2];
+	const struct rf_run *run;
+
+	ck_assert_int_eq(rf_load(path, &docs[0], stderr), 0);
+	run = &docs[0].runs[0];
+	ck_assert(run->usage.measured);
+	ck_assert(!docs[0].runs[1].usage.measured);
+	ck_assert_int_eq(run->usage.ndisks, 2);
+	ck_assert_int_eq(run->usage.nnodev, 1);
+	ck_assert_int_eq(run->ranks[0].ndisks, 8);
+	ck_assert_int_eq(run->ranks[0].disks_total, 11);
+	ck_assert(!run->ranks[1].usage_measured);
+	text = reported(docs, 1);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_msg(strstr(text, want[i]), "no %s", want[i]);
+	ck_assert_ptr_null(strstr(text, "<sda&>"));
+	ck_assert_ptr_null(strstr(text, "<h&1>"));
+	ck_assert_msg(!nonfinite_word(text, "nan") && !nonfinite_word(text, "inf"),
+		      "NaN or inf printed");
+	free(text);
+
+	/* next to a file without usage: its costs "not measured", not 0 or "-" */
+	ck_assert_int_eq(rf_load(base, &docs[1], stderr), 0);
+	text = reported(docs, 2);
+	ck_assert_ptr_nonnull(strstr(text, "CPU and disks: not measured"));
+	ck_assert_ptr_nonnull(strstr(text, "<td>not measured</td><td class=\"n\">-</td><td>n/a</td>"
+				      "<td>not measured</td><td class=\"n\">-</td><td>n/a</td></tr>"));
+	free(text);
+	rf_free(&docs[0]);
+
+	/* a file without usage alone: no cost table, the section says so */
+	text = reported(&docs[1], 1);
+	ck_assert_ptr_nonnull(strstr(text, "CPU and disks: not measured"));
+	ck_assert_ptr_null(strstr(text, "CPU µs/op"));
+	free(text);
+	rf_free(&docs[1]);
+	free(path);
+	free(base);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -536,6 +638,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_yaml_file);
 	tcase_add_test(tc, test_warnings);
 	tcase_add_test(tc, test_usage_rows);
+	tcase_add_test(tc, test_report_usage);
 	suite_add_tcase(s, tc);
 	return s;
 }

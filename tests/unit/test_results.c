@@ -372,11 +372,12 @@ END_TEST
 /*
  * A run of 3 clients (flowbench-mpi): reads 10/20/30 and writes 5/10/15
  * per rank, merged 60 reads and 30 writes over a 2 s window; rank 2
- * failed.  `counts` holds the clients' per-flowop counts (coord.h).
+ * failed.  `counts` holds the clients' per-flowop counts (coord.h);
+ * `usage`, if not NULL, each client's usage summary.
  */
 static void three_clients(struct fixture *f, struct run_results *r,
 			  struct coord_combined *c, uint64_t counts[3][6],
-			  struct run_client cl[3])
+			  struct run_client cl[3], const struct usage_summary *usage)
 {
 	results_init(r);
 	ops(&f->st[0], 60, 1000);
@@ -403,6 +404,8 @@ static void three_clients(struct fixture *f, struct run_results *r,
 		cl[k].fo_ops = &n[0];
 		cl[k].fo_bytes = &n[2];
 		cl[k].fo_errors = &n[4];
+		if (usage)
+			cl[k].usage = usage[k];
 	}
 	cl[2].failed = true;
 	snprintf(cl[2].error, sizeof(cl[2].error), "write: No space left on device");
@@ -481,7 +484,7 @@ START_TEST(test_clients_documents)
 	json_t *j, *y;
 
 	fixture_init(&f);
-	three_clients(&f, &r, &c, counts, cl);
+	three_clients(&f, &r, &c, counts, cl, NULL);
 	describe(&r, &f);
 	j = roundtrip_json(&r);
 	y = roundtrip_yaml(&r);
@@ -490,6 +493,60 @@ START_TEST(test_clients_documents)
 	ck_assert(json_equal(j, y));
 	json_decref(j);
 	json_decref(y);
+	results_free(&r);
+}
+END_TEST
+
+/*
+ * A rank's usage in both formats: rank 0 had 11 devices, of which the
+ * wire's summary keeps 8: its "disks" lists those 8 (in order) and
+ * "disks_total" says 11; rank 1 had 2 (total 2); rank 2 never measured
+ * has no "usage" at all.
+ */
+START_TEST(test_rank_usage_counts_disks)
+{
+	struct fixture f;
+	struct run_results r;
+	struct coord_combined c;
+	struct run_client cl[3];
+	uint64_t counts[3][6];
+	struct usage_disk disk[11];
+	struct usage_report u = { .measured = true, .window_s = 2, .disk = disk, .ndisk = 11 };
+	struct usage_summary sum[3] = { { 0 } };
+	json_t *docs[2];
+
+	memset(disk, 0, sizeof(disk));
+	for (int i = 0; i < 11; i++) {
+		snprintf(disk[i].name, sizeof(disk[i].name), "vd%c", 'a' + i);
+		disk[i].found = true;
+	}
+	usage_summarize(&u, &sum[0]);
+	u.ndisk = 2;
+	usage_summarize(&u, &sum[1]);
+	fixture_init(&f);
+	three_clients(&f, &r, &c, counts, cl, sum);
+	describe(&r, &f);
+	docs[0] = roundtrip_json(&r);
+	docs[1] = roundtrip_yaml(&r);
+	for (int d = 0; d < 2; d++) {
+		const json_t *ranks = json_object_get(json_array_get(
+			json_object_get(docs[d], "runs"), 0), "ranks");
+		const json_t *u0 = json_object_get(json_array_get(ranks, 0), "usage");
+		const json_t *u1 = json_object_get(json_array_get(ranks, 1), "usage");
+		const json_t *disks = json_object_get(u0, "disks");
+
+		ck_assert_int_eq(json_array_size(disks), 8);
+		for (size_t i = 0; i < 8; i++)
+			ck_assert_str_eq(json_string_value(json_object_get(
+				json_array_get(disks, i), "name")), disk[i].name);
+		ck_assert_int_eq(json_integer_value(json_object_get(u0, "disks_total")), 11);
+		ck_assert_int_eq(json_array_size(json_object_get(u1, "disks")), 2);
+		ck_assert_int_eq(json_integer_value(json_object_get(u1, "disks_total")), 2);
+		ck_assert_ptr_null(json_object_get(json_array_get(ranks, 2), "usage"));
+	}
+	ck_assert(json_equal(docs[0], docs[1]));
+	json_decref(docs[0]);
+	json_decref(docs[1]);
 	results_free(&r);
 }
 END_TEST
@@ -789,6 +846,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_yaml_same_tree);
 	tcase_add_test(tc, test_atomic_write);
 	tcase_add_test(tc, test_clients_documents);
+	tcase_add_test(tc, test_rank_usage_counts_disks);
 	tcase_add_test(tc, test_plain_run_no_clients);
 	tcase_add_test(tc, test_histogram_in_file);
 	tcase_add_test(tc, test_json_number_lists_on_one_line);

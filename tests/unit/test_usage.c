@@ -225,6 +225,52 @@ START_TEST(test_print)
 }
 END_TEST
 
+/*
+ * flowbench-mpi's fixed-size summary of a client with 11 devices: the
+ * first 8 kept in order, and the real count carried (ndisk_total), so
+ * the results file and rank 0's output can say that 3 are not shown.
+ * A client with 3 keeps all 3; an unmeasured one has none.
+ */
+START_TEST(test_summary_counts_every_disk)
+{
+	struct usage_disk disk[11];
+	struct usage_cpu cpu[2] = {
+		{ .process = "w", .instance = 1, .u = { .user_pct = 10, .sys_pct = 20, .ctx = 3 } },
+		{ .process = "w", .instance = 2, .u = { .user_pct = 5, .sys_pct = 6, .ctx = 4 } },
+	};
+	struct usage_report r = { .measured = true, .window_s = 2, .cpu = cpu, .ncpu = 2,
+				  .disk = disk, .ndisk = 11 };
+	struct usage_summary s;
+
+	memset(disk, 0, sizeof(disk));
+	for (int i = 0; i < 11; i++) {
+		snprintf(disk[i].name, sizeof(disk[i].name), "vd%c", 'a' + i);
+		disk[i].found = true;
+		disk[i].u.util_pct = i;
+	}
+	usage_summarize(&r, &s);
+	ck_assert(s.measured);
+	ck_assert_int_eq(s.ndisk, USAGE_SUMMARY_DISKS);
+	ck_assert_int_eq(USAGE_SUMMARY_DISKS, 8);
+	ck_assert_int_eq(s.ndisk_total, 11);
+	for (int i = 0; i < s.ndisk; i++)
+		ck_assert_str_eq(s.disk[i].name, disk[i].name);
+	ck_assert_double_eq(s.workers.user_pct, 15);
+	ck_assert_uint_eq(s.workers.ctx, 7);
+
+	r.ndisk = 3;
+	usage_summarize(&r, &s);
+	ck_assert_int_eq(s.ndisk, 3);
+	ck_assert_int_eq(s.ndisk_total, 3);
+
+	r.measured = false;
+	usage_summarize(&r, &s);
+	ck_assert(!s.measured);
+	ck_assert_int_eq(s.ndisk, 0);
+	ck_assert_int_eq(s.ndisk_total, 0);
+}
+END_TEST
+
 /* A mount table: root on vda, btrfs (anonymous st_dev) on /data, a tmpfs
    on a point with a space, a tmpfs mounted over another on /scratch. */
 static const char mountinfo[] =
@@ -295,6 +341,7 @@ static Suite *usage_suite(void)
 	tcase_add_test(tc, test_parse_status_ctx);
 	tcase_add_test(tc, test_cpu_delta);
 	tcase_add_test(tc, test_print);
+	tcase_add_test(tc, test_summary_counts_every_disk);
 	tcase_add_test(tc, test_mount_lookup);
 	suite_add_tcase(s, tc);
 	return s;

@@ -41,14 +41,19 @@ void permute_start(struct permute *pm, uint64_t n, struct rng *r);
 /* A new pass: new round keys from `r`, back to position 0. */
 void permute_new_pass(struct permute *pm, struct rng *r);
 
-/* The round function: 64 well mixed bits of `x` (a multiply-xorshift mixer). */
+/*
+ * The round function: one multiply and one xorshift.  The product's high
+ * half depends on every bit of `x` and is folded onto the low bits the
+ * round keeps; a Feistel network needs no stronger round than that (8 of
+ * them), and a second multiply-xorshift cost randommap ops 43
+ * instructions each (380 -> 337 per op on bench/overhead.f with
+ * randommap; plain random: 177).  test_permute's chi-square tests on
+ * 65-256 blocks pass with either.
+ */
 static inline uint64_t permute_mix(uint64_t x)
 {
 	x *= 0x9e3779b97f4a7c15ull;
-	x ^= x >> 32;
-	x *= 0xd6e8feb86659fd93ull;
-	x ^= x >> 32;
-	return x;
+	return x ^ (x >> 32);
 }
 
 /*

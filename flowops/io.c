@@ -570,9 +570,10 @@ io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 /*
  * pread/pwrite as plain system calls.  glibc makes pread() and pwrite()
  * cancellation points: in a process that has ever run a second thread
- * (a worker of several thread instances, or one forked from a master
- * that ran one) each call wraps the system call in two atomic updates
- * of the thread's cancellation state, about 50 instructions per op.
+ * (a worker of several thread instances; the master runs none before
+ * it forks, runtime/fileset/prealloc.c) each call wraps the system call
+ * in two atomic updates of the thread's cancellation state, about 50
+ * instructions per op.
  * flowbench never cancels a thread, so that is pure cost.  Sanitizer
  * builds keep the libc calls, whose interceptors check the buffer.
  */

@@ -257,32 +257,6 @@ static int load_ranks(const json_t *ranks, struct rf_run *run)
 	return spread_ranks(run);
 }
 
-/*
- * The run's "usage" (CPU and disks of the window) into its summary:
- * what compare shows next to the rates, since a change that keeps ops/s
- * but costs more CPU per op is a change too.  NaN where absent.
- */
-static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
-{
-	const json_t *cpu = json_object_get(usage, "cpu");
-	const json_t *disks = json_object_get(usage, "disks");
-	double pct = 0, secs = 0;
-	size_t i;
-	json_t *v;
-
-	s->cpu_pct = s->cpu_us_per_op = s->disk_util_pct = NAN;
-	if (!json_is_array(cpu) || json_array_size(cpu) == 0)
-		return;
-	json_array_foreach((json_t *)cpu, i, v) {
-		pct += num(v, "usr_pct") + num(v, "sys_pct");
-		secs += num(v, "usr_s") + num(v, "sys_s");
-	}
-	s->cpu_pct = pct;
-	if (ops > 0)
-		s->cpu_us_per_op = secs * 1e6 / ops;
-	s->disk_util_pct = busiest(disks);
-}
-
 /* The workers' CPU: every instance of "usage.cpu" summed. */
 static void sum_workers(const json_t *cpu, struct rf_cpu *w)
 {
@@ -301,6 +275,26 @@ static void sum_workers(const json_t *cpu, struct rf_cpu *w)
 		w->majf += c.majf;
 		w->minf += c.minf;
 	}
+}
+
+/*
+ * The run's "usage" (CPU and disks of the window) into its summary:
+ * what compare shows next to the rates, since a change that keeps ops/s
+ * but costs more CPU per op is a change too.  NaN where absent.
+ */
+static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
+{
+	const json_t *cpu = json_object_get(usage, "cpu");
+	struct rf_cpu w;
+
+	s->cpu_pct = s->cpu_us_per_op = s->disk_util_pct = NAN;
+	if (!json_is_array(cpu) || json_array_size(cpu) == 0)
+		return;
+	sum_workers(cpu, &w);
+	s->cpu_pct = w.usr_pct + w.sys_pct;
+	if (ops > 0)
+		s->cpu_us_per_op = w.cpu_s * 1e6 / ops;
+	s->disk_util_pct = busiest(json_object_get(usage, "disks"));
 }
 
 /* "usage.disks" and "usage.no_block_device" into u.  0, or -1 (memory). */

@@ -3,11 +3,11 @@
  */
 #include "plan/diag.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 void diag_init(struct diag *d, const char *filename, const char *source,
 	       size_t len, FILE *out)
@@ -132,66 +132,77 @@ void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Damerau-Levenshtein (optimal string alignment), case-insensitive. */
-static size_t edit_distance(const char *a, const char *b)
+#define SUGGEST_MAX_LEN 64
+
+/*
+ * Damerau-Levenshtein (optimal string alignment), case-insensitive, or
+ * (size_t)-1 once it must exceed limit.  A script with thousands of
+ * misspelt names asks for thousands of suggestions over long candidate
+ * lists, so the work is bounded: no allocation, names longer than
+ * SUGGEST_MAX_LEN or differing in length by more than limit skipped at
+ * once, and a row whose every cell is over limit ends the comparison.
+ */
+static size_t edit_distance_within(const char *a, const char *b, size_t limit)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	size_t *rows, *prev2, *prev, *cur, result;
+	size_t rows[3][SUGGEST_MAX_LEN + 1];
+	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
 
-	if (la > 64 || lb > 64)
+	if (la > SUGGEST_MAX_LEN || lb > SUGGEST_MAX_LEN ||
+	    (la > lb ? la - lb : lb - la) > limit)
 		return (size_t)-1;
-	rows = calloc(3 * (lb + 1), sizeof(size_t));
-	if (!rows)
-		return (size_t)-1;
-	prev2 = rows;
-	prev = prev2 + lb + 1;
-	cur = prev + lb + 1;
 	for (size_t j = 0; j <= lb; j++)
 		prev[j] = j;
 	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
+		int ai = tolower((unsigned char)a[i - 1]);
+		size_t row_min;
+
+		cur[0] = row_min = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = strncasecmp(a + i - 1, b + j - 1, 1) != 0;
-			size_t best = prev[j - 1] + cost;
+			int bj = tolower((unsigned char)b[j - 1]);
+			size_t best = prev[j - 1] + (ai != bj);
 
 			if (prev[j] + 1 < best)
 				best = prev[j] + 1;
 			if (cur[j - 1] + 1 < best)
 				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1 &&
-			    strncasecmp(a + i - 1, b + j - 2, 1) == 0 &&
-			    strncasecmp(a + i - 2, b + j - 1, 1) == 0 &&
-			    prev2[j - 2] + 1 < best)
+			if (i > 1 && j > 1 && prev2[j - 2] + 1 < best &&
+			    ai == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == bj)
 				best = prev2[j - 2] + 1;
 			cur[j] = best;
+			if (best < row_min)
+				row_min = best;
 		}
+		if (row_min > limit)
+			return (size_t)-1;
 		size_t *t = prev2;
 		prev2 = prev;
 		prev = cur;
 		cur = t;
 	}
-	result = prev[lb];
-	free(rows);
-	return result;
+	return prev[lb] <= limit ? prev[lb] : (size_t)-1;
 }
 
 const char *diag_suggest(const char *word, const char *const *candidates)
 {
 	const char *best = NULL;
-	size_t best_dist = (size_t)-1;
 	size_t len = strlen(word);
 	/* allow roughly one typo per three characters, at least one */
 	size_t limit = len < 3 ? 1 : (len + 2) / 3;
 
 	for (; *candidates; candidates++) {
-		size_t dist = edit_distance(word, *candidates);
+		size_t dist = edit_distance_within(word, *candidates, limit);
 
-		if (dist < best_dist) {
-			best_dist = dist;
+		if (dist != (size_t)-1) {
 			best = *candidates;
+			limit = dist;   /* later ones must do strictly better */
+			if (dist == 0)
+				break;
+			limit--;
 		}
 	}
-	return best_dist <= limit ? best : NULL;
+	return best;
 }
 
 const char *diag_did_you_mean(char *buf, size_t size, const char *word,

@@ -131,6 +131,17 @@ long_seeds() {
 		print "run 1"
 	}' >"$dir/long-composites.f"
 	for i in 1 2 3 4 5 6 7 8; do cat "$top"/workloads/*.f; done >"$dir/long-workloads.f"
+	# 15,000 misspelt 60-character fio options, each an error with a
+	# "did you mean" search over every option name (6 s once, unbounded)
+	awk 'BEGIN {
+		print "[job]"
+		for (i = 0; i < 15000; i++) {
+			k = ""
+			for (j = 0; j < 60; j++)
+				k = k substr("abcdefilmnoprstuwxz_", (i * 7 + j * 13) % 20 + 1, 1)
+			print k "=1"
+		}
+	}' >"$dir/long-fio-typos.fio"
 }
 
 log=$tmp/fuzz.log

@@ -9,22 +9,33 @@
 
 #define CALIBRATE_MIN_NS (20 * 1000 * 1000ull)
 
-/* True when the kernel keeps time with the TSC, so it is trustworthy. */
-static bool kernel_uses_tsc(void)
+bool clock_kernel_source(char *buf, size_t size)
 {
-	char buf[32] = "";
 	FILE *f;
-	const char *force = getenv("FLOWBENCH_CLOCK");
+	bool ok;
 
-	if (!CLOCK_HAVE_TSC || (force && strcmp(force, "monotonic") == 0))
+	if (size < 2)
 		return false;
 	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
 	if (!f)
 		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
+	ok = fgets(buf, (int)size, f) != NULL;
 	fclose(f);
-	return strcmp(buf, "tsc\n") == 0 || strcmp(buf, "tsc") == 0;
+	if (!ok)
+		return false;
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+/* True when the kernel keeps time with the TSC, so it is trustworthy. */
+static bool kernel_uses_tsc(void)
+{
+	char buf[32];
+	const char *force = getenv("FLOWBENCH_CLOCK");
+
+	if (!CLOCK_HAVE_TSC || (force && strcmp(force, "monotonic") == 0))
+		return false;
+	return clock_kernel_source(buf, sizeof(buf)) && strcmp(buf, "tsc") == 0;
 }
 
 /* A (ticks, ns) pair read as close together as possible. */
@@ -116,6 +127,21 @@ void clock_scale_finish(struct clock_scale *cs)
 {
 	calibrate(cs);
 	cs->read_ns = read_cost_ns(cs);
+}
+
+double clock_scale_drift_ppm(const struct clock_scale *cs)
+{
+	uint64_t ticks, ns, by_ticks;
+
+	if (!cs->tsc)
+		return 0;
+	read_pair(cs, &ticks, &ns);
+	if (ns <= cs->ns0)
+		return 0;
+	if (ticks <= cs->tick0)         /* the TSC went back, or stopped */
+		return -1e6;
+	by_ticks = cs->ns0 + clock_ticks_to_ns(cs, cs->tick0, ticks);
+	return ((double)by_ticks - (double)ns) / (double)(ns - cs->ns0) * 1e6;
 }
 
 uint64_t clock_ns_to_ticks(const struct clock_scale *cs, uint64_t ns)

@@ -20,6 +20,7 @@
 #define FLOWBENCH_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -86,6 +87,22 @@ void clock_scale_begin(struct clock_scale *cs);
  */
 void clock_scale_finish(struct clock_scale *cs);
 #define CLOCK_READ_PAIRS 1000
+/*
+ * After a run: how far the tick clock, extrapolated from the calibration,
+ * is now from CLOCK_MONOTONIC, in parts per million of the time since
+ * the calibration (positive: the ticks ran fast).  0 when a tick is a
+ * CLOCK_MONOTONIC nanosecond.  NTP may slew CLOCK_MONOTONIC by up to
+ * 500 ppm, so only more than CLOCK_DRIFT_WARN_PPM says the TSC changed
+ * rate or jumped (an unstable TSC, a VM moved to another host).
+ */
+double clock_scale_drift_ppm(const struct clock_scale *cs);
+#define CLOCK_DRIFT_WARN_PPM 1000.0
+/*
+ * The kernel's clocksource now ("tsc", "kvm-clock", "hpet"...), in buf;
+ * false when it cannot be read.  The kernel leaves the TSC when its
+ * watchdog finds it unstable: a run timed with it is then suspect.
+ */
+bool clock_kernel_source(char *buf, size_t size);
 /* "tsc" or "monotonic": what a tick is. */
 const char *clock_name(const struct clock_scale *cs);
 /* The tick reading that corresponds to CLOCK_MONOTONIC time `ns`. */

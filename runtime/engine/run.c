@@ -562,6 +562,33 @@ static void usage_at_end(struct master *m)
 }
 
 /*
+ * Whether the op clock kept faith over the run.  With the TSC, latencies
+ * rest on its rate calibrated in 20 ms at the start: a TSC that changed
+ * rate or jumped (the kernel marked it unstable, a VM moved host) shows
+ * as a drift from CLOCK_MONOTONIC, or as the kernel no longer using it.
+ */
+static void check_clock(struct master *m)
+{
+	char now[32];
+	double ppm;
+
+	if (!m->clk.tsc) {
+		if (m->out)
+			m->out->clock_drift_ppm = NAN;
+		return;
+	}
+	ppm = clock_scale_drift_ppm(&m->clk);
+	if (m->out)
+		m->out->clock_drift_ppm = ppm;
+	if (fabs(ppm) > CLOCK_DRIFT_WARN_PPM)
+		log_warn("the TSC and CLOCK_MONOTONIC drifted %.2f %% apart during the run: op latencies may be off by about as much (FLOWBENCH_CLOCK=monotonic times ops with the kernel's clock)",
+			 ppm / 1e4);
+	if (clock_kernel_source(now, sizeof(now)) && strcmp(now, "tsc") != 0)
+		log_warn("the kernel stopped keeping time with the TSC during the run (its clocksource is now %s): op latencies taken with the TSC may be wrong (FLOWBENCH_CLOCK=monotonic times ops with the kernel's clock)",
+			 now);
+}
+
+/*
  * The report's usage, once every worker is reaped: each instance's use
  * (none for one never sampled or never reaped) over release..end_ns.
  */
@@ -858,6 +885,7 @@ static int run_workers(struct master *m)
 		end = timed_phase(m);
 	}
 	usage_at_end(m);
+	check_clock(m);
 	sampler_quiet(&m->smp);
 	stop_run(m);
 	coord_tell_end(m);

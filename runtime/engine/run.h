@@ -42,6 +42,8 @@ struct run_outcome {
 	bool partial;             /* stats are the results until an abort */
 	bool tsc;                 /* the op clock counted TSC cycles */
 	double clock_read_ns;     /* its read cost, measured at calibration */
+	double clock_drift_ppm;   /* TSC against CLOCK_MONOTONIC at the end of
+				     the timed phase (clock.h); NaN without TSC */
 	char cache[160];          /* the "Cache: ..." decision */
 	char error[512];          /* why it failed, when run.c knows */
 	/* With a coordinator, on the reporting client: stats and elapsed_s

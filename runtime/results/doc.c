@@ -147,6 +147,8 @@ static void environment(struct walk *w, const struct res_env *e)
 	map_begin(w);
 	str(w, "source", e->clock_source);
 	real(w, "read_cost_ns", e->clock_read_ns);
+	real(w, "drift_ppm", e->clock_drift_ppm);
+	str(w, "kernel_source", e->kernel_clock[0] ? e->kernel_clock : NULL);
 	map_end(w);
 	str(w, "cache", e->cache[0] ? e->cache : NULL);
 	key(w, "filesystems");

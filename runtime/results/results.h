@@ -156,7 +156,11 @@ struct res_env {
 	long cpus;
 	uint64_t memory_bytes;
 	const char *clock_source;         /* "tsc" or "monotonic" */
+	char kernel_clock[32];            /* the kernel's clocksource after the
+					     runs ("tsc", "kvm-clock"...), "" unknown */
 	double clock_read_ns;             /* cost of one op-clock read */
+	double clock_drift_ppm;           /* TSC against CLOCK_MONOTONIC, the
+					     runs' largest; NaN: not measured */
 	char cache[160];                  /* the Cache: decision of the last run */
 	struct res_filesystem *fs;
 	int nfs;
@@ -269,12 +273,14 @@ void results_sha256_hex(const void *data, size_t len, char out[65]);
 /*
  * The environment: host, kernel, CPUs, memory, op clock, and for each
  * distinct fileset path its file system (statfs type, mount device and
- * options from /proc/self/mountinfo).  `cache`, `tsc` and the clock's
- * read cost (measured when the run calibrated it) come from the run.
- * Never fails: what cannot be read is left empty.
+ * options from /proc/self/mountinfo).  `cache`, `tsc`, the clock's
+ * read cost (measured when the run calibrated it) and its largest drift
+ * from CLOCK_MONOTONIC over the runs (NaN: not measured) come from the
+ * runs.  Never fails: what cannot be read is left empty.
  */
 void results_capture_env(struct run_results *r, const struct plan *p,
-			 const char *cache, bool tsc, double clock_read_ns);
+			 const char *cache, bool tsc, double clock_read_ns,
+			 double clock_drift_ppm);
 
 /* "ok", "failed", "interrupted". */
 const char *results_status_name(enum res_status st);

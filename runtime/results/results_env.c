@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "runtime/base/clock.h"
 
 /* The nearest existing directory at or above `path` (fileset may be gone). */
 static char *existing_dir(const char *path)
@@ -133,7 +134,8 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 }
 
 void results_capture_env(struct run_results *r, const struct plan *p,
-			 const char *cache, bool tsc, double clock_read_ns)
+			 const char *cache, bool tsc, double clock_read_ns,
+			 double clock_drift_ppm)
 {
 	struct res_env *env = &r->env;
 	struct utsname u;
@@ -148,6 +150,9 @@ void results_capture_env(struct run_results *r, const struct plan *p,
 	env->memory_bytes = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
 	env->clock_source = tsc ? "tsc" : "monotonic";
 	env->clock_read_ns = clock_read_ns;
+	env->clock_drift_ppm = clock_drift_ppm;
+	if (!clock_kernel_source(env->kernel_clock, sizeof(env->kernel_clock)))
+		env->kernel_clock[0] = '\0';
 	snprintf(env->cache, sizeof(env->cache), "%s", cache ? cache : "");
 	if (!env->fs)
 		capture_filesystems(env, p);

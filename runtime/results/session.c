@@ -28,6 +28,7 @@
  */
 #include "runtime/results/session.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -204,7 +205,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct res_var *vars = plan_vars(p);
 	struct comparability notes;
 	char cache[sizeof(o.cache)] = "";
-	double clock_read_ns = 0;
+	double clock_read_ns = 0, clock_drift_ppm = NAN;
 	bool tsc = false, more, reporter = false;
 	int status = 0;
 
@@ -245,6 +246,9 @@ int session_run(const struct plan *p, const struct session_options *so)
 			memcpy(cache, o.cache, sizeof(cache));
 		tsc = o.tsc;
 		clock_read_ns = o.clock_read_ns;
+		if (o.tsc && o.stats && (isnan(clock_drift_ppm) ||
+					     fabs(o.clock_drift_ppm) > fabs(clock_drift_ppm)))
+			clock_drift_ppm = o.clock_drift_ppm;    /* the largest */
 		more = next_run(p, so, &o, status);
 		run_outcome_free(&o);
 		if (!more)
@@ -261,7 +265,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	if (reporter)
 		comparability_print(stdout, &notes);
 	if (so->noutputs > 0)
-		results_capture_env(&res, p, cache, tsc, clock_read_ns);
+		results_capture_env(&res, p, cache, tsc, clock_read_ns, clock_drift_ppm);
 	status = write_results(so, &res, status);
 	results_free(&res);
 	free(vars);

@@ -22,7 +22,8 @@ ok "--repeat 3 prints 3 breakdowns and the aggregate"
 # each run's op counts as printed: "name ops" lines in breakdown order
 awk '$1 ~ /^rand-(read|write)1$/ && $2 ~ /ops$/ { sub(/ops$/, "", $2); print $1, $2 }' \
 	"$tmp/out" >"$tmp/printed"
-python3 - "$tmp/a.json" "$tmp/y.json" "$tmp/printed" "$(sha256sum "$wl" | cut -d' ' -f1)" <<'PY' ||
+kclock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || true)
+python3 - "$tmp/a.json" "$tmp/y.json" "$tmp/printed" "$(sha256sum "$wl" | cut -d' ' -f1)" "$kclock" <<'PY' ||
 import json, sys
 a = json.load(open(sys.argv[1]))
 y = json.load(open(sys.argv[2]))
@@ -35,6 +36,15 @@ assert a["workload"]["defines"] == {"dir": a["workload"]["defines"]["dir"],
 assert "--repeat" in a["command"]
 assert a["environment"]["cache"] == "warm (not flushed)", a["environment"]["cache"]
 assert a["environment"]["cpus"] >= 1 and a["environment"]["filesystems"]
+# the op clock, and how far the TSC strayed from CLOCK_MONOTONIC (NTP may
+# slew that by 500 ppm; more is a TSC that changed rate)
+clk = a["environment"]["clock"]
+assert clk["kernel_source"] == (sys.argv[5] or None), clk
+if clk["source"] == "tsc":
+    assert clk["kernel_source"] == "tsc", clk
+    assert isinstance(clk["drift_ppm"], float) and abs(clk["drift_ppm"]) < 1000, clk
+else:
+    assert clk["source"] == "monotonic" and clk["drift_ppm"] is None, clk
 assert len(a["runs"]) == 3, len(a["runs"])
 assert a["percentiles"] == [50, 99.9], a["percentiles"]
 printed = [l.split() for l in open(sys.argv[3])]

@@ -1,11 +1,13 @@
 /*
  * test_clock.c - the op clock: ticks converted to nanoseconds agree with
  * CLOCK_MONOTONIC over a sleep, with the TSC and with the forced
- * monotonic fallback, deadlines convert both ways, and the cost of one
- * read is measured.
+ * monotonic fallback, deadlines convert both ways, the cost of one read
+ * is measured, and the end-of-run check sees a TSC whose rate is wrong.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "runtime/base/clock.h"
@@ -111,6 +113,97 @@ START_TEST(test_backwards_interval_is_zero)
 }
 END_TEST
 
+#if CLOCK_HAVE_TSC
+/* A (TSC, CLOCK_MONOTONIC) pair with the tightest bracket of five. */
+static void tsc_pair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = clock_now_ns(), t = __rdtsc(), b = clock_now_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*tsc = t;
+			*ns = a + (b - a) / 2;
+		}
+	}
+}
+
+/*
+ * A TSC scale calibrated here over 50 ms, whatever clocksource the
+ * kernel uses (the instruction works on every x86-64).
+ */
+static void tsc_scale(struct clock_scale *cs)
+{
+	uint64_t t1 = 0, n1 = 0;
+
+	*cs = (struct clock_scale){ .tsc = true };
+	tsc_pair(&cs->tick0, &cs->ns0);
+	sleep_ns(50 * 1000 * 1000);
+	tsc_pair(&t1, &n1);
+	ck_assert(t1 > cs->tick0 && n1 > cs->ns0);
+	cs->mult = (uint64_t)((((unsigned __int128)(n1 - cs->ns0)) << 32) /
+			      (t1 - cs->tick0));
+	cs->tick0 = t1;
+	cs->ns0 = n1;
+}
+#endif
+
+START_TEST(test_drift)
+{
+	struct clock_scale cs;
+
+	/* nanosecond ticks are CLOCK_MONOTONIC's own: no drift */
+	setenv("FLOWBENCH_CLOCK", "monotonic", 1);
+	clock_scale_begin(&cs);
+	clock_scale_finish(&cs);
+	sleep_ns(10 * 1000 * 1000);
+	ck_assert(clock_scale_drift_ppm(&cs) == 0);
+	unsetenv("FLOWBENCH_CLOCK");
+#if CLOCK_HAVE_TSC
+	double ppm;
+
+	/* a true rate: well under the warning's threshold after 50 ms */
+	tsc_scale(&cs);
+	sleep_ns(50 * 1000 * 1000);
+	ppm = clock_scale_drift_ppm(&cs);
+	ck_assert_msg(ppm > -CLOCK_DRIFT_WARN_PPM && ppm < CLOCK_DRIFT_WARN_PPM,
+		      "a calibrated TSC drifted %.1f ppm", ppm);
+	/* a rate 1 % too fast: +10,000 ppm, whatever the time since */
+	tsc_scale(&cs);
+	cs.mult += cs.mult / 100;
+	sleep_ns(50 * 1000 * 1000);
+	ppm = clock_scale_drift_ppm(&cs);
+	ck_assert_msg(ppm > 9000 && ppm < 11000, "a TSC 1 %% fast drifted %.1f ppm", ppm);
+	/* ... 1 % too slow */
+	cs.mult -= 2 * (cs.mult / 101);
+	ppm = clock_scale_drift_ppm(&cs);
+	ck_assert_msg(ppm < -9000 && ppm > -11000, "a TSC 1 %% slow drifted %.1f ppm", ppm);
+	/* a TSC now behind its calibration went back: the largest drift */
+	cs.tick0 = __rdtsc() + (1ull << 40);
+	ck_assert(clock_scale_drift_ppm(&cs) <= -1e6);
+#endif
+}
+END_TEST
+
+START_TEST(test_kernel_source)
+{
+	char buf[32], tiny[1];
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	ck_assert(!clock_kernel_source(tiny, sizeof(tiny)));
+	if (!f) {
+		ck_assert(!clock_kernel_source(buf, sizeof(buf)));
+		return;
+	}
+	fclose(f);
+	ck_assert(clock_kernel_source(buf, sizeof(buf)));
+	/* one name, no newline: "tsc", "kvm-clock", "hpet", "acpi_pm"... */
+	ck_assert(buf[0] != '\0' && !strchr(buf, '\n') && !strchr(buf, ' '));
+}
+END_TEST
+
 static Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -120,6 +213,8 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, test_forced_monotonic);
 	tcase_add_test(tc, test_deadline_conversion);
 	tcase_add_test(tc, test_backwards_interval_is_zero);
+	tcase_add_test(tc, test_drift);
+	tcase_add_test(tc, test_kernel_source);
 	suite_add_tcase(s, tc);
 	return s;
 }

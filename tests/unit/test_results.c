@@ -285,7 +285,7 @@ static void describe(struct run_results *r, struct fixture *f)
 	r->defines = defs;
 	r->ndefines = 2;
 	r->seed = f->p.seed;
-	results_capture_env(r, &f->p, "warm (not flushed)", false, 24.5);
+	results_capture_env(r, &f->p, "warm (not flushed)", true, 24.5, -12.5);
 }
 
 START_TEST(test_json_document)
@@ -317,6 +317,8 @@ START_TEST(test_json_document)
 	/* the clock's read cost is the run's calibrated figure, not re-measured */
 	ck_assert(json_real_value(json_object_get(json_object_get(
 		json_object_get(root, "environment"), "clock"), "read_cost_ns")) == 24.5);
+	ck_assert(json_real_value(json_object_get(json_object_get(
+		json_object_get(root, "environment"), "clock"), "drift_ppm")) == -12.5);
 	runs = json_object_get(root, "runs");
 	ck_assert_int_eq(json_array_size(runs), 3);
 	fo = json_array_get(json_object_get(json_array_get(runs, 2), "flowops"), 0);

@@ -47,9 +47,13 @@
  *    IO_ALIGN-aligned buffer (N of them per flowop, allocated at init),
  *    so directio works; writes in flight share the pattern buffer, which
  *    they only read.
- *  - Completions are reaped only by aiowait, back-pressure and iodepth
- *    flowops, so a request's latency includes any time its completion
- *    waited to be seen.
+ *  - Completions are reaped by aiowait, back-pressure and iodepth
+ *    flowops, and before the thread sleeps for anything else: a rate
+ *    limit waiting for events, a delay, a block/semblock/sempost wait
+ *    (thread_quiesce(), as fio reaps before a rate or thinktime sleep).
+ *    Otherwise a request's latency includes any time its completion
+ *    waited to be seen.  Under --compat filebench nothing is reaped
+ *    before a sleep.
  *  - The deadline rule holds for every op: a completion reaped after the
  *    deadline is not counted (tallied as discarded) and stops the thread.
  *    Waits run in AIO_SLICE_NS slices and give up when the run halts.
@@ -206,6 +210,19 @@ static void aio_unavailable(struct fb_thread *t, const struct flowop_inst *fi,
 		    strerror(err), hint);
 }
 
+static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
+			       struct aio_ring *r, unsigned want, unsigned how);
+
+/* fb_thread.quiesce: every request of the thread in flight, reaped and recorded. */
+static enum fo_result aio_quiesce(struct fb_thread *t, const struct flowop_inst *fi,
+				  void *state)
+{
+	struct aio_ring *r = state;
+
+	return r->inflight ? aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT) :
+			     FO_OK;
+}
+
 /*
  * A reference on the thread's ring, created (into the family slot) by
  * the first aio flowop of the thread.  NULL with the run's error set.
@@ -237,6 +254,11 @@ static struct aio_ring *aio_ring_get(struct fb_thread *t, struct flowop_inst *fi
 	r->nfree = AIO_DEPTH;
 	r->refs = 1;
 	*slot = r;
+	/* filebench's aio (--compat) is never reaped before a sleep */
+	if (t->plan->semantics == PLAN_SEM_FLOWBENCH) {
+		t->quiesce = aio_quiesce;
+		t->quiesce_state = r;
+	}
 	return r;
 }
 
@@ -247,6 +269,10 @@ static void aio_ring_put(struct fb_thread *t, struct aio_ring *r)
 
 	if (!r || --r->refs > 0)
 		return;
+	if (t->quiesce_state == r) {
+		t->quiesce = NULL;
+		t->quiesce_state = NULL;
+	}
 	io_uring_queue_exit(&r->ring);
 	free(r);
 	slot = thread_family_slot(t, &aio_family_key);

@@ -4,7 +4,8 @@
  *
  * delay sleeps `value` seconds (fractions allowed) on the shared halt
  * word, so the end of the run interrupts it at once; an interrupted
- * delay records nothing.  hog stores a byte `value` times into the
+ * delay records nothing.  It first reaps the thread's asynchronous
+ * requests in flight (thread_quiesce()), within its `value` seconds.  hog stores a byte `value` times into the
  * thread's memory behind a compiler barrier, so the work cannot be
  * optimised away, and checks the halt word every HOG_CHUNK iterations.
  * print logs a line and records nothing; testrandvar samples `value` and
@@ -44,6 +45,14 @@ static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 	else if (secs > PLAN_MAX_SECONDS)
 		secs = PLAN_MAX_SECONDS;
 	until = now + (uint64_t)(secs * NS_PER_S);
+	if (t->quiesce && now < until) {
+		/* within the delay: requests in flight complete while it lasts */
+		enum fo_result res = thread_quiesce(t, fi);
+
+		if (res != FO_OK)
+			return res;
+		now = clock_now_ns();
+	}
 
 	while (now < until) {
 		uint32_t h = shared_halted(t->ctl);

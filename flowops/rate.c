@@ -9,7 +9,9 @@
  * (struct thread_watch).  Unlike filebench they never count their own
  * calls or SYNC/OTHER ops, and count per thread, not per process.
  * Each call records one op whose latency is the time it waited, measured
- * from the call's own start.  With no generator (no eventgen, or rate
+ * from the call's own start.  A call that must wait for events first
+ * reaps the thread's asynchronous requests in flight (thread_quiesce(),
+ * flowbench's rules only), so their latencies do not include the wait.  With no generator (no eventgen, or rate
  * <= 0) they return at once and record nothing.  A wait ends when the
  * run stops: the call then records nothing and the thread ends.
  *
@@ -61,6 +63,22 @@ static int64_t events_for(int64_t debt, int64_t unit)
 }
 
 /*
+ * Take `n` events.  A thread that would sleep for them first reaps what
+ * it has in flight (thread_quiesce()).  FO_OK, FO_DONE or FO_ERROR.
+ */
+static inline enum fo_result take_events(struct fb_thread *t,
+					 const struct flowop_inst *fi, int64_t n)
+{
+	if (t->quiesce && !eventgen_ready(t->ctl, n)) {
+		enum fo_result res = thread_quiesce(t, fi);
+
+		if (res != FO_OK)
+			return res;
+	}
+	return eventgen_take(t->ctl, n) ? FO_OK : FO_DONE;
+}
+
+/*
  * The default run functions are flattened: the filebench variants also
  * use thread_record(), and without it the compiler may stop inlining
  * that into them, adding a call to the default path.
@@ -69,13 +87,15 @@ static __attribute__((flatten)) enum fo_result
 eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
+	enum fo_result res;
 	uint64_t t0, t1;
 
 	if (!p->on)
 		return FO_OK;
 	t0 = thread_ticks(t);
-	if (!eventgen_take(t->ctl, 1))
-		return FO_DONE;
+	res = take_events(t, fi, 1);
+	if (res != FO_OK)
+		return res;
 	t1 = thread_ticks(t);
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
 }
@@ -96,8 +116,10 @@ limit_pay(struct fb_thread *t, struct flowop_inst *fi, struct limit_priv *p,
 	p->last = cur;
 	n = events_for(p->debt, p->unit);
 	if (n > 0) {
-		if (!eventgen_take(t->ctl, n))
-			return FO_DONE;
+		enum fo_result res = take_events(t, fi, n);
+
+		if (res != FO_OK)
+			return res;
 		p->debt -= n * p->unit;
 	}
 	t1 = thread_ticks(t);

@@ -201,6 +201,11 @@ void eventgen_stop(struct eventgen *g)
 	g->running = false;
 }
 
+bool eventgen_ready(struct shared_ctl *c, int64_t n)
+{
+	return atomic_load(&c->events) >= n;
+}
+
 bool eventgen_take(struct shared_ctl *c, int64_t n)
 {
 	while (n > 0) {

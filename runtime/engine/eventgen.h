@@ -77,5 +77,7 @@ void eventgen_stop(struct eventgen *g);
  * false (having taken what it could) when the run is stopping.
  */
 bool eventgen_take(struct shared_ctl *ctl, int64_t n);
+/* Whether `n` events are there now, so eventgen_take() would not sleep. */
+bool eventgen_ready(struct shared_ctl *ctl, int64_t n);
 
 #endif

@@ -86,6 +86,15 @@ struct fb_thread {
 	struct thread_family *families;    /* [nfamilies] */
 	int nfamilies;
 
+	/*
+	 * Reaps and records every request the thread has in flight; set by
+	 * flowops/aio.c while the thread has its ring, under flowbench's
+	 * rules (NULL: nothing can be in flight).  See thread_quiesce().
+	 */
+	enum fo_result (*quiesce)(struct fb_thread *t, const struct flowop_inst *fi,
+				  void *state);
+	void *quiesce_state;
+
 	pthread_t tid;
 	bool failed;                       /* this thread recorded an error */
 	uint64_t op_failures;              /* ops of this thread that failed */
@@ -93,6 +102,20 @@ struct fb_thread {
 _Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
 	       __builtin_offsetof(struct fb_thread, slots) == 128,
 	       "struct fb_thread: an op's fields in lines 0 and 1, slot 0 in line 2");
+
+/*
+ * Before flowop `fi` sleeps for something other than the thread's own
+ * I/O (a rate limit without events, a delay, a block), the thread reaps
+ * the asynchronous requests it has in flight, as fio does before a rate
+ * or thinktime sleep: a completion that waited out the sleep would have
+ * its latency inflated by it.  FO_OK, FO_DONE (the run stops, or one was
+ * reaped after the deadline) or FO_ERROR (a wait or a request failed).
+ */
+static inline enum fo_result thread_quiesce(struct fb_thread *t,
+					    const struct flowop_inst *fi)
+{
+	return t->quiesce ? t->quiesce(t, fi, t->quiesce_state) : FO_OK;
+}
 
 /*
  * Fill `t` for thread instance `slot` of the shared region; allocates

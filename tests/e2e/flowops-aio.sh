@@ -4,7 +4,8 @@
 # none through pwrite or POSIX aio; aiowait really waits (each one reaps
 # the write before it); the data reaches the file; sequential writes grow
 # it by exactly what was written; a thread without aiowait runs on ring
-# back-pressure; Ctrl-C in aiowait exits promptly.
+# back-pressure; a rate limit or a delay reaps the requests in flight
+# before it sleeps; Ctrl-C in aiowait exits promptly.
 . "$(dirname "$0")/lib.sh"
 need strace
 
@@ -203,6 +204,40 @@ sed 's/read name=r,filename=f,iosize=4k,iodepth=4/aioread name=r,filename=f,iosi
 grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 256, not 0" "$tmp/bad2.out" ||
 	fail "iodepth=0: $(cat "$tmp/bad2.out")"
 ok "iodepth: refused on read and as 0, with the place"
+
+# Before a thread sleeps for a rate limit, a delay or a block it reaps what it has
+# in flight (as fio does before a rate or thinktime sleep).  aiowrite
+# without aiowait is otherwise reaped only by back-pressure, at 256 in
+# flight: these runs submit fewer, so without it no write would be
+# counted, and each would carry the sleeps it waited out.
+# msop NAME FLOWOP: its mean latency in ms
+msop() { breakdown_field "$tmp/$1.out" "$2" msop; }
+wl gate '    flowop aiowrite name=aw,filename=big,iosize=4k,random
+    flowop eventlimit name=gate' 2
+sed -i 's/^run /eventgen rate=100\nrun /' "$tmp/gate.f"
+wl pause '    flowop aiowrite name=aw,filename=big,iosize=4k,random
+    flowop delay name=pause,value=0.01' 2
+wl blocked '    flowop aiowrite name=aw,filename=big,iosize=4k,random
+    flowop block name=blocked
+  }
+  thread name=waker {
+    flowop delay name=nap,value=0.01
+    flowop wakeup name=wake,target=blocked' 2
+for n in gate pause blocked; do
+	fb $n
+	aw=$(ops $n aw)
+	aw_late=$(late $n aw)
+	sleeps=$(ops $n $n)
+	echo "$n: aiowrite $aw (+ $aw_late not counted) at $(msop $n aw) ms, $n $sleeps at $(msop $n $n) ms"
+	[ "$sleeps" -ge 20 ] || fail "$n: only $sleeps sleeps in 2 s"
+	# every write but those of the last pass was reaped before a sleep
+	[ $((aw + aw_late)) -ge "$sleeps" ] && [ "$aw" -ge $((sleeps - 10)) ] &&
+		[ "$aw_late" -le 10 ] ||
+		fail "$n: $aw writes counted, $aw_late drained at the end, for $sleeps sleeps"
+	awk -v w="$(msop $n aw)" -v s="$(msop $n $n)" 'BEGIN { exit !(w * 10 < s) }' ||
+		fail "$n: the writes' mean latency $(msop $n aw) ms includes the sleeps ($(msop $n $n) ms)"
+done
+ok "a rate limit's, a delay's or a block's sleep first reaps the writes in flight: counted, their latency without the sleep"
 
 # O_DIRECT: the rest needs a file system that takes it
 if ! dd if="$big" of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null; then

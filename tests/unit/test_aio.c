@@ -47,6 +47,7 @@ enum { AW, WT };
  */
 struct rig {
 	struct fb_thread t;
+	struct plan plan;             /* empty: flowbench's rules, unless `compat` */
 	struct plan_flowop pf[2];
 	struct plan_value *attr[2];   /* pf[k].attr, as the compiler lays them out */
 	struct flowop_inst fi[2];
@@ -78,9 +79,12 @@ static void set_attr(struct plan_flowop *pf, const char *name, int64_t v)
 	pf->attr[s->index].u.i = v;
 }
 
-/* The rig with `type` (aiowrite, aioread) of `iosize` and `iodepth` (0: none) first. */
-static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
-		      int64_t depth)
+/*
+ * The rig with `type` (aiowrite, aioread) of `iosize` and `iodepth` (0:
+ * none) first, following `sem`'s rules.
+ */
+static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosize,
+			  int64_t depth, enum plan_semantics sem)
 {
 	static const char *const names[2] = { "aw", "wt" };
 	const char *const types[2] = { type, "aiowait" };
@@ -92,6 +96,8 @@ static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
 	memset(g, 0, sizeof(*g));
 	g->pipe[0] = g->pipe[1] = -1;
 	g->t.ctl = c;
+	g->plan.semantics = sem;
+	g->t.plan = &g->plan;
 	g->t.clk.tsc = false;            /* ticks are nanoseconds */
 	g->t.clk.mult = 1ull << 32;
 	g->t.deadline_ticks = UINT64_MAX;
@@ -121,6 +127,12 @@ static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
 	ck_assert_ptr_nonnull(family_state(&g->t));
 	/* its io_priv (read's and write's too) starts a cache line: an op's fields are in one */
 	ck_assert_uint_eq((uintptr_t)g->fi[AW].priv % 64, 0);
+}
+
+static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
+		      int64_t depth)
+{
+	rig_setup_sem(g, fd, type, iosize, depth, PLAN_SEM_FLOWBENCH);
 }
 
 static void rig_init(struct rig *g, int fd)
@@ -328,6 +340,50 @@ START_TEST(test_deadline)
 	ck_assert_int_eq(run(&g, WT), FO_DONE);
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
 	ck_assert_uint_eq(g.st[AW].discarded, 1);
+	rig_fini(&g);
+}
+END_TEST
+
+/*
+ * Before a thread sleeps (a rate limit, a delay, a block) it reaps what
+ * it has in flight: thread_quiesce() returns only once both writes stuck
+ * in a full pipe completed (the reader empties it 100 ms after they were
+ * submitted), records both, from their submission to at least the
+ * reader's moment; with nothing in flight it returns at once.  Under
+ * --compat filebench the ring installs no such hook.
+ */
+START_TEST(test_quiesce_reaps_everything_in_flight)
+{
+	struct rig g;
+	struct later l = { .g = &g, .submitted = 2, .delay_ms = 100 };
+	pthread_t th;
+	uint64_t t1;
+
+	rig_init_pipe(&g);
+	ck_assert_ptr_nonnull(g.t.quiesce);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 0);
+	l.read_bytes = g.filled + 2 * IOSIZE;
+	pthread_create(&th, NULL, later_main, &l);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
+	t1 = clock_now_ns();
+	pthread_join(th, NULL);
+	ck_assert_uint_ge(t1, l.acted_ns);
+	ck_assert_uint_eq(g.st[AW].op.count, 2);
+	ck_assert_uint_ge(g.st[AW].op.lat_max_ns, l.acted_ns - l.seen_ns);
+	/* aiowait's stats untouched: the sleeping flowop records its own wait */
+	ck_assert_uint_eq(g.st[WT].op.count, 0);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 2);
+	rig_fini(&g);
+	ck_assert_ptr_null(g.t.quiesce);
+
+	/* --compat filebench: no hook, so sleeps reap nothing */
+	rig_setup_sem(&g, open("/dev/null", O_WRONLY), "aiowrite", IOSIZE, 0,
+		      PLAN_SEM_FILEBENCH);
+	ck_assert_ptr_null(g.t.quiesce);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
 	rig_fini(&g);
 }
 END_TEST
@@ -759,6 +815,7 @@ static Suite *aio_suite(void)
 	tcase_add_test(tc, test_wait_target_is_half);
 	tcase_add_test(tc, test_back_pressure_and_drain);
 	tcase_add_test(tc, test_deadline);
+	tcase_add_test(tc, test_quiesce_reaps_everything_in_flight);
 	tcase_add_test(tc, test_compat_recorded_at_submission);
 	tcase_add_test(tc, test_compat_in_flight_at_end_counted);
 	tcase_add_test(tc, test_compat_deadline);

@@ -48,9 +48,9 @@
  *    so directio works; writes in flight share the pattern buffer, which
  *    they only read.
  *  - Completions are reaped by aiowait, back-pressure and iodepth
- *    flowops, and before the thread sleeps for anything else: a rate
- *    limit waiting for events, a delay, a block/semblock/sempost wait
- *    (thread_quiesce(), as fio reaps before a rate or thinktime sleep).
+ *    flowops, and before the thread sleeps in a rate limit waiting for
+ *    events or in a delay (thread_quiesce(), as fio reaps before a rate
+ *    or thinktime sleep).
  *    Otherwise a request's latency includes any time its completion
  *    waited to be seen.  Under --compat filebench nothing is reaped
  *    before a sleep.

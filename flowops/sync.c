@@ -67,15 +67,11 @@ static void sync_add(struct fo_sync *o, _Atomic int64_t *field, int64_t v)
 
 /*
  * Take `v` units from *field as one piece, sleeping while fewer are
- * there; before its first sleep, flowop `fi`'s thread reaps what it has
- * in flight (thread_quiesce()).  False when the run stopped first, or
- * that reaping failed (nothing taken).
+ * there.  False when the run stopped first (nothing taken).
  */
-static bool sync_take(struct fb_thread *t, const struct flowop_inst *fi,
-		      struct fo_sync *o, _Atomic int64_t *field, int64_t v)
+static bool sync_take(struct fb_thread *t, struct fo_sync *o,
+		      _Atomic int64_t *field, int64_t v)
 {
-	bool quiesced = !t->quiesce;
-
 	for (;;) {
 		uint32_t seq = shared_waitq_seq(&o->q);
 		int64_t cur = atomic_load(field);
@@ -87,12 +83,6 @@ static bool sync_take(struct fb_thread *t, const struct flowop_inst *fi,
 		}
 		if (thread_halted(t))
 			return false;
-		if (!quiesced) {
-			quiesced = true;
-			if (thread_quiesce(t, fi) != FO_OK)
-				return false;
-			continue;
-		}
 		shared_waitq_wait(&o->q, seq, SYNC_RECHECK_NS);
 	}
 }
@@ -189,7 +179,7 @@ static enum fo_result block_run(struct fb_thread *t, struct flowop_inst *fi)
 	struct fo_sync *o = own_object(t, fi);
 	uint64_t t0 = thread_ticks(t);
 
-	if (!sync_take(t, fi, o, &o->count, 1))
+	if (!sync_take(t, o, &o->count, 1))
 		return FO_DONE;
 	return record(t, fi, t0);
 }
@@ -226,7 +216,7 @@ static enum fo_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
 	uint64_t t0 = thread_ticks(t);
 
 	sync_add(o, &o->hw, v);
-	if (!sync_take(t, fi, o, &o->count, v))
+	if (!sync_take(t, o, &o->count, v))
 		return FO_DONE;
 	return record(t, fi, t0);
 }
@@ -242,7 +232,7 @@ static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 		struct fo_sync *o = st->obj[i];
 
 		sync_add(o, &o->count, v);
-		if (blocking && !sync_take(t, fi, o, &o->hw, v))
+		if (blocking && !sync_take(t, o, &o->hw, v))
 			return FO_DONE;
 	}
 	return record(t, fi, t0);

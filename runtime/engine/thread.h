@@ -104,11 +104,13 @@ _Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
 	       "struct fb_thread: an op's fields in lines 0 and 1, slot 0 in line 2");
 
 /*
- * Before flowop `fi` sleeps for something other than the thread's own
- * I/O (a rate limit without events, a delay, a block), the thread reaps
- * the asynchronous requests it has in flight, as fio does before a rate
- * or thinktime sleep: a completion that waited out the sleep would have
- * its latency inflated by it.  FO_OK, FO_DONE (the run stops, or one was
+ * Before flowop `fi` sleeps for a rate limit without events or a delay,
+ * the thread reaps the asynchronous requests it has in flight, as fio
+ * does before a rate or thinktime sleep: a completion that waited out
+ * the sleep would have its latency inflated by it.  (Not before a
+ * block/semblock/sempost wait: oltp.f's and tpcso.f's writers overlap
+ * their writes with that wait on purpose and measure the rest with
+ * aiowait.)  FO_OK, FO_DONE (the run stops, or one was
  * reaped after the deadline) or FO_ERROR (a wait or a request failed).
  */
 static inline enum fo_result thread_quiesce(struct fb_thread *t,

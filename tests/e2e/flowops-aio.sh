@@ -205,7 +205,7 @@ grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 256, not 0" "$tmp/bad2.
 	fail "iodepth=0: $(cat "$tmp/bad2.out")"
 ok "iodepth: refused on read and as 0, with the place"
 
-# Before a thread sleeps for a rate limit, a delay or a block it reaps what it has
+# Before a thread sleeps for a rate limit or a delay it reaps what it has
 # in flight (as fio does before a rate or thinktime sleep).  aiowrite
 # without aiowait is otherwise reaped only by back-pressure, at 256 in
 # flight: these runs submit fewer, so without it no write would be
@@ -217,13 +217,7 @@ wl gate '    flowop aiowrite name=aw,filename=big,iosize=4k,random
 sed -i 's/^run /eventgen rate=100\nrun /' "$tmp/gate.f"
 wl pause '    flowop aiowrite name=aw,filename=big,iosize=4k,random
     flowop delay name=pause,value=0.01' 2
-wl blocked '    flowop aiowrite name=aw,filename=big,iosize=4k,random
-    flowop block name=blocked
-  }
-  thread name=waker {
-    flowop delay name=nap,value=0.01
-    flowop wakeup name=wake,target=blocked' 2
-for n in gate pause blocked; do
+for n in gate pause; do
 	fb $n
 	aw=$(ops $n aw)
 	aw_late=$(late $n aw)
@@ -237,7 +231,7 @@ for n in gate pause blocked; do
 	awk -v w="$(msop $n aw)" -v s="$(msop $n $n)" 'BEGIN { exit !(w * 10 < s) }' ||
 		fail "$n: the writes' mean latency $(msop $n aw) ms includes the sleeps ($(msop $n $n) ms)"
 done
-ok "a rate limit's, a delay's or a block's sleep first reaps the writes in flight: counted, their latency without the sleep"
+ok "a rate limit's or a delay's sleep first reaps the writes in flight: counted, their latency without the sleep"
 
 # O_DIRECT: the rest needs a file system that takes it
 if ! dd if="$big" of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null; then

@@ -345,7 +345,7 @@ START_TEST(test_deadline)
 END_TEST
 
 /*
- * Before a thread sleeps (a rate limit, a delay, a block) it reaps what
+ * Before a thread sleeps (a rate limit, a delay) it reaps what
  * it has in flight: thread_quiesce() returns only once both writes stuck
  * in a full pipe completed (the reader empties it 100 ms after they were
  * submitted), records both, from their submission to at least the

@@ -54,16 +54,19 @@ static void unescape(char *s)
 
 /*
  * The mountinfo line for the mount holding `real` (a resolved path on
- * device `dev`): same major:minor, longest mount point that prefixes it.
+ * device `dev`): the longest mount point that prefixes it, of device
+ * `dev` when `by_dev` (else of any device; of mounts on the same point,
+ * the last, the one on top).  True when one was found.
  */
-static void find_mount(struct res_filesystem *f, const char *real, dev_t dev)
+static bool find_mount(struct res_filesystem *f, const char *real, dev_t dev,
+		       bool by_dev)
 {
 	FILE *in = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
 	size_t cap = 0, best = 0;
 
 	if (!in)
-		return;
+		return false;
 	while (getline(&line, &cap, in) > 0) {
 		unsigned maj, min;
 		char mnt[PATH_MAX], opts[1024], fstype[256], source[PATH_MAX];
@@ -74,14 +77,14 @@ static void find_mount(struct res_filesystem *f, const char *real, dev_t dev)
 		    sscanf(line, "%*u %*u %u:%u %*s %4095s %1023s", &maj, &min, mnt, opts) != 4 ||
 		    sscanf(dash + 3, "%255s %4095s", fstype, source) != 2)
 			continue;
-		if (makedev(maj, min) != dev)
+		if (by_dev && makedev(maj, min) != dev)
 			continue;
 		unescape(mnt);
 		len = strlen(mnt);
 		if (strncmp(real, mnt, len) != 0 ||
 		    (len > 1 && real[len] != '/' && real[len] != '\0'))
 			continue;
-		if (len + 1 <= best)
+		if (len + 1 < best || (by_dev && len + 1 == best))
 			continue;
 		best = len + 1;
 		unescape(source);
@@ -94,6 +97,7 @@ static void find_mount(struct res_filesystem *f, const char *real, dev_t dev)
 	}
 	free(line);
 	fclose(in);
+	return best > 0;
 }
 
 static void capture_fs(struct res_filesystem *f, const char *path)
@@ -108,8 +112,13 @@ static void capture_fs(struct res_filesystem *f, const char *path)
 		return;
 	if (statfs(dir, &sfs) == 0)
 		snprintf(f->magic, sizeof(f->magic), "0x%lx", (unsigned long)sfs.f_type);
-	if (realpath(dir, real) && stat(real, &st) == 0)
-		find_mount(f, real, st.st_dev);
+	/*
+	 * By device first; btrfs gives each subvolume's files a device
+	 * number of its own, which no mountinfo line has: then by path.
+	 */
+	if (realpath(dir, real) && stat(real, &st) == 0 &&
+	    !find_mount(f, real, st.st_dev, true))
+		find_mount(f, real, st.st_dev, false);
 	free(dir);
 }
 

@@ -5,9 +5,10 @@
  * delay sleeps `value` seconds (fractions allowed) on the shared halt
  * word, so the end of the run interrupts it at once; an interrupted
  * delay records nothing.  It first reaps the thread's asynchronous
- * requests in flight (thread_quiesce()), within its `value` seconds.  hog stores a byte `value` times into the
- * thread's memory behind a compiler barrier, so the work cannot be
- * optimised away, and checks the halt word every HOG_CHUNK iterations.
+ * requests in flight (thread_quiesce()), within its `value` seconds.
+ * hog stores a byte `value` times into the thread's memory behind a
+ * compiler barrier, so the work cannot be optimised away, and checks the
+ * halt word every HOG_CHUNK iterations.
  * print logs a line and records nothing; testrandvar samples `value` and
  * logs the count, mean and standard deviation when the thread ends.
  */

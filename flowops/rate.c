@@ -11,8 +11,9 @@
  * Each call records one op whose latency is the time it waited, measured
  * from the call's own start.  A call that must wait for events first
  * reaps the thread's asynchronous requests in flight (thread_quiesce(),
- * flowbench's rules only), so their latencies do not include the wait.  With no generator (no eventgen, or rate
- * <= 0) they return at once and record nothing.  A wait ends when the
+ * flowbench's rules only), so their latencies do not include the wait.
+ * With no generator (no eventgen, or rate <= 0) they return at once and
+ * record nothing.  A wait ends when the
  * run stops: the call then records nothing and the thread ends.
  *
  * Under --compat filebench the three have variants that count as

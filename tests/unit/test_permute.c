@@ -137,6 +137,53 @@ START_TEST(test_orders_look_random)
 }
 END_TEST
 
+/*
+ * The network as first written, one Feistel round at a time, packing the
+ * value after each: permute_network() computes two rounds in place, and
+ * must give the same permutation (the same order for the same --seed).
+ */
+static uint64_t packed_round(uint64_t x, unsigned a, uint64_t a_mask, unsigned b,
+			     uint64_t b_mask, uint64_t key)
+{
+	uint64_t hi = x >> b, lo = x & b_mask;
+
+	return (lo << a) | (hi ^ (permute_mix(lo ^ key) & a_mask));
+}
+
+static uint64_t packed_network(const struct permute *pm, uint64_t x)
+{
+	for (int i = 0; i < PERMUTE_ROUNDS; i += 2) {
+		x = packed_round(x, pm->hi_bits, pm->hi_mask, pm->lo_bits, pm->lo_mask,
+				 pm->key[i]);
+		x = packed_round(x, pm->lo_bits, pm->lo_mask, pm->hi_bits, pm->hi_mask,
+				 pm->key[i + 1]);
+	}
+	return x;
+}
+
+START_TEST(test_network_as_packed_rounds)
+{
+	static const uint64_t sizes[] = { 65, 101, 256, 257, 4096, 32768, 99999,
+					  (1ull << 33) + 5, (1ull << 50) + 123 };
+	struct rng r;
+
+	rng_seed(&r, 3);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct permute pm;
+		unsigned k;
+
+		permute_start(&pm, sizes[s], &r);
+		k = pm.hi_bits + pm.lo_bits;
+		for (int pass = 0; pass < 3; pass++, permute_new_pass(&pm, &r))
+			for (uint64_t i = 0; i < 5000; i++) {
+				uint64_t x = k < 13 ? i % (1ull << k) : rng_next(&r) >> (64 - k);
+
+				ck_assert_uint_eq(permute_network(&pm, x), packed_network(&pm, x));
+			}
+	}
+}
+END_TEST
+
 /* The checks themselves catch an identity and a stride from a random start. */
 START_TEST(test_checks_catch_patterns)
 {
@@ -174,6 +221,7 @@ static Suite *permute_suite(void)
 	tcase_add_test(tc, test_new_order_each_pass);
 	tcase_add_test(tc, test_orders_look_random);
 	tcase_add_test(tc, test_checks_catch_patterns);
+	tcase_add_test(tc, test_network_as_packed_rounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/clock.h"
 #include "runtime/base/units.h"
 #include "runtime/compare/welch.h"
 
@@ -499,6 +500,23 @@ static void line_close(struct line_buf *l, FILE *out, bool md)
 }
 
 /*
+ * A side whose TSC strayed from CLOCK_MONOTONIC during a run by more than
+ * the run itself warned about (runtime/base/clock.h): its latencies rest
+ * on a rate that did not hold.
+ */
+static void warn_clock(FILE *out, const struct rf_doc *d, bool md)
+{
+	struct line_buf l;
+
+	if (!(fabs(d->clock_drift_ppm) > CLOCK_DRIFT_WARN_PPM) || !line_open(&l))
+		return;
+	fprintf(l.f, "warning: %s's TSC drifted %.2f %% from CLOCK_MONOTONIC during "
+		"a run: its latencies may be off by about as much", d->path,
+		d->clock_drift_ppm / 1e4);
+	line_close(&l, out, md);
+}
+
+/*
  * A side whose numbers cover less than its runs: the file's status is
  * not "ok" (failed, interrupted) or one of its runs is partial.
  */
@@ -520,8 +538,8 @@ static void warn_partial(FILE *out, const struct rf_doc *d, bool md)
 /*
  * Files that did not run the same workload: its file's SHA-256 or its
  * variables differ (both are in every results file).  Then what differs
- * in the machine: the kernel, and each file system's type and mount
- * options (by position in "filesystems").
+ * in the machine: the kernel, the op clock, and each file system's type
+ * and mount options (by position in "filesystems").
  */
 static void warn_differences(FILE *out, const struct rf_doc *a,
 			     const struct rf_doc *b, bool md)
@@ -547,6 +565,13 @@ static void warn_differences(FILE *out, const struct rf_doc *a,
 	}
 	if (*a->kernel && *b->kernel && strcmp(a->kernel, b->kernel) != 0 && line_open(&l)) {
 		fprintf(l.f, "differs: kernel %s vs %s", a->kernel, b->kernel);
+		line_close(&l, out, md);
+	}
+	if (*a->clock_source && *b->clock_source &&
+	    strcmp(a->clock_source, b->clock_source) != 0 && line_open(&l)) {
+		fprintf(l.f, "differs: op clock %s vs %s (each latency includes about "
+			"one read of it: environment.clock.read_cost_ns)",
+			a->clock_source, b->clock_source);
 		line_close(&l, out, md);
 	}
 	if (json_array_size(b->filesystems) > nfs)
@@ -597,8 +622,10 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 				"are not comparable (docs/differences.md section 10)\n",
 				md ? "- " : "", docs[0].path, docs[0].compat, docs[d].path,
 				docs[d].compat);
-	for (int d = 0; d < ndocs; d++)
+	for (int d = 0; d < ndocs; d++) {
 		warn_partial(out, &docs[d], md);
+		warn_clock(out, &docs[d], md);
+	}
 	for (int d = 1; d < ndocs; d++)
 		warn_differences(out, &docs[0], &docs[d], md);
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",

@@ -638,12 +638,16 @@ static void describe(struct rf_doc *doc)
 	const json_t *env = json_object_get(doc->root, "environment");
 	const json_t *vars = json_object_get(wl, "variables");
 	const json_t *fss = json_object_get(env, "filesystems");
+	const json_t *clock = json_object_get(env, "clock");
+	const json_t *drift = json_object_get(clock, "drift_ppm");
 
 	doc->workload = str(wl, "file");
 	doc->status = str(doc->root, "status");
 	doc->sha256 = str(wl, "sha256");
 	doc->variables = json_is_object(vars) ? vars : NULL;
 	doc->kernel = str(env, "kernel");
+	doc->clock_source = str(clock, "source");
+	doc->clock_drift_ppm = json_is_number(drift) ? json_number_value(drift) : NAN;
 	doc->filesystems = json_is_array(fss) ? fss : NULL;
 	doc->partial = *doc->status && strcmp(doc->status, "ok") != 0;
 }

@@ -147,6 +147,8 @@ struct rf_doc {
 	const char *sha256;    /* workload.sha256 */
 	const json_t *variables;   /* workload.variables (an object) */
 	const char *kernel;    /* environment.kernel */
+	const char *clock_source;  /* environment.clock.source ("tsc", "monotonic") */
+	double clock_drift_ppm;    /* environment.clock.drift_ppm; NaN when absent or null */
 	const json_t *filesystems; /* environment.filesystems (an array) */
 	bool partial;          /* status not "ok", or a run with "partial" */
 	struct rf_run *runs;

@@ -337,6 +337,8 @@ START_TEST(test_warnings)
 	json_object_set_new((json_t *)docs[1].variables, "nthreads", json_integer(4));
 	json_object_set_new((json_t *)docs[1].variables, "iosize", json_string("8k"));
 	docs[1].kernel = "Linux 6.2.0 x86_64";
+	docs[1].clock_source = "monotonic";
+	docs[1].clock_drift_ppm = -12345.6;
 	json_object_set_new(json_array_get(docs[1].filesystems, 0), "mount_options",
 			    json_string("rw,noatime"));
 	out = open_memstream(&buf, &len);
@@ -344,9 +346,11 @@ START_TEST(test_warnings)
 	fclose(out);
 	ck_assert_msg(strstr(buf,
 "warning: b.yaml is partial (status 'interrupted'; run 3 stopped early): the session stopped before its end, so its numbers cover less work than asked\n"
+"warning: b.yaml's TSC drifted -1.23 % from CLOCK_MONOTONIC during a run: its latencies may be off by about as much\n"
 "warning: a.json and b.yaml ran different workload files (sha256 000000000000 vs 111111111111)\n"
 "warning: a.json and b.yaml ran with different variables: nthreads 1 vs 4, iosize - vs 8k\n"
 "differs: kernel Linux 6.1.0 x86_64 vs Linux 6.2.0 x86_64\n"
+"differs: op clock tsc vs monotonic (each latency includes about one read of it: environment.clock.read_cost_ns)\n"
 "differs: file system 1 (/tmp/x) mount_options: rw,relatime vs rw,noatime\n"
 "values: "), "%s", buf);
 	free(buf);

@@ -500,20 +500,27 @@ static void line_close(struct line_buf *l, FILE *out, bool md)
 }
 
 /*
- * A side whose TSC strayed from CLOCK_MONOTONIC during a run by more than
- * the run itself warned about (runtime/base/clock.h): its latencies rest
- * on a rate that did not hold.
+ * A side timed with a TSC that did not hold, as the run itself warned
+ * (runtime/base/clock.h): it strayed from CLOCK_MONOTONIC by more than
+ * the threshold, or the kernel had left it when the file was written.
  */
 static void warn_clock(FILE *out, const struct rf_doc *d, bool md)
 {
 	struct line_buf l;
 
-	if (!(fabs(d->clock_drift_ppm) > CLOCK_DRIFT_WARN_PPM) || !line_open(&l))
-		return;
-	fprintf(l.f, "warning: %s's TSC drifted %.2f %% from CLOCK_MONOTONIC during "
-		"a run: its latencies may be off by about as much", d->path,
-		d->clock_drift_ppm / 1e4);
-	line_close(&l, out, md);
+	if (fabs(d->clock_drift_ppm) > CLOCK_DRIFT_WARN_PPM && line_open(&l)) {
+		fprintf(l.f, "warning: %s's TSC drifted %.2f %% from CLOCK_MONOTONIC "
+			"during a run: its latencies may be off by about as much",
+			d->path, d->clock_drift_ppm / 1e4);
+		line_close(&l, out, md);
+	}
+	if (strcmp(d->clock_source, "tsc") == 0 && *d->kernel_clock &&
+	    strcmp(d->kernel_clock, "tsc") != 0 && line_open(&l)) {
+		fprintf(l.f, "warning: %s was timed with the TSC, but the kernel kept "
+			"time with %s when it ended: it had found the TSC unreliable, "
+			"so its latencies may be wrong", d->path, d->kernel_clock);
+		line_close(&l, out, md);
+	}
 }
 
 /*

@@ -648,6 +648,7 @@ static void describe(struct rf_doc *doc)
 	doc->kernel = str(env, "kernel");
 	doc->clock_source = str(clock, "source");
 	doc->clock_drift_ppm = json_is_number(drift) ? json_number_value(drift) : NAN;
+	doc->kernel_clock = str(clock, "kernel_source");
 	doc->filesystems = json_is_array(fss) ? fss : NULL;
 	doc->partial = *doc->status && strcmp(doc->status, "ok") != 0;
 }

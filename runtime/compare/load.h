@@ -149,6 +149,7 @@ struct rf_doc {
 	const char *kernel;    /* environment.kernel */
 	const char *clock_source;  /* environment.clock.source ("tsc", "monotonic") */
 	double clock_drift_ppm;    /* environment.clock.drift_ppm; NaN when absent or null */
+	const char *kernel_clock;  /* environment.clock.kernel_source: the kernel's, when written */
 	const json_t *filesystems; /* environment.filesystems (an array) */
 	bool partial;          /* status not "ok", or a run with "partial" */
 	struct rf_run *runs;

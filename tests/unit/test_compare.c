@@ -339,12 +339,14 @@ START_TEST(test_warnings)
 	docs[1].kernel = "Linux 6.2.0 x86_64";
 	docs[1].clock_source = "monotonic";
 	docs[1].clock_drift_ppm = -12345.6;
+	docs[0].kernel_clock = "kvm-clock";      /* left the TSC it timed with */
 	json_object_set_new(json_array_get(docs[1].filesystems, 0), "mount_options",
 			    json_string("rw,noatime"));
 	out = open_memstream(&buf, &len);
 	ck_assert_int_eq(compare_print(out, docs, 2, CMP_TEXT), 0);
 	fclose(out);
 	ck_assert_msg(strstr(buf,
+"warning: a.json was timed with the TSC, but the kernel kept time with kvm-clock when it ended: it had found the TSC unreliable, so its latencies may be wrong\n"
 "warning: b.yaml is partial (status 'interrupted'; run 3 stopped early): the session stopped before its end, so its numbers cover less work than asked\n"
 "warning: b.yaml's TSC drifted -1.23 % from CLOCK_MONOTONIC during a run: its latencies may be off by about as much\n"
 "warning: a.json and b.yaml ran different workload files (sha256 000000000000 vs 111111111111)\n"

@@ -50,10 +50,9 @@
  *  - Completions are reaped by aiowait, back-pressure and iodepth
  *    flowops, and before the thread sleeps in a rate limit waiting for
  *    events or in a delay (thread_quiesce(), as fio reaps before a rate
- *    or thinktime sleep).
- *    Otherwise a request's latency includes any time its completion
- *    waited to be seen.  Under --compat filebench nothing is reaped
- *    before a sleep.
+ *    or thinktime sleep); otherwise a request's latency includes any
+ *    time its completion waited to be seen.  Under --compat filebench
+ *    nothing is reaped before a sleep.
  *  - The deadline rule holds for every op: a completion reaped after the
  *    deadline is not counted (tallied as discarded) and stops the thread.
  *    Waits run in AIO_SLICE_NS slices and give up when the run halts.

@@ -13,8 +13,8 @@
  * reaps the thread's asynchronous requests in flight (thread_quiesce(),
  * flowbench's rules only), so their latencies do not include the wait.
  * With no generator (no eventgen, or rate <= 0) they return at once and
- * record nothing.  A wait ends when the
- * run stops: the call then records nothing and the thread ends.
+ * record nothing.  A wait ends when the run stops: the call then records
+ * nothing and the thread ends.
  *
  * Under --compat filebench the three have variants that count as
  * filebench does (struct thread_tally): without a target, the process

@@ -19,6 +19,7 @@
  */
 #include "lang/compile.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -614,6 +615,7 @@ int compile_script(const struct ast_script *script,
 	const struct ast_stmt *run;
 	int errors_before = d->errors;
 
+	assert(opts->registry && "compile_options.registry is required");
 	memset(out, 0, sizeof(*out));
 	arena_init(&out->arena);
 	out->filename = script->filename;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
@@ -25,7 +26,7 @@
 
 static void compile_sem(struct result *r, const char *src, enum plan_semantics sem)
 {
-	struct compile_options opts = { .semantics = sem };
+	struct compile_options opts = { .registry = &flowops_registry, .semantics = sem };
 
 	compile_with(r, src, &opts);
 }

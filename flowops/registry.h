@@ -14,7 +14,10 @@
 
 #include "plan/flowop.h"
 
-/* Every family, in the order the registry walks (and suggests) their flowops. */
+/*
+ * Every family, in the order the registry walks (and suggests) their
+ * flowops: a new one is one more line before the end.
+ */
 #define FLOWOP_FAMILIES(X)                                                  \
 	X(io)           /* read, write */                                   \
 	X(file)         /* open/create/close/delete/stat/fsync */           \
@@ -24,7 +27,8 @@
 	X(finish)       /* finishoncount, finishonbytes */                  \
 	X(misc)         /* delay, hog, print, testrandvar */                \
 	X(sync)         /* block, wakeup, semblock, sempost */              \
-	X(aio)          /* aiowrite, aioread, aiowait */
+	X(aio)          /* aiowrite, aioread, aiowait */                    \
+	/* the end of the list */
 
 #define FLOWOP_FAMILY_TABLE(family) \
 	extern const struct flowop_ops *const flowops_##family[];

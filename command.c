@@ -21,7 +21,7 @@
 #include "command.h"
 #include "config.h"
 #include "flowops/registry.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 #include "lang/frontend.h"
 #include "runtime/base/log.h"
 #include "runtime/compare/commands.h"

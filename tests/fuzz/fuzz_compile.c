@@ -26,7 +26,7 @@
 
 #include "cli.h"
 #include "flowops/registry.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 #include "lang/frontend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,7 +18,7 @@
 #include "lang/compile.h"
 #include "lang/parse.h"
 #include "plan/diag.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 #include "runtime/engine/eventgen.h"
 
 #include "tests/unit/check_main.h"

@@ -20,7 +20,7 @@
 #include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 
 #include "tests/unit/check_main.h"
 

@@ -1,11 +1,11 @@
 /*
- * fio_write.c - printing the WML workload fio_plan.c decided on: the
+ * write.c - printing the WML workload plan.c decided on: the
  * header, each job's comments (its options, what each became, where it
  * differs from fio), its file or fileset, process and flowops, and the
  * event generator.  Everything copied from the job file goes through
  * fio_commented() or fio_print_quoted() (fio_import.c), never raw.
  */
-#include "lang/fio_emit.h"
+#include "lang/fio/emit.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * fio_parse.c - reading an fio job file (INI) for `flowbench import-fio`.
+ * parse.c - reading an fio job file (INI) for `flowbench import-fio`.
  *
  * The format: `[section]` headers, `key=value` or a bare `key` (a boolean
  * set to true), blanks around `=`, whole-line comments starting with `;`
@@ -9,7 +9,7 @@
  * pass with their lines, so a user sees at once what the job file uses
  * that import-fio cannot translate.
  */
-#include "lang/fio_job.h"
+#include "lang/fio/job.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

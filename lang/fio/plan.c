@@ -1,12 +1,12 @@
 /*
- * fio_plan.c - what each fio job becomes, decided before anything is
- * printed (fio_emit.h): its file or the device it stands for, its sizes
+ * plan.c - what each fio job becomes, decided before anything is
+ * printed (emit.h): its file or the device it stands for, its sizes
  * and iterations per pass, its pacing, zones, strides, verify read-back,
  * the phases jobs run in, the run's rate and time.  Every option that
  * cannot be honoured is refused here at its line, all of them in one
  * pass, or with --lenient dropped with a `# NOT IMPORTED:` note.
  */
-#include "lang/fio_emit.h"
+#include "lang/fio/emit.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

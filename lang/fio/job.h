@@ -1,12 +1,12 @@
 /*
- * fio_job.h - an fio job file as fio_parse.c reads it: its jobs, each
+ * job.h - an fio job file as parse.c reads it: its jobs, each
  * with fio's defaults, then the [global] options before it, then its own
  * lines, and the value parsers (sizes, times) import-fio shares.  Both
- * halves of import-fio read it: fio_import.h's entry points and the
- * writer's files (fio_emit.h).
+ * halves of import-fio read it: import.h's entry points and the
+ * writer's files (emit.h).
  */
-#ifndef FLOWBENCH_FIO_JOB_H
-#define FLOWBENCH_FIO_JOB_H
+#ifndef FLOWBENCH_LANG_FIO_JOB_H
+#define FLOWBENCH_LANG_FIO_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,8 +18,8 @@
  * into comments has its control characters escaped, so that no name or
  * line can end a comment and start a statement.
  */
-#include "lang/fio_import.h"
-#include "lang/fio_emit.h"
+#include "lang/fio/import.h"
+#include "lang/fio/emit.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

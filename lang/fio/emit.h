@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lang/fio_job.h"
+#include "lang/fio/job.h"
 #include "plan/arena.h"
 #include "plan/diag.h"
 

@@ -5,8 +5,8 @@
  * Two steps: parse.c reads the job file into a list of jobs
  * (job.h: the [global] options copied into each job that follows,
  * the job's own lines overriding them) and rejects every option it does
- * not know, all of them in one pass; fio_import.c, fio_plan.c and
- * fio_write.c (fio_emit.h) write the WML.
+ * not know, all of them in one pass; import.c, plan.c and write.c
+ * (emit.h) write the WML.
  * docs/import-fio.md has the mapping table and its limits.
  */
 #ifndef FLOWBENCH_LANG_FIO_IMPORT_H

@@ -20,7 +20,8 @@
 #include "cli.h"
 #include "command.h"
 #include "config.h"
-#include "lang/fio_import.h"
+#include "flowops/registry.h"
+#include "lang/fio/import.h"
 #include "lang/frontend.h"
 #include "runtime/base/log.h"
 #include "runtime/compare/commands.h"
@@ -80,6 +81,7 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 	struct frontend_input in = {
 		.defines = args->defines, .ndefines = args->ndefines,
 		.compile = {
+			.registry = &flowops_registry,
 			.runtime_given = args->runtime_given,
 			.runtime_s = args->runtime_s,
 			.seed = args->seed_given ? args->seed : fresh_seed(),

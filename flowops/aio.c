@@ -89,6 +89,7 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "flowops/io.h"
 #include "plan/diag.h"

@@ -10,6 +10,7 @@
  * own: its breakdown line shows 0 ops, as in filebench, while each inner
  * flowop (`invocation.inner`) has its own line.
  */
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/engine/thread.h"
 
@@ -27,14 +28,9 @@ static enum fo_result composite_run(struct fb_thread *t, struct flowop_inst *fi)
 	return FO_OK;
 }
 
-static const struct flowop_ops fo_composite = {
+const struct flowop_ops flowops_composite = {
 	.name = "composite",
 	.cls = FO_CLASS_COMPOSITE,
 	.rw = FO_RW_NONE,
 	.run = composite_run,
 };
-
-const struct flowop_ops *flowop_composite(void)
-{
-	return &fo_composite;
-}

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/fsaccess.h"

@@ -46,6 +46,7 @@
 #include "flowops/common.h"
 #include "runtime/engine/attr.h"
 #include "flowops/dio.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "flowops/io.h"
 #include "plan/diag.h"

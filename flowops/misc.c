@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "plan/diag.h"
 #include "runtime/base/log.h"

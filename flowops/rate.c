@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "plan/diag.h"
 #include "runtime/engine/eventgen.h"

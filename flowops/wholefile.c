@@ -51,6 +51,7 @@
 #include "runtime/engine/attr.h"
 #include "flowops/common.h"
 #include "flowops/dio.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "plan/diag.h"
 #include "runtime/fileset/fileset.h"

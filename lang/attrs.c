@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "plan/flowop.h"
+#include "lang/compile.h"
 #include "lang/compiler.h"
 #include "plan/diag.h"
 #include "plan/oom.h"
@@ -315,22 +316,23 @@ static size_t count_specs(const struct attr_spec *specs)
 
 /*
  * The attribute names `ops` takes (all = false), or those of every
- * implemented flowop (all = true), NULL-terminated; free() it.
+ * flowop of the registry (all = true), NULL-terminated; free() it.
  */
-static const char **flowop_attr_names(const struct flowop_ops *ops, bool all)
+static const char **flowop_attr_names(const struct flowop_registry *r,
+				      const struct flowop_ops *ops, bool all)
 {
-	const char *const *types = flowop_names();
 	size_t cap = count_specs(plan_flowop_common_attrs) + count_specs(ops->attrs) + 1;
+	const struct flowop_ops *other;
 	const char **names;
 	size_t n = 0;
 
-	for (const char *const *t = types; all && *t; t++)
-		cap += count_specs(flowop_lookup(*t)->attrs);
+	for (int i = 0; all && (other = flowop_registry_at(r, i)); i++)
+		cap += count_specs(other->attrs);
 	names = xcalloc(cap, sizeof(*names));
 	collect_names(plan_flowop_common_attrs, names, &n);
 	collect_names(ops->attrs, names, &n);
-	for (const char *const *t = types; all && *t; t++)
-		collect_names(flowop_lookup(*t)->attrs, names, &n);
+	for (int i = 0; all && (other = flowop_registry_at(r, i)); i++)
+		collect_names(other->attrs, names, &n);
 	names[n] = NULL;
 	return names;
 }
@@ -343,13 +345,13 @@ static const char **flowop_attr_names(const struct flowop_ops *ops, bool all)
 static void unknown_flowop_attr(struct compiler *c, const struct ast_attr *a,
 				const struct flowop_ops *ops, const char *what)
 {
-	const char **own = flowop_attr_names(ops, false);
+	const char **own = flowop_attr_names(c->opts->registry, ops, false);
 	const char **all = NULL;
 	const char *near = diag_suggest(a->name, own);
 	char hint[160] = "";
 
 	if (!near) {
-		all = flowop_attr_names(ops, true);
+		all = flowop_attr_names(c->opts->registry, ops, true);
 		near = diag_suggest(a->name, all);
 	}
 	if (near)
@@ -360,11 +362,14 @@ static void unknown_flowop_attr(struct compiler *c, const struct ast_attr *a,
 	free(all);
 }
 
-/* The spec of `name` in the table of some implemented flowop, or NULL. */
-static const struct attr_spec *spec_of_any_flowop(const char *name)
+/* The spec of `name` in the table of some flowop of `r`, or NULL. */
+static const struct attr_spec *spec_of_any_flowop(const struct flowop_registry *r,
+						  const char *name)
 {
-	for (const char *const *n = flowop_names(); *n; n++) {
-		const struct attr_spec *s = flowop_attr_spec(flowop_lookup(*n), name);
+	const struct flowop_ops *ops;
+
+	for (int i = 0; (ops = flowop_registry_at(r, i)); i++) {
+		const struct attr_spec *s = flowop_attr_spec(ops, name);
 
 		if (s)
 			return s;
@@ -392,7 +397,7 @@ int attrs_eval_flowop(struct compiler *c, const struct flowop_ops *ops,
 			errors += eval_into(c, a, s->type, s->index, what, values) < 0;
 			continue;
 		}
-		s = spec_of_any_flowop(a->name);
+		s = spec_of_any_flowop(c->opts->registry, a->name);
 		if (!s) {
 			unknown_flowop_attr(c, a, ops, what);
 			errors++;

@@ -5,12 +5,11 @@
  * variables let it shape itself per client ("$dir/client-$rank", a share
  * of the files).  The caller chooses their values (compile_options); they
  * are in place before -D and the script's first statement, and every way
- * of assigning a global refuses them with a located error, so that a
+ * of assigning a global refuses them with a located error (vars.c), so that a
  * client can never silently run with a rank other than its own.
  */
 #include "lang/compile.h"
 #include "lang/compiler.h"
-#include "plan/diag.h"
 
 void compile_builtins_default(struct compile_builtin out[COMPILE_NBUILTINS],
 			      const char *hostname)
@@ -59,14 +58,4 @@ void builtins_seed(struct compiler *c)
 		v->read_only = arena_strdup(&c->p->arena,
 					    b->why ? b->why : "a builtin variable");
 	}
-}
-
-bool var_refuse_read_only(struct compiler *c, const struct var *v,
-			  struct src_loc loc, const char *origin)
-{
-	if (!v || !v->read_only)
-		return false;
-	diag_error(c->d, loc, "%s'$%s' is read-only: %s", origin, v->name,
-		   v->read_only);
-	return true;
 }

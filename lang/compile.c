@@ -19,8 +19,7 @@
  */
 #include "lang/compile.h"
 
-#include <math.h>
-#include <stdint.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,102 +28,6 @@
 #include "lang/compiler.h"
 #include "plan/diag.h"
 #include "plan/oom.h"
-
-void *compiler_grow(void *arr, int *cap, int n, size_t size)
-{
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 8;
-	return xreallocarray(arr, (size_t)*cap, size);
-}
-
-/*
- * `s` seconds (either sign) within PLAN_MAX_SECONDS, else an error at
- * `loc`: "run: 20000000000 s is more than flowbench's limit of ...".
- */
-bool compiler_check_seconds(struct compiler *c, double s, struct src_loc loc,
-			    const char *what)
-{
-	if (isnan(s) || isinf(s)) {
-		diag_error(c->d, loc, "%s: %g is not a number of seconds", what, s);
-		return false;
-	}
-	if (fabs(s) > PLAN_MAX_SECONDS) {
-		diag_error(c->d, loc,
-			   "%s: %.15g s is %s than flowbench's limit of %s%.0f s (31.7 years)",
-			   what, s, s < 0 ? "less" : "more", s < 0 ? "-" : "",
-			   PLAN_MAX_SECONDS);
-		return false;
-	}
-	return true;
-}
-
-/* ---- names ----------------------------------------------------------- */
-
-/* FNV-1a: short names, no adversary worth a keyed hash (input is a file). */
-static size_t name_hash(const char *name)
-{
-	uint64_t h = UINT64_C(14695981039346656037);
-
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * UINT64_C(1099511628211);
-	return (size_t)h;
-}
-
-/* The slot of `name`, or the empty slot where it would go. */
-static size_t name_slot(const struct name_index *ix, const char *name)
-{
-	size_t i = name_hash(name) & (ix->cap - 1);
-
-	while (ix->keys[i] && strcmp(ix->keys[i], name) != 0)
-		i = (i + 1) & (ix->cap - 1);
-	return i;
-}
-
-int name_find(const struct name_index *ix, const char *name)
-{
-	size_t i;
-
-	if (!ix->cap)
-		return -1;
-	i = name_slot(ix, name);
-	return ix->keys[i] ? ix->vals[i] : -1;
-}
-
-/* Twice the slots (at least 64), every name moved over. */
-static void name_grow(struct name_index *ix)
-{
-	struct name_index big = { .cap = ix->cap ? ix->cap * 2 : 64 };
-
-	big.keys = xcalloc(big.cap, sizeof(*big.keys));
-	big.vals = xcalloc(big.cap, sizeof(*big.vals));
-	for (size_t i = 0; i < ix->cap; i++)
-		if (ix->keys[i])
-			name_put(&big, ix->keys[i], ix->vals[i]);
-	name_index_free(ix);
-	*ix = big;
-}
-
-void name_put(struct name_index *ix, const char *name, int val)
-{
-	size_t i;
-
-	if (2 * (ix->n + 1) > ix->cap)
-		name_grow(ix);
-	i = name_slot(ix, name);
-	if (!ix->keys[i]) {
-		ix->keys[i] = name;
-		ix->n++;
-	}
-	ix->vals[i] = val;
-}
-
-void name_index_free(struct name_index *ix)
-{
-	free(ix->keys);
-	free(ix->vals);
-	memset(ix, 0, sizeof(*ix));
-}
 
 /* ---- the script walk: statements in source order --------------------- */
 
@@ -173,6 +76,36 @@ static void stmt_set_mode(struct compiler *c, const struct ast_stmt *st)
 	}
 	diag_error(c->d, w ? w->loc : st->loc,
 		   "expected 'set mode quit timeout|firstdone|alldone' or 'set mode nousestats'");
+}
+
+/*
+ * The 1.4 form `define randvar name=$v, type=..., ...`: its attributes
+ * but the name are those of randvar(...), evaluated now (eval.c), and
+ * the variable is assigned as by `set`.
+ */
+static void stmt_define_randvar(struct compiler *c, const struct ast_stmt *st)
+{
+	const struct ast_attr *name = NULL;
+	struct value val;
+	struct var *v;
+
+	for (const struct ast_attr *a = st->attrs; a; a = a->next)
+		if (!a->is_local && strcmp(a->name, "name") == 0)
+			name = a;
+	if (!name || !name->value || name->value->kind != EX_VAR) {
+		diag_error(c->d, name ? name->loc : st->loc,
+			   "define randvar needs name=$variable");
+		return;
+	}
+	v = var_find(c, name->value->u.var);
+	if (v && v->from_cli)
+		return;         /* -D gave the variable a value */
+	if (var_refuse_read_only(c, v, name->value->loc, ""))
+		return;
+	c->setting = name->value->u.var;
+	if (eval_random(c, "randvar", st->attrs, st->loc, name, &val) == 0)
+		var_assign(c, name->value->u.var, name->value->loc, &val);
+	c->setting = NULL;
 }
 
 /* echo/system: the adjacent strings, interpolated and joined (or NULL). */
@@ -430,7 +363,7 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 			composite_define(c, st);
 			break;
 		case ST_DEFINE_RANDVAR:
-			random_define(c, st);
+			stmt_define_randvar(c, st);
 			break;
 		case ST_CREATE_FILES:
 			if (!st->words || strcmp(st->words->text, "files") != 0)
@@ -614,6 +547,7 @@ int compile_script(const struct ast_script *script,
 	const struct ast_stmt *run;
 	int errors_before = d->errors;
 
+	assert(opts->registry && "compile_options.registry is required");
 	memset(out, 0, sizeof(*out));
 	arena_init(&out->arena);
 	out->filename = script->filename;

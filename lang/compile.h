@@ -19,6 +19,7 @@
 #include "plan/plan.h"
 
 struct diag;
+struct flowop_registry;
 
 /* A `-D name=value` from the command line: replaces the script's `set`. */
 struct compile_define {
@@ -58,6 +59,11 @@ void compile_builtins_default(struct compile_builtin out[COMPILE_NBUILTINS],
 			      const char *hostname);
 
 struct compile_options {
+	/*
+	 * The flowops a script may name, and the composite's ops: required
+	 * (the command line hands flowops/registry.h's flowops_registry).
+	 */
+	const struct flowop_registry *registry;
 	struct compile_define *defines;
 	int ndefines;
 	const struct compile_builtin *builtins;  /* none when NULL */

@@ -3,15 +3,22 @@
  *
  * Nothing outside lang/compile.c and its helpers includes this header: the
  * rest of flowbench sees the compiler only through lang/compile.h.  The
- * stage reads in this order:
+ * stage's files, each calling only files listed above it (so no two call
+ * each other, around any loop; the entry calls them all and none calls
+ * it):
  *
- *   compile.c    the entry point and the script walk in source order
+ *   names.c      names to indexes, a hash table (names.h)
+ *   compiler.c   an array grown by one, the bound on a time value
+ *   values.c     what an evaluated value reads as (text, kind, number)
+ *   vars.c       the global variables: find, add, assign, read-only
+ *   randvar.c    a random variable's attributes checked (randvar.h)
+ *   random.c     random variables, their attributes as values, into the plan
+ *   eval.c       expressions, composite scopes, randvar(...)'s attributes
  *   builtins.c   read-only variables ($rank...): seeded before everything
  *   defines.c    -D variables: seeded before the walk, checked after it
- *   eval.c       values, variables, composite scopes, expressions
- *   random.c     randvar(...), cvar(...), define randvar
  *   attrs.c      what each entity accepts, and values converted to it
  *   entities.c   filesets, processes, threads, flowops, composites
+ *   compile.c    the entry point and the script walk in source order
  *
  * One `struct compiler` carries the whole state of a compilation; there is
  * no global state.
@@ -24,35 +31,15 @@
 #include <stdint.h>
 
 #include "lang/ast.h"
+#include "lang/names.h"
 #include "plan/flowop.h"
 #include "plan/plan.h"
 
 struct compile_options;      /* lang/compile.h */
-
 struct diag;
+struct randvar_spec;         /* lang/randvar.h */
 
-/* ---- names (compile.c) ------------------------------------------------ */
-
-/*
- * Names to indexes (variables, composites, files, flowop lines): a hash
- * table, so that a script with tens of thousands of names compiles in
- * linear time rather than comparing every name with every other.  Keys
- * are borrowed (they live in the AST or plan arena).
- */
-struct name_index {
-	const char **keys;
-	int *vals;
-	size_t cap;               /* slots: 0 or a power of two */
-	size_t n;
-};
-
-/* The index stored for `name`, or -1. */
-int name_find(const struct name_index *ix, const char *name);
-/* Store `val` for `name`, replacing any earlier one. */
-void name_put(struct name_index *ix, const char *name, int val);
-void name_index_free(struct name_index *ix);
-
-/* ---- values and variables (eval.c) ---------------------------------- */
+/* ---- values and variables ------------------------------------------- */
 
 enum val_kind { V_INT, V_DOUBLE, V_BOOL, V_STRING, V_RANDVAR };
 
@@ -158,6 +145,8 @@ struct compiler {
 	uint64_t thread_instances;        /* of the processes built so far */
 };
 
+/* ---- compiler.c ------------------------------------------------------- */
+
 /* Grow `*arr` (of `*cap` elements of `size` bytes) to hold one more. */
 void *compiler_grow(void *arr, int *cap, int n, size_t size);
 
@@ -169,27 +158,62 @@ void *compiler_grow(void *arr, int *cap, int n, size_t size);
 bool compiler_check_seconds(struct compiler *c, double s, struct src_loc loc,
 			    const char *what);
 
-/* ---- eval.c ----------------------------------------------------------- */
+/* ---- values.c --------------------------------------------------------- */
 
-int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out);
 const char *value_text(struct compiler *c, const struct value *v);
 const char *value_kind_name(enum val_kind k);
 double value_as_double(const struct value *v);
+
+/* ---- vars.c ----------------------------------------------------------- */
+
 struct var *var_find(struct compiler *c, const char *name);
 struct var *var_add(struct compiler *c, const char *name);
 void var_assign(struct compiler *c, const char *name, struct src_loc loc,
 		const struct value *val);
-void scope_bind(struct compiler *c, struct scope *sc, const struct ast_attr *a,
-		bool declare);
+/* " (did you mean '$x'?)" for an unset `name` into buf, or ""; buf. */
+const char *var_suggestion(struct compiler *c, const char *name, char *buf,
+			   size_t size);
+/*
+ * Is global `v` (may be NULL) read-only?  Then an error at `loc`, its
+ * text preceded by `origin` ("" or "-D rank: "), and true.
+ */
+bool var_refuse_read_only(struct compiler *c, const struct var *v,
+			  struct src_loc loc, const char *origin);
 
 /* ---- random.c --------------------------------------------------------- */
 
-int random_eval(struct compiler *c, const char *fn, const struct ast_attr *args,
-		struct src_loc loc, struct value *out);
-void random_define(struct compiler *c, const struct ast_stmt *st);
+/*
+ * The random variable `spec` describes (its attributes already values),
+ * checked and appended to the plan: *out is then its value.  0, or -1
+ * after the errors.
+ */
+int random_add(struct compiler *c, const struct randvar_spec *spec,
+	       struct value *out);
 /* A gamma-distributed random variable (filesizegamma): its index, or -1. */
 int random_gamma(struct compiler *c, double mean, double gamma1000,
 		 struct src_loc loc);
+
+/* ---- eval.c ----------------------------------------------------------- */
+
+int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out);
+/*
+ * randvar(...), cvar(...) or define randvar (`fn`): `args` but `skip`
+ * evaluated in order, then the variable added (random_add()).
+ */
+int eval_random(struct compiler *c, const char *fn, const struct ast_attr *args,
+		struct src_loc loc, const struct ast_attr *skip,
+		struct value *out);
+void scope_bind(struct compiler *c, struct scope *sc, const struct ast_attr *a,
+		bool declare);
+
+/* ---- builtins.c ------------------------------------------------------- */
+
+void builtins_seed(struct compiler *c);
+
+/* ---- defines.c -------------------------------------------------------- */
+
+void defines_seed(struct compiler *c);
+void defines_check_used(struct compiler *c);
 
 /* ---- attrs.c ---------------------------------------------------------- */
 
@@ -250,20 +274,5 @@ const char *attrs_name(struct compiler *c, const struct ast_attr *attrs,
 void composite_define(struct compiler *c, const struct ast_stmt *st);
 void build_fileset(struct compiler *c, const struct pending *pd);
 void build_process(struct compiler *c, const struct pending *pd);
-
-/* ---- builtins.c ------------------------------------------------------- */
-
-void builtins_seed(struct compiler *c);
-/*
- * Is global `v` (may be NULL) read-only?  Then an error at `loc`, its
- * text preceded by `origin` ("" or "-D rank: "), and true.
- */
-bool var_refuse_read_only(struct compiler *c, const struct var *v,
-			  struct src_loc loc, const char *origin);
-
-/* ---- defines.c -------------------------------------------------------- */
-
-void defines_seed(struct compiler *c);
-void defines_check_used(struct compiler *c);
 
 #endif

@@ -201,7 +201,7 @@ void composite_define(struct compiler *c, const struct ast_stmt *st)
 
 	if (!name)
 		return;
-	if (flowop_lookup(name) || flowop_is_known_unimplemented(name)) {
+	if (flowop_registry_lookup(c->opts->registry, name)) {
 		diag_error(c->d, e->loc,
 			   "a composite flowop cannot be named '%s': that is a built-in flowop",
 			   name);
@@ -327,7 +327,8 @@ static void check_time_attrs(struct compiler *c, const struct plan_flowop *f)
 static void build_flowop(struct compiler *c, const struct ast_entity *e,
 			 int thread, const char *prefix, int depth)
 {
-	const struct flowop_ops *ops = flowop_lookup(e->type);
+	const struct flowop_ops *ops = flowop_registry_lookup(c->opts->registry,
+							      e->type);
 	struct plan_value *v;
 	struct plan_flowop *f;
 	struct composite *cp;
@@ -343,15 +344,11 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 		return;
 	}
 	if (!ops) {
-		if (flowop_is_known_unimplemented(e->type))
-			diag_error(c->d, e->type_loc,
-				   "flowop '%s' is not implemented yet in flowbench",
-				   e->type);
-		else
-			diag_error(c->d, e->type_loc, "unknown flowop '%s'%s",
-				   e->type,
-				   diag_did_you_mean(hint, sizeof(hint), e->type,
-						     flowop_names()));
+		const char **names = flowop_registry_names(c->opts->registry);
+
+		diag_error(c->d, e->type_loc, "unknown flowop '%s'%s", e->type,
+			   diag_did_you_mean(hint, sizeof(hint), e->type, names));
+		free(names);
 		return;
 	}
 	snprintf(what, sizeof(what), "flowop %s", ops->name);
@@ -482,7 +479,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	line = report_line(c, name, e->loc, index);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
-	f->ops = flowop_composite();
+	f->ops = c->opts->registry->composite;
 	f->name = name;
 	f->line = line;
 	f->loc = e->loc;

@@ -1,123 +1,23 @@
 /*
- * eval.c - values, variables and the expressions that combine them.
+ * eval.c - expressions, and the composite scopes they read.
  *
  * Every attribute, `set` and `echo` of a script ends up here: a literal,
  * a `$variable` (a composite's local first, then the globals), a quoted
- * string with variables interpolated, arithmetic, or a randvar(...) call
- * (handed to random.c).  Evaluation happens at the moment WML would do it,
- * so the caller decides when; this file only knows how.
+ * string with variables interpolated, arithmetic, or a randvar(...) call,
+ * whose attributes are evaluated here and handed as values to random.c.
+ * Evaluation happens at the moment WML would do it, so the caller decides
+ * when; this file only knows how.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lang/compiler.h"
+#include "lang/randvar.h"
 #include "plan/diag.h"
 #include "plan/oom.h"
 
-/* ---- values ---------------------------------------------------------- */
-
-/* How a value reads in a string, a message or a text attribute. */
-const char *value_text(struct compiler *c, const struct value *v)
-{
-	switch (v->kind) {
-	case V_INT:
-		return arena_printf(&c->p->arena, "%" PRId64, v->i);
-	case V_DOUBLE:
-		return arena_printf(&c->p->arena, "%g", v->d);
-	case V_BOOL:
-		return v->b ? "true" : "false";
-	case V_STRING:
-		return v->s;
-	case V_RANDVAR:
-		return "random variable";
-	}
-	return "";
-}
-
-/* "a number", "a string"...: for "needs X, not Y" messages. */
-const char *value_kind_name(enum val_kind k)
-{
-	switch (k) {
-	case V_INT:
-	case V_DOUBLE:
-		return "a number";
-	case V_BOOL:
-		return "a boolean";
-	case V_STRING:
-		return "a string";
-	case V_RANDVAR:
-		return "a random variable";
-	}
-	return "?";
-}
-
-double value_as_double(const struct value *v)
-{
-	return v->kind == V_INT ? (double)v->i : v->d;
-}
-
-/* ---- variables and composite scopes ----------------------------------- */
-
-struct var *var_find(struct compiler *c, const char *name)
-{
-	int i = name_find(&c->var_names, name);
-
-	return i < 0 ? NULL : &c->vars[i];
-}
-
-/* A new global `$name` (not set yet: the caller fills it in). */
-struct var *var_add(struct compiler *c, const char *name)
-{
-	struct var *v = PUSH(c->vars, c->nvars, c->capvars);
-
-	memset(v, 0, sizeof(*v));
-	v->name = name;
-	name_put(&c->var_names, name, c->nvars - 1);
-	return v;
-}
-
-/*
- * " (did you mean '$x'?)" over the variables set so far, or "" (also when
- * the error will not be shown: the search is as long as the script).
- */
-static const char *var_suggestion(struct compiler *c, const char *name,
-				  char *buf, size_t size)
-{
-	const char **names;
-	const char *best = NULL;
-
-	buf[0] = '\0';
-	if (!diag_error_shown(c->d))
-		return buf;
-	names = calloc((size_t)c->nvars + 1, sizeof(*names));
-
-	for (int i = 0; names && i < c->nvars; i++)
-		names[i] = c->vars[i].name;
-	if (names)
-		best = diag_suggest(name, names);
-	if (best)
-		snprintf(buf, size, " (did you mean '$%s'?)", best);
-	free(names);
-	return buf;
-}
-
-/* Set (or replace) global `$name`, unless -D gave it or it is read-only. */
-void var_assign(struct compiler *c, const char *name, struct src_loc loc,
-		const struct value *val)
-{
-	struct var *v = var_find(c, name);
-
-	if (v && v->from_cli)
-		return;
-	if (var_refuse_read_only(c, v, loc, ""))
-		return;
-	if (!v)
-		v = var_add(c, name);
-	v->v = *val;
-	v->loc = loc;
-}
+/* ---- composite scopes ------------------------------------------------- */
 
 /* Bind local `a` (declared by the definition or given at invocation). */
 void scope_bind(struct compiler *c, struct scope *sc,
@@ -339,11 +239,130 @@ int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out)
 	case EX_DIV:
 		return eval_arith(c, e, out);
 	case EX_CALL:
-		return random_eval(c, e->u.call.fn, e->u.call.args, e->loc, out);
+		return eval_random(c, e->u.call.fn, e->u.call.args, e->loc, NULL,
+				   out);
 	case EX_TABLE:
 		diag_error(c->d, e->loc,
 			   "a table {{...}} is only allowed as a randtable");
 		return -1;
 	}
 	return -1;
+}
+
+/* ---- randvar(...) attributes ------------------------------------------ */
+
+/*
+ * randtable={{pct, lo, hi}, ...}: every cell evaluated now, into *rows
+ * (replacing an earlier table) and spec's row count.  Returns the number
+ * of errors.
+ */
+static int eval_randtable(struct compiler *c, const struct ast_expr *t,
+			  struct randvar_spec *spec, struct randvar_row **rows)
+{
+	int errors = 0;
+
+	free(*rows);
+	*rows = xcalloc(t->u.table.nrows + 1, sizeof(**rows));
+	spec->nrows = (int)t->u.table.nrows;
+	spec->table_loc = t->loc;
+	for (size_t r = 0; r < t->u.table.nrows; r++) {
+		double cell[3] = { 0, 0, 0 };
+
+		for (int k = 0; k < 3; k++) {
+			const struct ast_expr *x = t->u.table.rows[r][k];
+			struct value v;
+
+			if (eval_expr(c, x, &v) < 0) {
+				errors++;
+			} else if (v.kind != V_INT && v.kind != V_DOUBLE) {
+				diag_error(c->d, x->loc,
+					   "randtable cells are numbers, not %s",
+					   value_kind_name(v.kind));
+				errors++;
+			} else {
+				cell[k] = value_as_double(&v);
+			}
+		}
+		(*rows)[r] = (struct randvar_row){
+			.pct = cell[0], .lo = cell[1], .hi = cell[2],
+			.loc = t->u.table.rows[r][0]->loc,
+		};
+	}
+	return errors;
+}
+
+/*
+ * randvar(...) / cvar(...) / define randvar: the attributes evaluated in
+ * order, then handed as values to random.c, which has them checked and
+ * adds the variable to the plan.  `skip` is an attribute to leave out
+ * (define randvar's name=$var).
+ */
+int eval_random(struct compiler *c, const char *fn, const struct ast_attr *args,
+		struct src_loc loc, const struct ast_attr *skip,
+		struct value *out)
+{
+	struct randvar_arg *av;
+	struct randvar_row *rows = NULL;
+	struct randvar_spec spec = { .fn = fn, .var = c->setting, .loc = loc };
+	int nargs = 0, errors = 0;
+
+	for (const struct ast_attr *a = args; a; a = a->next)
+		nargs++;
+	av = xcalloc((size_t)nargs + 1, sizeof(*av));
+	for (const struct ast_attr *a = args; a; a = a->next) {
+		struct randvar_arg *arg = &av[spec.nargs];
+		struct value v;
+
+		if (a == skip)
+			continue;
+		if (a->is_local) {
+			diag_error(c->d, a->loc, "%s() takes attributes, not '$%s'",
+				   fn, a->name);
+			errors++;
+			continue;
+		}
+		if (a->value && a->value->kind == EX_TABLE) {
+			if (strcmp(a->name, "randtable") != 0) {
+				diag_error(c->d, a->loc,
+					   "only randtable takes a table {{...}}, not '%s'",
+					   a->name);
+				errors++;
+				continue;
+			}
+			errors += eval_randtable(c, a->value, &spec, &rows);
+			continue;
+		}
+		arg->name = a->name;
+		arg->loc = a->loc;
+		arg->val_loc = a->value ? a->value->loc : a->loc;
+		if (a->value) {
+			if (eval_expr(c, a->value, &v) < 0) {
+				errors++;
+				continue;
+			}
+			if (v.kind == V_INT || v.kind == V_DOUBLE) {
+				arg->is_num = true;
+				arg->num = value_as_double(&v);
+			} else if (v.kind == V_BOOL) {
+				arg->is_num = true;
+				arg->num = v.b;
+			} else if (v.kind == V_RANDVAR) {
+				diag_error(c->d, a->value->loc,
+					   "%s(): '%s' cannot be a random variable", fn,
+					   a->name);
+				errors++;
+				continue;
+			} else {
+				arg->str = v.s;
+			}
+		}
+		spec.nargs++;
+	}
+	spec.args = av;
+	spec.rows = rows;
+	if (errors == 0 && random_add(c, &spec, out) < 0)
+		errors++;
+	free(av);
+	free(rows);
+	return errors ? -1 : 0;
 }

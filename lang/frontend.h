@@ -6,8 +6,8 @@
  * caller's stream followed by one "FILE: N errors" line.  `flowbench run`
  * and `check`, the fuzz target and the tests come through here, so they
  * all report the same things in the same words.  import-fio has its own
- * front end (fio_import.h); the WML it writes is compiled here like any
- * other.
+ * front end (lang/fio/import.h); the WML it writes is compiled here like
+ * any other.
  */
 #ifndef FLOWBENCH_FRONTEND_H
 #define FLOWBENCH_FRONTEND_H

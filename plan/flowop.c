@@ -1,12 +1,15 @@
 /*
  * flowop.c - the part of the flowop contract that is data: the
- * attributes every flowop takes, and an attribute's spec and value
- * looked up by name in a flowop's table (the compiler, tests; never the
- * hot path, which indexes plan_flowop.attr).
+ * attributes every flowop takes, an attribute's spec and value looked up
+ * by name in a flowop's table, and a flowop looked up by name in a
+ * registry (the compiler, tests; never the hot path, which indexes
+ * plan_flowop.attr and calls the run function the engine copied).
  */
 #include "plan/flowop.h"
 
 #include <string.h>
+
+#include "plan/oom.h"
 
 const struct attr_spec plan_flowop_common_attrs[] = {
 	{ "name", T_STRING, PA_NAME, "its name: its line in the report" },
@@ -51,6 +54,38 @@ const struct plan_value *plan_flowop_attr(const struct plan_flowop *f,
 	return s && s->index < f->nattr ? &f->attr[s->index] : &unset;
 }
 
+const struct flowop_ops *flowop_registry_lookup(const struct flowop_registry *r,
+						const char *name)
+{
+	for (const struct flowop_ops *const *const *f = r->families; *f; f++)
+		for (const struct flowop_ops *const *ops = *f; *ops; ops++)
+			if (strcmp((*ops)->name, name) == 0)
+				return *ops;
+	return NULL;
+}
+
+const struct flowop_ops *flowop_registry_at(const struct flowop_registry *r,
+					    int i)
+{
+	for (const struct flowop_ops *const *const *f = r->families; *f; f++)
+		for (const struct flowop_ops *const *ops = *f; *ops; ops++)
+			if (i-- == 0)
+				return *ops;
+	return NULL;
+}
+
+const char **flowop_registry_names(const struct flowop_registry *r)
+{
+	const char **names;
+	int n = 0;
+
+	while (flowop_registry_at(r, n))
+		n++;
+	names = xcalloc((size_t)n + 1, sizeof(*names));
+	for (int i = 0; i < n; i++)
+		names[i] = flowop_registry_at(r, i)->name;
+	return names;
+}
 
 void plan_use_semantics(struct plan *p, enum plan_semantics sem)
 {

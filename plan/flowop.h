@@ -5,10 +5,11 @@
  * name, its statistics class, the attributes it takes (declared by its
  * family next to its code, struct attr_spec), what one instance needs
  * per thread (the `need` hook, which preflight adds up) and the
- * functions the runtime calls.  Each family file (io.c, file.c, ...)
- * exports one NULL-terminated array of them and registry.c maps names to
- * entries, like fio's I/O engines.  Neither the compiler nor the runtime
- * ever switches on a flowop type: they only call through this table.
+ * functions the runtime calls.  Each family file (flowops/io.c, file.c,
+ * ...) exports one NULL-terminated array of them, and a registry (struct
+ * flowop_registry, below) is the value that maps names to entries, like
+ * fio's I/O engines.  Neither the compiler nor the runtime ever switches
+ * on a flowop type: they only call through this table.
  */
 #ifndef FLOWBENCH_FLOWOP_H
 #define FLOWBENCH_FLOWOP_H
@@ -206,34 +207,34 @@ void plan_use_semantics(struct plan *p, enum plan_semantics sem);
 /* "flowbench" or "filebench". */
 const char *plan_semantics_name(enum plan_semantics sem);
 
-/* The family tables, each NULL-terminated (flowops/<family>.c). */
-extern const struct flowop_ops *const flowops_io[];
-extern const struct flowop_ops *const flowops_file[];      /* open/create/close/delete/stat/fsync */
-extern const struct flowop_ops *const flowops_wholefile[]; /* read/writewholefile, append* */
-extern const struct flowop_ops *const flowops_dir[];       /* makedir, removedir, listdir */
-extern const struct flowop_ops *const flowops_rate[];     /* eventlimit, iops/ops/bwlimit */
-extern const struct flowop_ops *const flowops_finish[];   /* finishoncount, finishonbytes */
-extern const struct flowop_ops *const flowops_misc[];     /* delay, hog, print, testrandvar */
-extern const struct flowop_ops *const flowops_sync[];     /* block, wakeup, semblock, sempost */
-extern const struct flowop_ops *const flowops_aio[];      /* aiowrite, aioread, aiowait */
+/*
+ * The flowops one compilation may use, as a value: the families' tables
+ * (each NULL-terminated, in a NULL-terminated list), whose entries are
+ * reachable by their WML name, and the ops of a composite invocation,
+ * which is not.  plan/ declares no family: flowops/registry.h fills one
+ * in, and the command line hands it to the compiler (compile_options).
+ */
+struct flowop_registry {
+	const struct flowop_ops *const *const *families;
+	const struct flowop_ops *composite;
+};
+
+/* The flowop of `r` called `name`; NULL if there is none. */
+const struct flowop_ops *flowop_registry_lookup(const struct flowop_registry *r,
+						const char *name);
 
 /*
- * The ops of a composite invocation (flowops/composite.c); the compiler
- * points a composite's plan entry at it.  Not reachable by name.
+ * The i-th flowop of `r` (0, 1, ... in the families' order), NULL past
+ * the last: a walk over all of them (messages, tests; not a hot path).
  */
-const struct flowop_ops *flowop_composite(void);
-
-/* Lookup by WML name; NULL if flowbench does not implement it. */
-const struct flowop_ops *flowop_lookup(const char *name);
+const struct flowop_ops *flowop_registry_at(const struct flowop_registry *r,
+					    int i);
 
 /*
- * True for a flowop name of the WML language that flowbench does not
- * implement yet, so the compiler can say so instead of "unknown flowop".
+ * Every name of `r` in that order, NULL-terminated (for "did you mean");
+ * malloc'ed, free() it.
  */
-int flowop_is_known_unimplemented(const char *name);
-
-/* Every implemented flowop name, NULL-terminated (for "did you mean"). */
-const char *const *flowop_names(void);
+const char **flowop_registry_names(const struct flowop_registry *r);
 
 /*
  * The spec of attribute `name` in `ops`'s table or the common one, or

@@ -25,7 +25,8 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "lang/fio_import.h"
+#include "flowops/registry.h"
+#include "lang/fio/import.h"
 #include "lang/frontend.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -83,7 +84,8 @@ static void compile_text(const char *name, const char *text, size_t len,
 	struct frontend_input in = {
 		.path = name, .text = text, .len = len,
 		.defines = defs, .ndefines = ndefs,
-		.compile = { .seed = 1, .allow_system = false },
+		.compile = { .registry = &flowops_registry, .seed = 1,
+			     .allow_system = false },
 		.err = out,
 	};
 	struct frontend_result fe;

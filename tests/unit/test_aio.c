@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/base/clock.h"
 #include "runtime/engine/shared.h"
@@ -107,7 +108,7 @@ static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosiz
 	slot_init_all(g->t.slots);
 	g->t.slots[0].fd = fd;           /* open already: no fileset behind it */
 	for (int k = 0; k < 2; k++) {
-		g->pf[k].ops = flowop_lookup(types[k]);
+		g->pf[k].ops = flowop_registry_lookup(&flowops_registry, types[k]);
 		ck_assert_ptr_nonnull(g->pf[k].ops);
 		g->pf[k].name = names[k];
 		g->pf[k].fileset = -1;
@@ -767,7 +768,7 @@ static void unavailable_message(int err, char *msg, size_t len)
 		memset(&g, 0, sizeof(g));
 		g.t.ctl = aligned_alloc(64, (sizeof(*g.t.ctl) + 63) / 64 * 64);
 		memset(g.t.ctl, 0, sizeof(*g.t.ctl));
-		g.pf[AW].ops = flowop_lookup("aiowait");
+		g.pf[AW].ops = flowop_registry_lookup(&flowops_registry, "aiowait");
 		g.pf[AW].name = "reap";
 		g.pf[AW].nattr = flowop_nattr(g.pf[AW].ops);
 		g.pf[AW].attr = calloc((size_t)g.pf[AW].nattr, sizeof(*g.pf[AW].attr));

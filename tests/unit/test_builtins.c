@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "lang/frontend.h"
 
 #include "tests/unit/check_main.h"
@@ -32,8 +33,8 @@ static void compile(struct pass *p, const char *text,
 	struct frontend_input in = {
 		.path = "t.f", .text = text, .len = strlen(text),
 		.defines = defs, .ndefines = ndefs,
-		.compile = { .seed = 7, .builtins = builtins,
-			     .nbuiltins = nbuiltins },
+		.compile = { .registry = &flowops_registry, .seed = 7,
+			     .builtins = builtins, .nbuiltins = nbuiltins },
 	};
 
 	memset(p, 0, sizeof(*p));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
@@ -24,7 +25,8 @@ static void compile_src(struct result *r, const char *src, const char *const *de
 	FILE *f;
 	struct diag d;
 	struct compile_define cdefs[8];
-	struct compile_options opts = { .defines = cdefs };
+	struct compile_options opts = { .registry = &flowops_registry,
+					.defines = cdefs };
 
 	memset(r, 0, sizeof(*r));
 	f = open_memstream(&r->msgs, &r->len);
@@ -87,8 +89,8 @@ START_TEST(test_randomrw_plan)
 	ck_assert_uint_eq(p->threads[1].memsize, 5u << 20);
 	ck_assert_int_eq(p->nflowops, 2);
 	ck_assert_str_eq(p->flowops[0].name, "rand-read1");
-	ck_assert_ptr_eq(p->flowops[0].ops, flowop_lookup("read"));
-	ck_assert_ptr_eq(p->flowops[1].ops, flowop_lookup("write"));
+	ck_assert_ptr_eq(p->flowops[0].ops, flowop_registry_lookup(&flowops_registry, "read"));
+	ck_assert_ptr_eq(p->flowops[1].ops, flowop_registry_lookup(&flowops_registry, "write"));
 	ck_assert_int_eq(p->flowops[1].thread, 1);
 	ck_assert_int_eq(p->flowops[0].fileset, 0);
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(&p->flowops[0], "iosize"), 0), 8192);
@@ -273,7 +275,7 @@ START_TEST(test_statements)
 {
 	struct result r;
 	char src[1024];
-	struct compile_options opts = { .seed = 42 };
+	struct compile_options opts = { .registry = &flowops_registry, .seed = 42 };
 
 	snprintf(src, sizeof(src),
 		 "set $rate=10\n"
@@ -322,7 +324,7 @@ END_TEST
 START_TEST(test_system_needs_consent)
 {
 	struct result r;
-	struct compile_options opts = { 0 };
+	struct compile_options opts = { .registry = &flowops_registry };
 
 	compile_opts(&r, "set $d=/tmp\nsystem \"ls \" \"$d\"\n", &opts);
 	ck_assert_int_eq(r.errors, 1);
@@ -439,7 +441,8 @@ END_TEST
 START_TEST(test_runtime_option)
 {
 	struct result r;
-	struct compile_options opts = { .runtime_given = true, .runtime_s = 2.5 };
+	struct compile_options opts = { .registry = &flowops_registry,
+					.runtime_given = true, .runtime_s = 2.5 };
 	struct diag d;
 	FILE *f;
 
@@ -479,7 +482,7 @@ START_TEST(test_composite)
 	ck_assert_int_eq(p->nflowops, 8);
 	ck_assert_int_eq(p->threads[0].nflowops, 8);
 	ck_assert_str_eq(p->flowops[0].name, "a");
-	ck_assert_ptr_eq(p->flowops[0].ops, flowop_composite());
+	ck_assert_ptr_eq(p->flowops[0].ops, flowops_registry.composite);
 	ck_assert_int_eq(p->flowops[0].ndesc, 2);
 	ck_assert_int_eq(plan_attr_int(&p->flowops[0], PA_ITERS, 1), 5);
 	ck_assert_str_eq(p->flowops[1].name, "a.r");

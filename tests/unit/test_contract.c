@@ -18,6 +18,7 @@
 #include "lang/compile.h"
 #include "lang/parse.h"
 #include "plan/diag.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "flowops/common.h"
 #include "runtime/engine/thread.h"
@@ -29,10 +30,11 @@ static int all_ops(const struct flowop_ops **out, int cap)
 {
 	int n = 0;
 
-	for (const char *const *name = flowop_names(); *name && n < cap; name++)
-		out[n++] = flowop_lookup(*name);
+	for (const struct flowop_ops *ops; n < cap &&
+	     (ops = flowop_registry_at(&flowops_registry, n)); )
+		out[n++] = ops;
 	if (n < cap)
-		out[n++] = flowop_composite();
+		out[n++] = flowops_registry.composite;
 	return n;
 }
 
@@ -63,7 +65,7 @@ START_TEST(test_tables)
 				      "%s: '%s' is stored at %d, outside %d..%d",
 				      ops[i]->name, s->name, s->index, PA_FILENAME,
 				      nattr - 1);
-			ck_assert_msg(!flowop_attr_spec(flowop_composite(), s->name),
+			ck_assert_msg(!flowop_attr_spec(flowops_registry.composite, s->name),
 				      "%s: '%s' is one every flowop takes",
 				      ops[i]->name, s->name);
 			/* the first spec of that name is this one: no repeats */
@@ -115,7 +117,8 @@ START_TEST(test_filebench_variants)
 		"appendfile", "appendfilerand", "readwholefile", "writewholefile",
 		"finishoncount", "finishonbytes", "opslimit", "iopslimit", "bwlimit", NULL };
 	     *n; n++)
-		ck_assert_msg(flowop_lookup(*n)->filebench, "%s has no filebench variant", *n);
+		ck_assert_msg(flowop_registry_lookup(&flowops_registry, *n)->filebench,
+			      "%s has no filebench variant", *n);
 	ck_assert_int_ge(nvariants, 12);
 }
 END_TEST
@@ -169,7 +172,7 @@ START_TEST(test_values_follow_table)
 		"} }\nrun 1\n";
 	FILE *out = fopen("/dev/null", "w");
 	struct ast_script script;
-	struct compile_options opts = { 0 };
+	struct compile_options opts = { .registry = &flowops_registry };
 	struct diag d;
 	struct plan p;
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/measure/text.h"
 #include "runtime/results/results.h"
@@ -138,7 +139,7 @@ START_TEST(test_report_unchanged_without_errors)
 
 	memset(fo, 0, sizeof(fo));
 	fo[0].name = "w1";
-	fo[0].ops = flowop_lookup("write");
+	fo[0].ops = flowop_registry_lookup(&flowops_registry, "write");
 	fo_stats_init(st);
 	fo_stats_record(st, 1000, 8192);
 	CAPTURE(buf, text_report(out, &p, st, 1.0, NULL, 0));
@@ -163,7 +164,7 @@ START_TEST(test_results_flowop)
 
 	memset(fo, 0, sizeof(fo));
 	fo[0].name = "w1";
-	fo[0].ops = flowop_lookup("write");
+	fo[0].ops = flowop_registry_lookup(&flowops_registry, "write");
 	fo_stats_init(st);
 	fo_stats_record(st, 1000, 8192);
 	STATS_COUNT_ERROR(st, FE_ENOSPC);

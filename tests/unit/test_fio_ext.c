@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "lang/ast.h"
 #include "lang/compile.h"
 #include "lang/parse.h"
 #include "plan/diag.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 #include "runtime/engine/eventgen.h"
 
 #include "tests/unit/check_main.h"
@@ -25,7 +26,7 @@
 
 static void compile_sem(struct result *r, const char *src, enum plan_semantics sem)
 {
-	struct compile_options opts = { .semantics = sem };
+	struct compile_options opts = { .registry = &flowops_registry, .semantics = sem };
 
 	compile_with(r, src, &opts);
 }

@@ -14,12 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
-#include "lang/fio_import.h"
+#include "lang/fio/import.h"
 
 #include "tests/unit/check_main.h"
 
@@ -326,7 +327,7 @@ static int compile_wml(const char *src, struct ast_script *script, struct plan *
 {
 	size_t n;
 	FILE *f = open_memstream(msgs, &n);
-	struct compile_options opts = { 0 };
+	struct compile_options opts = { .registry = &flowops_registry };
 	struct diag d;
 	int errors;
 
@@ -742,7 +743,8 @@ static void none_live(const char *wml)
 /* Compile with --allow-system: no `system`, no extra fileset, no `run 1`. */
 static void only_the_job(const char *wml)
 {
-	struct compile_options opts = { .allow_system = true };
+	struct compile_options opts = { .registry = &flowops_registry,
+					.allow_system = true };
 	struct ast_script script;
 	struct plan plan;
 	struct diag d;

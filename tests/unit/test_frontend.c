@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "lang/frontend.h"
 
 #include "tests/unit/check_main.h"
@@ -40,7 +41,7 @@ static void compile(struct pass *p, const char *path, const char *text,
 	struct frontend_input in = {
 		.path = path, .text = text, .len = text ? strlen(text) : 0,
 		.defines = defs, .ndefines = ndefs,
-		.compile = { .seed = 7 },
+		.compile = { .registry = &flowops_registry, .seed = 7 },
 	};
 
 	memset(p, 0, sizeof(*p));

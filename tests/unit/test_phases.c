@@ -12,6 +12,7 @@
 #include "lang/parse.h"
 #include "lang/compile.h"
 #include "plan/diag.h"
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 
 #include "tests/unit/check_main.h"
@@ -19,7 +20,7 @@
 
 static void compile_sem(struct result *r, const char *src, enum plan_semantics sem)
 {
-	struct compile_options opts = { .semantics = sem };
+	struct compile_options opts = { .registry = &flowops_registry, .semantics = sem };
 
 	compile_with(r, src, &opts);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
 #include "lang/compile.h"
@@ -22,7 +23,7 @@
 
 static void compile_src(struct result *r, const char *src)
 {
-	struct compile_options opts = { 0 };
+	struct compile_options opts = { .registry = &flowops_registry };
 
 	compile_with(r, src, &opts);
 }

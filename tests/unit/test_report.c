@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/base/units.h"
 #include "runtime/compare/svg.h"
@@ -125,8 +126,8 @@ START_TEST(test_totals)
 	struct io_totals t;
 
 	memset(fo, 0, sizeof(fo));
-	fo[0].ops = flowop_lookup("read");
-	fo[1].ops = flowop_lookup("write");
+	fo[0].ops = flowop_registry_lookup(&flowops_registry, "read");
+	fo[1].ops = flowop_registry_lookup(&flowops_registry, "write");
 	fo[2].ops = &fake_sync;
 	ck_assert_ptr_nonnull(fo[0].ops);
 	ck_assert_ptr_nonnull(fo[1].ops);

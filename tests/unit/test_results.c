@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/engine/coord.h"
 #include "runtime/results/doc.h"
@@ -137,9 +138,9 @@ static void fixture_init(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->fo[0].name = "rand-read1";
-	f->fo[0].ops = flowop_lookup("read");
+	f->fo[0].ops = flowop_registry_lookup(&flowops_registry, "read");
 	f->fo[1].name = "rand-write1";
-	f->fo[1].ops = flowop_lookup("write");
+	f->fo[1].ops = flowop_registry_lookup(&flowops_registry, "write");
 	f->fo[1].line = 1;                  /* a report line of its own */
 	ck_assert_ptr_nonnull(f->fo[0].ops);
 	ck_assert_ptr_nonnull(f->fo[1].ops);

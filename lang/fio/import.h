@@ -1,22 +1,22 @@
 /*
- * fio_import.h - flowbench's second front end: fio job files (INI) in,
+ * import.h - flowbench's second front end: fio job files (INI) in,
  * an equivalent, commented WML workload out (`flowbench import-fio`).
  *
- * Two steps: fio_parse.c reads the job file into a list of jobs
- * (fio_job.h: the [global] options copied into each job that follows,
+ * Two steps: parse.c reads the job file into a list of jobs
+ * (job.h: the [global] options copied into each job that follows,
  * the job's own lines overriding them) and rejects every option it does
- * not know, all of them in one pass; fio_import.c, fio_plan.c and
- * fio_write.c (fio_emit.h) write the WML.
+ * not know, all of them in one pass; import.c, plan.c and write.c
+ * (emit.h) write the WML.
  * docs/import-fio.md has the mapping table and its limits.
  */
-#ifndef FLOWBENCH_FIO_IMPORT_H
-#define FLOWBENCH_FIO_IMPORT_H
+#ifndef FLOWBENCH_LANG_FIO_IMPORT_H
+#define FLOWBENCH_LANG_FIO_IMPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lang/fio_job.h"
+#include "lang/fio/job.h"
 
 /*
  * Write the WML workload for a parsed job file to `out`.  Combinations

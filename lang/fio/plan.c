@@ -1,12 +1,12 @@
 /*
- * fio_plan.c - what each fio job becomes, decided before anything is
- * printed (fio_emit.h): its file or the device it stands for, its sizes
+ * plan.c - what each fio job becomes, decided before anything is
+ * printed (emit.h): its file or the device it stands for, its sizes
  * and iterations per pass, its pacing, zones, strides, verify read-back,
  * the phases jobs run in, the run's rate and time.  Every option that
  * cannot be honoured is refused here at its line, all of them in one
  * pass, or with --lenient dropped with a `# NOT IMPORTED:` note.
  */
-#include "lang/fio_emit.h"
+#include "lang/fio/emit.h"
 #include "plan/oom.h"
 
 #include <ctype.h>
@@ -88,8 +88,8 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 			&e->jobs[e->files[same->val].job].s->opts;
 
 		if (o->offset || owner->offset) {
-			diag_error(e->d, fio_opt_loc(jp->s, o->offset ? FO_OFFSET :
-						 FO_FILENAME), "job '%s': offset on a "
+			diag_error(e->d, fio_opt_loc(jp->s, o->offset ? FIO_OPT_OFFSET :
+						 FIO_OPT_FILENAME), "job '%s': offset on a "
 				   "file another job uses too is not supported (flowbench "
 				   "sizes the file for the job that defines it)", jp->s->name);
 			return -1;
@@ -121,7 +121,7 @@ static int plan_device(struct emit *e, struct job_plan *jp, int index,
 		       const char *dev)
 {
 	const struct fio_opts *o = &jp->s->opts;
-	struct src_loc at = fio_opt_loc(jp->s, FO_FILENAME);   /* or the section's */
+	struct src_loc at = fio_opt_loc(jp->s, FIO_OPT_FILENAME);   /* or the section's */
 	struct out_file f = { .job = index, .device = dev };
 	struct keyed *same = fio_lookup(&e->file_index, dev);
 	const char *what = o->filename ? "filename=" : "the job's name (fio's file) ";
@@ -181,20 +181,20 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 
 	if (__builtin_mul_overflow(fio_bs_extreme(o, false), (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
-		diag_error(e->d, fio_opt_loc(s, FO_BS), "bs=%s x nrfiles=%lld is too "
-			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FO_BS) ?
-			   o->text[FO_BS] : "4k", o->nrfiles);
+		diag_error(e->d, fio_opt_loc(s, FIO_OPT_BS), "bs=%s x nrfiles=%lld is too "
+			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FIO_OPT_BS) ?
+			   o->text[FIO_OPT_BS] : "4k", o->nrfiles);
 		return -1;
 	}
 	total = o->size;
-	if (o->filesize && checked_mul(e, s, FO_FILESIZE, o->filesize,
+	if (o->filesize && checked_mul(e, s, FIO_OPT_FILESIZE, o->filesize,
 				       (uint64_t)o->nrfiles, &total,
 				       "filesize x nrfiles") < 0)
 		return -1;
 	/* block >= 1: bs and nrfiles are at least 1 (the parser's ranges) */
 	jp->filesize = total / block * block;
 	if (jp->filesize == 0) {
-		diag_error(e->d, fio_opt_loc(s, o->filesize ? FO_FILESIZE : FO_SIZE),
+		diag_error(e->d, fio_opt_loc(s, o->filesize ? FIO_OPT_FILESIZE : FIO_OPT_SIZE),
 			   "job '%s': %s=%llu is smaller than bs x nrfiles (%llu)",
 			   s->name, o->filesize ? "filesize" : "size",
 			   (unsigned long long)(o->filesize ? o->filesize : o->size),
@@ -205,12 +205,12 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 			jp->filesize % 100 * o->size_pct / 100 :
 		      o->filesize && o->size ? o->size : jp->filesize;
 	if (jp->iobytes == 0) {
-		diag_error(e->d, fio_opt_loc(s, FO_SIZE), "job '%s': size=%s of %llu "
-			   "bytes is 0 bytes", s->name, o->text[FO_SIZE],
+		diag_error(e->d, fio_opt_loc(s, FIO_OPT_SIZE), "job '%s': size=%s of %llu "
+			   "bytes is 0 bytes", s->name, o->text[FIO_OPT_SIZE],
 			   (unsigned long long)jp->filesize);
 		return -1;
 	}
-	return checked_mul(e, s, FO_LOOPS, jp->iobytes, (uint64_t)o->loops,
+	return checked_mul(e, s, FIO_OPT_LOOPS, jp->iobytes, (uint64_t)o->loops,
 			   &jp->iobytes, "size x loops");
 }
 
@@ -239,7 +239,7 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	k = every / fio_gcd(jp->writes, every);
 	if (__builtin_mul_overflow(jp->reads, k, &jp->reads) ||
 	    __builtin_mul_overflow(jp->writes, k, &jp->writes)) {
-		diag_error(e->d, fio_opt_loc(jp->s, o->fsync ? FO_FSYNC : FO_FDATASYNC),
+		diag_error(e->d, fio_opt_loc(jp->s, o->fsync ? FIO_OPT_FSYNC : FIO_OPT_FDATASYNC),
 			   "%s=%lld: a pass of whole fsync intervals is too large",
 			   fio_fsync_name(o), every);
 		return -1;
@@ -256,7 +256,7 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 static void engine_log(struct emit *e, const struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
-	struct src_loc at = fio_opt_loc(jp->s, FO_IOENGINE);
+	struct src_loc at = fio_opt_loc(jp->s, FIO_OPT_IOENGINE);
 
 	if (o->engine != FIO_LIBAIO && o->engine != FIO_POSIXAIO)
 		return;
@@ -284,18 +284,18 @@ static int plan_pacing(struct emit *e, struct job_plan *jp)
 	int errs = e->d->errors;
 
 	if ((o->rate || o->rate_iops) && fio_is_mixed(o->rw))
-		diag_error(e->d, fio_opt_loc(s, o->rate ? FO_RATE : FO_RATE_IOPS),
+		diag_error(e->d, fio_opt_loc(s, o->rate ? FIO_OPT_RATE : FIO_OPT_RATE_IOPS),
 			   "job '%s': %s with rw=%s is not supported: fio limits reads "
 			   "and writes each on its own, flowbench a job's total", s->name,
-			   o->rate ? "rate" : "rate_iops", o->text[FO_RW]);
+			   o->rate ? "rate" : "rate_iops", o->text[FIO_OPT_RW]);
 	else if (o->rate && o->rate_iops)
-		diag_error(e->d, fio_opt_loc(s, FO_RATE_IOPS), "job '%s': rate and "
+		diag_error(e->d, fio_opt_loc(s, FIO_OPT_RATE_IOPS), "job '%s': rate and "
 			   "rate_iops together are not supported: flowbench's one "
 			   "event generator counts either I/Os or MiB", s->name);
 	if (!o->thinktime_us)
 		return e->d->errors == errs ? 0 : -1;
 	if (fio_is_mixed(o->rw) || jp->fsyncs || jp->aio)
-		diag_error(e->d, fio_opt_loc(s, FO_THINKTIME), "job '%s': thinktime with "
+		diag_error(e->d, fio_opt_loc(s, FIO_OPT_THINKTIME), "job '%s': thinktime with "
 			   "%s is not supported: flowbench would pause once per pass "
 			   "of several I/Os, not after each one", s->name,
 			   fio_is_mixed(o->rw) ? "a read/write mix" : jp->fsyncs ?
@@ -323,7 +323,7 @@ static int plan_zones(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_section *s = jp->s;
 	const struct fio_opts *o = &s->opts;
-	struct src_loc at = fio_opt_loc(s, FO_RANDOM_DIST);
+	struct src_loc at = fio_opt_loc(s, FIO_OPT_RANDOM_DIST);
 	uint64_t per_file = jp->filesize / (uint64_t)o->nrfiles;
 	long long l = 1, g = 0, w[101], end = 0;
 	int n = o->nzones;
@@ -428,7 +428,7 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	const struct out_file *f = &e->files[jp->file];
 
 	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
-	if ((o->given & (FIO_BIT(FO_SIZE) | FIO_BIT(FO_FILESIZE))) && !o->fill_device)
+	if ((o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) && !o->fill_device)
 		return plan_filesize(e, jp);
 	jp->unsized = true;
 	if (f->job != index) {
@@ -445,8 +445,8 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	jp->needs_size = true;
-	diag_warning(e->d, o->fill_device ? fio_opt_loc(s, FO_FILL_DEVICE) : f->device ?
-		     fio_opt_loc(s, FO_FILENAME) : (struct src_loc){ s->line, 1 },
+	diag_warning(e->d, o->fill_device ? fio_opt_loc(s, FIO_OPT_FILL_DEVICE) : f->device ?
+		     fio_opt_loc(s, FIO_OPT_FILENAME) : (struct src_loc){ s->line, 1 },
 		     "job '%s': %s: the file's size is not in the job file: give it "
 		     "when running, with -D filesize%s=SIZE", s->name, o->fill_device ?
 		     "fill_device=1 (fio fills the file system)" : f->device ?
@@ -466,14 +466,14 @@ static int plan_blockalign(struct emit *e, struct job_plan *jp)
 
 	if (!o->blockalign || !jp->random || (!o->nbss && o->blockalign == o->bs))
 		return 0;
-	if (drop_option(e, jp, FO_BLOCKALIGN, "blockalign", "flowbench aligns "
+	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "flowbench aligns "
 			"each random offset to the I/O's own size")) {
 		jp->lo->blockalign = 0;
 		return 0;
 	}
-	diag_error(e->d, fio_opt_loc(jp->s, FO_BLOCKALIGN), "job '%s': blockalign=%s "
+	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BLOCKALIGN), "job '%s': blockalign=%s "
 		   "is not supported: flowbench aligns each random offset to the "
-		   "I/O's own size (%s)", jp->s->name, o->text[FO_BLOCKALIGN],
+		   "I/O's own size (%s)", jp->s->name, o->text[FIO_OPT_BLOCKALIGN],
 		   o->nbss ? "bssplit's sizes vary" : "bs here");
 	return -1;
 }
@@ -490,12 +490,12 @@ static int plan_verify(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_section *s = jp->s;
 	const struct fio_opts *o = &s->opts;
-	struct src_loc at = fio_opt_loc(s, FO_VERIFY);
+	struct src_loc at = fio_opt_loc(s, FIO_OPT_VERIFY);
 
 	if (!o->verify || !o->do_verify || !jp->writes)
 		return 0;
 	if ((fio_is_mixed(o->rw) || o->time_based) &&
-	    drop_option(e, jp, FO_VERIFY, "verify", fio_is_mixed(o->rw) ?
+	    drop_option(e, jp, FIO_OPT_VERIFY, "verify", fio_is_mixed(o->rw) ?
 			"verify with a read/write mix" : "verify with time_based")) {
 		jp->lo->verify = NULL;
 		return 0;
@@ -542,7 +542,7 @@ static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
 
 		if (nl)
 			*nl = '\0';
-		drop_option(e, jp, FO_RANDOM_DIST, "random_distribution",
+		drop_option(e, jp, FIO_OPT_RANDOM_DIST, "random_distribution",
 			    msg ? msg + 2 : why);
 		jp->lo->nzones = 0;
 		jp->nzops = 0;
@@ -564,9 +564,9 @@ static int plan_stride(struct emit *e, struct job_plan *jp)
 	if (!o->seq_add)
 		return 0;
 	if (jp->aio) {
-		diag_error(e->d, fio_opt_loc(jp->s, FO_RW), "job '%s': rw=%s with "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
 			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
-			   "aioread/aiowrite take no stride", jp->s->name, o->text[FO_RW],
+			   "aioread/aiowrite take no stride", jp->s->name, o->text[FIO_OPT_RW],
 			   fio_engine_text[o->engine]);
 		return -1;
 	}
@@ -590,12 +590,12 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->random = false;
 		return 0;
 	}
-	if (drop_option(e, jp, FO_PCT_RANDOM, "percentage_random", "a mix of "
+	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", "a mix of "
 			"sequential and random offsets")) {
 		jp->lo->pct_random = 100;
 		return 0;
 	}
-	diag_error(e->d, fio_opt_loc(jp->s, FO_PCT_RANDOM), "job '%s': percentage_random="
+	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': percentage_random="
 		   "%lld is not supported: fio continues each sequential run from "
 		   "the previous I/O, random or not; flowbench's sequential flowop "
 		   "keeps its own offset (0 and 100 are supported)", jp->s->name,
@@ -614,7 +614,7 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
 	if (o->size_pct && !o->filesize)
-		diag_error(e->d, fio_opt_loc(jp->s, FO_SIZE), "job '%s': size=%s%% needs "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_SIZE), "job '%s': size=%s%% needs "
 			   "filesize= (the percentage is of the file's size, and "
 			   "flowbench creates the file)", jp->s->name,
 			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
@@ -624,35 +624,35 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fio_fsync_name(o));
 	if (o->openfiles && o->openfiles < o->nrfiles)
-		diag_error(e->d, fio_opt_loc(jp->s, FO_OPENFILES), "job '%s': openfiles=%lld "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OPENFILES), "job '%s': openfiles=%lld "
 			   "below nrfiles=%lld is not supported: flowbench keeps every "
 			   "file of the job open (fio would close and reopen them)",
 			   jp->s->name, o->openfiles, o->nrfiles);
 	if (o->offset && o->nrfiles > 1)
-		diag_error(e->d, fio_opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET), "job '%s': offset with "
 			   "nrfiles > 1 is not supported", jp->s->name);
 	if (o->offset_increment && o->numjobs > 1 &&
-	    drop_option(e, jp, FO_OFFSET_INCREMENT, "offset_increment",
+	    drop_option(e, jp, FIO_OPT_OFFSET_INCREMENT, "offset_increment",
 			"flowbench has no per-clone offset"))
 		jp->lo->offset_increment = 0;
 	else if (o->offset_increment && o->numjobs > 1)
-		diag_error(e->d, fio_opt_loc(jp->s, FO_OFFSET_INCREMENT), "job '%s': "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET_INCREMENT), "job '%s': "
 			   "offset_increment with numjobs > 1 is not supported: the "
 			   "clones of a job run the same flowops, flowbench has no "
 			   "per-clone offset", jp->s->name);
 	if (o->fsync && o->fdatasync)
-		diag_error(e->d, fio_opt_loc(jp->s, FO_FDATASYNC), "job '%s': fsync and "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_FDATASYNC), "job '%s': fsync and "
 			   "fdatasync together are not supported", jp->s->name);
 	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;
 	jp->aio = o->iodepth > 1 && !fio_sync_engine(o->engine) && !fio_buffered_aio(o);
-	if (jp->aio && o->offset && drop_option(e, jp, FO_OFFSET, "offset",
+	if (jp->aio && o->offset && drop_option(e, jp, FIO_OPT_OFFSET, "offset",
 						"aioread/aiowrite have no misalign"))
 		jp->lo->offset = 0;
 	else if (jp->aio && o->offset) {
-		diag_error(e->d, fio_opt_loc(jp->s, FO_OFFSET), "job '%s': offset with "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET), "job '%s': offset with "
 			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
 			   "aioread/aiowrite have no misalign", jp->s->name,
 			   fio_engine_text[o->engine]);
@@ -660,7 +660,7 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	engine_log(e, jp);
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
-		diag_error(e->d, fio_opt_loc(jp->s, FO_IODEPTH), "iodepth=%lld is too "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IODEPTH), "iodepth=%lld is too "
 			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "
 			   "flight per flowop", o->iodepth, fio_engine_text[o->engine],
 			   FIO_AIO_DEPTH_MAX);
@@ -735,8 +735,9 @@ int fio_plan_rate(struct emit *e, int *first)
 		}
 		f = e->jobs[*first].s;
 		if (s->opts.rate_poisson != f->opts.rate_poisson) {
-			diag_error(e->d, fio_opt_loc(s, s->opts.rate_poisson ? FO_RATE_POISSON :
-						 s->opts.rate ? FO_RATE : FO_RATE_IOPS),
+			diag_error(e->d, fio_opt_loc(s, s->opts.rate_poisson ?
+						 FIO_OPT_RATE_POISSON : s->opts.rate ?
+						 FIO_OPT_RATE : FIO_OPT_RATE_IOPS),
 				   "job '%s': rate_process unlike job '%s''s: flowbench "
 				   "has one event generator, either steady or Poisson, so "
 				   "every rate-limited job needs the same rate_process",
@@ -744,7 +745,8 @@ int fio_plan_rate(struct emit *e, int *first)
 			return -1;
 		}
 		if (s->opts.rate != f->opts.rate || s->opts.rate_iops != f->opts.rate_iops) {
-			diag_error(e->d, fio_opt_loc(s, s->opts.rate ? FO_RATE : FO_RATE_IOPS),
+			diag_error(e->d, fio_opt_loc(s, s->opts.rate ? FIO_OPT_RATE :
+						 FIO_OPT_RATE_IOPS),
 				   "job '%s': a rate unlike job '%s''s: flowbench has one "
 				   "event generator, so every rate-limited job needs the same "
 				   "rate or rate_iops", s->name, f->name);
@@ -809,7 +811,7 @@ int fio_plan_phases(struct emit *e)
 					  jp->after, n) : n;
 		jp->after[n] = -1;
 		if (o->wait_for && !w) {
-			diag_error(e->d, fio_opt_loc(jp->s, FO_WAIT_FOR), "job '%s': "
+			diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_WAIT_FOR), "job '%s': "
 				   "wait_for=%s: no job of that name before it (fio waits "
 				   "only for a job defined earlier)", jp->s->name, o->wait_for);
 			st = -1;
@@ -850,11 +852,11 @@ int fio_plan_exitall(struct emit *e)
 			found = 1;
 			continue;
 		}
-		if (drop_option(e, jp, FO_EXITALL, "exitall", "with run phases")) {
+		if (drop_option(e, jp, FIO_OPT_EXITALL, "exitall", "with run phases")) {
 			jp->lo->exitall = false;
 			continue;
 		}
-		diag_error(e->d, fio_opt_loc(jp->s, FO_EXITALL), "job '%s': exitall with "
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_EXITALL), "job '%s': exitall with "
 			   "run phases (stonewall, wait_for, startdelay, verify, "
 			   "different runtimes) is not supported", jp->s->name);
 		return -1;

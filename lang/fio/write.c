@@ -1,11 +1,11 @@
 /*
- * fio_write.c - printing the WML workload fio_plan.c decided on: the
+ * write.c - printing the WML workload plan.c decided on: the
  * header, each job's comments (its options, what each became, where it
  * differs from fio), its file or fileset, process and flowops, and the
  * event generator.  Everything copied from the job file goes through
- * fio_commented() or fio_print_quoted() (fio_import.c), never raw.
+ * fio_commented() or fio_print_quoted() (wml.c), never raw.
  */
-#include "lang/fio_emit.h"
+#include "lang/fio/emit.h"
 #include "plan/oom.h"
 
 #include <ctype.h>
@@ -105,40 +105,43 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 	if (o->rate || o->rate_iops)
 		fprintf(out, "# %s=%s: the %s flowop after each pass waits for the "
 			"event generator (eventgen, at the end)\n", o->rate ? "rate" :
-			"rate_iops", fio_commented(e, o->text[o->rate ? FO_RATE : FO_RATE_IOPS]),
+			"rate_iops", fio_commented(e, o->text[o->rate ? FIO_OPT_RATE :
+							      FIO_OPT_RATE_IOPS]),
 			o->rate ? "bwlimit" : "iopslimit");
 	if (o->rate_poisson)     /* rate_process=poisson, or rate_poisson=1 */
-		fprintf(out, "# %s=%s: %s\n", strcmp(o->text[FO_RATE_POISSON],
+		fprintf(out, "# %s=%s: %s\n", strcmp(o->text[FIO_OPT_RATE_POISSON],
 			"poisson") == 0 ? "rate_process" : "rate_poisson",
-			fio_commented(e, o->text[FO_RATE_POISSON]), o->rate || o->rate_iops ? "the event generator's arrivals "
+			fio_commented(e, o->text[FIO_OPT_RATE_POISSON]),
+			o->rate || o->rate_iops ? "the event generator's arrivals "
 			"are a Poisson process of that mean rate (eventgen ..., poisson: "
 			"exponential gaps)" : "no effect, the job has no rate");
 	if (o->offset)
 		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
 			"fio lays it out, and the job's I/O is in its last $filesize%s "
-			"(misalign=$offset%s%s)\n", fio_commented(e, o->text[FO_OFFSET]),
+			"(misalign=$offset%s%s)\n", fio_commented(e, o->text[FIO_OPT_OFFSET]),
 			jp->fsfx, jp->sfx, jp->fsfx, jp->sfx, jp->random ?
 			arena_printf(&e->a, ", workingset=... + $offset%s", jp->sfx) : "");
 	if (o->openfiles)
 		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
 			"%lld file%s open, as fio does with this many\n", o->openfiles,
 			o->nrfiles, o->nrfiles == 1 ? "" : "s");
-	if (o->given & FIO_BIT(FO_FILE_SERVICE))
+	if (o->given & FIO_BIT(FIO_OPT_FILE_SERVICE))
 		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
 			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
 	if (o->offset_increment)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
-			fio_commented(e, o->text[FO_OFFSET_INCREMENT]));
+			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]));
 	if (o->nbss)
 		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
-			"(a tabular randvar, $iosize%s)%s\n", fio_commented(e, o->text[FO_BSSPLIT]),
+			"(a tabular randvar, $iosize%s)%s\n",
+			fio_commented(e, o->text[FIO_OPT_BSSPLIT]),
 			jp->sfx, jp->random ? "; a random offset is a multiple of the "
 			"I/O's own size (fio aligns to the smallest)" : "");
 	if (o->thinktime_us)
 		fprintf(out, "# thinktime=%s: a delay of $thinktime%s (%s s) after "
-			"each I/O\n", fio_commented(e, o->text[FO_THINKTIME]), jp->sfx,
+			"each I/O\n", fio_commented(e, o->text[FIO_OPT_THINKTIME]), jp->sfx,
 			fio_wml_seconds(b, sizeof(b), o->thinktime_us));
-	else if (o->given & FIO_BIT(FO_THINKTIME))
+	else if (o->given & FIO_BIT(FIO_OPT_THINKTIME))
 		fprintf(out, "# thinktime=0: no pause\n");
 	if (o->nzones && !jp->random)
 		fprintf(out, "# random_distribution: no effect, the job's I/O is "
@@ -149,7 +152,7 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		"zone) of each file, their iterations weighted so that the offsets "
 		"fall in the zones as in fio (in a fixed order per pass); the "
 		"ranges are in bytes of a %llu-byte file: -D filesize=... does "
-		"not move them\n", fio_commented(e, o->text[FO_RANDOM_DIST]),
+		"not move them\n", fio_commented(e, o->text[FIO_OPT_RANDOM_DIST]),
 		jp->writes ? "write" : "read",
 		(unsigned long long)(jp->filesize / (uint64_t)o->nrfiles));
 }
@@ -183,7 +186,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			"$filesize%s, as fio uses the file's size\n",
 			fio_commented(e, e->jobs[f->job].s->name), jp->fsfx);
 	if (o->blockalign)
-		fprintf(out, "# blockalign=%s: %s\n", fio_commented(e, o->text[FO_BLOCKALIGN]),
+		fprintf(out, "# blockalign=%s: %s\n", fio_commented(e, o->text[FIO_OPT_BLOCKALIGN]),
 			jp->random ? "flowbench aligns random offsets to the I/O size anyway" :
 			"no effect, the job's I/O is sequential");
 	if (o->verify && jp->vname)
@@ -204,7 +207,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	if (o->seq_add)
 		fprintf(out, "# rw=%s: sequential, each I/O %s bytes from the end of "
 			"the one before (stride=%s%s), wrapping at the file's ends as "
-			"fio does\n", fio_commented(e, o->text[FO_RW]),
+			"fio does\n", fio_commented(e, o->text[FIO_OPT_RW]),
 			fio_signed_size(b, sizeof(b), o->seq_add),
 			fio_signed_size(b2, sizeof(b2), o->seq_add),
 			o->seq_add < 0 ? ", backwards" : "");
@@ -226,7 +229,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			o->nbss ? "several block sizes (flowbench's randommap needs "
 			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
 			"several files (each op on another file's slot)");
-	if (o->given & FIO_BIT(FO_PCT_RANDOM))
+	if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
 			"sequential offsets, as in fio");
@@ -325,8 +328,8 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"grows for as long as the job runs\n", jp->fsfx);
 	if (o->ramp_us)
 		fio_emit_ramp_note(e, o->ramp_us);
-	decimal_size_note(e, o, FO_BS, "bs", o->bs);
-	decimal_size_note(e, o, FO_SIZE, "size", o->size);
+	decimal_size_note(e, o, FIO_OPT_BS, "bs", o->bs);
+	decimal_size_note(e, o, FIO_OPT_SIZE, "size", o->size);
 	if (jp->iobytes != jp->filesize && !o->time_based)
 		fprintf(out, "# size%s%s: the job does $iobytes%s bytes over its "
 			"$filesize%s bytes of files, then stops\n",
@@ -618,7 +621,7 @@ void fio_emit_rate(struct emit *e, int first)
 		"which their %s flowops share: the total is fio's, but a clone that "
 		"falls behind its rate leaves the rest to the others (fio caps each "
 		"clone on its own)\n", bw ? "rate" : "rate_iops",
-		fio_commented(e, o->text[bw ? FO_RATE : FO_RATE_IOPS]),
+		fio_commented(e, o->text[bw ? FIO_OPT_RATE : FIO_OPT_RATE_IOPS]),
 		bw ? "in MiB/s" : "in I/Os per second", bw ? "bwlimit" : "iopslimit");
 	if (bw)
 		fprintf(e->out, "set $rate=%s\n", fio_wml_size(b, sizeof(b), o->rate));

@@ -1,10 +1,12 @@
 /*
- * fio_emit.h - what import-fio's writer shares between its three files,
- * private to them: fio_import.c (the entry points and the emitter's
- * small helpers: names, numbers as WML reads them back, escaped
- * comments), fio_plan.c (what each job becomes, and every refusal) and
- * fio_write.c (the WML text).  Planning is done for every job before
- * anything is printed, so a job file with an error prints nothing.
+ * emit.h - what import-fio's writer shares between its files, private to
+ * them: import.c (the entry points), plan.c (what each job becomes, and
+ * every refusal), write.c (the WML text), and the helpers both plan.c
+ * and write.c use, options.c (what a job's options mean) and wml.c
+ * (names, numbers as WML reads them back, escaped strings and comments).
+ * Each calls only those after it in that list.  Planning is done for
+ * every job before anything is printed, so a job file with an error
+ * prints nothing.
  */
 #ifndef FLOWBENCH_LANG_FIO_EMIT_H
 #define FLOWBENCH_LANG_FIO_EMIT_H
@@ -13,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lang/fio_job.h"
+#include "lang/fio/job.h"
 #include "plan/arena.h"
 #include "plan/diag.h"
 
@@ -82,39 +84,41 @@ struct emit {
 				     at their own runtime: per-process times */
 };
 
-/* fio_import.c: the emitter's helpers */
+/* options.c: what a job's options mean */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest);
 bool fio_buffered_aio(const struct fio_opts *o);
-const char *fio_commented(struct emit *e, const char *s);
-int fio_dir_index(struct emit *e, const char *dir);
 extern const char *const fio_engine_text[];
 long long fio_fsync_every(const struct fio_opts *o);
 const char *fio_fsync_name(const struct fio_opts *o);
 long long fio_gcd(long long a, long long b);
 uint64_t fio_gcd64(uint64_t a, uint64_t b);
-void *fio_grow(void *p, int n, size_t size);
-struct keyed *fio_insert(struct emit *e, void **root, const char *key, int val);
 bool fio_is_mixed(int rw);
 bool fio_is_write(int rw);
+struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id);
+bool fio_sync_engine(int engine);
+
+/* wml.c: names, numbers, strings and comments of the WML; lookup trees */
+const char *fio_commented(struct emit *e, const char *s);
+int fio_dir_index(struct emit *e, const char *dir);
+void *fio_grow(void *p, int n, size_t size);
+struct keyed *fio_insert(struct emit *e, void **root, const char *key, int val);
 struct keyed *fio_lookup(void *const *root, const char *key);
 void fio_no_free(void *p);
-struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id);
 void fio_print_dir_var(const struct emit *e, int i);
 void fio_print_quoted(FILE *out, const char *s);
 const char *fio_signed_size(char *buf, size_t n, int64_t v);
-bool fio_sync_engine(int engine);
 const char *fio_unique_name(struct emit *e, const char *raw, const char *prefix);
 const char *fio_wml_seconds(char *buf, size_t n, uint64_t us);
 const char *fio_wml_size(char *buf, size_t n, uint64_t v);
 
-/* fio_plan.c: each job's plan, the phases, the rate and the run time */
+/* plan.c: each job's plan, the phases, the rate and the run time */
 int fio_plan_exitall(struct emit *e);
 int fio_plan_job(struct emit *e, struct job_plan *jp, int index);
 int fio_plan_phases(struct emit *e);
 int fio_plan_rate(struct emit *e, int *first);
 int fio_plan_run_time(struct emit *e, uint64_t *runtime_us, bool *alldone);
 
-/* fio_write.c: the text */
+/* write.c: the text */
 void fio_emit_header(struct emit *e, const struct fio_jobfile *jf,
 			const char *source_name);
 void fio_emit_job(struct emit *e, const struct job_plan *jp, int index);

@@ -1,12 +1,12 @@
 /*
- * fio_job.h - an fio job file as fio_parse.c reads it: its jobs, each
+ * job.h - an fio job file as parse.c reads it: its jobs, each
  * with fio's defaults, then the [global] options before it, then its own
  * lines, and the value parsers (sizes, times) import-fio shares.  Both
- * halves of import-fio read it: fio_import.h's entry points and the
- * writer's files (fio_emit.h).
+ * halves of import-fio read it: import.h's entry points and the
+ * writer's files (emit.h).
  */
-#ifndef FLOWBENCH_FIO_JOB_H
-#define FLOWBENCH_FIO_JOB_H
+#ifndef FLOWBENCH_LANG_FIO_JOB_H
+#define FLOWBENCH_LANG_FIO_JOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,16 +22,20 @@ enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO,
 
 /* The options a job section can set; FIO_BIT(id) marks them in `given`. */
 enum fio_opt {
-	FO_RW, FO_RWMIXREAD, FO_BS, FO_SIZE, FO_FILENAME, FO_DIRECTORY,
-	FO_NRFILES, FO_NUMJOBS, FO_IODEPTH, FO_IOENGINE, FO_DIRECT,
-	FO_RUNTIME, FO_TIME_BASED, FO_RAMP_TIME, FO_FSYNC, FO_THREAD,
-	FO_GROUP_REPORTING, FO_FILESIZE, FO_LOOPS, FO_RATE_IOPS, FO_RATE,
-	FO_THINKTIME, FO_RANDOM_DIST, FO_BSSPLIT, FO_FDATASYNC, FO_SYNC,
-	FO_OFFSET, FO_OFFSET_INCREMENT, FO_OPENFILES, FO_FILE_SERVICE,
-	FO_STONEWALL, FO_WAIT_FOR, FO_STARTDELAY, FO_VERIFY, FO_DO_VERIFY,
-	FO_FILL_DEVICE, FO_BLOCKALIGN, FO_NUMBER_IOS, FO_PCT_RANDOM,
-	FO_EXITALL, FO_NORANDOMMAP, FO_RATE_POISSON, FO_FADVISE_HINT,
-	FO_COUNT
+	FIO_OPT_RW, FIO_OPT_RWMIXREAD, FIO_OPT_BS, FIO_OPT_SIZE,
+	FIO_OPT_FILENAME, FIO_OPT_DIRECTORY, FIO_OPT_NRFILES, FIO_OPT_NUMJOBS,
+	FIO_OPT_IODEPTH, FIO_OPT_IOENGINE, FIO_OPT_DIRECT, FIO_OPT_RUNTIME,
+	FIO_OPT_TIME_BASED, FIO_OPT_RAMP_TIME, FIO_OPT_FSYNC, FIO_OPT_THREAD,
+	FIO_OPT_GROUP_REPORTING, FIO_OPT_FILESIZE, FIO_OPT_LOOPS,
+	FIO_OPT_RATE_IOPS, FIO_OPT_RATE, FIO_OPT_THINKTIME,
+	FIO_OPT_RANDOM_DIST, FIO_OPT_BSSPLIT, FIO_OPT_FDATASYNC, FIO_OPT_SYNC,
+	FIO_OPT_OFFSET, FIO_OPT_OFFSET_INCREMENT, FIO_OPT_OPENFILES,
+	FIO_OPT_FILE_SERVICE, FIO_OPT_STONEWALL, FIO_OPT_WAIT_FOR,
+	FIO_OPT_STARTDELAY, FIO_OPT_VERIFY, FIO_OPT_DO_VERIFY,
+	FIO_OPT_FILL_DEVICE, FIO_OPT_BLOCKALIGN, FIO_OPT_NUMBER_IOS,
+	FIO_OPT_PCT_RANDOM, FIO_OPT_EXITALL, FIO_OPT_NORANDOMMAP,
+	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT,
+	FIO_OPT_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
 
@@ -94,8 +98,8 @@ struct fio_opts {
 	const char *filename, *directory;   /* NULL: not given */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */
-	struct src_loc at[FO_COUNT];
-	const char *text[FO_COUNT];
+	struct src_loc at[FIO_OPT_COUNT];
+	const char *text[FIO_OPT_COUNT];
 };
 
 /*

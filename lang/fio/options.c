@@ -1,0 +1,96 @@
+/*
+ * options.c - what a job's fio options mean, as the planner (plan.c) and
+ * the writer (write.c) both need it: the engine's name and whether it is
+ * synchronous, the kind of rw, the smallest and largest I/O size, the
+ * fsync cadence, where an option was set, and the common divisors of
+ * counts and sizes.
+ */
+#include "lang/fio/emit.h"
+
+const char *const fio_engine_text[] = {
+	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
+	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
+	[FIO_VSYNC] = "vsync", [FIO_PVSYNC] = "pvsync", [FIO_PVSYNC2] = "pvsync2",
+};
+
+/* The engines that do one I/O per system call, iodepth or not. */
+bool fio_sync_engine(int engine)
+{
+	return engine != FIO_LIBAIO && engine != FIO_IO_URING &&
+	       engine != FIO_POSIXAIO;
+}
+
+/*
+ * libaio (and posixaio) on a buffered file: Linux's native AIO is
+ * asynchronous only with O_DIRECT (io_submit does buffered I/O before it
+ * returns), so fio's job does one I/O at a time whatever its iodepth.
+ * io_uring runs buffered I/O asynchronously and keeps its depth.
+ */
+bool fio_buffered_aio(const struct fio_opts *o)
+{
+	return (o->engine == FIO_LIBAIO || o->engine == FIO_POSIXAIO) && !o->direct;
+}
+
+long long fio_gcd(long long a, long long b)
+{
+	while (b) {
+		long long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+bool fio_is_write(int rw)
+{
+	return rw == FIO_WRITE || rw == FIO_RANDWRITE;
+}
+
+bool fio_is_mixed(int rw)
+{
+	return rw == FIO_RW || rw == FIO_RANDRW;
+}
+
+/* The smallest and the largest I/O size of a job: bs, or bssplit's
+ * sizes that have a share of the I/Os. */
+uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest)
+{
+	uint64_t r = o->nbss ? 0 : o->bs;
+
+	for (int i = 0; i < o->nbss; i++)
+		if (o->bss[i].pct && (!r || (largest ? o->bss[i].size > r :
+					     o->bss[i].size < r)))
+			r = o->bss[i].size;
+	return r;
+}
+
+uint64_t fio_gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Writes per fsync: fsync=N or fdatasync=N (both is an error), 0: none. */
+long long fio_fsync_every(const struct fio_opts *o)
+{
+	return o->fsync ? o->fsync : o->fdatasync;
+}
+
+const char *fio_fsync_name(const struct fio_opts *o)
+{
+	return o->fsync || !o->fdatasync ? "fsync" : "fdatasync";
+}
+
+/* Where option `id` of job `s` was set: its line, or the section's. */
+struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id)
+{
+	if (s->opts.given & FIO_BIT(id))
+		return s->opts.at[id];
+	return (struct src_loc){ s->line, 1 };
+}

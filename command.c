@@ -23,7 +23,7 @@
 #include "lang/fio_import.h"
 #include "lang/frontend.h"
 #include "runtime/base/log.h"
-#include "runtime/compare/commands.h"
+#include "compare/commands.h"
 #include "runtime/engine/preflight.h"
 #include "runtime/results/session.h"
 #include "plan/oom.h"

@@ -7,7 +7,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "runtime/compare/welch.h"
+#include "compare/welch.h"
 
 #include "tests/unit/check_main.h"
 

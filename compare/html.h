@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 /*
  * A header per file (workload, date, environment), a summary, what each

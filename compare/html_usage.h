@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 /* Did any run of this file measure its window? */
 bool html_usage_measured(const struct rf_doc *doc);

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 enum cmp_format {
 	CMP_TEXT,

@@ -4,7 +4,7 @@
  * baseline.  The table is built once as a grid of strings and then
  * written in the asked format, so the three formats always agree.
  */
-#include "runtime/compare/compare.h"
+#include "compare/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 
 #include "runtime/base/clock.h"
 #include "runtime/base/units.h"
-#include "runtime/compare/welch.h"
+#include "compare/welch.h"
 
 /*
  * One compared quantity; of_flowop or of_summary give NaN when absent.

@@ -4,7 +4,7 @@
  * its CDF is a regularized incomplete beta function, evaluated with a
  * continued fraction by the modified Lentz method.
  */
-#include "runtime/compare/welch.h"
+#include "compare/welch.h"
 
 #include <math.h>
 

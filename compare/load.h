@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "runtime/compare/nameidx.h"
+#include "compare/nameidx.h"
 
 /* The only `format` this reader knows. */
 #define RF_FORMAT "flowbench-results/1"

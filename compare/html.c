@@ -5,17 +5,17 @@
  * A run of several clients (flowbench-mpi) gets a section of its ranks;
  * what the runs' windows cost (CPU, disks) is html_usage.c's.
  */
-#include "runtime/compare/html.h"
+#include "compare/html.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/compare/html_usage.h"
-#include "runtime/compare/nameidx.h"
-#include "runtime/compare/svg.h"
-#include "runtime/compare/welch.h"
+#include "compare/html_usage.h"
+#include "compare/nameidx.h"
+#include "compare/svg.h"
+#include "compare/welch.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1180px;color:#222}\n"

@@ -3,7 +3,7 @@
  * between the parsed command line and compare.c / html.c (loading every
  * file first, so that one bad file fails before any output).
  */
-#include "runtime/compare/commands.h"
+#include "compare/commands.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -17,9 +17,9 @@
 
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
-#include "runtime/compare/compare.h"
-#include "runtime/compare/html.h"
-#include "runtime/compare/load.h"
+#include "compare/compare.h"
+#include "compare/html.h"
+#include "compare/load.h"
 #include "runtime/results/outfile.h"
 
 /* The loaded documents, as one argument for write_page(). */

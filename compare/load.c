@@ -7,7 +7,7 @@
  * run each rank's rate.  Keys the schema does not name are ignored; a
  * number that is absent reads as NaN (shown as "-").
  */
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 #include <errno.h>
 #include <fcntl.h>

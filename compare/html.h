@@ -2,8 +2,8 @@
  * html.h - `flowbench report`: results files as one self-contained HTML
  * page (inline CSS and SVG, nothing fetched) to read offline or publish.
  */
-#ifndef FLOWBENCH_REPORT_HTML_H
-#define FLOWBENCH_REPORT_HTML_H
+#ifndef FLOWBENCH_COMPARE_HTML_H
+#define FLOWBENCH_COMPARE_HTML_H
 
 #include <stdio.h>
 

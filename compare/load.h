@@ -4,8 +4,8 @@
  * C structs, the rest of the document as jansson's tree (the HTML header
  * prints the environment whatever keys it has).
  */
-#ifndef FLOWBENCH_REPORT_LOAD_H
-#define FLOWBENCH_REPORT_LOAD_H
+#ifndef FLOWBENCH_COMPARE_LOAD_H
+#define FLOWBENCH_COMPARE_LOAD_H
 
 #include <jansson.h>
 #include <stdbool.h>

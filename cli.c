@@ -16,7 +16,7 @@
 
 #include "plan/diag.h"
 #include "plan/plan.h"
-#include "runtime/results/doc.h"
+#include "runtime/results/format.h"
 #include "plan/oom.h"
 
 #include <errno.h>
@@ -43,6 +43,8 @@ struct cli_option {
 	cli_option_fn *parse;
 	const char *help;         /* one paragraph; cli_usage() wraps it */
 	const char *missing;      /* "needs ..." without its value; NULL: "a value" */
+	/* the help made from another table into buf (help is then NULL) */
+	const char *(*help_of)(char *buf, size_t size);
 };
 
 /* ---- the option parsers -------------------------------------------- */
@@ -266,15 +268,29 @@ static int parse_repeat(struct cli_args *args, const char *opt,
 	return 0;
 }
 
+/* run's --output: the endings come from the results formats' table. */
+static const char *output_help(char *buf, size_t size)
+{
+	char endings[128];
+
+	snprintf(buf, size, "also write the results to FILE: %s by its name "
+		 "(may be given more than once); written also when the run fails or "
+		 "is interrupted",
+		 results_format_list(endings, sizeof(endings), RESULTS_ENDINGS_BY_FORMAT));
+	return buf;
+}
+
 static int add_output(struct cli_args *args, const char *opt,
 		      const char *path, FILE *err)
 {
 	const char **outs;
 
 	(void)opt;
-	if (results_format_of(path) < 0) {
-		fprintf(err, "flowbench: error: --output %s: the file name must end in .json, .yaml or .yml\n",
-			path);
+	if (!results_format_of(path)) {
+		char endings[128];
+
+		fprintf(err, "flowbench: error: --output %s: the file name must end in %s\n",
+			path, results_format_list(endings, sizeof(endings), RESULTS_ENDINGS));
 		return -1;
 	}
 	outs = realloc(args->outputs, (size_t)(args->noutputs + 1) * sizeof(*outs));
@@ -374,75 +390,73 @@ static int want_version(struct cli_args *args, const char *opt,
 static const struct cli_option options[] = {
 	{ NULL, 'f', "FILE", WORKLOAD_CMDS, set_file,
 	  "the workload file: flowbench -f FILE is flowbench run FILE; "
-	  "one workload file per run", "a file" },
+	  "one workload file per run", "a file", NULL },
 	{ "--define", 'D', "NAME=VALUE", WORKLOAD_CMDS, add_define,
 	  "set $NAME before the script runs; the script's own "
 	  "'set $NAME=...' is then skipped. VALUE is written as in WML: "
-	  "64m, 8k, true, /tmp/dir. Repeat for several variables", NULL },
+	  "64m, 8k, true, /tmp/dir. Repeat for several variables", NULL, NULL },
 	{ "--runtime", 0, "SECONDS", WORKLOAD_CMDS, parse_runtime,
-	  "duration of the timed phase (overrides 'run N')", NULL },
+	  "duration of the timed phase (overrides 'run N')", NULL, NULL },
 	{ "--cache", 0, "cold|warm", WORKLOAD_CMDS, parse_cache,
 	  "cold (default): empty the page cache before the timed phase: as "
 	  "root with drop_caches (the whole machine's cache), else "
 	  "fdatasync+fadvise(DONTNEED) on the workload's files; warm: leave "
-	  "it as preallocation left it", NULL },
+	  "it as preallocation left it", NULL, NULL },
 	{ "--compat", 0, "filebench", WORKLOAD_CMDS, parse_compat,
 	  "follow filebench's rules where they change how much work is done "
 	  "or what an op is (finish and ops limits counted per process, "
 	  "implicit opens counted as the flowop's ops, I/O buffers at random "
 	  "places in thread memory, thread memory zeroed in the timed phase, "
 	  "aiowrite timed at submission, appends as lseek+write), to compare "
-	  "with filebench's published numbers; docs/differences.md", NULL },
+	  "with filebench's published numbers; docs/differences.md", NULL, NULL },
 	{ "--seed", 0, "N", WORKLOAD_CMDS, parse_seed,
 	  "seed every random choice (offsets, random variables); without it "
-	  "a seed is chosen and printed, so any run can be repeated", NULL },
+	  "a seed is chosen and printed, so any run can be repeated", NULL, NULL },
 	{ "--allow-system", 0, NULL, WORKLOAD_CMDS, set_allow_system,
-	  "let the script's 'system \"...\"' commands run", NULL },
+	  "let the script's 'system \"...\"' commands run", NULL, NULL },
 	{ "--keep-going", 0, NULL, WORKLOAD_CMDS, set_keep_going,
 	  "count failed I/O (ENOSPC, EIO, EROFS, ...) per flowop and go on, "
-	  "instead of ending the run at the first one", NULL },
+	  "instead of ending the run at the first one", NULL, NULL },
 	{ "--force", 0, NULL, WORKLOAD_CMDS, set_force,
 	  "adopt an existing fileset directory that flowbench did not create "
 	  "(no .flowbench marker) and use it even if it holds other files: "
 	  "only entries with flowbench's 8-digit names are ever removed; /, "
-	  "home and system directories stay refused", NULL },
+	  "home and system directories stay refused", NULL, NULL },
 	{ "--shared-files", 0, NULL, WORKLOAD_CMDS, set_shared_files,
 	  "flowbench-mpi only: every rank uses the same files, prepared once by "
 	  "rank 0 (N clients on one shared file); without it each rank works in "
-	  "its own directory <path>/rank-NNNNN below each fileset's path", NULL },
+	  "its own directory <path>/rank-NNNNN below each fileset's path", NULL, NULL },
 	{ "--repeat", 0, "N", WORKLOAD_CMDS, parse_repeat,
 	  "run the whole workload N times (files prepared and cache applied "
 	  "each time), then print mean, stdev, range and 95% confidence "
-	  "interval", NULL },
-	{ "--output", 'o', "FILE", WORKLOAD_CMDS, add_output,
-	  "also write the results to FILE: .json or .yaml/.yml by its name "
-	  "(may be given more than once); written also when the run fails or "
-	  "is interrupted", NULL },
+	  "interval", NULL, NULL },
+	{ "--output", 'o', "FILE", WORKLOAD_CMDS, add_output, NULL, NULL,
+	  output_help },
 	{ "--percentiles", 0, "LIST", WORKLOAD_CMDS, parse_percentiles,
 	  "latency percentiles to print per flowop, e.g. 50,99,99.9 (each "
-	  "between 0 and 100; default 50,90,95,99,99.9,99.99)", NULL },
+	  "between 0 and 100; default 50,90,95,99,99.9,99.99)", NULL, NULL },
 	{ "--warmup", 0, "SECONDS", WORKLOAD_CMDS, parse_warmup,
 	  "run the workload this long first without recording anything "
-	  "(ramp); --runtime follows", NULL },
+	  "(ramp); --runtime follows", NULL, NULL },
 	{ "--interval", 0, "SECONDS", WORKLOAD_CMDS, parse_interval,
 	  "record ops/s, MB/s and latency percentiles of every flowop every "
 	  "SECONDS (at least 0.01) into the results files, and log a line "
-	  "per interval", NULL },
+	  "per interval", NULL, NULL },
 	{ "--format", 0, "text|markdown|csv", CMD(CLI_COMPARE), set_format,
-	  "the tables as text (the default), GitHub markdown or CSV", NULL },
+	  "the tables as text (the default), GitHub markdown or CSV", NULL, NULL },
 	{ "--output", 'o', "FILE.html", CMD(CLI_REPORT), set_report_out,
-	  "where to write the page (required)", NULL },
+	  "where to write the page (required)", NULL, NULL },
 	{ "--lenient", 0, NULL, CMD(CLI_IMPORT_FIO), set_fio_lenient,
 	  "import-fio: options it cannot honour become '# NOT IMPORTED:' "
-	  "comments (the job runs without them) instead of errors", NULL },
+	  "comments (the job runs without them) instead of errors", NULL, NULL },
 
 	{ "--dir", 0, NULL, CMD(CLI_LIST), set_list_dir,
 	  "print the catalogue's directory instead of its workloads (where "
-	  "FLOWBENCH_WORKLOADS, the build tree or the installation put it)", NULL },
+	  "FLOWBENCH_WORKLOADS, the build tree or the installation put it)", NULL, NULL },
 	{ "--help", 'h', NULL, EVERY_CMD, want_help,
-	  "print this help and exit", NULL },
+	  "print this help and exit", NULL, NULL },
 	{ "--version", 'V', NULL, EVERY_CMD, want_version,
-	  "print the version and exit", NULL },
+	  "print the version and exit", NULL, NULL },
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
@@ -891,6 +905,7 @@ static void print_commands(FILE *out, unsigned mask)
 
 static void print_option(FILE *out, const struct cli_option *o)
 {
+	char help[512];
 	int used = fprintf(out, "  ");
 
 	if (o->short_name)
@@ -899,7 +914,7 @@ static void print_option(FILE *out, const struct cli_option *o)
 		used += fprintf(out, "%s", o->name);
 	if (o->arg)
 		used += fprintf(out, " %s", o->arg);
-	print_wrapped(out, used, 27, o->help);
+	print_wrapped(out, used, 27, o->help_of ? o->help_of(help, sizeof(help)) : o->help);
 }
 
 /* The options grouped by the subcommands that take them, in table order. */

@@ -24,7 +24,7 @@
 #include "lang/fio/import.h"
 #include "lang/frontend.h"
 #include "runtime/base/log.h"
-#include "runtime/compare/commands.h"
+#include "compare/commands.h"
 #include "runtime/engine/preflight.h"
 #include "runtime/results/session.h"
 #include "plan/oom.h"
@@ -256,14 +256,14 @@ static int cmd_list(const struct cli_args *args, const struct command_hooks *h)
 static int cmd_compare_files(const struct cli_args *args, const struct command_hooks *h)
 {
 	(void)h;
-	return cmd_compare(args->inputs, args->ninputs, args->format, stdout,
-			   stderr);
+	return compare_command(args->inputs, args->ninputs, args->format, stdout,
+			       stderr);
 }
 
 static int cmd_report_files(const struct cli_args *args, const struct command_hooks *h)
 {
 	(void)h;
-	return cmd_report(args->inputs, args->ninputs, args->report_out, stderr);
+	return report_command(args->inputs, args->ninputs, args->report_out, stderr);
 }
 
 /* `import-fio JOB.fio`: the WML translation on stdout. */

@@ -1,7 +1,7 @@
 /*
  * units.h - numbers for people in automatic units.  In runtime/base, the
  * floor every layer may include, because the run's text lines
- * (runtime/measure) and compare's table (runtime/compare, which may not
+ * (runtime/measure) and compare's table (compare/, which may not
  * include runtime/measure) must print a latency the same way.
  */
 #ifndef FLOWBENCH_UNITS_H

@@ -16,6 +16,7 @@
 #include "runtime/results/outfile.h"
 
 #include "runtime/results/doc.h"
+#include "runtime/results/format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,20 +30,6 @@
 
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
-
-int results_format_of(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-	const char *slash = strrchr(path, '/');
-
-	if (!dot || (slash && dot < slash) || dot == path || dot[-1] == '/')
-		return -1;
-	if (strcmp(dot, ".json") == 0)
-		return RESULTS_JSON;
-	if (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0)
-		return RESULTS_YAML;
-	return -1;
-}
 
 /* The kinds of file that are never written over, and how to name them. */
 static const struct {
@@ -363,33 +350,30 @@ int atomic_write_file(const char *path, int (*fn)(FILE *f, const void *arg),
 	return rc;
 }
 
-static int write_json(FILE *f, const void *arg)
-{
-	return results_write_json(f, arg);
-}
+/* A results file's writer and what it writes, as one outfile argument. */
+struct formatted {
+	const struct results_format *format;
+	const struct run_results *results;
+};
 
-static int write_yaml(FILE *f, const void *arg)
+static int write_formatted(FILE *f, const void *arg)
 {
-	return results_write_yaml(f, arg);
+	const struct formatted *w = arg;
+
+	return w->format->write(f, w->results);
 }
 
 int results_prepare_file(struct outfile *o, const char *path,
 			 const struct run_results *r)
 {
-	int (*fn)(FILE *, const void *);
+	struct formatted w = { results_format_of(path), r };
+	char endings[128];
 
-	switch (results_format_of(path)) {
-	case RESULTS_JSON:
-		fn = write_json;
-		break;
-	case RESULTS_YAML:
-		fn = write_yaml;
-		break;
-	default:
-		log_error("%s: a results file ends in .json, .yaml or .yml",
-			path);
+	if (!w.format) {
+		log_error("%s: a results file ends in %s", path,
+			results_format_list(endings, sizeof(endings), RESULTS_ENDINGS));
 		return -1;
 	}
 	return outfile_prepare(o, "results", path, default_mode(), ".flowbench-results.",
-			       fn, r);
+			       write_formatted, &w);
 }

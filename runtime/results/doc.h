@@ -3,8 +3,8 @@
  *
  * results_emit() walks struct run_results once, in the order of
  * docs/results-format.md, and calls a sink for every node; json.c and
- * yaml.c are two sinks.  One walk for both formats is what keeps the
- * JSON and the YAML files the same tree.
+ * yaml.c are two sinks (format.h: the table of formats).  One walk for
+ * every format is what keeps the JSON and the YAML files the same tree.
  */
 #ifndef FLOWBENCH_REPORT_DOC_H
 #define FLOWBENCH_REPORT_DOC_H
@@ -38,15 +38,6 @@ int results_emit(const struct run_results *r, const struct doc_sink *sink);
  * so that both files hold the same decimal text for a number.
  */
 #define DOC_REAL_DIGITS 15
-
-/* The two formats, writing one whole document to `f`.  0 or -1. */
-int results_write_json(FILE *f, const struct run_results *r);
-int results_write_yaml(FILE *f, const struct run_results *r);
-
-enum results_format { RESULTS_JSON, RESULTS_YAML };
-
-/* The format a file name asks for (.json, .yaml, .yml), or -1. */
-int results_format_of(const char *path);
 
 /*
  * Write `path` atomically as a results file (mode 0666 less the umask),

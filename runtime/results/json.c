@@ -1,5 +1,7 @@
 /*
- * json.c - the results file as JSON, with jansson.
+ * json.c - the results file as JSON, with jansson: written from
+ * results_emit()'s walk, read back into jansson's tree (for compare and
+ * report).
  *
  * The sink builds a jansson tree (a stack of open maps and lists, and the
  * pending key of the innermost map), then dumps it indented with
@@ -7,9 +9,12 @@
  * puts every list of numbers only on one line.
  */
 #include "runtime/results/doc.h"
+#include "runtime/results/format.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +177,31 @@ int results_write_json(FILE *f, const struct run_results *r)
 	json_decref(b.root);
 	free(b.key);
 	return rc;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* A results file in JSON starts with '{' after blanks (format.h's looks_like). */
+bool results_looks_like_json(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && strchr(" \t\r\n", buf[i]))
+		i++;
+	return i < len && buf[i] == '{';
+}
+
+/* jansson's tree of the buffer; its failure always says where (line, column). */
+json_t *results_read_json(const char *buf, size_t len, struct results_read_fail *fail)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(buf, len, 0, &jerr);
+
+	if (!root) {
+		fail->placed = true;
+		fail->line = jerr.line;
+		fail->column = jerr.column;
+		snprintf(fail->text, sizeof(fail->text), "%s", jerr.text);
+	}
+	return root;
 }

@@ -1,5 +1,7 @@
 /*
- * yaml.c - the results file as YAML, with libyaml's emitter.
+ * yaml.c - the results file as YAML, with libyaml: written by its
+ * emitter, read back by its parser into a jansson tree (the tree json.c's
+ * reader makes of the same results, for compare and report).
  *
  * Block style, one document, except the short lists of numbers
  * (histogram buckets), which are one line each.  Strings are always double-quoted and keys
@@ -9,12 +11,17 @@
  * json.c (and a ".0" where %g leaves none, as jansson does).
  */
 #include "runtime/results/doc.h"
+#include "runtime/results/format.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
+
+/* ---- writing ---------------------------------------------------------- */
 
 struct yaml_sink {
 	yaml_emitter_t em;
@@ -163,4 +170,179 @@ int results_write_yaml(FILE *f, const struct run_results *r)
 		rc = 0;
 	yaml_emitter_delete(&y.em);
 	return rc;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+/*
+ * A scalar as the writer above means it: quoted
+ * is a string; plain is null, a boolean, an integer or a real when it
+ * reads as one, else a string (a hand-edited file may drop quotes).
+ */
+static json_t *read_scalar(const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+	char *end;
+	long long i;
+	double d;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return json_string(s);
+	if (!*s || strcmp(s, "null") == 0 || strcmp(s, "~") == 0)
+		return json_null();
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)
+		return json_boolean(s[0] == 't');
+	errno = 0;
+	i = strtoll(s, &end, 10);
+	if (!*end && !errno)
+		return json_integer(i);
+	d = strtod(s, &end);
+	return *end ? json_string(s) : json_real(d);
+}
+
+static void fail_at(struct results_read_fail *f, const yaml_mark_t *m,
+		    const char *why)
+{
+	f->placed = true;
+	f->line = (int)m->line + 1;
+	f->column = (int)m->column + 1;
+	snprintf(f->text, sizeof(f->text), "%s", why);
+}
+
+static int read_next(yaml_parser_t *p, yaml_event_t *ev,
+		     struct results_read_fail *f)
+{
+	if (yaml_parser_parse(p, ev))
+		return 0;
+	fail_at(f, &p->problem_mark, p->problem ? p->problem : "invalid YAML");
+	return -1;
+}
+
+static json_t *read_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+			 struct results_read_fail *f);
+
+/* Attach the next node under `parent` (key NULL: a list item). */
+static int read_child(yaml_parser_t *p, json_t *parent, const char *key, int depth,
+		      struct results_read_fail *f)
+{
+	yaml_event_t ev;
+	json_t *v;
+
+	if (read_next(p, &ev, f) < 0)
+		return -1;
+	v = read_node(p, &ev, depth + 1, f);
+	if (!v)
+		return -1;
+	return key ? json_object_set_new(parent, key, v) : json_array_append_new(parent, v);
+}
+
+/* A mapping's entries up to its end; keys must be scalars. */
+static int read_map(yaml_parser_t *p, json_t *map, int depth,
+		    struct results_read_fail *f)
+{
+	yaml_event_t ev;
+
+	for (;;) {
+		int rc;
+
+		if (read_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (ev.type != YAML_SCALAR_EVENT) {
+			fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
+			yaml_event_delete(&ev);
+			return -1;
+		}
+		rc = read_child(p, map, (const char *)ev.data.scalar.value, depth, f);
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			return -1;
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+static int read_list(yaml_parser_t *p, json_t *list, int depth,
+		     struct results_read_fail *f)
+{
+	yaml_event_t ev;
+
+	for (;;) {
+		json_t *v;
+
+		if (read_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		v = read_node(p, &ev, depth + 1, f);
+		if (!v || json_array_append_new(list, v) < 0)
+			return -1;
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+/*
+ * The node `ev` starts (ev consumed), or NULL with f set.  Aliases and
+ * nesting deeper than any results file are refused: a crafted file must
+ * not exhaust the stack.
+ */
+static json_t *read_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
+			 struct results_read_fail *f)
+{
+	json_t *node = NULL;
+	int rc = 0;
+
+	if (depth > 64) {
+		fail_at(f, &ev->start_mark, "nested too deeply for a results file");
+	} else if (ev->type == YAML_SCALAR_EVENT) {
+		node = read_scalar(ev);
+	} else if (ev->type == YAML_MAPPING_START_EVENT) {
+		node = json_object();
+		rc = node ? read_map(p, node, depth, f) : -1;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		node = json_array();
+		rc = node ? read_list(p, node, depth, f) : -1;
+	} else {
+		fail_at(f, &ev->start_mark, "an alias or event a results file does not use");
+	}
+	if (rc < 0) {
+		json_decref(node);
+		node = NULL;
+	}
+	if (!node && !f->text[0])
+		fail_at(f, &ev->start_mark, "out of memory");
+	yaml_event_delete(ev);
+	return node;
+}
+
+/* The first document of a YAML buffer as a jansson tree, or NULL with f set. */
+json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail *f)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	json_t *root = NULL;
+
+	if (!yaml_parser_initialize(&p)) {
+		snprintf(f->text, sizeof(f->text), "out of memory");
+		return NULL;
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	while (!root && read_next(&p, &ev, f) == 0) {
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			snprintf(f->text, sizeof(f->text), "an empty YAML document");
+			break;
+		}
+		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		root = read_node(&p, &ev, 0, f);
+		if (!root)
+			break;
+	}
+	yaml_parser_delete(&p);
+	return root;
 }

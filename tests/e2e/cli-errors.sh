@@ -1,8 +1,8 @@
 #!/bin/sh
 # cli-errors.sh - every error line starts 'flowbench: error:', as the man
 # page says, also those of the paths that once printed their own prefix:
-# compare and report reading their files (runtime/compare/load.c), their
-# own refusals (runtime/compare/commands.c), a results file or page that
+# compare and report reading their files (compare/load.c), their
+# own refusals (compare/commands.c), a results file or page that
 # cannot be written (runtime/results/atomic.c), and a script without
 # `run`.  Each case fails with its status and its own message, and no
 # line of its standard error lacks the prefix.

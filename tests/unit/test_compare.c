@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/compare/compare.h"
-#include "runtime/compare/html.h"
-#include "runtime/compare/load.h"
+#include "compare/compare.h"
+#include "compare/html.h"
+#include "compare/load.h"
 
 #include "tests/unit/check_main.h"
 

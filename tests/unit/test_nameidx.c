@@ -1,6 +1,6 @@
 /*
  * test_nameidx.c - the name index behind compare and report
- * (runtime/compare/nameidx.c): lookups with duplicate names, names that
+ * (compare/nameidx.c): lookups with duplicate names, names that
  * differ only in case, the empty name, occurrence numbering and first
  * sight, checked against a linear scan on thousands of random names;
  * then the loader's use of it (rf_find, rf_keys) on the fixtures
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/compare/load.h"
-#include "runtime/compare/nameidx.h"
+#include "compare/load.h"
+#include "compare/nameidx.h"
 
 #include "tests/unit/check_main.h"
 

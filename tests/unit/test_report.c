@@ -14,7 +14,7 @@
 #include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/base/units.h"
-#include "runtime/compare/svg.h"
+#include "compare/svg.h"
 #include "runtime/measure/text.h"
 
 #include "tests/unit/check_main.h"

@@ -4,7 +4,7 @@
  * from merged stats, the JSON and YAML documents read back (same tree),
  * a flowbench-mpi run's clients and ranks in both (none in a plain run's),
  * atomic writing (a failed write leaves the old file and no temporary),
- * file-name formats and SHA-256.
+ * file-name formats (the table: by name, by content, its lists) and SHA-256.
  */
 #include <check.h>
 #include <dirent.h>
@@ -18,6 +18,7 @@
 #include "plan/flowop.h"
 #include "runtime/engine/coord.h"
 #include "runtime/results/doc.h"
+#include "runtime/results/format.h"
 #include "runtime/results/results.h"
 
 #include "tests/unit/check_main.h"
@@ -115,13 +116,42 @@ END_TEST
 
 START_TEST(test_format_of)
 {
-	ck_assert_int_eq(results_format_of("a.json"), RESULTS_JSON);
-	ck_assert_int_eq(results_format_of("/x/y.yaml"), RESULTS_YAML);
-	ck_assert_int_eq(results_format_of("r.yml"), RESULTS_YAML);
-	ck_assert_int_eq(results_format_of("r.txt"), -1);
-	ck_assert_int_eq(results_format_of("json"), -1);
-	ck_assert_int_eq(results_format_of("dir.json/out"), -1);
-	ck_assert_int_eq(results_format_of(".json"), -1);
+	ck_assert_str_eq(results_format_of("a.json")->name, "JSON");
+	ck_assert_str_eq(results_format_of("/x/y.yaml")->name, "YAML");
+	ck_assert_str_eq(results_format_of("r.yml")->name, "YAML");
+	ck_assert_ptr_null(results_format_of("r.txt"));
+	ck_assert_ptr_null(results_format_of("json"));
+	ck_assert_ptr_null(results_format_of("dir.json/out"));
+	ck_assert_ptr_null(results_format_of(".json"));
+}
+END_TEST
+
+/* The table's lists, as the messages and the help print them. */
+START_TEST(test_format_lists)
+{
+	char buf[128], small[8];
+
+	ck_assert_str_eq(results_format_list(buf, sizeof(buf), RESULTS_ENDINGS),
+			 ".json, .yaml or .yml");
+	ck_assert_str_eq(results_format_list(buf, sizeof(buf), RESULTS_ENDINGS_BY_FORMAT),
+			 ".json or .yaml/.yml");
+	ck_assert_str_eq(results_format_list(buf, sizeof(buf), RESULTS_CLAIMING_NAMES),
+			 "JSON");
+	ck_assert_str_eq(results_format_list(small, sizeof(small), RESULTS_ENDINGS),
+			 ".json, ");
+	ck_assert_str_eq(results_format_at(0)->name, "JSON");
+	ck_assert_str_eq(results_format_at(1)->name, "YAML");
+	ck_assert_ptr_null(results_format_at(2));
+}
+END_TEST
+
+/* By content, not by name: '{' after blanks is JSON, anything else YAML. */
+START_TEST(test_format_of_content)
+{
+	ck_assert_str_eq(results_format_of_content(" \n\t{}", 5)->name, "JSON");
+	ck_assert_str_eq(results_format_of_content("format: x\n", 10)->name, "YAML");
+	ck_assert_str_eq(results_format_of_content("  ", 2)->name, "YAML");
+	ck_assert_str_eq(results_format_of_content("", 0)->name, "YAML");
 }
 END_TEST
 
@@ -843,6 +873,8 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, test_stat_ci_not_negative);
 	tcase_add_test(tc, test_sha256);
 	tcase_add_test(tc, test_format_of);
+	tcase_add_test(tc, test_format_lists);
+	tcase_add_test(tc, test_format_of_content);
 	tcase_add_test(tc, test_add_run_numbers);
 	tcase_add_test(tc, test_aggregate_needs_two);
 	tcase_add_test(tc, test_json_document);

@@ -1,26 +1,20 @@
 /*
- * load.c - reading a results file back: parse with jansson (a YAML file
- * with libyaml into the same jansson tree, so one reader serves both
- * formats `run` writes), refuse a
- * `format` this flowbench does not know, and pull out per run and per
- * flowop the numbers compare and report need, and for a flowbench-mpi
- * run each rank's rate.  Keys the schema does not name are ignored; a
- * number that is absent reads as NaN (shown as "-").
+ * load.c - reading a results file back: its tree from runtime/results/
+ * (read.c: JSON or YAML, whichever its content is, into one jansson
+ * tree), refuse a `format` this flowbench does not know, and pull out per
+ * run and per flowop the numbers compare and report need, and for a
+ * flowbench-mpi run each rank's rate.  Keys the schema does not name are
+ * ignored; a number that is absent reads as NaN (shown as "-").
  */
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <yaml.h>
 
 #include "runtime/base/log.h"
+#include "runtime/results/format.h"
 
 static double num(const json_t *obj, const char *key)
 {
@@ -384,253 +378,6 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 	return 0;
 }
 
-/*
- * A scalar as the YAML writer (runtime/results/yaml.c) means it: quoted
- * is a string; plain is null, a boolean, an integer or a real when it
- * reads as one, else a string (a hand-edited file may drop quotes).
- */
-static json_t *yaml_scalar(const yaml_event_t *ev)
-{
-	const char *s = (const char *)ev->data.scalar.value;
-	char *end;
-	long long i;
-	double d;
-
-	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return json_string(s);
-	if (!*s || strcmp(s, "null") == 0 || strcmp(s, "~") == 0)
-		return json_null();
-	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0)
-		return json_boolean(s[0] == 't');
-	errno = 0;
-	i = strtoll(s, &end, 10);
-	if (!*end && !errno)
-		return json_integer(i);
-	d = strtod(s, &end);
-	return *end ? json_string(s) : json_real(d);
-}
-
-/* How a YAML parse failed: where, and why (for the error line). */
-struct yaml_fail {
-	int line, column;
-	char text[160];
-};
-
-static void yaml_fail_at(struct yaml_fail *f, const yaml_mark_t *m, const char *why)
-{
-	f->line = (int)m->line + 1;
-	f->column = (int)m->column + 1;
-	snprintf(f->text, sizeof(f->text), "%s", why);
-}
-
-static int yaml_next(yaml_parser_t *p, yaml_event_t *ev, struct yaml_fail *f)
-{
-	if (yaml_parser_parse(p, ev))
-		return 0;
-	yaml_fail_at(f, &p->problem_mark, p->problem ? p->problem : "invalid YAML");
-	return -1;
-}
-
-static json_t *yaml_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
-			 struct yaml_fail *f);
-
-/* Attach the next node under `parent` (key NULL: a list item). */
-static int yaml_child(yaml_parser_t *p, json_t *parent, const char *key, int depth,
-		      struct yaml_fail *f)
-{
-	yaml_event_t ev;
-	json_t *v;
-
-	if (yaml_next(p, &ev, f) < 0)
-		return -1;
-	v = yaml_node(p, &ev, depth + 1, f);
-	if (!v)
-		return -1;
-	return key ? json_object_set_new(parent, key, v) : json_array_append_new(parent, v);
-}
-
-/* A mapping's entries up to its end; keys must be scalars. */
-static int yaml_map(yaml_parser_t *p, json_t *map, int depth, struct yaml_fail *f)
-{
-	yaml_event_t ev;
-
-	for (;;) {
-		int rc;
-
-		if (yaml_next(p, &ev, f) < 0)
-			return -1;
-		if (ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		if (ev.type != YAML_SCALAR_EVENT) {
-			yaml_fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
-			yaml_event_delete(&ev);
-			return -1;
-		}
-		rc = yaml_child(p, map, (const char *)ev.data.scalar.value, depth, f);
-		yaml_event_delete(&ev);
-		if (rc < 0)
-			return -1;
-	}
-	yaml_event_delete(&ev);
-	return 0;
-}
-
-static int yaml_list(yaml_parser_t *p, json_t *list, int depth, struct yaml_fail *f)
-{
-	yaml_event_t ev;
-
-	for (;;) {
-		json_t *v;
-
-		if (yaml_next(p, &ev, f) < 0)
-			return -1;
-		if (ev.type == YAML_SEQUENCE_END_EVENT)
-			break;
-		v = yaml_node(p, &ev, depth + 1, f);
-		if (!v || json_array_append_new(list, v) < 0)
-			return -1;
-	}
-	yaml_event_delete(&ev);
-	return 0;
-}
-
-/*
- * The node `ev` starts (ev consumed), or NULL with f set.  Aliases and
- * nesting deeper than any results file are refused: a crafted file must
- * not exhaust the stack.
- */
-static json_t *yaml_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
-			 struct yaml_fail *f)
-{
-	json_t *node = NULL;
-	int rc = 0;
-
-	if (depth > 64) {
-		yaml_fail_at(f, &ev->start_mark, "nested too deeply for a results file");
-	} else if (ev->type == YAML_SCALAR_EVENT) {
-		node = yaml_scalar(ev);
-	} else if (ev->type == YAML_MAPPING_START_EVENT) {
-		node = json_object();
-		rc = node ? yaml_map(p, node, depth, f) : -1;
-	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
-		node = json_array();
-		rc = node ? yaml_list(p, node, depth, f) : -1;
-	} else {
-		yaml_fail_at(f, &ev->start_mark, "an alias or event a results file does not use");
-	}
-	if (rc < 0) {
-		json_decref(node);
-		node = NULL;
-	}
-	if (!node && !f->text[0])
-		yaml_fail_at(f, &ev->start_mark, "out of memory");
-	yaml_event_delete(ev);
-	return node;
-}
-
-/* The first document of a YAML buffer as a jansson tree, or NULL with f set. */
-static json_t *yaml_tree(const void *buf, size_t len, struct yaml_fail *f)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	json_t *root = NULL;
-
-	if (!yaml_parser_initialize(&p)) {
-		snprintf(f->text, sizeof(f->text), "out of memory");
-		return NULL;
-	}
-	yaml_parser_set_input_string(&p, buf, len);
-	while (!root && yaml_next(&p, &ev, f) == 0) {
-		if (ev.type == YAML_STREAM_END_EVENT) {
-			yaml_event_delete(&ev);
-			snprintf(f->text, sizeof(f->text), "an empty YAML document");
-			break;
-		}
-		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
-			yaml_event_delete(&ev);
-			continue;
-		}
-		root = yaml_node(&p, &ev, 0, f);
-		if (!root)
-			break;
-	}
-	yaml_parser_delete(&p);
-	return root;
-}
-
-/* JSON starts with '{' (after blanks); anything else is read as YAML. */
-static bool looks_like_json(const char *buf, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && strchr(" \t\r\n", buf[i]))
-		i++;
-	return i < len && buf[i] == '{';
-}
-
-/*
- * The document of a buffer: JSON by jansson, else YAML (the file's
- * content decides, not its name).  NULL with the error printed.
- */
-static json_t *parse_buffer(const char *path, const char *buf, size_t len, FILE *err)
-{
-	json_error_t jerr;
-	struct yaml_fail yf = { 0 };
-	json_t *root;
-
-	if (looks_like_json(buf, len)) {
-		root = json_loadb(buf, len, 0, &jerr);
-		if (!root)
-			log_error_to(err, "%s:%d:%d: not valid JSON: %s",
-				path, jerr.line, jerr.column, jerr.text);
-		return root;
-	}
-	root = yaml_tree(buf, len, &yf);
-	if (root)
-		return root;
-	if (yf.line > 0)
-		log_error_to(err, "%s:%d:%d: not valid YAML (nor JSON): %s",
-			path, yf.line, yf.column, yf.text);
-	else
-		log_error_to(err, "%s: not a results file: %s", path, yf.text);
-	return NULL;
-}
-
-/*
- * The file's document, JSON or YAML.  The file is mapped, not copied:
- * jansson's own file reader takes it a character at a time through stdio
- * (getc was 4 % of a compare of two 38 MB files).
- */
-static json_t *load_tree(const char *path, FILE *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	json_t *root;
-	void *buf;
-
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		log_error_to(err, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		log_error_to(err, "%s: %s", path, S_ISREG(st.st_mode) ?
-			"an empty file, not a results file" : "not a regular file");
-		return NULL;
-	}
-	buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (buf == MAP_FAILED) {
-		log_error_to(err, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	root = parse_buffer(path, buf, (size_t)st.st_size, err);
-	munmap(buf, (size_t)st.st_size);
-	return root;
-}
-
 /* What the file says about its workload and machine (rf_doc's comments). */
 static void describe(struct rf_doc *doc)
 {
@@ -662,7 +409,7 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 
 	memset(doc, 0, sizeof(*doc));
 	doc->path = path;
-	doc->root = load_tree(path, err);
+	doc->root = results_read_file(path, err);
 	if (!doc->root)
 		return -1;
 	fmt = json_object_get(doc->root, "format");

@@ -2,8 +2,8 @@
  * commands.h - `flowbench compare` and `flowbench report`: load the
  * results files, then print the table or write the HTML page.
  */
-#ifndef FLOWBENCH_REPORT_COMMANDS_H
-#define FLOWBENCH_REPORT_COMMANDS_H
+#ifndef FLOWBENCH_COMPARE_COMMANDS_H
+#define FLOWBENCH_COMPARE_COMMANDS_H
 
 #include <stdio.h>
 
@@ -12,13 +12,13 @@
  * "markdown" or "csv", onto out.  Returns the exit status: 0, or 1 when a
  * file cannot be read or is not a results file this flowbench knows.
  */
-int cmd_compare(char *const *files, int nfiles, const char *format,
-		FILE *out, FILE *err);
+int compare_command(char *const *files, int nfiles, const char *format,
+		    FILE *out, FILE *err);
 
 /*
  * Write the HTML report of the files to `output` (written to a temporary
  * file beside it, then renamed: never half a page).  Exit status as above.
  */
-int cmd_report(char *const *files, int nfiles, const char *output, FILE *err);
+int report_command(char *const *files, int nfiles, const char *output, FILE *err);
 
 #endif

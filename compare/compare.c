@@ -4,7 +4,7 @@
  * baseline.  The table is built once as a grid of strings and then
  * written in the asked format, so the three formats always agree.
  */
-#include "runtime/compare/compare.h"
+#include "compare/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 
 #include "runtime/base/clock.h"
 #include "runtime/base/units.h"
-#include "runtime/compare/welch.h"
+#include "compare/welch.h"
 
 /*
  * One compared quantity; of_flowop or of_summary give NaN when absent.
@@ -173,8 +173,8 @@ int cmp_format_parse(const char *name, enum cmp_format *fmt)
  * The metric over a file's runs, for a flowop (key) or the summary (NULL);
  * v has room for a value per run.
  */
-static struct sample collect(const struct rf_doc *d, const struct metric *m,
-			     const struct rf_key *key, double *v)
+static struct welch_sample collect(const struct rf_doc *d, const struct metric *m,
+				   const struct rf_key *key, double *v)
 {
 	int n = 0;
 
@@ -192,7 +192,7 @@ static struct sample collect(const struct rf_doc *d, const struct metric *m,
 		if (isfinite(x))
 			v[n++] = x;
 	}
-	return sample_of(v, n);
+	return welch_sample_of(v, n);
 }
 
 /* A value for people: about four significant digits, no exponent above 1. */
@@ -215,7 +215,7 @@ static char *human(char *buf, size_t len, double v)
 
 /* The cells of one row for the text and Markdown tables. */
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
-		      const struct sample *s, int ndocs)
+		      const struct welch_sample *s, int ndocs)
 {
 	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
 	char m[64], sd[64];
@@ -232,7 +232,7 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		}
 		if (d == 0)
 			continue;
-		pct = sample_diff_pct(&s[0], &s[d]);
+		pct = welch_diff_pct(&s[0], &s[d]);
 		if (!isnan(pct))
 			cell(g, "%+.1f%%", pct);
 		else
@@ -245,14 +245,14 @@ static void human_row(struct grid *g, const struct metric *mt, const char *name,
 			if (w.p < 0.0001)
 				cell(g, "yes (p<0.0001)");
 			else
-				cell(g, "%s (p=%.2g)", w.p < SIGNIFICANCE ? "yes" : "no", w.p);
+				cell(g, "%s (p=%.2g)", w.p < WELCH_SIGNIFICANCE ? "yes" : "no", w.p);
 		}
 	}
 }
 
 /* The same row for CSV: plain numbers, one quantity per column. */
 static void csv_row(struct grid *g, const char *metric, const char *name,
-		    const struct sample *s, int ndocs)
+		    const struct welch_sample *s, int ndocs)
 {
 	double pct;
 
@@ -270,7 +270,7 @@ static void csv_row(struct grid *g, const char *metric, const char *name,
 		cell(g, "%d", s[d].n);
 		if (d == 0)
 			continue;
-		pct = sample_diff_pct(&s[0], &s[d]);
+		pct = welch_diff_pct(&s[0], &s[d]);
 		if (!isnan(pct))
 			cell(g, "%.4f", pct);
 		else
@@ -282,7 +282,7 @@ static void csv_row(struct grid *g, const char *metric, const char *name,
 			struct welch w = welch_test(&s[0], &s[d]);
 
 			cell(g, "%.6g", w.p);
-			cell(g, "%s", w.p < SIGNIFICANCE ? "yes" : "no");
+			cell(g, "%s", w.p < WELCH_SIGNIFICANCE ? "yes" : "no");
 		}
 	}
 }
@@ -636,7 +636,7 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 	for (int d = 1; d < ndocs; d++)
 		warn_differences(out, &docs[0], &docs[d], md);
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",
-		md ? "- " : "", SIGNIFICANCE);
+		md ? "- " : "", WELCH_SIGNIFICANCE);
 }
 
 static void header(struct grid *g, const char *first, const struct rf_doc *docs,
@@ -676,7 +676,7 @@ static void csv_header(struct grid *g, const struct rf_doc *docs, int ndocs)
 static int metric_rows(struct grid *g, const struct metric *m,
 		       const struct rf_doc *docs, int ndocs,
 		       const struct rf_key *keys, int nkeys, enum cmp_format fmt,
-		       struct sample *s, double *v)
+		       struct welch_sample *s, double *v)
 {
 	char name[300];
 	int with_values = 0;
@@ -708,7 +708,7 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 {
 	int nkeys = 0, nmetrics = (int)(sizeof(metrics) / sizeof(metrics[0]));
 	struct rf_key *keys = rf_keys(docs, ndocs, &nkeys);
-	struct sample *s = calloc((size_t)ndocs, sizeof(*s));
+	struct welch_sample *s = calloc((size_t)ndocs, sizeof(*s));
 	struct grid g = { 0 };
 	int status = 0, maxruns = 0;
 	double *v;

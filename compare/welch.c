@@ -4,13 +4,13 @@
  * its CDF is a regularized incomplete beta function, evaluated with a
  * continued fraction by the modified Lentz method.
  */
-#include "runtime/compare/welch.h"
+#include "compare/welch.h"
 
 #include <math.h>
 
-struct sample sample_of(const double *v, int n)
+struct welch_sample welch_sample_of(const double *v, int n)
 {
-	struct sample s = { .n = n };
+	struct welch_sample s = { .n = n };
 	double sum = 0, sq = 0;
 
 	if (n <= 0)
@@ -25,7 +25,8 @@ struct sample sample_of(const double *v, int n)
 	return s;
 }
 
-double sample_diff_pct(const struct sample *base, const struct sample *s)
+double welch_diff_pct(const struct welch_sample *base,
+		      const struct welch_sample *s)
 {
 	if (base->n == 0 || s->n == 0 || base->mean == 0)
 		return NAN;
@@ -79,7 +80,7 @@ static double beta_fraction(double a, double b, double x)
 	return f;
 }
 
-double incbeta(double a, double b, double x)
+double welch_incbeta(double a, double b, double x)
 {
 	double front;
 
@@ -95,7 +96,7 @@ double incbeta(double a, double b, double x)
 	return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
 }
 
-double t_cdf(double t, double df)
+double welch_t_cdf(double t, double df)
 {
 	double tail;
 
@@ -104,11 +105,12 @@ double t_cdf(double t, double df)
 	if (isinf(t))
 		return t > 0 ? 1.0 : 0.0;
 	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
-	tail = incbeta(df / 2, 0.5, df / (df + t * t));
+	tail = welch_incbeta(df / 2, 0.5, df / (df + t * t));
 	return t > 0 ? 1.0 - tail / 2 : tail / 2;
 }
 
-struct welch welch_test(const struct sample *a, const struct sample *b)
+struct welch welch_test(const struct welch_sample *a,
+			const struct welch_sample *b)
 {
 	struct welch w = { .valid = false, .t = NAN, .df = NAN, .p = NAN };
 	double va, vb, se;
@@ -128,7 +130,7 @@ struct welch welch_test(const struct sample *a, const struct sample *b)
 	w.t = (a->mean - b->mean) / se;
 	w.df = (va + vb) * (va + vb) /
 	       (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	w.p = 2.0 * t_cdf(-fabs(w.t), w.df);
+	w.p = 2.0 * welch_t_cdf(-fabs(w.t), w.df);
 	if (w.p > 1.0)
 		w.p = 1.0;
 	return w;

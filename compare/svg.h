@@ -3,8 +3,8 @@
  * linear, logarithmic or "nines" (50, 90, 99, 99.9 ...) axes, and bars
  * with error bars.  Self-contained markup: no script, no external font.
  */
-#ifndef FLOWBENCH_REPORT_SVG_H
-#define FLOWBENCH_REPORT_SVG_H
+#ifndef FLOWBENCH_COMPARE_SVG_H
+#define FLOWBENCH_COMPARE_SVG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -9,8 +9,8 @@
  * with binary search rather than a hash table: its worst case is the
  * same for any names (nothing to collide on), and it needs no dependency.
  */
-#ifndef FLOWBENCH_REPORT_NAMEIDX_H
-#define FLOWBENCH_REPORT_NAMEIDX_H
+#ifndef FLOWBENCH_COMPARE_NAMEIDX_H
+#define FLOWBENCH_COMPARE_NAMEIDX_H
 
 /* A name, which of that name it is, and what it stands for. */
 struct nameidx_entry {

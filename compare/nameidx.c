@@ -4,7 +4,7 @@
  * lookup, which made them quadratic in the number of flowops.  See
  * nameidx.h for why sorted rather than hashed.
  */
-#include "runtime/compare/nameidx.h"
+#include "compare/nameidx.h"
 
 #include <stdlib.h>
 #include <string.h>

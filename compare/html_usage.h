@@ -4,13 +4,13 @@
  * and each rank's share in the ranks table.  A run or rank without
  * usage reads "not measured", never 0.
  */
-#ifndef FLOWBENCH_REPORT_HTML_USAGE_H
-#define FLOWBENCH_REPORT_HTML_USAGE_H
+#ifndef FLOWBENCH_COMPARE_HTML_USAGE_H
+#define FLOWBENCH_COMPARE_HTML_USAGE_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 /* Did any run of this file measure its window? */
 bool html_usage_measured(const struct rf_doc *doc);

@@ -4,7 +4,7 @@
  * plot area; axes choose their ticks by scale: 1-2-5 steps when linear,
  * decades when logarithmic, 50/90/99/99.9... for percentiles.
  */
-#include "runtime/compare/svg.h"
+#include "compare/svg.h"
 
 #include <math.h>
 #include <string.h>

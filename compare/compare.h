@@ -3,12 +3,12 @@
  * one the baseline, as a table for a terminal, GitHub (Markdown) or a
  * spreadsheet (CSV, RFC 4180).
  */
-#ifndef FLOWBENCH_REPORT_COMPARE_H
-#define FLOWBENCH_REPORT_COMPARE_H
+#ifndef FLOWBENCH_COMPARE_COMPARE_H
+#define FLOWBENCH_COMPARE_COMPARE_H
 
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 enum cmp_format {
 	CMP_TEXT,

@@ -5,11 +5,11 @@
  * print them.  Text from the file (device, directory, host) is escaped;
  * an absent number is "-" and an absent usage "not measured".
  */
-#include "runtime/compare/html_usage.h"
+#include "compare/html_usage.h"
 
 #include <math.h>
 
-#include "runtime/compare/svg.h"
+#include "compare/svg.h"
 
 bool html_usage_measured(const struct rf_doc *doc)
 {

@@ -5,17 +5,17 @@
  * A run of several clients (flowbench-mpi) gets a section of its ranks;
  * what the runs' windows cost (CPU, disks) is html_usage.c's.
  */
-#include "runtime/compare/html.h"
+#include "compare/html.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/compare/html_usage.h"
-#include "runtime/compare/nameidx.h"
-#include "runtime/compare/svg.h"
-#include "runtime/compare/welch.h"
+#include "compare/html_usage.h"
+#include "compare/nameidx.h"
+#include "compare/svg.h"
+#include "compare/welch.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1180px;color:#222}\n"
@@ -572,8 +572,8 @@ static double summary_value(const struct rf_summary *s, int metric)
 }
 
 /* The values of a flowop (k) or of the summary (NULL) over a file's runs. */
-static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
-			    int metric, double *v)
+static struct welch_sample values(const struct rf_doc *doc, const struct rf_key *k,
+				  int metric, double *v)
 {
 	int n = 0;
 
@@ -589,7 +589,7 @@ static struct sample values(const struct rf_doc *doc, const struct rf_key *k,
 		if (isfinite(x))
 			v[n++] = x;
 	}
-	return sample_of(v, n);
+	return welch_sample_of(v, n);
 }
 
 /* A flowop's three; the IO Summary's two more when a run measured them. */
@@ -606,11 +606,12 @@ static const int cost_metrics[] = { 0, 3, 4 };  /* ops/s next to what it cost */
 /*
  * A file's change against the first, computed as `flowbench compare`
  * does: %diff of the means, and Welch's t-test (welch.h) over the runs,
- * significant under SIGNIFICANCE; "n/a" when a side has one run.
+ * significant under WELCH_SIGNIFICANCE; "n/a" when a side has one run.
  */
-static void diff_cells(FILE *out, const struct sample *base, const struct sample *s)
+static void diff_cells(FILE *out, const struct welch_sample *base,
+		       const struct welch_sample *s)
 {
-	double pct = sample_diff_pct(base, s);
+	double pct = welch_diff_pct(base, s);
 	struct welch w;
 
 	if (!isnan(pct))
@@ -622,7 +623,7 @@ static void diff_cells(FILE *out, const struct sample *base, const struct sample
 		return;
 	}
 	w = welch_test(base, s);
-	fputs(w.p < SIGNIFICANCE ? "<td class=\"sig\">yes" : "<td>no", out);
+	fputs(w.p < WELCH_SIGNIFICANCE ? "<td class=\"sig\">yes" : "<td>no", out);
 	if (w.p < 0.0001)
 		fputs(" (p&lt;0.0001)</td>", out);
 	else
@@ -630,7 +631,8 @@ static void diff_cells(FILE *out, const struct sample *base, const struct sample
 }
 
 /* A file's mean ± stdev of a metric; the cost of a file that never measured it: so. */
-static void value_cell(FILE *out, const struct rf_doc *doc, int m, const struct sample *s)
+static void value_cell(FILE *out, const struct rf_doc *doc, int m,
+		       const struct welch_sample *s)
 {
 	char buf[160];
 
@@ -662,8 +664,8 @@ static void numbers_table(FILE *out, const struct rf_doc *docs, int ndocs,
 		html_escape(out, docs[d].path);
 		fprintf(out, "</td><td class=\"n\">%d</td>", docs[d].nruns);
 		for (int i = 0; i < nm; i++) {
-			struct sample base = values(&docs[0], k, ms[i], v);
-			struct sample s = values(&docs[d], k, ms[i], v);
+			struct welch_sample base = values(&docs[0], k, ms[i], v);
+			struct welch_sample s = values(&docs[d], k, ms[i], v);
 
 			value_cell(out, &docs[d], ms[i], &s);
 			if (ndocs > 1 && d == 0)
@@ -682,7 +684,7 @@ static void bars_chart(FILE *out, const struct rf_doc *docs, int ndocs,
 		       double *v, double *mean, double *err)
 {
 	for (int d = 0; d < ndocs; d++) {
-		struct sample s = values(&docs[d], k, 0, v);
+		struct welch_sample s = values(&docs[d], k, 0, v);
 
 		mean[d] = s.n ? s.mean : NAN;
 		err[d] = s.n > 1 ? s.stdev : NAN;

@@ -3,7 +3,7 @@
  * between the parsed command line and compare.c / html.c (loading every
  * file first, so that one bad file fails before any output).
  */
-#include "runtime/compare/commands.h"
+#include "compare/commands.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -17,9 +17,9 @@
 
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
-#include "runtime/compare/compare.h"
-#include "runtime/compare/html.h"
-#include "runtime/compare/load.h"
+#include "compare/compare.h"
+#include "compare/html.h"
+#include "compare/load.h"
 #include "runtime/results/outfile.h"
 
 /* The loaded documents, as one argument for write_page(). */
@@ -125,8 +125,8 @@ static struct rf_doc *load_all(char *const *files, int nfiles, FILE *err)
 	return job.docs;
 }
 
-int cmd_compare(char *const *files, int nfiles, const char *format,
-		FILE *out, FILE *err)
+int compare_command(char *const *files, int nfiles, const char *format,
+		    FILE *out, FILE *err)
 {
 	enum cmp_format fmt;
 	struct rf_doc *docs;
@@ -189,7 +189,7 @@ static bool output_is_input(const char *output, char *const *files, int nfiles,
  * is written abandons it: the temporary file is removed, the old page
  * kept, the status 128 + signal.
  */
-int cmd_report(char *const *files, int nfiles, const char *output, FILE *err)
+int report_command(char *const *files, int nfiles, const char *output, FILE *err)
 {
 	struct rf_docs d = { NULL, nfiles };
 	struct outfile o = { .dirfd = -1 };

@@ -2,12 +2,12 @@
  * html.h - `flowbench report`: results files as one self-contained HTML
  * page (inline CSS and SVG, nothing fetched) to read offline or publish.
  */
-#ifndef FLOWBENCH_REPORT_HTML_H
-#define FLOWBENCH_REPORT_HTML_H
+#ifndef FLOWBENCH_COMPARE_HTML_H
+#define FLOWBENCH_COMPARE_HTML_H
 
 #include <stdio.h>
 
-#include "runtime/compare/load.h"
+#include "compare/load.h"
 
 /*
  * A header per file (workload, date, environment), a summary, what each

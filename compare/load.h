@@ -4,14 +4,14 @@
  * C structs, the rest of the document as jansson's tree (the HTML header
  * prints the environment whatever keys it has).
  */
-#ifndef FLOWBENCH_REPORT_LOAD_H
-#define FLOWBENCH_REPORT_LOAD_H
+#ifndef FLOWBENCH_COMPARE_LOAD_H
+#define FLOWBENCH_COMPARE_LOAD_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "runtime/compare/nameidx.h"
+#include "compare/nameidx.h"
 
 /* The only `format` this reader knows. */
 #define RF_FORMAT "flowbench-results/1"

@@ -12,7 +12,7 @@
  * files record as the user typed it.  Every mistake is a usage error with
  * a one-line reason.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include "plan/diag.h"
 #include "plan/plan.h"

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "lang/compile.h"
 #include "plan/plan.h"
 #include "runtime/engine/coord.h"

@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "catalog.h"
-#include "cli.h"
-#include "command.h"
+#include "cli/catalog.h"
+#include "cli/cli.h"
+#include "cli/command.h"
 #include "config.h"
 #include "flowops/registry.h"
 #include "lang/fio/import.h"

@@ -4,7 +4,7 @@
  */
 #include <stddef.h>
 
-#include "command.h"
+#include "cli/command.h"
 #include "runtime/base/log.h"
 
 int main(int argc, char **argv)

@@ -5,7 +5,7 @@
  * a workload is the first line of its own header, so the list can never
  * drift from the files.
  */
-#include "catalog.h"
+#include "cli/catalog.h"
 #include "plan/oom.h"
 
 #include <ctype.h>

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "command.h"
+#include "cli/command.h"
 #include "lang/compile.h"
 #include "runtime/engine/coord.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "command.h"
+#include "cli/command.h"
 #include "mpi/cluster.h"
 #include "runtime/base/log.h"
 

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "flowops/registry.h"
 #include "lang/fio/import.h"
 #include "lang/frontend.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog.h"
+#include "cli/catalog.h"
 
 #include "tests/unit/check_main.h"
 

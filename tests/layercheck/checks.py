@@ -143,27 +143,11 @@ class HeaderNames:
             if guard:
                 self.names[rel].discard(('macro', guard))
 
-    def statics(self):
-        """{name: set of headers} of the static functions and objects
-        headers define."""
-        out = {}
-        for rel, names in self.names.items():
-            for kind, name in names:
-                if kind == 'static':
-                    out.setdefault(name, set()).add(rel)
-        return out
-
 
 def names(table, tree, units, sources):
     """Prefixes in more than one layer, names in more than one layer
     (one at least a static), enums of one header sharing a prefix."""
     headers = HeaderNames(table, tree, units)
-    entered = {}
-    for unit in units:
-        main = tree.rel(unit.path)
-        if main is not None:
-            s = entered.setdefault(tree.source_of(main), set())
-            s.update(tree.source_of(r) for r in map(tree.rel, unit.entered) if r)
 
     def layer(rel):
         i, _ = table.locate(rel)
@@ -193,19 +177,23 @@ def names(table, tree, units, sources):
             out.append('prefix %s_: %s' % (p, ', '.join(
                 '%s (%s)' % (f, ', '.join(sorted(files[f]))) for f in sorted(files))))
 
-    # (b): one name defined in two layers, a static at least once
+    # (b): one name defined in two layers, a static at least once.  The
+    # statics are read from the sources, not from nm: which statics an
+    # object keeps depends on the optimizer (gcc and clang inline
+    # different ones), and an object also holds the static inline
+    # functions of system headers.
     owners = {}
-    header_statics = headers.statics()
     for rel, found in headers.names.items():
         for kind, name in found:
             if kind == 'static':
                 owners.setdefault(name, set()).add((rel, 'static'))
+    for unit in units:
+        main = tree.rel(unit.path)
+        if main is not None and unit.main_text:
+            for kind, name in decls.scan(unit.main_text).names:
+                if kind == 'static':
+                    owners.setdefault(name, set()).add((tree.source_of(main), 'static'))
     for src in sources.values():
-        for name in src.locals:
-            homes = header_statics.get(name, set()) & entered.get(src.rel, set())
-            if homes:
-                continue        # the header's static inline, counted above
-            owners.setdefault(name, set()).add((src.rel, 'static'))
         for name in src.defined:
             owners.setdefault(name, set()).add((src.rel, 'public'))
     for name, where in owners.items():

@@ -41,15 +41,14 @@ def split_flags(value):
 
 class Unit:
     """What preprocessing one file found: the include edges (includer,
-    included, both as the compiler names them), the files entered, and
-    the text of each file other than the main one (with the main one's
-    when it is not a .c file)."""
+    included, both as the compiler names them), the text of each header (the main file too, when it is not a .c file),
+    and a .c file's own text."""
 
     def __init__(self, path):
         self.path = path
         self.edges = []
-        self.entered = []
         self.texts = {}
+        self.main_text = ''
 
 
 class Preprocessor:
@@ -175,8 +174,7 @@ class Preprocessor:
                     settle()
                     pending = None
                 top = stack[-1]
-                if not top.startswith('<') and not presumed.startswith('<') \
-                        and (len(stack) > 1 or not main_is_c):
+                if not top.startswith('<') and not presumed.startswith('<'):
                     chunks.setdefault(top, []).append(gap)
             if m.group(1) is not None:
                 flags = m.group(3).split()
@@ -185,7 +183,6 @@ class Preprocessor:
                     pending = None
                     if not stack[-1].startswith('<') and not name.startswith('<'):
                         unit.edges.append((stack[-1], name))
-                        unit.entered.append(name)
                     stack.append(name)
                 elif flags and flags[0] == '2':
                     if pending:
@@ -200,7 +197,11 @@ class Preprocessor:
                 pending = None
                 if not stack[-1].startswith('<') and m.group(4) != 'include_next':
                     pending = (stack[-1], m.group(5), m.group(6))
+        tail = text[pos:]
         if pending:
             settle()
+        if tail.strip() and not stack[-1].startswith('<') and not presumed.startswith('<'):
+            chunks.setdefault(stack[-1], []).append(tail)
+        unit.main_text = ''.join(chunks.pop(path, [])) if main_is_c else ''
         unit.texts = {f: ''.join(c) for f, c in chunks.items()}
         return unit

@@ -154,6 +154,19 @@ def collapse_bodies(toks):
     return out
 
 
+def outer(toks):
+    """The tokens outside brackets."""
+    out, depth = [], 0
+    for t in toks:
+        if t in CLOSE:
+            depth += 1
+        elif t in (')', ']', '}'):
+            depth -= 1
+        elif depth == 0:
+            out.append(t)
+    return out
+
+
 def declarations(toks):
     """File-scope declarations: lists of tokens, ending at a ';' or at
     the '}' of a function body."""
@@ -196,14 +209,13 @@ def scan(text):
     aggregates(toks, found)
     for d in declarations(toks):
         flat = collapse_bodies(d)
-        if not flat:
-            continue
-        if 'typedef' in flat:
+        top = outer(flat)
+        if 'typedef' in top:
             for part in split_top(flat[flat.index('typedef') + 1:], ','):
                 name = declarator_name(part)
                 if name:
                     found.names.add(('typedef', name))
-        elif 'static' in flat:
+        elif 'static' in top:
             for part in split_top(flat, ','):
                 name = declarator_name(part)
                 if name:

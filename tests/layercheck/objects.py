@@ -11,12 +11,10 @@ objects of one source (flowbench-mpi's and a test's) count as one.
 import os
 import subprocess
 
-# nm's letters: defined global, defined local; U, w, v: used, not defined
+# nm's letters: defined global; U, w, v: used, not defined (the locals,
+# lower case, are not read: checks.py reads statics from the sources)
 GLOBAL = set('TDBRCGSVWi')
-LOCAL = set('tdbrgs')
 UNDEFINED = set('Uwv')
-# suffixes of the copies gcc makes of a static function
-CLONES = ('part', 'constprop', 'isra', 'cold', 'clone', 'lto_priv', 'localalias')
 
 
 class Source:
@@ -26,19 +24,7 @@ class Source:
         self.rel = rel
         self.objects = []
         self.defined = set()    # global names
-        self.locals = set()     # static names
         self.used = set()       # undefined names
-
-
-def local_name(name):
-    """A static's name as written: foo for foo.part.0; None for names
-    the compiler made up (a function's static `x.1`, .LC0)."""
-    if '.' not in name:
-        return name
-    base, *rest = name.split('.')
-    if base and any(r in CLONES for r in rest):
-        return base
-    return None
 
 
 def find_objects(tree):
@@ -112,11 +98,6 @@ def read(tree, nm='nm'):
                 src.used.add(name)
             elif kind in GLOBAL:
                 src.defined.add(name)
-            elif kind in LOCAL:
-                n = local_name(name)
-                if n:
-                    src.locals.add(n)
     for src in sources.values():
         src.used -= src.defined
-        src.locals -= src.defined
     return sources

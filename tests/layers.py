@@ -23,7 +23,8 @@ options:
   --builddir DIR   its build tree, holding the objects and the generated
                    files (default: LAYERS_BUILDDIR), likewise
   --table FILE     the layer table (default: SRCDIR/docs/architecture.md)
-  --cc, --cppflags, --cflags, --nm   instead of the environment
+  --cc=CC, --cppflags=FLAGS, --cflags=FLAGS, --nm=NM
+                   instead of the environment (with '=': FLAGS start with -)
   --checks LIST    some of includes,calls,names (default: all three)
   -j N             preprocess N files at once (default: the CPUs)
   -h, --help       this text
@@ -109,7 +110,7 @@ class Usage(Exception):
 
 class HelpParser(argparse.ArgumentParser):
     def format_help(self):
-        return __doc__.split('\n', 1)[1].lstrip('\n')
+        return __doc__
 
     def error(self, message):
         raise Usage(message + ' (see --help)')
@@ -144,6 +145,11 @@ def arguments(argv):
     return a
 
 
+def flags_dir(a):
+    """The build directory the flags were written for."""
+    return os.path.realpath(os.environ.get('LAYERS_BUILDDIR') or a.builddir)
+
+
 def moves(a):
     """Directories the flags name, and where to look instead."""
     pairs = []
@@ -159,8 +165,8 @@ def preprocess(a, tree, units):
     stubdir = tempfile.mkdtemp(prefix='layers-stubs.')
     try:
         flags = cpp.split_flags(a.cppflags) + cpp.split_flags(a.cflags)
-        pre = cpp.Preprocessor(a.cc, flags, tree.builddir, moves(a),
-                               os.path.realpath(stubdir))
+        pre = cpp.Preprocessor(a.cc, flags, (tree.srcdir, tree.builddir), flags_dir(a),
+                               moves(a), os.path.realpath(stubdir))
         with ThreadPoolExecutor(max_workers=a.j) as pool:
             return list(pool.map(pre.run, [path for path, _ in units]))
     finally:

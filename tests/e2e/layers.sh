@@ -58,6 +58,7 @@ compile() {
 plant() {	# plant FILE LINE...: the lines appended to the copy's FILE
 	f=$1
 	shift
+	[ -f "$tmp/src/$f" ] || fail "no $f to plant in (moved? update layers.sh)"
 	printf '%s\n' "$@" >>"$tmp/src/$f"
 }
 plant_in_guard() {	# plant_in_guard HEADER LINE: LINE after the guard's #define
@@ -70,8 +71,14 @@ plant runtime/measure/stats.c '#include "lang/ast.h"'
 plant runtime/engine/slot.h '#include "runtime/engine/thread.h"'
 plant runtime/base/log.c '#include "../../lang/ast.h"'
 plant runtime/fileset/tree.c '#include <lang/ast.h>'
-printf '#include "lang/ast.h"\n' >"$tmp/src/runtime/measure/x.inc"
+# (after a system header missing here: it gets an empty stand-in)
+printf '#include <layers_no_such_header.h>\n#include "lang/ast.h"\n' \
+	>"$tmp/src/runtime/measure/x.inc"
 plant runtime/measure/hist.c '#include "runtime/measure/x.inc"'
+# (lang/ast.h included a second time: the compiler skips it, its guard
+# being defined, and -dI still shows the #include)
+printf '#include "lang/ast.h"\n' >"$tmp/src/runtime/measure/y.h"
+plant runtime/measure/usage.c '#include "runtime/measure/y.h"' '#include "lang/ast.h"'
 plant command.c '#include "mpi/cluster.h"'
 mkdir "$tmp/src/newlayer"
 printf 'int newlayer_x;\n' >"$tmp/src/newlayer/x.c"
@@ -119,6 +126,8 @@ expect "an include through <...> and -I" \
 	'^runtime/fileset/tree\.c includes lang/ast\.h: runtime/fileset/ may not include lang/$'
 expect "an include in a .inc file" \
 	'^runtime/measure/x\.inc includes lang/ast\.h: runtime/measure/ may not include lang/$'
+expect "an include the compiler skips (a second time)" \
+	'^runtime/measure/usage\.c includes lang/ast\.h: runtime/measure/ may not include lang/$'
 expect "an include of mpi/ from the top level" \
 	'^command\.c includes mpi/cluster\.h: command\.c may not include mpi/$'
 expect "a cycle between the top level and mpi/" '^cycle: (.* )?command <-> (.* )?mpi/cluster( |$)'

@@ -9,7 +9,9 @@ headers.  The line markers of the output say which file includes which
 already included (its guard) is still an edge: it is found again along
 the compiler's own search path (`CC -E -v`).  A header that does not
 exist here (<mpi.h> in a build without MPI) is given an empty stand-in
-in a directory searched last, and the unit is preprocessed again.
+in a directory searched last, and the unit is preprocessed again; not
+one included with "..." or one the trees hold (the flags would be wrong,
+and the stand-in would hide an include): that is an error.
 """
 
 import os
@@ -54,20 +56,24 @@ class Unit:
 class Preprocessor:
     """Runs the compiler on one unit at a time (thread-safe)."""
 
-    def __init__(self, cc, flags, builddir, moves, stubdir):
-        """flags are the compile's flags; moves maps directories the
-        flags name (the tree they were written for) to the ones to check
-        instead; stubdir holds stand-ins for missing headers."""
+    def __init__(self, cc, flags, roots, flags_dir, moves, stubdir):
+        """flags are the compile's flags, written for the build directory
+        flags_dir (a relative include directory is taken from there);
+        moves maps directories of the tree they were written for to the
+        ones to check instead; roots are the source and build trees
+        checked (the compiler runs in the build tree, roots[1]); stubdir
+        holds stand-ins for missing headers."""
         self.cc = shlex.split(cc)
-        self.builddir = builddir
+        self.roots = roots
+        self.builddir = roots[1]
         self.stubdir = stubdir
-        self.flags = self.remap(flags, moves) + ['-idirafter', stubdir]
+        self.flags = self.remap(flags, flags_dir, moves) + ['-idirafter', stubdir]
         self.quote_dirs, self.bracket_dirs = self.search_dirs()
 
-    def remap(self, flags, moves):
+    def remap(self, flags, flags_dir, moves):
         """The flags with every include directory absolute and moved."""
         def move(d):
-            full = os.path.realpath(os.path.join(self.builddir, d))
+            full = os.path.realpath(os.path.join(flags_dir, d))
             for old, new in moves:
                 if full == old or full.startswith(old + os.sep):
                     return new + full[len(old):]
@@ -112,10 +118,17 @@ class Preprocessor:
                                   % (' '.join(self.cc), p.stderr))
         return quote, bracket
 
-    def stub(self, name):
-        """An empty stand-in for a missing header; False if it cannot be."""
+    def stub(self, name, output):
+        """An empty stand-in for a missing header; False if it must not
+        have one: one included with "..." (ours), or one the trees hold
+        (the flags are wrong: it would hide an include)."""
         target = os.path.normpath(os.path.join(self.stubdir, name))
         if not target.startswith(self.stubdir + os.sep):
+            return False
+        if not re.search(r'^#(?:include|include_next|import)[ \t]*<%s>' % re.escape(name),
+                         output, re.M):
+            return False
+        if any(os.path.exists(os.path.join(root, name)) for root in self.roots):
             return False
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if not os.path.exists(target):
@@ -135,7 +148,7 @@ class Preprocessor:
                 return self.parse(path, p.stdout)
             missing = [a or b for a, b in MISSING.findall(p.stderr)]
             if not missing or any(m in stubbed for m in missing) \
-                    or not all(self.stub(m) for m in missing):
+                    or not all(self.stub(m, p.stdout) for m in missing):
                 raise PreprocessError('cannot preprocess %s:\n%s' % (path, p.stderr.rstrip()))
             stubbed.update(missing)
 

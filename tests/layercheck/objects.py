@@ -36,8 +36,7 @@ def find_objects(tree):
         prefix = '' if rel_root == '.' else rel_root + '/'
         dirs[:] = sorted(d for d in dirs if not d.startswith('.')
                          and prefix + d + '/' not in outside
-                         and not (root != tree.builddir
-                                  and tree.is_build_tree(os.path.join(root, d))))
+                         and not tree.is_build_tree(os.path.join(root, d)))
         found += [prefix + n for n in names if n.endswith('.o')]
     return sorted(found)
 

@@ -57,8 +57,9 @@ The checks.
   includes: every .c and .h (a .y or .l through the .c generated from
     it) is preprocessed by the compiler with the project's flags, so an
     include is found as the build finds it ("../", <...>, macros, any
-    extension, nested headers, headers included twice); a header missing
-    here (<mpi.h> without MPI) gets an empty stand-in.  An include from a
+    extension, nested headers, headers included twice); a <...> header
+    missing here that neither tree holds (<mpi.h> without MPI) gets an
+    empty stand-in, any other missing header is an error.  An include from a
     layer into one it may not include, and a cycle of modules (a .c with
     its .h) including each other:
       "FILE includes HEADER: LAYER may not include LAYER"
@@ -76,8 +77,10 @@ The checks.
     typedef names, struct/union/enum tags and static functions/objects.
       "prefix P_: FILE (NAMES), FILE (NAMES)"   one prefix, two layers
       "name N defined in K layers: FILE (static), FILE (public)"   a
-          name defined in two layers, one of them a static (a header's
-          static inline counts as the header's)
+          name defined in two layers, one of them a static; statics are
+          read from the preprocessed sources, not from nm (which statics
+          an object keeps is the optimizer's choice), and a header's
+          static inline function counts as the header's
       "enums of HEADER share prefix P_: enum a (...), enum b (...)"
     Exempt by rule: main; yy*/YY* (flex, bison); names starting with '_'
     (reserved for the implementation: the compiler's and sanitizers').

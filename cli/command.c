@@ -42,7 +42,7 @@ static uint64_t fresh_seed(void)
 /* `quit` before any run: nothing runs, which is not an error. */
 static bool ends_with_quit(const struct plan *p)
 {
-	return p->nactions && p->actions[p->nactions - 1].kind == PA_QUIT;
+	return p->nactions && p->actions[p->nactions - 1].kind == PLAN_ACTION_QUIT;
 }
 
 /*

@@ -15,7 +15,7 @@ void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
 	sel->fixed = slot_index(pf);
 	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FC_OPENNEXT, false);
 	sel->may_own = sel->fixed == 0 && !sel->opennext && pf->fileset >= 0 &&
-		       pf->ops && pf->ops->rw != FO_RW_NONE;
+		       pf->ops && pf->ops->rw != FLOWOP_RW_NONE;
 	sel->own = 0;
 	sel->fileset = pf->fileset;
 	sel->rotor = FB_FD_SLOTS - 1;
@@ -72,10 +72,10 @@ static void fail_where(struct fb_thread *t, const char *what, const struct fb_sl
 	snprintf(buf, len, "%s %s%s", what, path ? path : "(no file)", at);
 }
 
-enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
-			    enum fo_err_kind kind, const char *what,
-			    const struct fb_slot *s, const char *path, int64_t off,
-			    int err)
+enum flowop_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *what,
+				const struct fb_slot *s, const char *path, int64_t off,
+				int err)
 {
 	char where[PATH_MAX + 160];
 
@@ -87,26 +87,26 @@ enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
 				where, strerror(err));
 }
 
-enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
-		       const char *what, const struct fb_slot *s, const char *path,
-		       int64_t off, int err)
+enum flowop_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
+			   const char *what, const struct fb_slot *s, const char *path,
+			   int64_t off, int err)
 {
 	return fo_fail_kind(t, fi, fo_err_kind_of(err), what, s, path, off, err);
 }
 
-enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const struct fb_slot *s,
-			     const char *path, int64_t off, int err)
+enum flowop_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+				 const char *what, const struct fb_slot *s,
+				 const char *path, int64_t off, int err)
 {
 	char where[PATH_MAX + 160];
 
 	fail_where(t, what, s, path, off, where, sizeof(where));
 	thread_fail(t, "flowop %s: %s: %s", fi->pf->name, where, strerror(err));
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
-enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
-				const struct fb_slot *s)
+enum flowop_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
+				    const struct fb_slot *s)
 {
 	int slot = s ? (int)(s - t->slots) : 0;
 
@@ -114,7 +114,7 @@ enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *f
 		return thread_op_failed(t, fi, FE_EBADF, "flowop %s: fd slot %d "
 					"is not open", fi->pf->name, slot);
 	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name, slot);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 enum need { NEED_FILE, NEED_FILE_OR_FD, NEED_NOTHING };

@@ -123,15 +123,15 @@ static inline int fo_open_flags(const struct plan_flowop *pf)
 }
 
 /*
- * Count the flowop's op from t0 to t1: FO_OK, or FO_DONE past the
+ * Count the flowop's op from t0 to t1: FLOWOP_OK, or FLOWOP_DONE past the
  * deadline.  Always inlined, as thread_record() is (hot path).
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 fo_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t t1,
 	  uint64_t bytes)
 {
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes) ?
-	       FO_OK : FO_DONE;
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /* The opennext file rotor, or NULL for the fileset's shared rotor. */
@@ -145,37 +145,37 @@ static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
  * the flowop's statistics (kind of errno `err`) and, without
  * --keep-going, fail the run with "flowop NAME: WHAT PATH: strerror(err)",
  * PATH being the slot's file (s != NULL) or `path`; `off` >= 0 adds
- * " at offset N".  Returns FO_FAILED (--keep-going) or FO_ERROR: return
+ * " at offset N".  Returns FLOWOP_FAILED (--keep-going) or FLOWOP_ERROR: return
  * it from run().  thread_op_failed() (runtime/engine/thread.h) says more.
  */
-enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
-		       const char *what, const struct fb_slot *s, const char *path,
-		       int64_t off, int err) __attribute__((cold));
+enum flowop_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
+			   const char *what, const struct fb_slot *s, const char *path,
+			   int64_t off, int err) __attribute__((cold));
 /*
  * The same, counted as `kind` (FE_SHORT: a short transfer); `err` 0
  * leaves out ": strerror".
  */
-enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
-			    enum fo_err_kind kind, const char *what,
-			    const struct fb_slot *s, const char *path, int64_t off,
-			    int err) __attribute__((cold));
+enum flowop_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+				enum fo_err_kind kind, const char *what,
+				const struct fb_slot *s, const char *path, int64_t off,
+				int err) __attribute__((cold));
 /*
  * The same message for what no op can get past (the workload does not
  * fit the files: an iosize larger than the file): fails the run even
- * with --keep-going, counts nothing.  Returns FO_ERROR.
+ * with --keep-going, counts nothing.  Returns FLOWOP_ERROR.
  */
-enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const struct fb_slot *s,
-			     const char *path, int64_t off, int err)
+enum flowop_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+				 const char *what, const struct fb_slot *s,
+				 const char *path, int64_t off, int err)
 	__attribute__((cold));
 /*
  * A flowop that needs an open slot found it closed.  After an op failure
  * of this thread with --keep-going (an open that failed left it closed)
  * it is one more failure, counted as EBADF; otherwise the workload is
- * wrong and the run fails.  FO_FAILED or FO_ERROR.
+ * wrong and the run fails.  FLOWOP_FAILED or FLOWOP_ERROR.
  */
-enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
-				const struct fb_slot *s) __attribute__((cold));
+enum flowop_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
+				    const struct fb_slot *s) __attribute__((cold));
 
 /*
  * need(): the fd slots flowop `f` may hold open, as fo_slotsel_init()

@@ -49,7 +49,7 @@ static int file_init(struct fb_thread *t, struct flowop_inst *fi)
 	if (!p || !(p->path = malloc(plen))) {
 		free(p);
 		thread_fail(t, "flowop %s: out of memory", pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fi->priv = p;
 	fsa_dircache_init(&p->dirs);
@@ -72,16 +72,16 @@ static void file_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-static enum fo_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
-				const struct fb_slot *s)
+static enum flowop_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
+				    const struct fb_slot *s)
 {
 	thread_fail(t, "flowop %s: fd slot %d is already open (close it first)",
 		    fi->pf->name, (int)(s - t->slots));
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
-static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
-				  const struct fb_slot *s)
+static enum flowop_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
+				      const struct fb_slot *s)
 {
 	return fo_slot_not_open(t, fi, s);
 }
@@ -91,9 +91,9 @@ static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
  * A missing file is marked absent (it was removed behind our back, and a
  * createfile may make it again); a symbolic link on the way stops the run.
  */
-static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
-				  struct file_priv *p, const struct fs_state *fs,
-				  uint64_t e, const char *what, int err)
+static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
+				      struct file_priv *p, const struct fs_state *fs,
+				      uint64_t e, const char *what, int err)
 {
 	if (err == ENOENT && !strcmp(what, "open"))
 		pick_set_exists(&fs->files, e, false);
@@ -113,9 +113,9 @@ static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
  * this open, so known to be ours; else checked before its first write,
  * runtime/engine/slot.h), release, advise, record.
  */
-static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
-			     struct file_priv *p, struct fb_slot *s, uint64_t e,
-			     int fd, bool created, uint64_t t0, uint64_t t1)
+static enum flowop_result opened(struct fb_thread *t, struct flowop_inst *fi,
+				 struct file_priv *p, struct fb_slot *s, uint64_t e,
+				 int fd, bool created, uint64_t t0, uint64_t t1)
 {
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 
@@ -126,12 +126,12 @@ static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
 	return fo_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
-	enum fo_result r;
+	enum flowop_result r;
 	uint64_t e, t0, t1;
 	int fd, flags;
 
@@ -139,7 +139,7 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		return slot_busy(t, fi, s);
 	flags = slot_open_flags(fs->pf, p->oflags);
 	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, fo_rotor(&p->sel), &e);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	fd = fsa_open_file(fs, e, flags, 0);
@@ -149,13 +149,13 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 	return opened(t, fi, p, s, e, fd, false, t0, t1);
 }
 
-static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	int flags = slot_open_flags(fs->pf, p->oflags);
-	enum fo_result r;
+	enum flowop_result r;
 	uint64_t e, t0, t1;
 	bool created;
 	int fd;
@@ -163,7 +163,7 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
 	r = slot_pick(t, fi->pf, &fs->files, PICK_ABSENT, 0, NULL, &e);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	fd = fsa_create_file(fs, e, flags, 0666, &created);
@@ -174,7 +174,7 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	return opened(t, fi, p, s, e, fd, created, t0, t1);
 }
 
-static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
@@ -215,7 +215,7 @@ static bool claim_slot_file(struct fb_thread *t, const struct fs_state *fs,
 	return false;
 }
 
-static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
@@ -230,7 +230,7 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		thread_fail(t, "flowop %s: fd slot %d holds no file to delete (nothing "
 			    "was opened in it, or its file was deleted already) and the "
 			    "flowop names no fileset", pf->name, p->sel.fixed);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fs = &t->filesets[set];
 	if (!(s && s->fileset == set && claim_slot_file(t, fs, s, &e))) {
@@ -239,10 +239,10 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		 * (another thread picked the same file): delete another file
 		 * of the same fileset, as without fd.
 		 */
-		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
-					     PICK_NOT_OPEN, NULL, &e);
+		enum flowop_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
+						 PICK_NOT_OPEN, NULL, &e);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
 	if (fsa_reach_file(fs, e, &p->dirs, &ent) < 0) {
@@ -268,7 +268,7 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 	return fo_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
@@ -285,14 +285,14 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		if (rc < 0)
 			return fo_fail(t, fi, "fstat", s, NULL, -1, errno);
 	} else {
-		enum fo_result r;
+		enum flowop_result r;
 
 		if (pf->fileset < 0)
 			return slot_closed(t, fi, s);
 		fs = &t->filesets[pf->fileset];
 		r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0, NULL, &e);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 		t0 = thread_ticks(t);
 		rc = fsa_stat_file(fs, e, &st);
@@ -311,7 +311,7 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 	return fo_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = fo_slot(t, &p->sel);
@@ -329,7 +329,7 @@ static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 }
 
 /* fsync every open slot holding a file of the flowop's fileset: one op each. */
-static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	for (int i = 0; i < FB_ALL_SLOTS; i++) {
 		struct fb_slot *s = &t->slots[i];
@@ -344,9 +344,9 @@ static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 		if (rc < 0)
 			return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
 		if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-			return FO_DONE;
+			return FLOWOP_DONE;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -409,8 +409,8 @@ static const struct attr_spec fsyncset_attrs[] = {
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.changes_names = names,                 \
-		.cls = FO_CLASS_IO,                     \
-		.rw = FO_RW_NONE,                       \
+		.cls = FLOWOP_CLASS_IO,                 \
+		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
 		.nattr = FC_OWN,                        \
 		.validate = val,                        \

@@ -133,7 +133,7 @@ static int targets_init(struct fb_thread *t, struct flowop_inst *fi,
 			if (n == 0) {
 				thread_fail(t, "flowop %s: no %s flowop named '%s'",
 					    fi->pf->name, ops->name, target ? target : "");
-				return FO_ERROR;
+				return FLOWOP_ERROR;
 			}
 			st->obj = calloc(n, sizeof(*st->obj));
 			if (!st->obj)
@@ -143,7 +143,7 @@ static int targets_init(struct fb_thread *t, struct flowop_inst *fi,
 	return 0;
 nomem:
 	thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 static void targets_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -167,38 +167,38 @@ static int sempost_init(struct fb_thread *t, struct flowop_inst *fi)
 	return targets_init(t, fi, &fo_semblock);
 }
 
-static enum fo_result record(struct fb_thread *t, struct flowop_inst *fi,
-			     uint64_t t0)
+static enum flowop_result record(struct fb_thread *t, struct flowop_inst *fi,
+				 uint64_t t0)
 {
 	uint64_t t1 = thread_ticks(t);
 
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
 }
 
-static enum fo_result block_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result block_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct fo_sync *o = own_object(t, fi);
 	uint64_t t0 = thread_ticks(t);
 
 	if (!sync_take(t, o, &o->count, 1))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	return record(t, fi, t0);
 }
 
-static enum fo_result wakeup_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result wakeup_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct sync_targets *st = fi->priv;
 
 	for (uint64_t i = 0; i < st->n; i++) {
 		uint64_t t0 = thread_ticks(t);
-		enum fo_result r;
+		enum flowop_result r;
 
 		sync_add(st->obj[i], &st->obj[i]->count, 1);
 		r = record(t, fi, t0);
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -210,7 +210,7 @@ static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
 	return 0;
 }
 
-static enum fo_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct fo_sync *o = own_object(t, fi);
 	int64_t v = sync_value(t, fi->pf);
@@ -218,11 +218,11 @@ static enum fo_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
 
 	sync_add(o, &o->hw, v);
 	if (!sync_take(t, o, &o->count, v))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	return record(t, fi, t0);
 }
 
-static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct sync_targets *st = fi->priv;
 	int64_t v = sync_value(t, fi->pf);
@@ -234,7 +234,7 @@ static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 
 		sync_add(o, &o->count, v);
 		if (blocking && !sync_take(t, o, &o->hw, v))
-			return FO_DONE;
+			return FLOWOP_DONE;
 	}
 	return record(t, fi, t0);
 }
@@ -344,13 +344,13 @@ static const struct attr_spec sempost_attrs[] = {
 
 static const struct flowop_ops fo_block = {
 	.name = "block",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.run = block_run,
 };
 
 static const struct flowop_ops fo_wakeup = {
 	.name = "wakeup",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = wakeup_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = wakeup_validate,
@@ -362,7 +362,7 @@ static const struct flowop_ops fo_wakeup = {
 
 static const struct flowop_ops fo_semblock = {
 	.name = "semblock",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = semblock_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = semblock_validate,
@@ -372,7 +372,7 @@ static const struct flowop_ops fo_semblock = {
 
 static const struct flowop_ops fo_sempost = {
 	.name = "sempost",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = sempost_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = sempost_validate,

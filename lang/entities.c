@@ -511,7 +511,7 @@ static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_va
 	char hint[80];
 
 	if (!attr_given(v, E_MEMTYPE))
-		return MEM_ANON;
+		return PLAN_MEM_ANON;
 	for (int i = 0; names[i]; i++)
 		if (strcmp(v[E_MEMTYPE].u.s, names[i]) == 0)
 			return (enum plan_memtype)i;
@@ -519,7 +519,7 @@ static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_va
 		   "thread '%s': memtype is anon, thp or hugetlb, not '%s'%s", thread,
 		   v[E_MEMTYPE].u.s,
 		   diag_did_you_mean(hint, sizeof(hint), v[E_MEMTYPE].u.s, names));
-	return MEM_ANON;
+	return PLAN_MEM_ANON;
 }
 
 /* A thread of process `proc`, then its flowops in order. */
@@ -549,17 +549,17 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	t->memsize = (uint64_t)const_attr(v, E_MEMSIZE, 0);
 	t->ioprio = (int)const_attr(v, E_IOPRIO, 8);
 	t->memtype = thread_memtype(c, v, t->name);
-	if (t->memtype != MEM_ANON && !t->memsize)
+	if (t->memtype != PLAN_MEM_ANON && !t->memsize)
 		diag_warning(c->d, v[E_MEMTYPE].loc,
 			     "thread '%s': memtype has no effect without memsize", t->name);
 	if (t->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "thread '%s': instances must be at least 1", t->name);
-	else if (t->instances > FB_MAX_THREAD_INSTANCES)
+	else if (t->instances > PLAN_MAX_THREAD_INSTANCES)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "instances=%llu for thread '%s': more than flowbench's limit of %u thread instances in one run",
 			   (unsigned long long)t->instances, t->name,
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 	if (t->ioprio > 8)
 		diag_error(c->d, v[E_IOPRIO].loc,
 			   "thread '%s': ioprio is 0..7 (or 8 to leave it unchanged), not %d",
@@ -585,25 +585,25 @@ static void check_thread_total(struct compiler *c, int index, struct src_loc loc
 	bool one_over = false;
 
 	for (int t = pr->first_thread; t < pr->first_thread + pr->nthreads; t++) {
-		one_over |= c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES;
+		one_over |= c->p->threads[t].instances > PLAN_MAX_THREAD_INSTANCES;
 		per = plan_sat_add(per, c->p->threads[t].instances);
 	}
 	total = plan_sat_add(before, plan_sat_mul(pr->instances, per));
 	c->thread_instances = total;
-	if (one_over || total <= FB_MAX_THREAD_INSTANCES ||
-	    before > FB_MAX_THREAD_INSTANCES)
+	if (one_over || total <= PLAN_MAX_THREAD_INSTANCES ||
+	    before > PLAN_MAX_THREAD_INSTANCES)
 		return;
 	if (pr->instances > 1)
 		diag_error(c->d, loc,
 			   "instances=%llu for process '%s' (%llu thread instance%s each): more than flowbench's limit of %u thread instances in one run",
 			   (unsigned long long)pr->instances, pr->name,
 			   (unsigned long long)per, per == 1 ? "" : "s",
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 	else
 		diag_error(c->d, pr->loc,
 			   "process '%s' brings the run to %llu thread instances: more than flowbench's limit of %u",
 			   pr->name, (unsigned long long)total,
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 }
 
 /* ---- run phases (a flowbench extension) ------------------------------ */

@@ -23,7 +23,7 @@
 #include "runtime/base/log.h"
 
 /* Thread slots allowed in one run: the limit the compiler checks (preflight.h). */
-#define SHARED_MAX_SLOTS FB_MAX_THREAD_INSTANCES
+#define SHARED_MAX_SLOTS PLAN_MAX_THREAD_INSTANCES
 
 static size_t align_up(size_t n, size_t a)
 {

@@ -48,7 +48,7 @@
 const char *thread_mem_type_name(enum plan_memtype type)
 {
 	static const char *const names[] = {
-		[MEM_ANON] = "anon", [MEM_THP] = "thp", [MEM_HUGETLB] = "hugetlb",
+		[PLAN_MEM_ANON] = "anon", [PLAN_MEM_THP] = "thp", [PLAN_MEM_HUGETLB] = "hugetlb",
 	};
 
 	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
@@ -87,7 +87,7 @@ uint64_t thread_mem_run_pages(const struct plan *p, uint64_t hpsize)
 	for (int i = 0; hpsize && i < p->nthreads; i++) {
 		const struct plan_thread *pt = &p->threads[i];
 
-		if (pt->memtype == MEM_HUGETLB && pt->memsize)
+		if (pt->memtype == PLAN_MEM_HUGETLB && pt->memsize)
 			n += (pt->memsize + hpsize - 1) / hpsize * pt->instances *
 			     p->procs[pt->proc].instances;
 	}
@@ -289,9 +289,9 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 	m->size = size;
 	if (!size)
 		return 0;
-	if (type == MEM_THP)
+	if (type == PLAN_MEM_THP)
 		r = map_thp(m, name, err, len);
-	else if (type == MEM_HUGETLB)
+	else if (type == PLAN_MEM_HUGETLB)
 		r = map_hugetlb(m, name, run_pages, err, len);
 	else
 		r = map_anon(m, name, err, len);
@@ -306,7 +306,7 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 		thread_mem_free(m);
 		return -1;
 	}
-	if (type == MEM_THP)
+	if (type == PLAN_MEM_THP)
 		(void)madvise(m->addr, m->mapped, MADV_COLLAPSE);   /* best effort */
 	return 0;
 }

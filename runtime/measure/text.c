@@ -86,14 +86,14 @@ void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
 		const struct fo_stats *s = &per_flowop[i];
 
 		t->opens += s->open.count;
-		if (!ops || (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO))
+		if (!ops || (ops->cls != FLOWOP_CLASS_IO && ops->cls != FLOWOP_CLASS_AIO))
 			continue;
 		t->ops += s->op.count + s->open.count;
 		t->bytes += s->op.bytes + s->open.bytes;
 		t->lat_sum_ns += s->op.lat_sum_ns + s->open.lat_sum_ns;
-		if (ops->rw & FO_RW_READ)
+		if (ops->rw & FLOWOP_RW_READ)
 			t->rd_ops += s->op.count;
-		if (ops->rw & FO_RW_WRITE)
+		if (ops->rw & FLOWOP_RW_WRITE)
 			t->wr_ops += s->op.count;
 	}
 }

@@ -94,12 +94,12 @@ static double per_s(double v, double elapsed_s)
 static const char *class_name(const struct flowop_ops *ops)
 {
 	static const char *const names[] = {
-		[FO_CLASS_IO] = "io", [FO_CLASS_AIO] = "aio",
-		[FO_CLASS_SYNC] = "sync", [FO_CLASS_COMPOSITE] = "composite",
-		[FO_CLASS_OTHER] = "other",
+		[FLOWOP_CLASS_IO] = "io", [FLOWOP_CLASS_AIO] = "aio",
+		[FLOWOP_CLASS_SYNC] = "sync", [FLOWOP_CLASS_COMPOSITE] = "composite",
+		[FLOWOP_CLASS_OTHER] = "other",
 	};
 
-	if (!ops || ops->cls < FO_CLASS_IO || ops->cls > FO_CLASS_OTHER)
+	if (!ops || ops->cls < FLOWOP_CLASS_IO || ops->cls > FLOWOP_CLASS_OTHER)
 		return "other";
 	return names[ops->cls];
 }

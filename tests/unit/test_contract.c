@@ -255,20 +255,20 @@ END_TEST
 
 static int runs_direct, runs_via_ops;
 
-static enum fo_result run_direct(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result run_direct(struct fb_thread *t, struct flowop_inst *fi)
 {
 	(void)t;
 	(void)fi;
 	runs_direct++;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
-static enum fo_result run_via_ops(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result run_via_ops(struct fb_thread *t, struct flowop_inst *fi)
 {
 	(void)t;
 	(void)fi;
 	runs_via_ops++;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -292,7 +292,7 @@ START_TEST(test_entry_runs_direct)
 	t.fo = fi;
 	t.nfo = 1;
 	t.ctl = &ctl;
-	ck_assert_int_eq(thread_run_entry(&t, 0), FO_OK);
+	ck_assert_int_eq(thread_run_entry(&t, 0), FLOWOP_OK);
 	ck_assert_int_eq(runs_direct, 3);
 	ck_assert_int_eq(runs_via_ops, 0);
 }

@@ -348,7 +348,7 @@ START_TEST(test_compile_instances)
 	struct result r;
 	char limit[64];
 
-	snprintf(limit, sizeof(limit), "limit of %u thread instances", FB_MAX_THREAD_INSTANCES);
+	snprintf(limit, sizeof(limit), "limit of %u thread instances", PLAN_MAX_THREAD_INSTANCES);
 	compile_one(&r, "", "", ",instances=100000000",
 		    "    flowop delay name=d,value=1\n");
 	ck_assert_int_eq(r.errors, 1);

@@ -115,7 +115,7 @@ END_TEST
 
 /* A SYNC-class flowop that must stay out of the IO Summary. */
 static const struct flowop_ops fake_sync = {
-	.name = "fake-sync", .cls = FO_CLASS_SYNC,
+	.name = "fake-sync", .cls = FLOWOP_CLASS_SYNC,
 };
 
 START_TEST(test_totals)

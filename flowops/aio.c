@@ -301,7 +301,7 @@ static void aio_req_done(struct aio_ring *r, struct aio_req *q,
 
 /*
  * Request `q` failed with `res` (a write: anything but its length; a
- * read: an error): an op failure of its flowop (fo_fail()), naming the
+ * read: an error): an op failure of its flowop (common_fail()), naming the
  * flowop, the file and the offset.  For a short write, write the rest
  * once synchronously (if the slot still holds the file) to learn the
  * reason, as write does, and count the failure under it (else as short).
@@ -317,9 +317,9 @@ static enum flowop_result aio_failed(struct fb_thread *t, const struct flowop_in
 	int err = 0;
 
 	if (res < 0)
-		return fo_fail(t, fi, ap && ap->read ? "asynchronous read of" :
-			       "asynchronous write of", &where, NULL,
-			       (int64_t)q->off, -res);
+		return common_fail(t, fi, ap && ap->read ? "asynchronous read of" :
+				   "asynchronous write of", &where, NULL,
+				   (int64_t)q->off, -res);
 	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
 		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
@@ -330,9 +330,9 @@ static enum flowop_result aio_failed(struct fb_thread *t, const struct flowop_in
 	snprintf(what, sizeof(what), "short asynchronous write (%d of %u bytes) of",
 		 res, q->len);
 	if (err)        /* counted under its reason */
-		return fo_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
-	return fo_fail_kind(t, fi, FE_SHORT, what, &where, NULL, (int64_t)q->off,
-			    ENOSPC);
+		return common_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
+	return common_fail_kind(t, fi, FE_SHORT, what, &where, NULL, (int64_t)q->off,
+				ENOSPC);
 }
 
 /*
@@ -436,9 +436,9 @@ static enum flowop_result aio_submit(struct fb_thread *t, struct aio_ring *r)
 
 		for (unsigned i = done; i < n; i++)
 			aio_req_done(r, &r->req[r->pend[i]], r->req[r->pend[i]].fi);
-		fo_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
-			      "io_uring_submit of a write to", &where, NULL,
-			      (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
+		common_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
+				  "io_uring_submit of a write to", &where, NULL,
+				  (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
 		return FLOWOP_ERROR;
 	}
 }
@@ -625,7 +625,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	       struct aio_ring *r, bool counted)
 {
 	struct aio_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->io.sel);
+	struct fb_slot *s = common_slot(t, &p->io.sel);
 	struct io_uring_sqe *sqe;
 	struct aio_req *q;
 	enum flowop_result res;
@@ -774,7 +774,7 @@ static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_ins
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
-	return fo_record(t, fi, t0, t1, len);
+	return common_record(t, fi, t0, t1, len);
 }
 
 static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
@@ -913,7 +913,7 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 			return res;
 		t1 = thread_ticks(t);
 	}
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /* The ring, once per thread whatever the number of aio flowops there. */
@@ -933,7 +933,7 @@ static void aio_need_ring(struct flowop_need *n)
 static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	uint64_t depth = (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
 	uint64_t size = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
 			io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
@@ -971,16 +971,16 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 	  "requests of its own kept in flight, 1..256 (flowbench's own)" }
 
 static const struct attr_spec aiowrite_attrs[] = {
-	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
+	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_IODEPTH, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 
 static const struct attr_spec aioread_attrs[] = {
-	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
-	AIO_ATTR_IODEPTH, FC_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
+	AIO_ATTR_IODEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 

@@ -88,7 +88,7 @@ static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi
 		if (err == ELOOP)
 			return thread_refuse(t, fi, make ? "create" : "remove", p->path,
 					     THREAD_WHY_LINK);
-		return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail(t, fi, what, NULL, p->path, -1, err);
 	}
 	t0 = thread_ticks(t);
 	rc = make ? mkdirat(ent.dirfd, ent.name, 0755) :
@@ -99,11 +99,11 @@ static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi
 	if (rc < 0 && err != (make ? EEXIST : ENOENT)) {
 		pick_release(set, e);
 		fileset_leaf_path(fs, e, p->path);
-		return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail(t, fi, what, NULL, p->path, -1, err);
 	}
 	pick_set_exists(set, e, make);
 	pick_release(set, e);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 static enum flowop_result makedir_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -150,9 +150,9 @@ static enum flowop_result listdir_run(struct fb_thread *t, struct flowop_inst *f
 		fileset_dir_path(fs, (uint32_t)d, p->path);
 		if (err == ELOOP)
 			return thread_refuse(t, fi, "list", p->path, THREAD_WHY_LINK);
-		return fo_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
+		return common_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
 	}
-	return fo_record(t, fi, t0, t1, bytes);
+	return common_record(t, fi, t0, t1, bytes);
 }
 
 /* Its private state and path buffer (at most PATH_MAX bytes). */
@@ -189,7 +189,7 @@ static const struct attr_spec listdir_attrs[] = {
 		.cls = FLOWOP_CLASS_IO,                 \
 		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
-		.validate = fo_validate_file,           \
+		.validate = common_validate_file,       \
 		.need = needs,                          \
 		.init = dir_init,                       \
 		.run = fn,                              \

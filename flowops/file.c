@@ -31,7 +31,7 @@
 #include "runtime/engine/threadfile.h"
 
 struct file_priv {
-	struct fo_slotsel sel;
+	struct common_slotsel sel;
 	struct fsa_dircache dirs;  /* deletefile: the directory last used */
 	int oflags;             /* O_DIRECT, O_SYNC */
 	bool noreadahead;
@@ -53,9 +53,9 @@ static int file_init(struct fb_thread *t, struct flowop_inst *fi)
 	}
 	fi->priv = p;
 	fsa_dircache_init(&p->dirs);
-	fo_slotsel_init(&p->sel, pf);
-	p->oflags = fo_open_flags(pf);
-	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
+	common_slotsel_init(&p->sel, pf);
+	p->oflags = common_open_flags(pf);
+	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
 	return 0;
 }
 
@@ -83,7 +83,7 @@ static enum flowop_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
 static enum flowop_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
 				      const struct fb_slot *s)
 {
-	return fo_slot_not_open(t, fi, s);
+	return common_slot_not_open(t, fi, s);
 }
 
 /*
@@ -102,10 +102,10 @@ static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *f
 	if (err == ELOOP)
 		return thread_refuse(t, fi, what, p->path, THREAD_WHY_LINK);
 	if (err == EINVAL && (p->oflags & O_DIRECT))
-		return fo_fail_fatal(t, fi, !strcmp(what, "open") ?
-				     "O_DIRECT refused: open" : "O_DIRECT refused: create",
-				     NULL, p->path, -1, err);
-	return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail_fatal(t, fi, !strcmp(what, "open") ?
+					 "O_DIRECT refused: open" : "O_DIRECT refused: create",
+					 NULL, p->path, -1, err);
+	return common_fail(t, fi, what, NULL, p->path, -1, err);
 }
 
 /*
@@ -123,13 +123,13 @@ static enum flowop_result opened(struct fb_thread *t, struct flowop_inst *fi,
 	pick_release(&fs->files, e);
 	if (p->noreadahead)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	enum flowop_result r;
 	uint64_t e, t0, t1;
@@ -138,7 +138,7 @@ static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
 	flags = slot_open_flags(fs->pf, p->oflags);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, fo_rotor(&p->sel), &e);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, common_rotor(&p->sel), &e);
 	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
@@ -152,7 +152,7 @@ static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *
 static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
 	int flags = slot_open_flags(fs->pf, p->oflags);
 	enum flowop_result r;
@@ -177,7 +177,7 @@ static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst
 static enum flowop_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t t0, t1;
 	int rc;
 
@@ -187,8 +187,8 @@ static enum flowop_result closefile_run(struct fb_thread *t, struct flowop_inst 
 	rc = slot_detach(s);
 	t1 = thread_ticks(t);
 	if (rc < 0)
-		return fo_fail(t, fi, "close", s, NULL, -1, errno);
-	return fo_record(t, fi, t0, t1, 0);
+		return common_fail(t, fi, "close", s, NULL, -1, errno);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /*
@@ -220,7 +220,7 @@ static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
-	int set = fo_fileset(fi, s);
+	int set = common_fileset(fi, s);
 	const struct fs_state *fs;
 	struct fsa_entry ent;
 	uint64_t e, t0 = 0, t1 = 0;
@@ -261,11 +261,11 @@ static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst
 		fileset_file_path(fs, e, p->path);
 		if (err == ELOOP)
 			return thread_refuse(t, fi, "remove", p->path, THREAD_WHY_LINK);
-		return fo_fail(t, fi, "unlink", NULL, p->path, -1, err);
+		return common_fail(t, fi, "unlink", NULL, p->path, -1, err);
 	}
 	pick_set_exists(&fs->files, e, false);
 	pick_release(&fs->files, e);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
@@ -283,7 +283,7 @@ static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *
 		rc = fstat(s->fd, &st);
 		t1 = thread_ticks(t);
 		if (rc < 0)
-			return fo_fail(t, fi, "fstat", s, NULL, -1, errno);
+			return common_fail(t, fi, "fstat", s, NULL, -1, errno);
 	} else {
 		enum flowop_result r;
 
@@ -304,17 +304,17 @@ static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *
 				pick_set_exists(&fs->files, e, false);
 			pick_release(&fs->files, e);
 			fileset_file_path(fs, e, p->path);
-			return fo_fail(t, fi, "stat", NULL, p->path, -1, err);
+			return common_fail(t, fi, "stat", NULL, p->path, -1, err);
 		}
 		pick_release(&fs->files, e);
 	}
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 static enum flowop_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t t0, t1;
 	int rc;
 
@@ -324,8 +324,8 @@ static enum flowop_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 	rc = fsync(s->fd);
 	t1 = thread_ticks(t);
 	if (rc < 0)
-		return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
-	return fo_record(t, fi, t0, t1, 0);
+		return common_fail(t, fi, "fsync", s, NULL, -1, errno);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /* fsync every open slot holding a file of the flowop's fileset: one op each. */
@@ -342,7 +342,7 @@ static enum flowop_result fsyncset_run(struct fb_thread *t, struct flowop_inst *
 		rc = fsync(s->fd);
 		t1 = thread_ticks(t);
 		if (rc < 0)
-			return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
+			return common_fail(t, fi, "fsync", s, NULL, -1, errno);
 		if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
 			return FLOWOP_DONE;
 	}
@@ -358,7 +358,7 @@ static void file_need(const struct plan *p, const struct plan_flowop *f,
 {
 	(void)p;
 	n->mem = sizeof(struct file_priv) + PATH_MAX;
-	fo_need_slot(f, n);
+	common_need_slot(f, n);
 }
 
 /* deletefile also keeps the directory it last deleted in open. */
@@ -380,23 +380,23 @@ static void fsyncset_need(const struct plan *p, const struct plan_flowop *f,
 
 /* openfile, createfile */
 static const struct attr_spec open_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_DSYNC,
-	FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT, ATTR_INDEXED, COMMON_ATTR_DSYNC,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_NOREADAHEAD,
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* closefile, fsync: the slot's file */
 static const struct attr_spec slot_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT,
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* deletefile, statfile: a picked file, or the one slot `fd` held */
 static const struct attr_spec pick_attrs[] = {
 	ATTR_FILENAME, ATTR_FD, ATTR_INDEXED,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -412,7 +412,7 @@ static const struct attr_spec fsyncset_attrs[] = {
 		.cls = FLOWOP_CLASS_IO,                 \
 		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
-		.nattr = FC_OWN,                        \
+		.nattr = COMMON_OWN,                    \
 		.validate = val,                        \
 		.need = needs,                          \
 		.init = file_init,                      \
@@ -420,14 +420,14 @@ static const struct attr_spec fsyncset_attrs[] = {
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, open_attrs, openfile_run, fo_validate_file, file_need, false);
-FILE_OP(createfile, open_attrs, createfile_run, fo_validate_file, file_need, true);
-FILE_OP(closefile, slot_attrs, closefile_run, fo_validate_slot, file_need, false);
-FILE_OP(deletefile, pick_attrs, deletefile_run, fo_validate_file_or_fd,
+FILE_OP(openfile, open_attrs, openfile_run, common_validate_file, file_need, false);
+FILE_OP(createfile, open_attrs, createfile_run, common_validate_file, file_need, true);
+FILE_OP(closefile, slot_attrs, closefile_run, common_validate_slot, file_need, false);
+FILE_OP(deletefile, pick_attrs, deletefile_run, common_validate_file_or_fd,
 	deletefile_need, true);
-FILE_OP(statfile, pick_attrs, statfile_run, fo_validate_file_or_fd, file_need, false);
-FILE_OP(fsync, slot_attrs, fsync_run, fo_validate_slot, file_need, false);
-FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, fo_validate_file, fsyncset_need, false);
+FILE_OP(statfile, pick_attrs, statfile_run, common_validate_file_or_fd, file_need, false);
+FILE_OP(fsync, slot_attrs, fsync_run, common_validate_slot, file_need, false);
+FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, common_validate_file, fsyncset_need, false);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

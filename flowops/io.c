@@ -17,7 +17,7 @@
  * bytes after the previous one's end, wrapping at the working set's ends
  * (io_stride_offset()).  A failed or short write, a failed read, and a short random
  * read inside the size the file had when opened are op failures
- * (common.h, fo_fail()): the run fails, or with --keep-going they are
+ * (common.h, common_fail()): the run fails, or with --keep-going they are
  * counted and the op is not.
  *
  * Buffers: one per flowop, fixed at init(): `memoffset` bytes into the
@@ -205,10 +205,10 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p)
 {
 	const struct plan_flowop *pf = fi->pf;
-	bool iosize_random = pf->attr[FC_IOSIZE].kind == PV_RANDOM;
+	bool iosize_random = pf->attr[COMMON_IOSIZE].kind == PV_RANDOM;
 	/* a random size starts with a buffer of IO_RANDOM_BUF, grown when a sample needs it */
-	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, FC_IOSIZE, 0);
-	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
+	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, COMMON_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, COMMON_WORKINGSET, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
@@ -220,14 +220,14 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
 	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
-	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
-	fo_slotsel_init(&p->sel, pf);
+	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
+	common_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
 		thread_fail(t, "flowop %s: fd %d out of range 0..%d", pf->name,
 			    p->sel.fixed, FB_FD_SLOTS - 1);
 		return FLOWOP_ERROR;
 	}
-	p->oflags = fo_open_flags(pf);
+	p->oflags = common_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
 	p->seq_rare = p->misalign || p->stride;
@@ -255,7 +255,7 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
 		return FLOWOP_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	fo_fill_pattern(p->buf, p->bufsize, 0x5a);
+	common_fill_pattern(p->buf, p->bufsize, 0x5a);
 	return io_dio_setup(t, fi, p);
 }
 
@@ -311,7 +311,7 @@ static int io_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
 static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
 					 struct io_priv *p)
 {
-	int64_t n = fo_attr_int(t, fi->pf, FC_IOSIZE, 1);
+	int64_t n = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 1);
 	void *b;
 
 	p->iosize = n < 1 ? 1 : (uint64_t)n;
@@ -334,7 +334,7 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 			    fi->pf->name, (unsigned long long)p->iosize);
 		return FLOWOP_ERROR;
 	}
-	fo_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
+	common_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
 	free(p->buf_base);
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;
@@ -373,7 +373,7 @@ static enum flowop_result io_open(struct fb_thread *t, struct flowop_inst *fi,
 {
 	int opened;
 	enum flowop_result r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
-					       fo_rotor(&p->sel), &opened);
+					       common_rotor(&p->sel), &opened);
 
 	if (opened && p->noreadahead)
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
@@ -409,7 +409,7 @@ static enum flowop_result io_working_set(struct fb_thread *t, struct flowop_inst
 		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
 			 "working set of", (unsigned long long)p->iosize,
 			 (unsigned long long)wss);
-		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	p->nblocks = (wss - p->misalign) / p->iosize;   /* misaligned blocks fit */
 	p->wss_bytes = wss;
@@ -472,7 +472,7 @@ static enum flowop_result io_stride_offset(struct fb_thread *t, struct flowop_in
 		snprintf(what, sizeof(what), "stride %lld reaches before the start "
 			 "of the %llu-byte working set of", (long long)p->stride,
 			 (unsigned long long)end);
-		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	if (*off <= start) {                    /* the first op, or after a wrap */
 		*off = p->stride > 0 || !start ? start : end + (uint64_t)p->stride;
@@ -565,7 +565,7 @@ io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 	snprintf(what, sizeof(what), "short pread (%zu of %llu bytes, the file had "
 		 "%llu bytes when opened) of", done, (unsigned long long)p->iosize,
 		 (unsigned long long)p->file_bytes);
-	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
+	return common_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
 }
 
 /*
@@ -653,7 +653,7 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
 		if (n < 0)
-			return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+			return common_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 		if (p->random && off + p->iosize <= p->file_bytes)
 			return io_short_read(t, fi, p, s, off, (size_t)n);
 	}
@@ -677,7 +677,7 @@ static inline __attribute__((always_inline)) enum flowop_result
 io_read_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t off;
 	enum flowop_result r = io_prepare(t, fi, p, s, &off);
 
@@ -715,8 +715,8 @@ static enum flowop_result io_short_write(struct fb_thread *t, struct flowop_inst
 	snprintf(what, sizeof(what), "short pwrite (%zu of %llu bytes) of", done,
 		 (unsigned long long)p->iosize);
 	if (n < 0)      /* counted under its reason */
-		return fo_fail(t, fi, what, s, NULL, (int64_t)off, errno);
-	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
+		return common_fail(t, fi, what, s, NULL, (int64_t)off, errno);
+	return common_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
 }
 
 /* A write of the prepared op from `buf` (see io_read_into()). */
@@ -732,7 +732,7 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)
-			return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
+			return common_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
 		return io_short_write(t, fi, p, s, off, buf, (size_t)n);
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
@@ -747,7 +747,7 @@ static inline __attribute__((always_inline)) enum flowop_result
 io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t off;
 	enum flowop_result r = io_prepare(t, fi, p, s, &off);
 
@@ -776,10 +776,10 @@ static int io_validate_memoffset(const struct plan *p, const struct plan_flowop 
 				 struct diag *d)
 {
 	uint64_t memsize = f->thread >= 0 ? p->threads[f->thread].memsize : 0;
-	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
+	int64_t iosize = plan_attr_int(f, COMMON_IOSIZE, 0);
 	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
 
-	if (!memoffset || !memsize || f->attr[FC_IOSIZE].kind == PV_RANDOM ||
+	if (!memoffset || !memsize || f->attr[COMMON_IOSIZE].kind == PV_RANDOM ||
 	    iosize <= 0 || memoffset + (uint64_t)iosize <= memsize)
 		return 0;
 	diag_error(d, f->attr[IO_MEMOFFSET].loc,
@@ -813,7 +813,7 @@ static bool fileset_may_grow(const struct plan *p, int fs)
 static int io_validate_short_reads(const struct plan *p,
 				   const struct plan_flowop *f, struct diag *d)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	const struct plan_fileset *fs;
 
 	if (f->fileset < 0 || io->kind != PV_INT || plan_attr_bool(f, IO_RANDOM, false))
@@ -855,13 +855,13 @@ static int io_validate_randommap(const struct plan *p, const struct plan_flowop 
 			   f->name);
 		return 1;
 	}
-	if (f->attr[FC_IOSIZE].kind == PV_RANDOM) {
+	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM) {
 		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
 			   "(it permutes whole blocks of one size), not a random variable",
 			   f->name);
 		return 1;
 	}
-	if (plan_attr_bool(f, FC_OPENNEXT, false)) {
+	if (plan_attr_bool(f, COMMON_OPENNEXT, false)) {
 		diag_error(d, v->loc, "flowop %s: randommap cannot be used with "
 			   "opennext: each op takes another slot's file, so no pass "
 			   "over one file would ever complete", f->name);
@@ -894,10 +894,10 @@ static int io_validate_stride(const struct plan *p, const struct plan_flowop *f,
 			   "with random", f->name);
 		return 1;
 	}
-	if (f->attr[FC_IOSIZE].kind == PV_INT && stride == -f->attr[FC_IOSIZE].u.i) {
+	if (f->attr[COMMON_IOSIZE].kind == PV_INT && stride == -f->attr[COMMON_IOSIZE].u.i) {
 		diag_error(d, v->loc, "flowop %s: stride %lld with iosize %lld would "
 			   "repeat the same block forever", f->name, (long long)stride,
-			   (long long)f->attr[FC_IOSIZE].u.i);
+			   (long long)f->attr[COMMON_IOSIZE].u.i);
 		return 1;
 	}
 	return 0;
@@ -908,20 +908,20 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
 {
 	int errs = 0;
-	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
-	int64_t ws = plan_attr_int(f, FC_WORKINGSET, 0);
+	int64_t iosize = plan_attr_int(f, COMMON_IOSIZE, 0);
+	int64_t ws = plan_attr_int(f, COMMON_WORKINGSET, 0);
 	uint64_t misalign = (uint64_t)plan_attr_int(f, IO_MISALIGN, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
-	if (!plan_attr_given(f, FC_IOSIZE) ||
-	    (f->attr[FC_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
-		diag_error(d, plan_attr_given(f, FC_IOSIZE) ? f->attr[FC_IOSIZE].loc : f->loc,
+	if (!plan_attr_given(f, COMMON_IOSIZE) ||
+	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
+		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ? f->attr[COMMON_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;
 	}
-	errs += fo_validate_file_or_fd(p, f, d);
+	errs += common_validate_file_or_fd(p, f, d);
 	if (ws < 0) {
-		diag_error(d, f->attr[FC_WORKINGSET].loc,
+		diag_error(d, f->attr[COMMON_WORKINGSET].loc,
 			   "flowop %s: workingset must not be negative", f->name);
 		errs++;
 	}
@@ -931,7 +931,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
 
 		if ((uint64_t)iosize + misalign > wss) {
-			diag_error(d, f->attr[FC_IOSIZE].loc,
+			diag_error(d, f->attr[COMMON_IOSIZE].loc,
 				   "flowop %s: iosize %lld%s is larger than the working set "
 				   "(%llu bytes)", f->name, (long long)iosize,
 				   misalign ? " plus misalign" : "", (unsigned long long)wss);
@@ -947,7 +947,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 void io_need(const struct plan *p, const struct plan_flowop *f,
 	     struct flowop_need *n)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	uint64_t memsize = p->threads[f->thread].memsize;
 	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
 	uint64_t iosize = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
@@ -958,21 +958,21 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
 	/* --compat filebench's own buffer reserves 512 bytes more for directio */
-	if (plan_attr_bool(f, FC_DIRECTIO, false))
+	if (plan_attr_bool(f, COMMON_DIRECTIO, false))
 		n->mem = plan_sat_add(n->mem, DIO_FILEBENCH_ALIGN);
-	fo_need_slot(f, n);
+	common_need_slot(f, n);
 }
 
 static const struct attr_spec io_attrs[] = {
 	ATTR_FILENAME,
-	FC_ATTR_IOSIZE,
+	COMMON_ATTR_IOSIZE,
 	IO_ATTR_RANDOM,
-	FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO,
-	FC_ATTR_DSYNC,
+	COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO,
+	COMMON_ATTR_DSYNC,
 	ATTR_FD,
-	FC_ATTR_OPENNEXT,
-	FC_ATTR_NOREADAHEAD,
+	COMMON_ATTR_OPENNEXT,
+	COMMON_ATTR_NOREADAHEAD,
 	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
 	{ "memoffset", T_SIZE, IO_MEMOFFSET,
 	  "the buffer starts this many bytes into the thread's memory" },

@@ -26,11 +26,11 @@ struct fb_thread;
 
 /* read's and write's own attributes (aio.c numbers its own after IO_COUNT). */
 enum io_attr {
-	IO_RANDOM = FC_OWN,    /* a random whole block of the working set */
-	IO_MISALIGN,           /* bytes added to every offset */
-	IO_MEMOFFSET,          /* the buffer starts this far into thread memory */
-	IO_RANDOMMAP,          /* random: every block once per pass (fio's random map) */
-	IO_STRIDE,             /* sequential: a hole of N bytes after each op (N < 0: backwards) */
+	IO_RANDOM = COMMON_OWN,  /* a random whole block of the working set */
+	IO_MISALIGN,             /* bytes added to every offset */
+	IO_MEMOFFSET,            /* the buffer starts this far into thread memory */
+	IO_RANDOMMAP,            /* random: every block once per pass (fio's random map) */
+	IO_STRIDE,               /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_COUNT
 };
 
@@ -64,7 +64,8 @@ struct io_priv {
 	 * io_seq_rare(); plain sequential ops test only this.
 	 */
 	bool seq_rare;
-	struct fo_slotsel sel; /* its first FO_SLOTSEL_HOT_END bytes in line 0 */
+	/* its first COMMON_SLOTSEL_HOT_END bytes in line 0 */
+	struct common_slotsel sel;
 
 	/* line 1 on: set-up, each open, rare paths */
 	bool own_buf;          /* allocated here (else inside thread memory) */
@@ -112,7 +113,7 @@ struct io_priv {
 	uint64_t fb_extra;
 	uintptr_t fb_mask;
 };
-_Static_assert(__builtin_offsetof(struct io_priv, sel) + FO_SLOTSEL_HOT_END <= 64,
+_Static_assert(__builtin_offsetof(struct io_priv, sel) + COMMON_SLOTSEL_HOT_END <= 64,
 	       "struct io_priv: what an op reads fits in its first cache line");
 
 /* A zeroed block of `size` bytes starting a cache line (an io_priv first), or NULL. */

@@ -44,7 +44,6 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "runtime/engine/attr.h"
 #include "flowops/dio.h"
 #include "flowops/registry.h"
 #include "plan/flowop.h"
@@ -311,7 +310,7 @@ static int io_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
 static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
 					 struct io_priv *p)
 {
-	int64_t n = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 1);
+	int64_t n = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 1);
 	void *b;
 
 	p->iosize = n < 1 ? 1 : (uint64_t)n;

@@ -2,7 +2,7 @@
  * sync.c - block/wakeup and semblock/sempost across threads and processes
  * (reference 4.21-4.24), without System V IPC.
  *
- * Every instance of a block or semblock flowop owns a struct fo_sync in
+ * Every instance of a block or semblock flowop owns a struct shared_sync in
  * the shared region (its thread slot's object for that flowop).  A
  * wakeup or sempost resolves its `target` once, at start, to the objects
  * of every instance of every block (semblock) flowop of that name in
@@ -48,7 +48,7 @@ enum sync_attr {
 };
 
 struct sync_targets {
-	struct fo_sync **obj;
+	struct shared_sync **obj;
 	uint64_t n;
 };
 
@@ -60,7 +60,7 @@ static const char *target_of(const struct plan_flowop *pf)
 }
 
 /* Add `v` to *field and wake the object's waiters. */
-static void sync_add(struct fo_sync *o, _Atomic int64_t *field, int64_t v)
+static void sync_add(struct shared_sync *o, _Atomic int64_t *field, int64_t v)
 {
 	atomic_fetch_add(field, v);
 	shared_waitq_wake(&o->q, INT_MAX);
@@ -70,7 +70,7 @@ static void sync_add(struct fo_sync *o, _Atomic int64_t *field, int64_t v)
  * Take `v` units from *field as one piece, sleeping while fewer are
  * there.  False when the run stopped first (nothing taken).
  */
-static bool sync_take(struct fb_thread *t, struct fo_sync *o,
+static bool sync_take(struct fb_thread *t, struct shared_sync *o,
 		      _Atomic int64_t *field, int64_t v)
 {
 	for (;;) {
@@ -96,7 +96,7 @@ static int64_t sync_value(struct fb_thread *t, const struct plan_flowop *pf)
 }
 
 /* This thread instance's object for flowop instance `fi`. */
-static struct fo_sync *own_object(struct fb_thread *t, const struct flowop_inst *fi)
+static struct shared_sync *own_object(struct fb_thread *t, const struct flowop_inst *fi)
 {
 	return &t->sync[thread_entry_index(t, fi)];
 }
@@ -177,7 +177,7 @@ static enum flowop_result record(struct fb_thread *t, struct flowop_inst *fi,
 
 static enum flowop_result block_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 	uint64_t t0 = thread_ticks(t);
 
 	if (!sync_take(t, o, &o->count, 1))
@@ -203,7 +203,7 @@ static enum flowop_result wakeup_run(struct fb_thread *t, struct flowop_inst *fi
 
 static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 
 	/* Before the barrier, so before any sempost can run. */
 	atomic_fetch_add(&o->hw, plan_attr_int(fi->pf, SYNC_HIGHWATER, 1));
@@ -212,7 +212,7 @@ static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
 
 static enum flowop_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 	int64_t v = sync_value(t, fi->pf);
 	uint64_t t0 = thread_ticks(t);
 
@@ -230,7 +230,7 @@ static enum flowop_result sempost_run(struct fb_thread *t, struct flowop_inst *f
 	uint64_t t0 = thread_ticks(t);
 
 	for (uint64_t i = 0; i < st->n; i++) {
-		struct fo_sync *o = st->obj[i];
+		struct shared_sync *o = st->obj[i];
 
 		sync_add(o, &o->count, v);
 		if (blocking && !sync_take(t, o, &o->hw, v))
@@ -303,7 +303,7 @@ static void targets_need(const struct plan *p, const struct plan_flowop *f,
 							       p->procs[pt->proc].instances));
 	}
 	n->mem = plan_sat_add(sizeof(struct sync_targets),
-			      plan_sat_mul(objs, sizeof(struct fo_sync *)));
+			      plan_sat_mul(objs, sizeof(struct shared_sync *)));
 }
 
 static void wakeup_need(const struct plan *p, const struct plan_flowop *f,

@@ -48,7 +48,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "runtime/engine/attr.h"
 #include "flowops/common.h"
 #include "flowops/dio.h"
 #include "flowops/registry.h"
@@ -279,7 +278,7 @@ static enum flowop_result readwholefile_run(struct fb_thread *t, struct flowop_i
 
 	if (r != FLOWOP_OK)
 		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0), wf_wss(t, p, s));
+	chunk = wf_chunk(p, thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0), wf_wss(t, p, s));
 	return wf_read_whole(t, fi, s, p->buf, chunk);
 }
 
@@ -293,7 +292,7 @@ static enum flowop_result readwholefile_run_filebench(struct fb_thread *t,
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
 	enum flowop_result r = wf_setup(t, fi, p, &s);
-	int64_t iosize = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 	uint64_t chunk;
 	char *buf;
 
@@ -376,7 +375,7 @@ static enum flowop_result writewholefile_run(struct fb_thread *t, struct flowop_
 		r = wf_write_size(t, fi, p, s, &size);
 	if (r != FLOWOP_OK)
 		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0), size);
+	chunk = wf_chunk(p, thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0), size);
 	return wf_write_whole(t, fi, s, p->buf, chunk, size);
 }
 
@@ -390,7 +389,7 @@ static enum flowop_result writewholefile_run_filebench(struct fb_thread *t,
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
 	enum flowop_result r = wf_setup(t, fi, p, &s);
-	int64_t iosize = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 	uint64_t size = 0, chunk;
 	char *buf;
 
@@ -518,7 +517,7 @@ static enum flowop_result append_fb_run(struct fb_thread *t, struct flowop_inst 
 
 static enum flowop_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
@@ -529,7 +528,7 @@ static enum flowop_result appendfile_run(struct fb_thread *t, struct flowop_inst
 
 static enum flowop_result appendfilerand_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
@@ -541,7 +540,7 @@ static enum flowop_result appendfilerand_run(struct fb_thread *t, struct flowop_
 /* `iosize` of an append flowop, this op's sample if random; 0 after an error. */
 static uint64_t append_iosize(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);

@@ -200,8 +200,8 @@ static enum coord_event lost_event(struct cluster *cl, char *why, size_t size)
 		r++;
 	snprintf(why, size, "rank %d (%s) was lost (it stopped answering)", r, cl->hosts[r]);
 	if (cl->rank == 0)
-		coord_tell(cl, COORD_ABORT, why);
-	return COORD_ABORT;
+		coord_tell(cl, COORD_EVENT_ABORT, why);
+	return COORD_EVENT_ABORT;
 }
 
 static enum coord_event coord_poll(void *ctx, char *why, size_t size)
@@ -212,10 +212,10 @@ static enum coord_event coord_poll(void *ctx, char *why, size_t size)
 	if (liveness_tick(cl, true) > 0)
 		return lost_event(cl, why, size);
 	if (!cl->listening)
-		return COORD_NONE;
+		return COORD_EVENT_NONE;
 	MPI_Test(&cl->ev_req, &done, MPI_STATUS_IGNORE);
 	if (!done)
-		return COORD_NONE;
+		return COORD_EVENT_NONE;
 	cl->listening = false;
 	cl->received++;
 	cl->ev_in.why[sizeof(cl->ev_in.why) - 1] = '\0';
@@ -224,7 +224,7 @@ static enum coord_event coord_poll(void *ctx, char *why, size_t size)
 			 cl->hosts[cl->ev_in.rank], cl->ev_in.why);
 	else
 		snprintf(why, size, "another rank: %s", cl->ev_in.why);
-	return cl->ev_in.kind == COORD_ABORT ? COORD_ABORT : COORD_STOP;
+	return cl->ev_in.kind == COORD_EVENT_ABORT ? COORD_EVENT_ABORT : COORD_EVENT_STOP;
 }
 
 static void coord_tell(void *ctx, enum coord_event ev, const char *why)

@@ -124,7 +124,7 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 		struct flowop_need n;
 
 		flowop_need(p, &p->flowops[k], &n);
-		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
+		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct shared_sync));
 		m = plan_sat_add(m, n.mem);
 		if (n.shared && first_sight(&seen, n.shared))
 			m = plan_sat_add(m, n.shared_mem);

@@ -15,7 +15,7 @@
 #include "runtime/measure/usage.h"
 
 struct run_options {
-	enum { CACHE_COLD, CACHE_WARM } cache;
+	enum { RUN_CACHE_COLD, RUN_CACHE_WARM } cache;
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;

@@ -167,7 +167,7 @@ static void share_snapshot(struct sampler *s, double span_s)
 		s->capps = cap;
 	}
 	s->ps_span[s->nps++] = span_s;
-	co->ops->share(co->ctx, COORD_SNAPSHOT, s->ps_out, s->plan->nflowops);
+	co->ops->share(co->ctx, COORD_READING_SNAPSHOT, s->ps_out, s->plan->nflowops);
 }
 
 static void psrun_snapshot(struct sampler *s, uint64_t now)
@@ -286,7 +286,7 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 		memcpy(&s->iv_stats[(size_t)s->nrows * (size_t)p->nflowops], s->iv_out,
 		       (size_t)p->nflowops * sizeof(*s->iv_out));
 		s->nrows++;
-		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_INTERVAL, s->iv_out,
+		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_READING_INTERVAL, s->iv_out,
 					 p->nflowops);
 		return;         /* printed once merged with the other clients' */
 	}
@@ -365,14 +365,14 @@ void sampler_collect(struct sampler *s)
 
 	if (!co || (!s->psrun && !s->series))
 		return;
-	while ((st = co->ops->merged(co->ctx, COORD_SNAPSHOT, &seq))) {
+	while ((st = co->ops->merged(co->ctx, COORD_READING_SNAPSHOT, &seq))) {
 		if (seq >= s->nps)
 			continue;       /* this client took fewer: no span to divide by */
 		sampler_quiet(s);
 		text_report(stdout, s->plan, st, s->ps_span[seq], s->opt.pct, s->opt.npct);
 		fflush(stdout);
 	}
-	while ((st = co->ops->merged(co->ctx, COORD_INTERVAL, &seq))) {
+	while ((st = co->ops->merged(co->ctx, COORD_READING_INTERVAL, &seq))) {
 		double dt = s->opt.interval_s;
 
 		if (seq != s->nlogged || seq >= s->nrows)

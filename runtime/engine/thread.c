@@ -425,7 +425,7 @@ static int thread_setup(struct fb_thread *t)
 		t->mem = m.addr;
 		t->memsize = m.size;
 		t->mem_mapped = m.mapped;
-		t->mem_zero_at_release = fill == MEM_FILL_AT_RELEASE;
+		t->mem_zero_at_release = fill == THREAD_MEM_FILL_AT_RELEASE;
 	}
 	for (int k = 0; k < t->nfo; k++) {
 		struct flowop_inst *fi = &t->fo[k];

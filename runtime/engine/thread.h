@@ -64,7 +64,7 @@ struct fb_thread {
 	const struct shared *sh;           /* the slot table (targets of sync flowops) */
 	const struct shared_slot *slot;    /* this instance's slot */
 	struct fo_stats *stats;            /* this instance's block (slot->stats) */
-	struct fo_sync *sync;              /* this instance's flowop objects */
+	struct shared_sync *sync;          /* this instance's flowop objects */
 
 	int proc;                          /* plan indices and 0-based instances */
 	uint64_t proc_inst;
@@ -341,5 +341,20 @@ uint64_t thread_tally_mem(const struct plan *p, const struct plan_flowop *f);
  */
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
 			  int a, double dflt);
+
+/*
+ * The same as a whole number, truncated toward zero when sampled.
+ * `iosize`, `indexed` and the like may name a random variable, which WML
+ * samples at every evaluation; the file and directory flowops read such
+ * attributes through this function only, so that sampling (from the
+ * thread's own stream for that variable) lives in this one place.
+ */
+static inline int64_t thread_attr_int(struct fb_thread *t, const struct plan_flowop *pf,
+				      int a, int64_t dflt)
+{
+	if (pf->attr[a].kind == PV_RANDOM)
+		return (int64_t)thread_attr_double(t, pf, a, (double)dflt);
+	return plan_attr_int(pf, a, dflt);
+}
 
 #endif

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "runtime/base/clock.h"
-#include "runtime/engine/attr.h"
 #include "runtime/engine/thread.h"
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/fsaccess.h"
@@ -28,7 +27,7 @@ enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
 		enum pick_rc rc;
 
 		if (indexed) {
-			int64_t v = fo_attr_int(t, pf, PA_INDEXED, 0);
+			int64_t v = thread_attr_int(t, pf, PA_INDEXED, 0);
 
 			rc = pick_indexed(set, want, flags, v < 0 ? (uint64_t)-v : (uint64_t)v, e);
 		} else {

@@ -21,7 +21,7 @@
  * when the pages could not be had, where madvise() says so.  Each thread
  * populates its own memory in thread_setup(), so the threads and
  * processes of a run populate theirs in parallel.
- * Under `--compat filebench` (MEM_FILL_AT_RELEASE) nothing is written
+ * Under `--compat filebench` (THREAD_MEM_FILL_AT_RELEASE) nothing is written
  * before the run: filebench allocates and zero-fills thread memory after
  * the start barrier, so the released thread does it (thread_mem_zero())
  * and the time it takes, faults included, is in the measured window.
@@ -276,7 +276,7 @@ static int populate(struct thread_mem *m, const char *name, char *err, size_t le
 
 enum thread_mem_fill thread_mem_fill_of(enum plan_semantics sem)
 {
-	return sem == PLAN_SEM_FILEBENCH ? MEM_FILL_AT_RELEASE : MEM_FILL_BEFORE_RUN;
+	return sem == PLAN_SEM_FILEBENCH ? THREAD_MEM_FILL_AT_RELEASE : THREAD_MEM_FILL_BEFORE_RUN;
 }
 
 int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,
@@ -299,7 +299,7 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 		memset(m, 0, sizeof(*m));
 		return -1;
 	}
-	if (fill == MEM_FILL_AT_RELEASE)
+	if (fill == THREAD_MEM_FILL_AT_RELEASE)
 		return 0;       /* untouched: zeroed by the released thread */
 	/* fault every page in now, not in the first timed ops */
 	if (populate(m, name, err, len) != 0) {

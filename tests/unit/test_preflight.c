@@ -111,7 +111,7 @@ END_TEST
 START_TEST(test_memory)
 {
 	struct result r;
-	uint64_t per_flowop = sizeof(struct fo_stats) + sizeof(struct fo_sync);
+	uint64_t per_flowop = sizeof(struct fo_stats) + sizeof(struct shared_sync);
 	uint64_t m0, m1;
 
 	/* memsize holds the buffer: memsize + statistics + overhead */

@@ -217,7 +217,7 @@ static char *human(char *buf, size_t len, double v)
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		      const struct welch_sample *s, int ndocs)
 {
-	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
+	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? units_latency : human;
 	char m[64], sd[64];
 	double pct;
 

@@ -312,7 +312,7 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
 		.end_ns = (int64_t)mine->end_ns + cl->offset_ns,
 	};
 	uint64_t *counts = (uint64_t *)(buf + sizeof(w));
-	struct io_totals t;
+	struct text_totals t;
 
 	text_io_totals(p, mine->sum, &t);
 	w.io_ops = t.ops;
@@ -345,13 +345,13 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
  * `end_cap`: the merged run's end), as windows from the common release.
  * NULL without run phases.
  */
-static struct proc_window *wire_windows(const struct cluster *cl, const struct plan *p,
-					const unsigned char *all, int n,
-					uint64_t common_start, uint64_t end_cap)
+static struct text_proc_window *wire_windows(const struct cluster *cl, const struct plan *p,
+					     const unsigned char *all, int n,
+					     uint64_t common_start, uint64_t end_cap)
 {
 	size_t ws = wire_size(p);
 	struct coord_phase *sp;
-	struct proc_window *win;
+	struct text_proc_window *win;
 
 	if (!p->has_phases)
 		return NULL;

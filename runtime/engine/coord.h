@@ -64,7 +64,7 @@ struct run_client {
 	struct usage_summary usage;  /* what the window cost it (usage.h) */
 };
 
-struct proc_window;        /* runtime/measure/text.h */
+struct text_proc_window;   /* runtime/measure/text.h */
 
 /* Run phases: one process's window on a client's clock (0, 0: never started). */
 struct coord_phase {
@@ -77,8 +77,8 @@ struct coord_phase {
  * the span's within the measured phase (from `start_ns`, after any
  * warm-up).  NULL when sp is NULL (or out of memory); free() it.
  */
-struct proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
-					uint64_t release_ns, uint64_t start_ns);
+struct text_proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
+					     uint64_t release_ns, uint64_t start_ns);
 
 /* What this client brings to coord_ops.combine(). */
 struct coord_local {
@@ -121,7 +121,7 @@ struct coord_combined {
 	 * start, latest end], from the common release ([plan nprocs],
 	 * malloc'ed); NULL without them.
 	 */
-	struct proc_window *windows;
+	struct text_proc_window *windows;
 };
 
 struct coord_ops {

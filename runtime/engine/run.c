@@ -655,7 +655,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 	struct coord_combined all = { 0 };
-	struct proc_window *win = NULL;
+	struct text_proc_window *win = NULL;
 	struct coord_phase *spans = NULL;
 	int reporter = 1;
 

@@ -13,7 +13,7 @@ static double per_s(double v, double dt_s)
 	return dt_s > 0 ? v / dt_s : 0.0;
 }
 
-void interval_fill(struct res_interval *iv, const struct fo_stats *s,
+void interval_fill(struct interval_row *iv, const struct fo_stats *s,
 		   double t_s, double dt_s, const double *pct, int npct)
 {
 	const struct op_stats *op = &s->op;
@@ -29,6 +29,6 @@ void interval_fill(struct res_interval *iv, const struct fo_stats *s,
 	if (!iv->has_latency)
 		return;
 	iv->mean_ns = (double)op->lat_sum_ns / (double)op->count;
-	for (int k = 0; k < npct && k < RES_MAX_PCT; k++)
+	for (int k = 0; k < npct && k < INTERVAL_MAX_PCT; k++)
 		iv->pct[k] = fo_stats_percentile(s, pct[k]);
 }

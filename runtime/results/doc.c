@@ -216,7 +216,7 @@ static void latency(struct walk *w, const struct run_results *r,
 
 /* One --interval entry: its counts, rates and latency (mean, percentiles). */
 static void interval(struct walk *w, const struct run_results *r,
-		     const struct res_interval *iv)
+		     const struct interval_row *iv)
 {
 	map_begin(w);
 	real(w, "t_s", iv->t_s);

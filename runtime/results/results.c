@@ -172,7 +172,7 @@ int results_add_run(struct run_results *r, const struct plan *p,
 		    int64_t started)
 {
 	struct res_run *runs, *run;
-	struct io_totals t;
+	struct text_totals t;
 	int nlines = 0;
 	time_t when = (time_t)started;
 	struct tm tm;
@@ -215,7 +215,7 @@ int results_add_run(struct run_results *r, const struct plan *p,
 }
 
 int results_add_phases(struct run_results *r, const struct plan *p,
-		       const struct proc_window *windows)
+		       const struct text_proc_window *windows)
 {
 	struct res_run *run;
 
@@ -239,7 +239,7 @@ int results_add_phases(struct run_results *r, const struct plan *p,
 	if (!run->phases)
 		return -1;
 	for (int pi = 0; pi < p->nprocs; pi++) {
-		const struct proc_window *w = &windows[pi];
+		const struct text_proc_window *w = &windows[pi];
 
 		if (w->phased)
 			run->phases[run->nphases++] = (struct res_phase){
@@ -251,7 +251,7 @@ int results_add_phases(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+int results_add_intervals(struct run_results *r, const struct interval_row *rows,
 			  int n, int nlines)
 {
 	struct res_run *run;
@@ -260,7 +260,7 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
 		return n <= 0 ? 0 : -1;
 	run = &r->runs[r->nruns - 1];
 	for (int j = 0; j < nlines; j++) {
-		struct res_interval *iv = calloc((size_t)n, sizeof(*iv));
+		struct interval_row *iv = calloc((size_t)n, sizeof(*iv));
 
 		if (!iv)
 			return -1;

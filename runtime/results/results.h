@@ -36,7 +36,7 @@ struct res_bucket {
 
 struct res_latency {
 	double mean, stdev, min, max;
-	double pct[RES_MAX_PCT];          /* at results.pct[] */
+	double pct[INTERVAL_MAX_PCT];     /* at results.pct[] */
 	struct res_bucket *hist;          /* [nhist], ascending, malloc'ed */
 	int nhist;
 };
@@ -52,7 +52,7 @@ struct res_flowop {
 	double ops_per_s, mb_per_s, ms_per_op;
 	bool has_latency;                 /* false: no op, no latency block */
 	struct res_latency lat;
-	struct res_interval *iv;          /* [niv], --interval, else NULL */
+	struct interval_row *iv;          /* [niv], --interval, else NULL */
 	int niv;
 };
 
@@ -187,7 +187,7 @@ struct run_results {
 	double interval_s;                /* --interval (0: no series) */
 	struct res_env env;
 
-	double pct[RES_MAX_PCT];          /* percentiles reported, e.g. 99.9 */
+	double pct[INTERVAL_MAX_PCT];     /* percentiles reported, e.g. 99.9 */
 	int npct;
 
 	int nflowops;
@@ -222,7 +222,7 @@ int results_add_run(struct run_results *r, const struct plan *p,
  * intervals of `nlines` entries each (interval-major, one per report
  * line, like res_run.flowops).  Copied.  0, or -1 when out of memory.
  */
-int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+int results_add_intervals(struct run_results *r, const struct interval_row *rows,
 			  int n, int nlines);
 
 /*
@@ -247,9 +247,9 @@ int results_add_usage(struct run_results *r, const struct usage_report *u);
  * over their process's window; the summary stays over the run.  0, or
  * -1 when out of memory or no run was added.
  */
-struct proc_window;
+struct text_proc_window;
 int results_add_phases(struct run_results *r, const struct plan *p,
-		       const struct proc_window *windows);
+		       const struct text_proc_window *windows);
 
 /* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);

@@ -230,8 +230,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 	res.warmup_s = so->run.warmup_s;
 	res.interval_s = so->run.interval_s;
 	if (so->run.percentiles && so->run.npercentiles > 0) {
-		res.npct = so->run.npercentiles < RES_MAX_PCT ?
-			   so->run.npercentiles : RES_MAX_PCT;
+		res.npct = so->run.npercentiles < INTERVAL_MAX_PCT ?
+			   so->run.npercentiles : INTERVAL_MAX_PCT;
 		memcpy(res.pct, so->run.percentiles, (size_t)res.npct * sizeof(*res.pct));
 	}
 

@@ -56,7 +56,7 @@ static void block(FILE *out, const char *name, const struct res_agg *a)
 	stat_line(out, "", "lat/op", lat_text, &a->ms_per_op);
 }
 
-void text_aggregate(FILE *out, const struct run_results *r)
+void results_print_aggregate(FILE *out, const struct results *r)
 {
 	if (!r->has_aggregate || r->agg_runs < 2)
 		return;

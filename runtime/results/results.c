@@ -1,5 +1,5 @@
 /*
- * results.c - turning merged statistics into struct run_results, and the
+ * results.c - turning merged statistics into struct results, and the
  * statistics over repeated runs.
  *
  * Each run's numbers are the breakdown's numbers (same divisions as
@@ -24,7 +24,7 @@
 
 static const double default_pct[] = { 50, 90, 95, 99, 99.9, 99.99 };
 
-void results_init(struct run_results *r)
+void results_init(struct results *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->npct = (int)(sizeof(default_pct) / sizeof(default_pct[0]));
@@ -42,7 +42,7 @@ static void clients_free(struct res_clients *c)
 	free(c);
 }
 
-void results_free(struct run_results *r)
+void results_free(struct results *r)
 {
 	for (int i = 0; i < r->nruns; i++) {
 		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++) {
@@ -77,7 +77,7 @@ const char *results_status_name(enum res_status st)
 	return names[st];
 }
 
-void results_set_error(struct run_results *r, enum res_status st,
+void results_set_error(struct results *r, enum res_status st,
 		       const char *text)
 {
 	if (r->status == RES_OK)
@@ -136,7 +136,7 @@ static int sparse_hist(struct res_latency *l, const struct hist *h)
 	return 0;
 }
 
-static int fill_flowop(struct res_flowop *o, const struct run_results *r,
+static int fill_flowop(struct res_flowop *o, const struct results *r,
 			const struct plan_flowop *pf, const struct fo_stats *s,
 			double elapsed_s)
 {
@@ -167,7 +167,7 @@ static int fill_flowop(struct res_flowop *o, const struct run_results *r,
 	return sparse_hist(&o->lat, &s->lat);
 }
 
-int results_add_run(struct run_results *r, const struct plan *p,
+int results_add_run(struct results *r, const struct plan *p,
 		    const struct fo_stats *per_flowop, double elapsed_s,
 		    int64_t started)
 {
@@ -214,7 +214,7 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_phases(struct run_results *r, const struct plan *p,
+int results_add_phases(struct results *r, const struct plan *p,
 		       const struct text_proc_window *windows)
 {
 	struct res_run *run;
@@ -251,7 +251,7 @@ int results_add_phases(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_intervals(struct run_results *r, const struct interval_row *rows,
+int results_add_intervals(struct results *r, const struct interval_row *rows,
 			  int n, int nlines)
 {
 	struct res_run *run;
@@ -311,7 +311,7 @@ static int fill_rank(struct res_rank *o, const struct plan *p,
 	return 0;
 }
 
-int results_add_clients(struct run_results *r, const struct plan *p,
+int results_add_clients(struct results *r, const struct plan *p,
 			const struct coord_combined *c)
 {
 	struct res_clients *rc;
@@ -348,7 +348,7 @@ int results_add_clients(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_usage(struct run_results *r, const struct usage_report *u)
+int results_add_usage(struct results *r, const struct usage_report *u)
 {
 	struct res_run *run;
 
@@ -423,12 +423,12 @@ static double sum_mb(const struct res_run *run, int fo) { (void)fo; return run->
 static double sum_ms(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
 
 /* Runs that completed: a partial run can only be the last one. */
-static int complete_runs(const struct run_results *r)
+static int complete_runs(const struct results *r)
 {
 	return r->nruns - (r->nruns > 0 && r->runs[r->nruns - 1].partial);
 }
 
-static void stat_over_runs(const struct run_results *r, double *buf,
+static void stat_over_runs(const struct results *r, double *buf,
 			   run_value_fn fn, int fo, struct res_stat *out)
 {
 	int n = complete_runs(r);
@@ -438,7 +438,7 @@ static void stat_over_runs(const struct run_results *r, double *buf,
 	results_stat(buf, n, out);
 }
 
-int results_aggregate(struct run_results *r)
+int results_aggregate(struct results *r)
 {
 	double *buf;
 

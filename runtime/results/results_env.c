@@ -142,7 +142,7 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 	}
 }
 
-void results_capture_env(struct run_results *r, const struct plan *p,
+void results_capture_env(struct results *r, const struct plan *p,
 			 const char *cache, bool tsc, double clock_read_ns,
 			 double clock_drift_ppm)
 {

@@ -159,7 +159,7 @@ static int print_footprint(const struct plan *p)
 	char b[32];
 
 	for (int i = 0; i < p->nfilesets; i++) {
-		struct fs_footprint fp;
+		struct fileset_foot fp;
 		int rc = preflight_footprint(p, i, &fp);
 
 		if (rc < 0)

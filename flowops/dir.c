@@ -68,7 +68,7 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
 static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
 {
 	struct dir_priv *p = fi->priv;
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->leafdirs;
 	const char *what = make ? "mkdir" : "rmdir";
 	struct fsa_entry ent;
@@ -76,7 +76,7 @@ static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi
 	uint64_t e, t0, t1;
 	int rc, err;
 
-	r = slot_pick(t, fi->pf, set, make ? PICK_ABSENT : PICK_EXISTING, 0, NULL, &e);
+	r = slot_pick(t, fi->pf, set, make ? PICK_WANT_ABSENT : PICK_WANT_EXISTING, 0, NULL, &e);
 	if (r != FLOWOP_OK)
 		return r;
 	if (fsa_reach_leaf(fs, e, &p->dirs, &ent) < 0) {
@@ -119,7 +119,7 @@ static enum flowop_result removedir_run(struct fb_thread *t, struct flowop_inst 
 static enum flowop_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct dir_priv *p = fi->priv;
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->dirs;
 	uint64_t d, t0, t1, bytes = 0;
 	enum flowop_result r;
@@ -127,7 +127,7 @@ static enum flowop_result listdir_run(struct fb_thread *t, struct flowop_inst *f
 	DIR *dir;
 	int fd, err;
 
-	r = slot_pick(t, fi->pf, set, PICK_ANY, 0, NULL, &d);
+	r = slot_pick(t, fi->pf, set, PICK_WANT_ANY, 0, NULL, &d);
 	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);

@@ -92,7 +92,7 @@ static enum flowop_result slot_closed(struct fb_thread *t, struct flowop_inst *f
  * createfile may make it again); a symbolic link on the way stops the run.
  */
 static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
-				      struct file_priv *p, const struct fs_state *fs,
+				      struct file_priv *p, const struct fileset_state *fs,
 				      uint64_t e, const char *what, int err)
 {
 	if (err == ENOENT && !strcmp(what, "open"))
@@ -117,7 +117,7 @@ static enum flowop_result opened(struct fb_thread *t, struct flowop_inst *fi,
 				 struct file_priv *p, struct fb_slot *s, uint64_t e,
 				 int fd, bool created, uint64_t t0, uint64_t t1)
 {
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 
 	slot_attach(s, fd, fi->pf->fileset, &fs->files, e, created);
 	pick_release(&fs->files, e);
@@ -130,7 +130,7 @@ static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->sel);
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	enum flowop_result r;
 	uint64_t e, t0, t1;
 	int fd, flags;
@@ -138,7 +138,7 @@ static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
 	flags = slot_open_flags(fs->pf, p->oflags);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, common_rotor(&p->sel), &e);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_EXISTING, 0, common_rotor(&p->sel), &e);
 	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
@@ -153,7 +153,7 @@ static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst
 {
 	struct file_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->sel);
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	int flags = slot_open_flags(fs->pf, p->oflags);
 	enum flowop_result r;
 	uint64_t e, t0, t1;
@@ -162,7 +162,7 @@ static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst
 
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_ABSENT, 0, NULL, &e);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_ABSENT, 0, NULL, &e);
 	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
@@ -196,7 +196,7 @@ static enum flowop_result closefile_run(struct fb_thread *t, struct flowop_inst 
  * (it still exists and no other slot has it open).  Claims it busy
  * (waiting for a current user) and returns true.
  */
-static bool claim_slot_file(struct fb_thread *t, const struct fs_state *fs,
+static bool claim_slot_file(struct fb_thread *t, const struct fileset_state *fs,
 			    struct fb_slot *s, uint64_t *e)
 {
 	while (!pick_claim(&fs->files, s->entry)) {
@@ -221,7 +221,7 @@ static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst
 	const struct plan_flowop *pf = fi->pf;
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
 	int set = common_fileset(fi, s);
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	struct fsa_entry ent;
 	uint64_t e, t0 = 0, t1 = 0;
 	int rc;
@@ -239,7 +239,7 @@ static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst
 		 * (another thread picked the same file): delete another file
 		 * of the same fileset, as without fd.
 		 */
-		enum flowop_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
+		enum flowop_result r = slot_pick(t, pf, &fs->files, PICK_WANT_EXISTING,
 						 PICK_NOT_OPEN, NULL, &e);
 
 		if (r != FLOWOP_OK)
@@ -273,7 +273,7 @@ static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	struct stat st;
 	uint64_t e, t0, t1;
 	int rc;
@@ -290,7 +290,7 @@ static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *
 		if (pf->fileset < 0)
 			return slot_closed(t, fi, s);
 		fs = &t->filesets[pf->fileset];
-		r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0, NULL, &e);
+		r = slot_pick(t, pf, &fs->files, PICK_WANT_EXISTING, 0, NULL, &e);
 
 		if (r != FLOWOP_OK)
 			return r;

@@ -92,7 +92,7 @@ struct worker {
 struct master {
 	const struct plan *plan;
 	struct shared sh;
-	struct fs_state *fs;
+	struct fileset_state *fs;
 	struct worker *w;
 	uint64_t nw;              /* workers started */
 	uint64_t live;            /* not yet reaped */

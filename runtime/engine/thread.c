@@ -61,7 +61,7 @@ static struct op_stats *thread_open_stats(const struct plan *p, struct fo_stats 
 }
 
 int thread_prepare(struct fb_thread *t, const struct plan *p,
-		   const struct fs_state *fs, struct shared *sh, int proc,
+		   const struct fileset_state *fs, struct shared *sh, int proc,
 		   uint64_t slot)
 {
 	const struct shared_slot *ss = &sh->slots[slot];
@@ -457,14 +457,14 @@ static int thread_setup(struct fb_thread *t)
  */
 static void thread_fail_norsc_fileset(struct fb_thread *t,
 				      const struct flowop_inst *fi,
-				      const struct fs_state *fs)
+				      const struct fileset_state *fs)
 {
 	char dirs[160] = "";
 
 	if (fs->pf->leafdirs)
 		snprintf(dirs, sizeof(dirs), "; %llu leaf dirs: %llu exist, %llu busy",
 			 (unsigned long long)fs->pf->leafdirs,
-			 (unsigned long long)pick_count(&fs->leafdirs, PICK_EXISTING),
+			 (unsigned long long)pick_count(&fs->leafdirs, PICK_WANT_EXISTING),
 			 (unsigned long long)pick_busy_count(&fs->leafdirs));
 	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
 		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "
@@ -472,8 +472,8 @@ static void thread_fail_norsc_fileset(struct fb_thread *t,
 		    "or use 'set mode quit firstdone' or 'alldone'",
 		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
 		    (unsigned long long)fs->pf->entries,
-		    (unsigned long long)pick_count(&fs->files, PICK_EXISTING),
-		    (unsigned long long)pick_count(&fs->files, PICK_ABSENT),
+		    (unsigned long long)pick_count(&fs->files, PICK_WANT_EXISTING),
+		    (unsigned long long)pick_count(&fs->files, PICK_WANT_ABSENT),
 		    (unsigned long long)pick_busy_count(&fs->files), dirs);
 }
 

@@ -21,7 +21,7 @@
 #include "runtime/engine/slot.h"
 #include "runtime/measure/stats.h"
 
-struct fs_state;
+struct fileset_state;
 
 /*
  * One flowop family's state in a thread instance (flowops/aio.c: the
@@ -60,7 +60,8 @@ struct fb_thread {
 	struct fb_slot slots[FB_ALL_SLOTS];
 
 	const struct plan_thread *pt;
-	const struct fs_state *filesets;   /* [plan->nfilesets] */
+	/* the run's filesets, [plan->nfilesets] */
+	const struct fileset_state *filesets;
 	const struct shared *sh;           /* the slot table (targets of sync flowops) */
 	const struct shared_slot *slot;    /* this instance's slot */
 	struct fo_stats *stats;            /* this instance's block (slot->stats) */
@@ -124,7 +125,7 @@ static inline enum flowop_result thread_quiesce(struct fb_thread *t,
  * its flowop arrays (worker process, before the barrier).  0 or -1.
  */
 int thread_prepare(struct fb_thread *t, const struct plan *p,
-		   const struct fs_state *fs, struct shared *sh, int proc,
+		   const struct fileset_state *fs, struct shared *sh, int proc,
 		   uint64_t slot);
 void thread_release_mem(struct fb_thread *t);
 

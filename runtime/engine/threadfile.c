@@ -49,7 +49,7 @@ enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 				   uint64_t *own, int *opened)
 {
 	const struct plan_flowop *pf = fi->pf;
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	const struct pick_set *files;
 	char path[PATH_MAX];
 	enum flowop_result r;
@@ -83,7 +83,7 @@ enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 			    "write files of their own without fd=N: give them fd=N)" : "");
 		return FLOWOP_ERROR;
 	}
-	r = slot_pick(t, pf, files, PICK_EXISTING, 0, own, &e);
+	r = slot_pick(t, pf, files, PICK_WANT_EXISTING, 0, own, &e);
 	if (r != FLOWOP_OK)
 		return r;
 	oflags = slot_open_flags(fs->pf, flags);
@@ -120,7 +120,7 @@ enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 enum flowop_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
 				       struct fb_slot *s)
 {
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	char path[PATH_MAX], reason[160];
 	const char *why;
 

@@ -507,7 +507,7 @@ static int run_threads(const struct prealloc_job *job, struct prealloc_link *lin
 {
 	const struct fs_tree *tree = job->tree;
 	struct prealloc_run r = { .job = job, .nfiles = tree->nfiles, .link = link };
-	uint64_t want_files = pick_count(job->files, PICK_EXISTING), want_bytes = 0;
+	uint64_t want_files = pick_count(job->files, PICK_WANT_EXISTING), want_bytes = 0;
 	uint64_t t0 = clock_now_ns();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t chunks;

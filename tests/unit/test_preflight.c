@@ -259,7 +259,7 @@ END_TEST
 START_TEST(test_footprint)
 {
 	struct result r;
-	struct fs_footprint fp;
+	struct fileset_foot fp;
 
 	compile_src(&r,
 		    "define fileset name=a,path=/tmp,size=1m,entries=10,dirwidth=10,prealloc=50\n"

@@ -69,7 +69,7 @@ struct tok_word {
 };
 
 /* Lists are built left-recursively with a tail pointer. */
-struct attr_list { struct ast_attr *head, *tail; };
+struct ast_attr_list { struct ast_attr *head, *tail; };
 struct entity_list { struct ast_entity *head, *tail; };
 struct word_list { struct ast_word *head, *tail; };
 struct string_list { struct ast_string_list *head, *tail; };
@@ -128,7 +128,7 @@ static struct ast_expr *table_expr(struct parse_ctx *ctx, struct src_loc loc,
 	struct tok_word w;
 	struct ast_expr *expr;
 	struct ast_attr *attr;
-	struct attr_list attrs;
+	struct ast_attr_list attrs;
 	struct ast_entity *ent;
 	struct entity_list ents;
 	struct word_list words;

@@ -74,7 +74,7 @@ struct flowop_inst {
 
 /*
  * What an attribute holds once the compiler converted it (lang/attrs.c,
- * attr_convert()).  Only the types that allow it take a random variable.
+ * attrs_convert()).  Only the types that allow it take a random variable.
  */
 enum attr_type {
 	T_STRING,   /* text; numbers are accepted as their decimal text */

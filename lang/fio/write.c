@@ -264,11 +264,12 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# ioengine=%s, iodepth=%lld: asynchronous flowops keep up to "
 			"$iodepth%s I/Os in flight (flowbench submits them with io_uring%s)\n",
 			eng, o->iodepth, jp->sfx,
-			o->engine == FIO_POSIXAIO ? "; posixaio is treated like libaio" : "");
+			o->engine == FIO_ENGINE_POSIXAIO ?
+			"; posixaio is treated like libaio" : "");
 	else if (fio_sync_engine(o->engine))
 		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s%s\n",
 			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
-			"engine, as in fio)" : "", o->engine >= FIO_VSYNC ?
+			"engine, as in fio)" : "", o->engine >= FIO_ENGINE_VSYNC ?
 			" (fio's vectored/pvsync2 calls of one buffer do the same I/O)" : "");
 	else if (o->iodepth > 1)
 		fprintf(out, "# ioengine=%s, iodepth=%lld on buffered files (direct=0): "
@@ -283,7 +284,7 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"in that order: a fixed interleaving, not fio's random choice per op\n",
 			o->rwmixread, jp->reads, jp->reads == 1 ? "" : "s",
 			jp->writes, jp->writes == 1 ? "" : "s");
-	if (o->rw == FIO_RW && jp->reads && jp->writes)
+	if (o->rw == FIO_RW_RW && jp->reads && jp->writes)
 		fprintf(out, "# rw=rw: reads and writes share one sequential offset (fio "
 			"keeps one per direction); writes at the end of the file extend it\n");
 	if (fio_fsync_every(o) && jp->fsyncs)

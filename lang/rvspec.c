@@ -527,7 +527,7 @@ static const struct cvar_type cvar_types[] = {
 	{ NULL, { NULL }, { 0 }, NULL },
 };
 
-static char *trim(char *s)
+static char *trim_blanks(char *s)
 {
 	char *end;
 
@@ -562,7 +562,7 @@ static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 		double x;
 		int k;
 
-		piece = trim(piece);
+		piece = trim_blanks(piece);
 		if (!*piece)
 			continue;
 		if (!colon) {
@@ -573,8 +573,8 @@ static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 			continue;
 		}
 		*colon = '\0';
-		key = trim(piece);
-		val = trim(colon + 1);
+		key = trim_blanks(piece);
+		val = trim_blanks(colon + 1);
 		for (k = 0; t->keys[k] && strcmp(t->keys[k], key) != 0; k++)
 			;
 		if (!t->keys[k]) {

@@ -226,7 +226,7 @@ static int leading_digits(const char *s, uint64_t *n, const char **end)
 }
 
 /* n x mult, or FIO_PARSE_TOO_LARGE when it overflows or passes `max`. */
-static int scaled(uint64_t n, uint64_t mult, uint64_t max, uint64_t *v)
+static int mul_within(uint64_t n, uint64_t mult, uint64_t max, uint64_t *v)
 {
 	uint64_t r;
 
@@ -275,7 +275,7 @@ int fio_parse_size(const char *s, uint64_t *v)
 	/* a well-formed size too long for 64 bits is too large, not invalid */
 	if (st == FIO_PARSE_TOO_LARGE)
 		return FIO_PARSE_TOO_LARGE;
-	return scaled(n, mult, FIO_SIZE_MAX, v);
+	return mul_within(n, mult, FIO_SIZE_MAX, v);
 }
 
 int fio_parse_time(const char *s, uint64_t *us)
@@ -293,7 +293,7 @@ int fio_parse_time(const char *s, uint64_t *us)
 		return st;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].sfx) == 0)
-			return st ? st : scaled(n, units[i].us, FIO_TIME_MAX_US, us);
+			return st ? st : mul_within(n, units[i].us, FIO_TIME_MAX_US, us);
 	}
 	return FIO_PARSE_NOT_A_VALUE;
 }

@@ -449,7 +449,7 @@ static void print_after(struct emit *e, const struct job_plan *jp)
 
 /* The run-phase attributes of the job's process: after, startdelay,
  * runtime (only when the workload has phases). */
-static void phase_attrs(struct emit *e, const struct job_plan *jp, int index)
+static void emit_phase_attrs(struct emit *e, const struct job_plan *jp, int index)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
@@ -541,7 +541,7 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
-	phase_attrs(e, jp, index);
+	emit_phase_attrs(e, jp, index);
 	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->name,
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)

@@ -12,7 +12,7 @@
  *  - hugetlb: MAP_HUGETLB pages from the reserved pool (vm.nr_hugepages),
  *    an error naming the sysctl when the pool is short.
  * Every page is made present and writable before the run so no fault
- * lands in an op (populate()).  Fresh anonymous memory is zero already:
+ * lands in an op (populate_pages()).  Fresh anonymous memory is zero already:
  * the work is the faults, so the kernel takes them all in one
  * madvise(MADV_POPULATE_WRITE) call instead of one trap per page from a
  * memset (Linux 5.14; older kernels get one write per page).  Not
@@ -254,7 +254,7 @@ static void touch_pages(void *addr, uint64_t len)
  * anonymous read-write mapping means a kernel without
  * MADV_POPULATE_WRITE.  0, or -1 with the reason in err.
  */
-static int populate(struct thread_mem *m, const char *name, char *err, size_t len)
+static int populate_pages(struct thread_mem *m, const char *name, char *err, size_t len)
 {
 	while (madvise(m->addr, m->mapped, MADV_POPULATE_WRITE) != 0) {
 		int e = errno;
@@ -302,7 +302,7 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 	if (fill == THREAD_MEM_FILL_AT_RELEASE)
 		return 0;       /* untouched: zeroed by the released thread */
 	/* fault every page in now, not in the first timed ops */
-	if (populate(m, name, err, len) != 0) {
+	if (populate_pages(m, name, err, len) != 0) {
 		thread_mem_free(m);
 		return -1;
 	}

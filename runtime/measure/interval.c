@@ -8,7 +8,7 @@
 
 #include "runtime/measure/stats.h"
 
-static double per_s(double v, double dt_s)
+static double per_second(double v, double dt_s)
 {
 	return dt_s > 0 ? v / dt_s : 0.0;
 }
@@ -23,8 +23,8 @@ void interval_fill(struct interval_row *iv, const struct fo_stats *s,
 	iv->dt_s = dt_s;
 	iv->ops = op->count;
 	iv->bytes = op->bytes;
-	iv->ops_per_s = per_s((double)op->count, dt_s);
-	iv->mb_per_s = per_s((double)op->bytes / 1048576.0, dt_s);
+	iv->ops_per_s = per_second((double)op->count, dt_s);
+	iv->mb_per_s = per_second((double)op->bytes / 1048576.0, dt_s);
 	iv->has_latency = op->count > 0;
 	if (!iv->has_latency)
 		return;

@@ -415,12 +415,12 @@ void results_stat(const double *v, int n, struct res_stat *out)
 /* One quantity picked from each run. */
 typedef double (*run_value_fn)(const struct res_run *run, int fo);
 
-static double fo_ops(const struct res_run *run, int fo) { return run->flowops[fo].ops_per_s; }
-static double fo_mb(const struct res_run *run, int fo) { return run->flowops[fo].mb_per_s; }
-static double fo_ms(const struct res_run *run, int fo) { return run->flowops[fo].ms_per_op; }
-static double sum_ops(const struct res_run *run, int fo) { (void)fo; return run->summary.ops_per_s; }
-static double sum_mb(const struct res_run *run, int fo) { (void)fo; return run->summary.mb_per_s; }
-static double sum_ms(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
+static double fo_ops_of(const struct res_run *run, int fo) { return run->flowops[fo].ops_per_s; }
+static double fo_mb_of(const struct res_run *run, int fo) { return run->flowops[fo].mb_per_s; }
+static double fo_ms_of(const struct res_run *run, int fo) { return run->flowops[fo].ms_per_op; }
+static double sum_ops_of(const struct res_run *run, int fo) { (void)fo; return run->summary.ops_per_s; }
+static double sum_mb_of(const struct res_run *run, int fo) { (void)fo; return run->summary.mb_per_s; }
+static double sum_ms_of(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
 
 /* Runs that completed: a partial run can only be the last one. */
 static int complete_runs(const struct results *r)
@@ -453,13 +453,13 @@ int results_aggregate(struct results *r)
 		return -1;
 	}
 	for (int j = 0; j < r->nflowops; j++) {
-		stat_over_runs(r, buf, fo_ops, j, &r->agg[j].ops_per_s);
-		stat_over_runs(r, buf, fo_mb, j, &r->agg[j].mb_per_s);
-		stat_over_runs(r, buf, fo_ms, j, &r->agg[j].ms_per_op);
+		stat_over_runs(r, buf, fo_ops_of, j, &r->agg[j].ops_per_s);
+		stat_over_runs(r, buf, fo_mb_of, j, &r->agg[j].mb_per_s);
+		stat_over_runs(r, buf, fo_ms_of, j, &r->agg[j].ms_per_op);
 	}
-	stat_over_runs(r, buf, sum_ops, 0, &r->agg_summary.ops_per_s);
-	stat_over_runs(r, buf, sum_mb, 0, &r->agg_summary.mb_per_s);
-	stat_over_runs(r, buf, sum_ms, 0, &r->agg_summary.ms_per_op);
+	stat_over_runs(r, buf, sum_ops_of, 0, &r->agg_summary.ops_per_s);
+	stat_over_runs(r, buf, sum_mb_of, 0, &r->agg_summary.mb_per_s);
+	stat_over_runs(r, buf, sum_ms_of, 0, &r->agg_summary.ms_per_op);
 	free(buf);
 	r->has_aggregate = true;
 	r->agg_runs = complete_runs(r);

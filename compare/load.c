@@ -424,7 +424,8 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 		goto fail;
 	}
 	describe(doc);
-	doc->compat = *jstr(doc->root, "compat") ? jstr(doc->root, "compat") : "flowbench";
+	doc->compat = *jstr(doc->root, "compat") ?
+		      jstr(doc->root, "compat") : "flowbench";
 	runs = json_object_get(doc->root, "runs");
 	if (!json_is_array(runs) || json_array_size(runs) == 0) {
 		const char *e = jstr(doc->root, "error");

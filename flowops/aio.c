@@ -214,8 +214,8 @@ static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst
 				   struct aio_ring *r, unsigned want, unsigned how);
 
 /* fb_thread.quiesce: every request of the thread in flight, reaped and recorded. */
-static enum flowop_result aio_quiesce(struct fb_thread *t, const struct flowop_inst *fi,
-				      void *state)
+static enum flowop_result aio_quiesce(struct fb_thread *t,
+				      const struct flowop_inst *fi, void *state)
 {
 	struct aio_ring *r = state;
 
@@ -306,7 +306,8 @@ static void aio_req_done(struct aio_ring *r, struct aio_req *q,
  * once synchronously (if the slot still holds the file) to learn the
  * reason, as write does, and count the failure under it (else as short).
  */
-static enum flowop_result aio_failed(struct fb_thread *t, const struct flowop_inst *fi,
+static enum flowop_result aio_failed(struct fb_thread *t,
+				     const struct flowop_inst *fi,
 				     const struct aio_req *q, int res)
 {
 	struct fb_slot where = { .fd = -1, .fileset = q->fileset, .entry = q->entry };
@@ -463,11 +464,11 @@ static void aio_cancel_all(struct aio_ring *r)
 /*
  * Wait until `want` requests completed (or none is in flight), recording
  * every completion seen; requests still only prepared are submitted
- * first.  Returns FLOWOP_OK; FLOWOP_DONE if one was reaped after the deadline or
- * (REAP_HALT) the run halted; FLOWOP_ERROR if a request failed.  Without
- * REAP_HALT (the drain at thread end) it waits for all `want` even after
- * an error, so no request is left using a buffer about to be freed; only
- * an aborted run cancels them and stops waiting soon.
+ * first.  Returns FLOWOP_OK; FLOWOP_DONE if one was reaped after the deadline
+ * or (REAP_HALT) the run halted; FLOWOP_ERROR if a request failed.  Without
+ * REAP_HALT (the drain at thread end) it waits for all `want` even after an
+ * error, so no request is left using a buffer about to be freed; only an
+ * aborted run cancels them and stops waiting soon.
  */
 static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
 				   struct aio_ring *r, unsigned want, unsigned how)
@@ -536,7 +537,8 @@ static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi,
 }
 
 /* io.c's hook: a random iosize outgrew the buffer the requests in flight use. */
-static enum flowop_result aio_before_regrow(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aio_before_regrow(struct fb_thread *t,
+					    struct flowop_inst *fi)
 {
 	struct aio_ring *r = ((struct aio_priv *)fi->priv)->ring;
 
@@ -580,7 +582,8 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_inst *fi,
 					  struct aio_priv *p, struct aio_ring *r)
 {
-	enum flowop_result res = aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
+	enum flowop_result res = aio_reap(t, fi, r, r->inflight,
+					  REAP_COUNT | REAP_HALT);
 
 	if (res != FLOWOP_OK)
 		return res;
@@ -907,7 +910,8 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 
 	if (r->inflight) {
 		unsigned want = r->inflight / 2 ? r->inflight / 2 : 1;
-		enum flowop_result res = aio_reap(t, fi, r, want, REAP_COUNT | REAP_HALT);
+		enum flowop_result res = aio_reap(t, fi, r, want,
+						  REAP_COUNT | REAP_HALT);
 
 		if (res != FLOWOP_OK)
 			return res;

@@ -74,8 +74,8 @@ static void fail_where(struct fb_thread *t, const char *what, const struct fb_sl
 
 enum flowop_result common_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
 				    enum fo_err_kind kind, const char *what,
-				    const struct fb_slot *s, const char *path, int64_t off,
-				    int err)
+				    const struct fb_slot *s, const char *path,
+				    int64_t off, int err)
 {
 	char where[PATH_MAX + 160];
 
@@ -88,13 +88,14 @@ enum flowop_result common_fail_kind(struct fb_thread *t, const struct flowop_ins
 }
 
 enum flowop_result common_fail(struct fb_thread *t, const struct flowop_inst *fi,
-			       const char *what, const struct fb_slot *s, const char *path,
-			       int64_t off, int err)
+			       const char *what, const struct fb_slot *s,
+			       const char *path, int64_t off, int err)
 {
 	return common_fail_kind(t, fi, fo_err_kind_of(err), what, s, path, off, err);
 }
 
-enum flowop_result common_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+enum flowop_result common_fail_fatal(struct fb_thread *t,
+				     const struct flowop_inst *fi,
 				     const char *what, const struct fb_slot *s,
 				     const char *path, int64_t off, int err)
 {
@@ -105,7 +106,8 @@ enum flowop_result common_fail_fatal(struct fb_thread *t, const struct flowop_in
 	return FLOWOP_ERROR;
 }
 
-enum flowop_result common_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
+enum flowop_result common_slot_not_open(struct fb_thread *t,
+					const struct flowop_inst *fi,
 					const struct fb_slot *s)
 {
 	int slot = s ? (int)(s - t->slots) : 0;

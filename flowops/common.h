@@ -27,14 +27,14 @@
  * whether the flowop takes them or not: unset then).
  */
 enum common_attr {
-	COMMON_OPENNEXT = PA_OWN,  /* fd slot rotation (common_slotsel_init()) */
-	COMMON_DSYNC,              /* O_SYNC (common_open_flags()) */
-	COMMON_DIRECTIO,           /* O_DIRECT (common_open_flags()) */
-	COMMON_NOREADAHEAD,        /* posix_fadvise(POSIX_FADV_RANDOM) after an open */
-	COMMON_IOSIZE,             /* bytes per op or chunk */
-	COMMON_WORKINGSET,         /* bytes of the file it works on */
-	COMMON_SRCFD,              /* writewholefile: the slot whose file gives the size */
-	COMMON_OWN                 /* a file-based family's own attributes from here */
+	COMMON_OPENNEXT = PA_OWN, /* fd slot rotation (common_slotsel_init()) */
+	COMMON_DSYNC,             /* O_SYNC (common_open_flags()) */
+	COMMON_DIRECTIO,          /* O_DIRECT (common_open_flags()) */
+	COMMON_NOREADAHEAD,       /* posix_fadvise(POSIX_FADV_RANDOM) after an open */
+	COMMON_IOSIZE,            /* bytes per op or chunk */
+	COMMON_WORKINGSET,        /* bytes of the file it works on */
+	COMMON_SRCFD,             /* writewholefile: the slot giving the size */
+	COMMON_OWN                /* a file-based family's own attributes from here */
 };
 
 #define COMMON_ATTR_OPENNEXT                                            \
@@ -79,14 +79,16 @@ struct common_slotsel {
 	uint64_t file_rotor;
 };
 /* The end of what every op reads (struct io_priv places it in its first line). */
-#define COMMON_SLOTSEL_HOT_END (__builtin_offsetof(struct common_slotsel, may_own) + 1)
+#define COMMON_SLOTSEL_HOT_END \
+	(__builtin_offsetof(struct common_slotsel, may_own) + 1)
 
 void common_slotsel_init(struct common_slotsel *sel, const struct plan_flowop *pf);
 
 /* Slot 0 holds another fileset's file: take a private slot if one is left. */
 struct fb_slot *common_slot_own(struct fb_thread *t, struct common_slotsel *sel);
 
-static inline struct fb_slot *common_slot(struct fb_thread *t, struct common_slotsel *sel)
+static inline struct fb_slot *common_slot(struct fb_thread *t,
+					  struct common_slotsel *sel)
 {
 	int i = sel->fixed;
 
@@ -107,7 +109,8 @@ static inline struct fb_slot *common_slot(struct fb_thread *t, struct common_slo
  * The fileset a flowop works on: its filename's, or for a flowop given
  * only `fd`, the one of the file its slot holds; -1 if neither.
  */
-static inline int common_fileset(const struct flowop_inst *fi, const struct fb_slot *s)
+static inline int common_fileset(const struct flowop_inst *fi,
+				 const struct fb_slot *s)
 {
 	return fi->pf->fileset >= 0 ? fi->pf->fileset : s ? s->fileset : -1;
 }
@@ -127,8 +130,8 @@ static inline int common_open_flags(const struct plan_flowop *pf)
  * deadline.  Always inlined, as thread_record() is (hot path).
  */
 static inline __attribute__((always_inline)) enum flowop_result
-common_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t t1,
-	      uint64_t bytes)
+common_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
+	      uint64_t t1, uint64_t bytes)
 {
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes) ?
 	       FLOWOP_OK : FLOWOP_DONE;
@@ -149,22 +152,25 @@ static inline uint64_t *common_rotor(struct common_slotsel *sel)
  * it from run().  thread_op_failed() (runtime/engine/thread.h) says more.
  */
 enum flowop_result common_fail(struct fb_thread *t, const struct flowop_inst *fi,
-			       const char *what, const struct fb_slot *s, const char *path,
-			       int64_t off, int err) __attribute__((cold));
+			       const char *what, const struct fb_slot *s,
+			       const char *path, int64_t off, int err)
+	__attribute__((cold));
 /*
  * The same, counted as `kind` (FE_SHORT: a short transfer); `err` 0
  * leaves out ": strerror".
  */
-enum flowop_result common_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+enum flowop_result common_fail_kind(struct fb_thread *t,
+				    const struct flowop_inst *fi,
 				    enum fo_err_kind kind, const char *what,
-				    const struct fb_slot *s, const char *path, int64_t off,
-				    int err) __attribute__((cold));
+				    const struct fb_slot *s, const char *path,
+				    int64_t off, int err) __attribute__((cold));
 /*
  * The same message for what no op can get past (the workload does not
  * fit the files: an iosize larger than the file): fails the run even
  * with --keep-going, counts nothing.  Returns FLOWOP_ERROR.
  */
-enum flowop_result common_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
+enum flowop_result common_fail_fatal(struct fb_thread *t,
+				     const struct flowop_inst *fi,
 				     const char *what, const struct fb_slot *s,
 				     const char *path, int64_t off, int err)
 	__attribute__((cold));
@@ -174,8 +180,10 @@ enum flowop_result common_fail_fatal(struct fb_thread *t, const struct flowop_in
  * it is one more failure, counted as EBADF; otherwise the workload is
  * wrong and the run fails.  FLOWOP_FAILED or FLOWOP_ERROR.
  */
-enum flowop_result common_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
-					const struct fb_slot *s) __attribute__((cold));
+enum flowop_result common_slot_not_open(struct fb_thread *t,
+					const struct flowop_inst *fi,
+					const struct fb_slot *s)
+	__attribute__((cold));
 
 /*
  * Fill `len` bytes with the written-data pattern: byte i is

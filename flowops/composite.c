@@ -14,7 +14,8 @@
 #include "plan/flowop.h"
 #include "runtime/engine/thread.h"
 
-static enum flowop_result composite_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result composite_run(struct fb_thread *t,
+					struct flowop_inst *fi)
 {
 	int k = thread_entry_index(t, fi);
 	int last = k + fi->pf->ndesc;

@@ -65,7 +65,8 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
  * its parent reached below the fileset's root and kept for the next one
  * (runtime/fileset/fsaccess.h).  The op's time is the mkdirat/unlinkat alone.
  */
-static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
+static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi,
+				     bool make)
 {
 	struct dir_priv *p = fi->priv;
 	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
@@ -76,7 +77,8 @@ static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi
 	uint64_t e, t0, t1;
 	int rc, err;
 
-	r = slot_pick(t, fi->pf, set, make ? PICK_WANT_ABSENT : PICK_WANT_EXISTING, 0, NULL, &e);
+	r = slot_pick(t, fi->pf, set, make ? PICK_WANT_ABSENT : PICK_WANT_EXISTING, 0,
+		      NULL, &e);
 	if (r != FLOWOP_OK)
 		return r;
 	if (fsa_reach_leaf(fs, e, &p->dirs, &ent) < 0) {
@@ -150,7 +152,8 @@ static enum flowop_result listdir_run(struct fb_thread *t, struct flowop_inst *f
 		fileset_dir_path(fs, (uint32_t)d, p->path);
 		if (err == ELOOP)
 			return thread_refuse(t, fi, "list", p->path, THREAD_WHY_LINK);
-		return common_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
+		return common_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1,
+				   err);
 	}
 	return common_record(t, fi, t0, t1, bytes);
 }

@@ -92,7 +92,8 @@ static enum flowop_result slot_closed(struct fb_thread *t, struct flowop_inst *f
  * createfile may make it again); a symbolic link on the way stops the run.
  */
 static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
-				      struct file_priv *p, const struct fileset_state *fs,
+				      struct file_priv *p,
+				      const struct fileset_state *fs,
 				      uint64_t e, const char *what, int err)
 {
 	if (err == ENOENT && !strcmp(what, "open"))
@@ -103,7 +104,8 @@ static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *f
 		return thread_refuse(t, fi, what, p->path, THREAD_WHY_LINK);
 	if (err == EINVAL && (p->oflags & O_DIRECT))
 		return common_fail_fatal(t, fi, !strcmp(what, "open") ?
-					 "O_DIRECT refused: open" : "O_DIRECT refused: create",
+					 "O_DIRECT refused: open" :
+					 "O_DIRECT refused: create",
 					 NULL, p->path, -1, err);
 	return common_fail(t, fi, what, NULL, p->path, -1, err);
 }
@@ -138,7 +140,8 @@ static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
 	flags = slot_open_flags(fs->pf, p->oflags);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_EXISTING, 0, common_rotor(&p->sel), &e);
+	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_EXISTING, 0,
+		      common_rotor(&p->sel), &e);
 	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
@@ -382,21 +385,24 @@ static void fsyncset_need(const struct plan *p, const struct plan_flowop *f,
 static const struct attr_spec open_attrs[] = {
 	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT, ATTR_INDEXED, COMMON_ATTR_DSYNC,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_NOREADAHEAD,
-	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* closefile, fsync: the slot's file */
 static const struct attr_spec slot_attrs[] = {
 	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT,
-	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* deletefile, statfile: a picked file, or the one slot `fd` held */
 static const struct attr_spec pick_attrs[] = {
 	ATTR_FILENAME, ATTR_FD, ATTR_INDEXED,
-	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -425,9 +431,11 @@ FILE_OP(createfile, open_attrs, createfile_run, common_validate_file, file_need,
 FILE_OP(closefile, slot_attrs, closefile_run, common_validate_slot, file_need, false);
 FILE_OP(deletefile, pick_attrs, deletefile_run, common_validate_file_or_fd,
 	deletefile_need, true);
-FILE_OP(statfile, pick_attrs, statfile_run, common_validate_file_or_fd, file_need, false);
+FILE_OP(statfile, pick_attrs, statfile_run, common_validate_file_or_fd, file_need,
+	false);
 FILE_OP(fsync, slot_attrs, fsync_run, common_validate_slot, file_need, false);
-FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, common_validate_file, fsyncset_need, false);
+FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, common_validate_file, fsyncset_need,
+	false);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

@@ -157,7 +157,8 @@ static enum flowop_result bytes_run(struct fb_thread *t, struct flowop_inst *fi)
 }
 
 /* --compat filebench: the counter read before this call's op is recorded. */
-static enum flowop_result count_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result count_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);
@@ -165,7 +166,8 @@ static enum flowop_result count_run_filebench(struct fb_thread *t, struct flowop
 	return finish_judge(t, fi, t0, thread_tally_read(&p->tally), true);
 }
 
-static enum flowop_result bytes_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result bytes_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);

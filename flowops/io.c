@@ -199,7 +199,10 @@ char *io_filebench_buf(struct fb_thread *t, const struct io_priv *p)
 	return (char *)(((uintptr_t)p->fb_area + x + p->fb_mask) & ~p->fb_mask);
 }
 
-/* Settings from flowop `fi`'s attributes, before any buffer.  0 or FLOWOP_ERROR. */
+/*
+ * Settings from flowop `fi`'s attributes, before any buffer.  0 or
+ * FLOWOP_ERROR.
+ */
 static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p)
 {
@@ -914,7 +917,8 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 
 	if (!plan_attr_given(f, COMMON_IOSIZE) ||
 	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
-		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ? f->attr[COMMON_IOSIZE].loc : f->loc,
+		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ?
+			   f->attr[COMMON_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;
 	}

@@ -26,11 +26,11 @@ struct fb_thread;
 
 /* read's and write's own attributes (aio.c numbers its own after IO_COUNT). */
 enum io_attr {
-	IO_RANDOM = COMMON_OWN,  /* a random whole block of the working set */
-	IO_MISALIGN,             /* bytes added to every offset */
-	IO_MEMOFFSET,            /* the buffer starts this far into thread memory */
-	IO_RANDOMMAP,            /* random: every block once per pass (fio's random map) */
-	IO_STRIDE,               /* sequential: a hole of N bytes after each op (N < 0: backwards) */
+	IO_RANDOM = COMMON_OWN, /* a random whole block of the working set */
+	IO_MISALIGN,            /* bytes added to every offset */
+	IO_MEMOFFSET,           /* the buffer starts this far into thread memory */
+	IO_RANDOMMAP,           /* random: every block once per pass (fio's random map) */
+	IO_STRIDE,              /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_COUNT
 };
 
@@ -119,7 +119,10 @@ _Static_assert(__builtin_offsetof(struct io_priv, sel) + COMMON_SLOTSEL_HOT_END 
 /* A zeroed block of `size` bytes starting a cache line (an io_priv first), or NULL. */
 void *io_priv_alloc(size_t size);
 
-/* Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or FLOWOP_ERROR. */
+/*
+ * Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or
+ * FLOWOP_ERROR.
+ */
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p);
 /*
  * io_priv_setup() with filebench's buffer (`--compat filebench`,

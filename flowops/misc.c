@@ -65,7 +65,8 @@ static enum flowop_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 		now = clock_now_ns();
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /* The thread's memory, or a scratch area of the flowop's own. */
@@ -103,7 +104,8 @@ static enum flowop_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
 			return FLOWOP_DONE;
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 static enum flowop_result print_run(struct fb_thread *t, struct flowop_inst *fi)

@@ -99,7 +99,8 @@ eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
 	if (res != FLOWOP_OK)
 		return res;
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /*
@@ -125,7 +126,8 @@ limit_pay(struct fb_thread *t, struct flowop_inst *fi, struct limit_priv *p,
 		p->debt -= n * p->unit;
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 static __attribute__((flatten)) enum flowop_result
@@ -144,7 +146,8 @@ limit_run(struct fb_thread *t, struct flowop_inst *fi)
  * --compat filebench: filebench's counter; until it has seen it
  * non-zero a call only notes it, recording and charging nothing.
  */
-static enum flowop_result limit_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result limit_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
 	uint64_t t0, cur;

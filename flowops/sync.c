@@ -172,7 +172,8 @@ static enum flowop_result record(struct fb_thread *t, struct flowop_inst *fi,
 {
 	uint64_t t1 = thread_ticks(t);
 
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FLOWOP_OK : FLOWOP_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 static enum flowop_result block_run(struct fb_thread *t, struct flowop_inst *fi)

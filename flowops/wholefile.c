@@ -356,7 +356,8 @@ wf_write_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 	done = write_all(s->fd, buf, chunk, s->offset, size, &err);
 	t1 = thread_ticks(t);
 	if (err)
-		return common_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done), err);
+		return common_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done),
+				   err);
 	s->offset += done;
 	return common_record(t, fi, t0, t1, done);
 }
@@ -565,7 +566,8 @@ static enum flowop_result appendfile_fb_run(struct fb_thread *t, struct flowop_i
  * write; a size of 0 is an op of 0 bytes that opens and writes nothing
  * (reference 4.15).
  */
-static enum flowop_result appendfilerand_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result appendfilerand_fb_run(struct fb_thread *t,
+						struct flowop_inst *fi)
 {
 	uint64_t iosize = append_iosize(t, fi);
 	uint64_t len, now;
@@ -586,8 +588,10 @@ static int append_validate(const struct plan *p, const struct plan_flowop *f,
 	int errs = common_validate_file_or_fd(p, f, d);
 
 	if (!plan_attr_given(f, COMMON_IOSIZE) ||
-	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, COMMON_IOSIZE, 0) <= 0)) {
-		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ? f->attr[COMMON_IOSIZE].loc : f->loc,
+	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM &&
+	     plan_attr_int(f, COMMON_IOSIZE, 0) <= 0)) {
+		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ?
+			   f->attr[COMMON_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name,
 			   f->ops ? f->ops->name : "append");
 		errs++;
@@ -654,7 +658,8 @@ static const struct attr_spec writewholefile_attrs[] = {
 WF_OP_AS(readwholefile_fb, readwholefile, FLOWOP_RW_READ, wf_attrs, wf_init_filebench,
 	 readwholefile_run_filebench, common_validate_file_or_fd, NULL);
 WF_OP_AS(writewholefile_fb, writewholefile, FLOWOP_RW_WRITE, writewholefile_attrs,
-	 wf_init_filebench, writewholefile_run_filebench, common_validate_file_or_fd, NULL);
+	 wf_init_filebench, writewholefile_run_filebench, common_validate_file_or_fd,
+	 NULL);
 WF_OP_AS(appendfile_fb, appendfile, FLOWOP_RW_WRITE, wf_attrs, wf_init, appendfile_fb_run,
 	 append_validate, NULL);
 WF_OP_AS(appendfilerand_fb, appendfilerand, FLOWOP_RW_WRITE, wf_attrs, wf_init,

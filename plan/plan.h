@@ -130,10 +130,10 @@ struct plan_flowop {
 	struct plan_value *attr;
 	int nattr;
 	/*
-	 * A composite invocation (ops->cls == FLOWOP_CLASS_COMPOSITE) is followed
-	 * in the array by its inner flowops, `ndesc` entries in all (nested
-	 * composites included); every other flowop has ndesc 0.  A thread's
-	 * loop walks only its top-level entries: k += 1 + ndesc.
+	 * A composite invocation (ops->cls == FLOWOP_CLASS_COMPOSITE) is
+	 * followed in the array by its inner flowops, `ndesc` entries in all
+	 * (nested composites included); every other flowop has ndesc 0.  A
+	 * thread's loop walks only its top-level entries: k += 1 + ndesc.
 	 */
 	int ndesc;
 	int depth;                /* 0 at thread level, 1 inside a composite ... */
@@ -196,7 +196,7 @@ enum quit_mode {
 enum plan_action_kind {
 	PLAN_ACTION_ECHO,           /* log `text` */
 	PLAN_ACTION_SLEEP,          /* sleep `num` seconds (before the run) */
-	PLAN_ACTION_SYSTEM,         /* run `text` with /bin/sh (--allow-system only) */
+	PLAN_ACTION_SYSTEM,         /* `text` run by /bin/sh (--allow-system only) */
 	PLAN_ACTION_VERSION,        /* log the version */
 	PLAN_ACTION_LIST_FILESETS,  /* log the filesets table */
 	PLAN_ACTION_LIST_FLOWOPS,   /* log the flowops */

@@ -31,7 +31,7 @@
 /* What coord_ops.poll() saw, and what coord_ops.tell() says. */
 enum coord_event {
 	COORD_EVENT_NONE,
-	COORD_EVENT_STOP,   /* a client's run ended early normally (firstdone, a finish limit) */
+	COORD_EVENT_STOP,   /* a client's run ended early normally (firstdone, finish*) */
 	COORD_EVENT_ABORT,  /* a client failed or was interrupted */
 };
 
@@ -77,7 +77,8 @@ struct coord_phase {
  * the span's within the measured phase (from `start_ns`, after any
  * warm-up).  NULL when sp is NULL (or out of memory); free() it.
  */
-struct text_proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
+struct text_proc_window *coord_phase_windows(const struct plan *p,
+					     const struct coord_phase *sp,
 					     uint64_t release_ns, uint64_t start_ns);
 
 /* What this client brings to coord_ops.combine(). */
@@ -149,9 +150,15 @@ struct coord_ops {
 	 * past).  0, or -1 (the run abandoned).
 	 */
 	int (*release_at)(void *ctx, uint64_t *release_ns);
-	/* During the timed phase: COORD_EVENT_NONE, or what another client said, with `why`. */
+	/*
+	 * During the timed phase: COORD_EVENT_NONE, or what another client
+	 * said, with `why`.
+	 */
 	enum coord_event (*poll)(void *ctx, char *why, size_t size);
-	/* This client's run ended early (COORD_EVENT_STOP) or failed (COORD_EVENT_ABORT, `why`). */
+	/*
+	 * This client's run ended early (COORD_EVENT_STOP) or failed
+	 * (COORD_EVENT_ABORT, `why`).
+	 */
 	void (*tell)(void *ctx, enum coord_event ev, const char *why);
 	/*
 	 * The end, on every client that passed release_at(): combine every

@@ -286,8 +286,8 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 		memcpy(&s->iv_stats[(size_t)s->nrows * (size_t)p->nflowops], s->iv_out,
 		       (size_t)p->nflowops * sizeof(*s->iv_out));
 		s->nrows++;
-		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_READING_INTERVAL, s->iv_out,
-					 p->nflowops);
+		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_READING_INTERVAL,
+					 s->iv_out, p->nflowops);
 		return;         /* printed once merged with the other clients' */
 	}
 	s->nrows++;

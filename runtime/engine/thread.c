@@ -158,7 +158,8 @@ int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
 		if (target && *target) {
 			if (strcmp(t->fo[k].pf->name, target) != 0)
 				continue;
-			if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE))) {
+			if ((flags & WATCH_RW_ONLY) &&
+			    !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE))) {
 				thread_fail(t, "flowop %s: target %s is not a read or write flowop",
 					    pf->name, target);
 				return FLOWOP_ERROR;
@@ -168,7 +169,8 @@ int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
 		}
 		if (ops->cls != FLOWOP_CLASS_IO && ops->cls != FLOWOP_CLASS_AIO)
 			continue;
-		if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE)))
+		if ((flags & WATCH_RW_ONLY) &&
+		    !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE)))
 			continue;
 		w->src[w->n++] = t->fo[k].stats;
 	}
@@ -192,7 +194,8 @@ static bool tally_counts(const struct flowop_ops *ops, unsigned flags)
 {
 	if (ops->cls == FLOWOP_CLASS_COMPOSITE)
 		return false;           /* records no op of its own */
-	return !(flags & WATCH_RW_ONLY) || (ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE));
+	return !(flags & WATCH_RW_ONLY) ||
+	       (ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE));
 }
 
 /* The tally of one flowop of this thread: its `target`. */
@@ -464,7 +467,8 @@ static void thread_fail_norsc_fileset(struct fb_thread *t,
 	if (fs->pf->leafdirs)
 		snprintf(dirs, sizeof(dirs), "; %llu leaf dirs: %llu exist, %llu busy",
 			 (unsigned long long)fs->pf->leafdirs,
-			 (unsigned long long)pick_count(&fs->leafdirs, PICK_WANT_EXISTING),
+			 (unsigned long long)pick_count(&fs->leafdirs,
+							PICK_WANT_EXISTING),
 			 (unsigned long long)pick_busy_count(&fs->leafdirs));
 	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
 		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "

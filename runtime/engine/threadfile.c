@@ -18,8 +18,8 @@
 #include "runtime/measure/stats.h"
 
 enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
-			     const struct pick_set *set, enum pick_want want, unsigned flags,
-			     uint64_t *own, uint64_t *e)
+			     const struct pick_set *set, enum pick_want want,
+			     unsigned flags, uint64_t *own, uint64_t *e)
 {
 	bool indexed = plan_attr_given(pf, PA_INDEXED);
 

@@ -26,8 +26,8 @@ struct op_stats;
  * for the caller, who must pick_release() it), FLOWOP_NORSC, or FLOWOP_DONE.
  */
 enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
-			     const struct pick_set *set, enum pick_want want, unsigned flags,
-			     uint64_t *own, uint64_t *e);
+			     const struct pick_set *set, enum pick_want want,
+			     unsigned flags, uint64_t *own, uint64_t *e);
 
 /*
  * Make slot `s` ready for flowop `fi` (the implicit open of read, write,
@@ -35,11 +35,10 @@ enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
  * flowop's fileset and open it with the fileset's access mode plus
  * `flags`, timing the open into `rec` (its own op, never a read or a
  * write).  A slot holding a file of another fileset is an error.
- * Returns FLOWOP_OK, FLOWOP_ERROR (error text set), FLOWOP_FAILED (the open failed
- * and was counted: --keep-going), FLOWOP_NORSC (no file) or FLOWOP_DONE
- * (the open ended after the deadline: not counted, the thread stops).
- * *opened tells whether an open happened.  `own` is an opennext rotor or
- * NULL.
+ * Returns FLOWOP_OK, FLOWOP_ERROR (error text set), FLOWOP_FAILED (the open
+ * failed and was counted: --keep-going), FLOWOP_NORSC (no file) or FLOWOP_DONE
+ * (the open ended after the deadline: not counted, the thread stops). *opened
+ * tells whether an open happened.  `own` is an opennext rotor or NULL.
  */
 enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 				   struct fb_slot *s, int flags, struct op_stats *rec,
@@ -61,7 +60,8 @@ static inline enum flowop_result slot_writable(struct fb_thread *t,
 	return slot_check_writable(t, fi, s);
 }
 
-static inline enum flowop_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
+static inline enum flowop_result slot_acquire(struct fb_thread *t,
+					      struct flowop_inst *fi,
 					      struct fb_slot *s, int flags,
 					      struct op_stats *rec, int *opened)
 {

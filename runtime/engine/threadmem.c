@@ -48,7 +48,8 @@
 const char *thread_mem_type_name(enum plan_memtype type)
 {
 	static const char *const names[] = {
-		[PLAN_MEM_ANON] = "anon", [PLAN_MEM_THP] = "thp", [PLAN_MEM_HUGETLB] = "hugetlb",
+		[PLAN_MEM_ANON] = "anon", [PLAN_MEM_THP] = "thp",
+		[PLAN_MEM_HUGETLB] = "hugetlb",
 	};
 
 	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
@@ -276,7 +277,8 @@ static int populate_pages(struct thread_mem *m, const char *name, char *err, siz
 
 enum thread_mem_fill thread_mem_fill_of(enum plan_semantics sem)
 {
-	return sem == PLAN_SEM_FILEBENCH ? THREAD_MEM_FILL_AT_RELEASE : THREAD_MEM_FILL_BEFORE_RUN;
+	return sem == PLAN_SEM_FILEBENCH ? THREAD_MEM_FILL_AT_RELEASE :
+	       THREAD_MEM_FILL_BEFORE_RUN;
 }
 
 int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,

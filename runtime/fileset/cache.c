@@ -69,7 +69,8 @@ bool cache_drop_host(char *what, size_t len)
 	return true;
 }
 
-int cache_drop_files(const struct fileset_state *fs, int nfs, char *what, size_t len)
+int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
+		     size_t len)
 {
 	unsigned long long n = 0;
 	char text[128];

@@ -26,6 +26,7 @@ int cache_prepare(const struct fileset_state *fs, int nfs, bool warm,
  * (0 or -1 after an error).
  */
 bool cache_drop_host(char *what, size_t len);
-int cache_drop_files(const struct fileset_state *fs, int nfs, char *what, size_t len);
+int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
+		     size_t len);
 
 #endif

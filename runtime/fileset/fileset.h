@@ -43,7 +43,8 @@ struct fileset_state {
  * unmarked directory and leaves foreign entries in place instead of
  * refusing; it never removes them, nor uses a directory fsguard.h refuses.
  */
-int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state **out);
+int fileset_prepare_all(const struct plan *p, bool force,
+			struct fileset_state **out);
 void fileset_free_all(struct fileset_state *fs, int n);
 
 /*

@@ -210,7 +210,8 @@ static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
 static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to)
 {
 	while (from < to) {
-		if (interrupted(r) || atomic_load_explicit(&r->failed, memory_order_relaxed))
+		if (interrupted(r) ||
+		    atomic_load_explicit(&r->failed, memory_order_relaxed))
 			return ECANCELED;
 		size_t n = to - from < PREALLOC_BLOCK ? (size_t)(to - from) : PREALLOC_BLOCK;
 		ssize_t w = pwrite(fd, r->job->pattern, n, (off_t)from);

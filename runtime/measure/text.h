@@ -93,7 +93,8 @@ struct text_proc_window {
  * The window the rates of plan flowop `i` divide by: its process's when
  * that is phased (windows may be NULL: none is), else elapsed_s.
  */
-double text_flowop_window(const struct plan *p, const struct text_proc_window *windows,
+double text_flowop_window(const struct plan *p,
+			  const struct text_proc_window *windows,
 			  int i, double elapsed_s);
 
 /*
@@ -101,7 +102,8 @@ double text_flowop_window(const struct plan *p, const struct text_proc_window *w
  * phased process (or "Phase NAME: not started"); nothing when windows
  * is NULL.
  */
-void text_phases(FILE *out, const struct plan *p, const struct text_proc_window *windows);
+void text_phases(FILE *out, const struct plan *p,
+		 const struct text_proc_window *windows);
 
 /*
  * The whole block: timestamped "Per-Operation Breakdown", one line per

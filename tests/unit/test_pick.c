@@ -42,7 +42,8 @@ START_TEST(test_round_robin)
 	make_set(&s, 10, true);
 	for (int round = 0; round < 3; round++) {
 		for (uint64_t want = 0; want < 10; want++) {
-			ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_OK);
+			ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e),
+					 PICK_OK);
 			ck_assert_uint_eq(e, want);
 			pick_release(&s, e);
 		}
@@ -167,13 +168,16 @@ START_TEST(test_not_open)
 	make_set(&s, 3, true);
 	pick_open_inc(&s, 0);
 	pick_open_inc(&s, 1);
-	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_OK);
 	ck_assert_uint_eq(e, 2);
 	pick_release(&s, e);
 	pick_open_inc(&s, 2);
-	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_NONE);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_NONE);
 	pick_open_dec(&s, 1);
-	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_OK);
 	ck_assert_uint_eq(e, 1);
 	pick_release(&s, e);
 }
@@ -200,7 +204,8 @@ START_TEST(test_two_processes)
 			int bad = 0;
 
 			for (int i = 0; i < ROUNDS; i++) {
-				enum pick_want w = i % 3 == 2 ? PICK_WANT_ABSENT : PICK_WANT_EXISTING;
+				enum pick_want w = i % 3 == 2 ? PICK_WANT_ABSENT :
+								PICK_WANT_EXISTING;
 				uint64_t e;
 				enum pick_rc rc = pick_next(&s, w, 0, NULL, &e);
 

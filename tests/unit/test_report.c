@@ -282,7 +282,8 @@ START_TEST(test_latency_units)
 	char buf[32];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_str_eq(units_latency(buf, sizeof(buf), cases[i].ns), cases[i].text);
+		ck_assert_str_eq(units_latency(buf, sizeof(buf), cases[i].ns),
+				 cases[i].text);
 	ck_assert_int_eq(text_width("3.605µs"), 7);
 }
 END_TEST

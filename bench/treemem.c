@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		.dirgamma = 1500,
 	};
 	struct plan p;
-	struct fs_state fs;
+	struct fileset_state fs;
 	double t0, t1;
 
 	memset(&p, 0, sizeof(p));

@@ -42,7 +42,7 @@ static uint64_t fresh_seed(void)
 /* `quit` before any run: nothing runs, which is not an error. */
 static bool ends_with_quit(const struct plan *p)
 {
-	return p->nactions && p->actions[p->nactions - 1].kind == PA_QUIT;
+	return p->nactions && p->actions[p->nactions - 1].kind == PLAN_ACTION_QUIT;
 }
 
 /*
@@ -159,7 +159,7 @@ static int print_footprint(const struct plan *p)
 	char b[32];
 
 	for (int i = 0; i < p->nfilesets; i++) {
-		struct fs_footprint fp;
+		struct fileset_foot fp;
 		int rc = preflight_footprint(p, i, &fp);
 
 		if (rc < 0)
@@ -185,7 +185,7 @@ static int run_session(const struct cli_args *args, const struct workload *w,
 {
 	struct res_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
 	struct session_options so = {
-		.run.cache = args->cache_warm ? CACHE_WARM : CACHE_COLD,
+		.run.cache = args->cache_warm ? RUN_CACHE_WARM : RUN_CACHE_COLD,
 		.run.percentiles = args->percentiles,
 		.run.npercentiles = args->npercentiles,
 		.run.warmup_s = args->warmup_s,

@@ -217,7 +217,7 @@ static char *human(char *buf, size_t len, double v)
 static void human_row(struct grid *g, const struct metric *mt, const char *name,
 		      const struct welch_sample *s, int ndocs)
 {
-	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? text_latency : human;
+	char *(*show)(char *buf, size_t len, double v) = mt->pct > 0 ? units_latency : human;
 	char m[64], sd[64];
 	double pct;
 
@@ -442,7 +442,7 @@ static void legend_line(FILE *out, bool md, const char *line)
 }
 
 /* A JSON value as short text for a legend line ("-" when absent). */
-static char *value_text(const json_t *v)
+static char *legend_value(const json_t *v)
 {
 	const char *s = json_string_value(v);
 
@@ -469,8 +469,8 @@ static void differing_variables(FILE *out, const json_t *a, const json_t *b)
 				continue;       /* listed from a's side */
 			if (va && vb && json_equal(va, vb))
 				continue;
-			ta = value_text(va);
-			tb = value_text(vb);
+			ta = legend_value(va);
+			tb = legend_value(vb);
 			fprintf(out, ", %s %s vs %s", name, ta ? ta : "?", tb ? tb : "?");
 			free(ta);
 			free(tb);

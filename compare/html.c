@@ -109,7 +109,7 @@ static void index_pairs(struct pairs *p)
 }
 
 /* A JSON scalar as text ("" for containers). */
-static void scalar(char *buf, size_t len, const json_t *v)
+static void scalar_text(char *buf, size_t len, const json_t *v)
 {
 	if (json_is_string(v))
 		snprintf(buf, len, "%s", json_string_value(v));
@@ -151,7 +151,7 @@ static void flatten(struct pairs *p, const char *prefix, const json_t *v)
 			flatten(p, key, sub);
 		}
 	} else {
-		scalar(buf, sizeof(buf), v);
+		scalar_text(buf, sizeof(buf), v);
 		add_pair(p, prefix, buf);
 	}
 }
@@ -768,7 +768,7 @@ static void number_cell(FILE *out, double v, int prec)
 }
 
 /* An ops/s for people: whole numbers from 100 up, else 3 significant digits. */
-static void rate_text(char *buf, size_t len, double v)
+static void ops_rate_text(char *buf, size_t len, double v)
 {
 	snprintf(buf, len, fabs(v) >= 100 ? "%.0f" : "%.3g", v);
 }
@@ -787,7 +787,7 @@ static void rank_row(FILE *out, const struct rf_rank *k, bool slowest)
 	html_escape(out, k->host);
 	fputs("</td>", out);
 	if (isfinite(k->ops_per_s)) {
-		rate_text(rate, sizeof(rate), k->ops_per_s);
+		ops_rate_text(rate, sizeof(rate), k->ops_per_s);
 		fprintf(out, "<td class=\"n\">%s</td>", rate);
 	} else {
 		fputs("<td class=\"n\">-</td>", out);
@@ -824,9 +824,9 @@ static int ranks_section(FILE *out, const struct rf_doc *docs, int d, int r)
 	html_escape(out, docs[d].path);
 	fprintf(out, ", run %d</h2>\n<p>%d clients", run->index, run->nranks);
 	if (s->n > 0) {
-		rate_text(lo, sizeof(lo), s->min);
-		rate_text(mid, sizeof(mid), s->median);
-		rate_text(hi, sizeof(hi), s->max);
+		ops_rate_text(lo, sizeof(lo), s->min);
+		ops_rate_text(mid, sizeof(mid), s->median);
+		ops_rate_text(hi, sizeof(hi), s->max);
 		fprintf(out, "; ops/s per rank: min %s, median %s, max %s; "
 			"the slowest, rank %d, is highlighted", lo, mid, hi,
 			run->ranks[s->slowest].rank);

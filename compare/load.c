@@ -16,14 +16,14 @@
 #include "runtime/base/log.h"
 #include "runtime/results/format.h"
 
-static double num(const json_t *obj, const char *key)
+static double jnum(const json_t *obj, const char *key)
 {
 	const json_t *v = json_object_get(obj, key);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static const char *str(const json_t *obj, const char *key)
+static const char *jstr(const json_t *obj, const char *key)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
 
@@ -75,13 +75,13 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	json_array_foreach((json_t *)ivs, i, v) {
 		if (!json_is_object(v))
 			continue;
-		fo->iv[fo->niv].t_s = num(v, "t_s");
-		fo->iv[fo->niv].ops_per_s = num(v, "ops_per_s");
-		fo->iv[fo->niv].mb_per_s = num(v, "mb_per_s");
-		fo->iv[fo->niv].p50_ns = num(json_object_get(json_object_get(v, "latency_ns"),
-							     "percentiles"), "50");
-		fo->iv[fo->niv].p99_ns = num(json_object_get(json_object_get(v, "latency_ns"),
-							     "percentiles"), "99");
+		fo->iv[fo->niv].t_s = jnum(v, "t_s");
+		fo->iv[fo->niv].ops_per_s = jnum(v, "ops_per_s");
+		fo->iv[fo->niv].mb_per_s = jnum(v, "mb_per_s");
+		fo->iv[fo->niv].p50_ns = jnum(json_object_get(json_object_get(v, "latency_ns"),
+							      "percentiles"), "50");
+		fo->iv[fo->niv].p99_ns = jnum(json_object_get(json_object_get(v, "latency_ns"),
+							      "percentiles"), "99");
 		fo->niv++;
 	}
 	return 0;
@@ -95,13 +95,13 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 		*why = "a flowop without a \"name\"";
 		return -1;
 	}
-	fo->name = str(j, "name");
-	fo->ops = num(j, "ops");
-	fo->ops_per_s = num(j, "ops_per_s");
-	fo->mb_per_s = num(j, "mb_per_s");
-	fo->ms_per_op = num(lat, "mean") / 1e6;
-	fo->min_ns = num(lat, "min");
-	fo->max_ns = num(lat, "max");
+	fo->name = jstr(j, "name");
+	fo->ops = jnum(j, "ops");
+	fo->ops_per_s = jnum(j, "ops_per_s");
+	fo->mb_per_s = jnum(j, "mb_per_s");
+	fo->ms_per_op = jnum(lat, "mean") / 1e6;
+	fo->min_ns = jnum(lat, "min");
+	fo->max_ns = jnum(lat, "max");
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
 			json_object_get(lat, "histogram") : NULL;
 	*why = "out of memory";
@@ -175,20 +175,20 @@ static double busiest(const json_t *disks)
 
 	json_array_foreach((json_t *)disks, i, v)
 		if (json_is_true(json_object_get(v, "found")) &&
-		    !(num(v, "util_pct") <= util))
-			util = num(v, "util_pct");
+		    !(jnum(v, "util_pct") <= util))
+			util = jnum(v, "util_pct");
 	return util;
 }
 
 /* One process's CPU fields (fio's names, docs/results-format.md). */
 static void load_cpu(const json_t *j, struct rf_cpu *c)
 {
-	c->usr_pct = num(j, "usr_pct");
-	c->sys_pct = num(j, "sys_pct");
-	c->cpu_s = num(j, "usr_s") + num(j, "sys_s");
-	c->ctx = num(j, "ctx");
-	c->majf = num(j, "majf");
-	c->minf = num(j, "minf");
+	c->usr_pct = jnum(j, "usr_pct");
+	c->sys_pct = jnum(j, "sys_pct");
+	c->cpu_s = jnum(j, "usr_s") + jnum(j, "sys_s");
+	c->ctx = jnum(j, "ctx");
+	c->majf = jnum(j, "majf");
+	c->minf = jnum(j, "minf");
 }
 
 /*
@@ -239,12 +239,12 @@ static int load_ranks(const json_t *ranks, struct rf_run *run)
 			continue;
 		k->rank = json_is_integer(json_object_get(v, "rank")) ?
 			  (int)json_integer_value(json_object_get(v, "rank")) : (int)i;
-		k->host = str(v, "host");
+		k->host = jstr(v, "host");
 		k->failed = json_is_true(json_object_get(v, "failed"));
-		k->error = str(v, "error");
-		k->window_s = num(v, "window_s");
-		k->ops_per_s = num(v, "ops_per_s");
-		k->errors = num(v, "errors");
+		k->error = jstr(v, "error");
+		k->window_s = jnum(v, "window_s");
+		k->ops_per_s = jnum(v, "ops_per_s");
+		k->errors = jnum(v, "errors");
 		load_rank_usage(json_object_get(v, "usage"), k);
 		run->nranks++;
 	}
@@ -309,19 +309,19 @@ static int load_devices(const json_t *usage, struct rf_usage *u)
 
 		if (!json_is_object(v))
 			continue;
-		d->name = str(v, "name");
-		d->on = str(v, "on");
+		d->name = jstr(v, "name");
+		d->on = jstr(v, "on");
 		d->found = json_is_true(json_object_get(v, "found"));
-		d->read_ios = num(v, "read_ios");
-		d->write_ios = num(v, "write_ios");
-		d->util_pct = num(v, "util_pct");
+		d->read_ios = jnum(v, "read_ios");
+		d->write_ios = jnum(v, "write_ios");
+		d->util_pct = jnum(v, "util_pct");
 		u->ndisks++;
 	}
 	json_array_foreach((json_t *)none, i, v) {
 		if (!json_is_object(v))
 			continue;
-		u->nodev[u->nnodev].dir = str(v, "dir");
-		u->nodev[u->nnodev++].fstype = str(v, "fstype");
+		u->nodev[u->nnodev].dir = jstr(v, "dir");
+		u->nodev[u->nnodev++].fstype = jstr(v, "fstype");
 	}
 	return 0;
 }
@@ -354,12 +354,12 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 	}
 	run->index = (int)json_integer_value(json_object_get(j, "index"));
 	run->partial = json_is_true(json_object_get(j, "partial"));
-	run->started = str(j, "started");
-	run->elapsed_s = num(j, "elapsed_s");
-	run->summary.ops_per_s = num(sum, "ops_per_s");
-	run->summary.mb_per_s = num(sum, "mb_per_s");
-	run->summary.ms_per_op = num(sum, "ms_per_op");
-	load_usage(json_object_get(j, "usage"), num(sum, "ops"), &run->summary);
+	run->started = jstr(j, "started");
+	run->elapsed_s = jnum(j, "elapsed_s");
+	run->summary.ops_per_s = jnum(sum, "ops_per_s");
+	run->summary.mb_per_s = jnum(sum, "mb_per_s");
+	run->summary.ms_per_op = jnum(sum, "ms_per_op");
+	load_usage(json_object_get(j, "usage"), jnum(sum, "ops"), &run->summary);
 	run->flowops = calloc(json_array_size(fos) + 1, sizeof(*run->flowops));
 	if (!run->flowops) {
 		*why = "out of memory";
@@ -388,14 +388,14 @@ static void describe(struct rf_doc *doc)
 	const json_t *clock = json_object_get(env, "clock");
 	const json_t *drift = json_object_get(clock, "drift_ppm");
 
-	doc->workload = str(wl, "file");
-	doc->status = str(doc->root, "status");
-	doc->sha256 = str(wl, "sha256");
+	doc->workload = jstr(wl, "file");
+	doc->status = jstr(doc->root, "status");
+	doc->sha256 = jstr(wl, "sha256");
 	doc->variables = json_is_object(vars) ? vars : NULL;
-	doc->kernel = str(env, "kernel");
-	doc->clock_source = str(clock, "source");
+	doc->kernel = jstr(env, "kernel");
+	doc->clock_source = jstr(clock, "source");
 	doc->clock_drift_ppm = json_is_number(drift) ? json_number_value(drift) : NAN;
-	doc->kernel_clock = str(clock, "kernel_source");
+	doc->kernel_clock = jstr(clock, "kernel_source");
 	doc->filesystems = json_is_array(fss) ? fss : NULL;
 	doc->partial = *doc->status && strcmp(doc->status, "ok") != 0;
 }
@@ -424,10 +424,11 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 		goto fail;
 	}
 	describe(doc);
-	doc->compat = *str(doc->root, "compat") ? str(doc->root, "compat") : "flowbench";
+	doc->compat = *jstr(doc->root, "compat") ?
+		      jstr(doc->root, "compat") : "flowbench";
 	runs = json_object_get(doc->root, "runs");
 	if (!json_is_array(runs) || json_array_size(runs) == 0) {
-		const char *e = str(doc->root, "error");
+		const char *e = jstr(doc->root, "error");
 
 		log_error_to(err, "%s: no run in it (status '%s'%s%s)",
 			path, doc->status, *e ? ": " : "", e);

@@ -183,7 +183,7 @@ enum aio_attr {
 /* How aio_reap() records and waits. */
 enum {
 	REAP_COUNT = 1,   /* record completions (else: tally them as discarded) */
-	REAP_HALT = 2,    /* give up with FO_DONE when the run halts */
+	REAP_HALT = 2,    /* give up with FLOWOP_DONE when the run halts */
 };
 
 /* io_uring_queue_init() failed with `err`: say why and what to check. */
@@ -210,17 +210,17 @@ static void aio_unavailable(struct fb_thread *t, const struct flowop_inst *fi,
 		    strerror(err), hint);
 }
 
-static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
-			       struct aio_ring *r, unsigned want, unsigned how);
+static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct aio_ring *r, unsigned want, unsigned how);
 
 /* fb_thread.quiesce: every request of the thread in flight, reaped and recorded. */
-static enum fo_result aio_quiesce(struct fb_thread *t, const struct flowop_inst *fi,
-				  void *state)
+static enum flowop_result aio_quiesce(struct fb_thread *t,
+				      const struct flowop_inst *fi, void *state)
 {
 	struct aio_ring *r = state;
 
 	return r->inflight ? aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT) :
-			     FO_OK;
+			     FLOWOP_OK;
 }
 
 /*
@@ -301,13 +301,14 @@ static void aio_req_done(struct aio_ring *r, struct aio_req *q,
 
 /*
  * Request `q` failed with `res` (a write: anything but its length; a
- * read: an error): an op failure of its flowop (fo_fail()), naming the
+ * read: an error): an op failure of its flowop (common_fail()), naming the
  * flowop, the file and the offset.  For a short write, write the rest
  * once synchronously (if the slot still holds the file) to learn the
  * reason, as write does, and count the failure under it (else as short).
  */
-static enum fo_result aio_failed(struct fb_thread *t, const struct flowop_inst *fi,
-				 const struct aio_req *q, int res)
+static enum flowop_result aio_failed(struct fb_thread *t,
+				     const struct flowop_inst *fi,
+				     const struct aio_req *q, int res)
 {
 	struct fb_slot where = { .fd = -1, .fileset = q->fileset, .entry = q->entry };
 	const struct fb_slot *s = &t->slots[q->slot];
@@ -317,9 +318,9 @@ static enum fo_result aio_failed(struct fb_thread *t, const struct flowop_inst *
 	int err = 0;
 
 	if (res < 0)
-		return fo_fail(t, fi, ap && ap->read ? "asynchronous read of" :
-			       "asynchronous write of", &where, NULL,
-			       (int64_t)q->off, -res);
+		return common_fail(t, fi, ap && ap->read ? "asynchronous read of" :
+				   "asynchronous write of", &where, NULL,
+				   (int64_t)q->off, -res);
 	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
 		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
@@ -330,20 +331,20 @@ static enum fo_result aio_failed(struct fb_thread *t, const struct flowop_inst *
 	snprintf(what, sizeof(what), "short asynchronous write (%d of %u bytes) of",
 		 res, q->len);
 	if (err)        /* counted under its reason */
-		return fo_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
-	return fo_fail_kind(t, fi, FE_SHORT, what, &where, NULL, (int64_t)q->off,
-			    ENOSPC);
+		return common_fail(t, fi, what, &where, NULL, (int64_t)q->off, err);
+	return common_fail_kind(t, fi, FE_SHORT, what, &where, NULL, (int64_t)q->off,
+				ENOSPC);
 }
 
 /*
  * One completion, reaped at tick `now`: free its request and record the
  * read or write against its flowop (REAP_COUNT; else tally it as
- * discarded).  FO_OK, FO_DONE (reaped after the deadline: not counted),
- * FO_FAILED or FO_ERROR.
+ * discarded).  FLOWOP_OK, FLOWOP_DONE (reaped after the deadline: not counted),
+ * FLOWOP_FAILED or FLOWOP_ERROR.
  */
-static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
-				   const struct io_uring_cqe *cqe, uint64_t now,
-				   unsigned how)
+static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ring *r,
+				       const struct io_uring_cqe *cqe, uint64_t now,
+				       unsigned how)
 {
 	struct aio_req *q = &r->req[cqe->user_data];
 	struct flowop_inst *fi = q->fi;
@@ -352,7 +353,7 @@ static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 	bool ok;
 
 	if (__builtin_expect(!fi, 0))   /* its submission failed: not in flight */
-		return FO_OK;
+		return FLOWOP_OK;
 	p = fi->priv;
 	fs = fi->stats;
 	aio_req_done(r, q, fi);
@@ -361,15 +362,15 @@ static enum fo_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 	if (__builtin_expect(!ok, 0)) {
 		/* drained while the run aborts: cancelled, the run's error is told */
 		if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
-			return FO_OK;
+			return FLOWOP_OK;
 		return aio_failed(t, fi, q, cqe->res);
 	}
 	if (!(how & REAP_COUNT)) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
-		return FO_OK;
+		return FLOWOP_OK;
 	}
 	return thread_record(t, fs, &fs->op, q->t0, now, (uint64_t)cqe->res) ?
-	       FO_OK : FO_DONE;
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /* A request's completion whose user_data is AIO_TAG_COUNTED + its index? */
@@ -383,9 +384,9 @@ static bool aio_is_counted(const struct io_uring_cqe *cqe)
  * The completion of a write recorded when it was submitted (--compat
  * filebench): free its request; nothing is recorded, not even as
  * discarded.  A failed or short write is still an op failure of its
- * flowop (aio_failed()).  FO_OK, FO_FAILED or FO_ERROR.
+ * flowop (aio_failed()).  FLOWOP_OK, FLOWOP_FAILED or FLOWOP_ERROR.
  */
-static __attribute__((cold, noinline)) enum fo_result
+static __attribute__((cold, noinline)) enum flowop_result
 aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
 		     const struct io_uring_cqe *cqe, unsigned how)
 {
@@ -394,39 +395,39 @@ aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
 	struct flowop_inst *fi = q->fi;
 
 	if (!fi)                /* its submission failed: not in flight */
-		return FO_OK;
+		return FLOWOP_OK;
 	aio_req_done(r, q, fi);
 	r->free[r->nfree++] = (uint16_t)i;
 	if (cqe->res == (int)q->len)
-		return FO_OK;
+		return FLOWOP_OK;
 	/* drained while the run aborts: cancelled, the run's error is told */
 	if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
-		return FO_OK;
+		return FLOWOP_OK;
 	return aio_failed(t, fi, q, cqe->res);
 }
 
 /*
  * Submit the requests prepared since the last submission, all with the
- * same submission tick.  FO_OK, or FO_ERROR if the kernel did not take
+ * same submission tick.  FLOWOP_OK, or FLOWOP_ERROR if the kernel did not take
  * them all (the run fails; those it did not take are counted out of
  * flight, their table entries never reused, so that a late completion of
  * one cannot be mistaken for another request).
  */
-static enum fo_result aio_submit(struct fb_thread *t, struct aio_ring *r)
+static enum flowop_result aio_submit(struct fb_thread *t, struct aio_ring *r)
 {
 	unsigned n = r->npend;
 	uint64_t now;
 	int rc;
 
 	if (!n)
-		return FO_OK;
+		return FLOWOP_OK;
 	now = thread_ticks(t);
 	for (unsigned i = 0; i < n; i++)
 		r->req[r->pend[i]].t0 = now;
 	rc = io_uring_submit(&r->ring);
 	r->npend = 0;
 	if (__builtin_expect(rc == (int)n, 1))
-		return FO_OK;
+		return FLOWOP_OK;
 	{
 		unsigned done = rc > 0 ? (unsigned)rc : 0;
 		struct aio_req *q = &r->req[r->pend[done]];
@@ -436,10 +437,10 @@ static enum fo_result aio_submit(struct fb_thread *t, struct aio_ring *r)
 
 		for (unsigned i = done; i < n; i++)
 			aio_req_done(r, &r->req[r->pend[i]], r->req[r->pend[i]].fi);
-		fo_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
-			      "io_uring_submit of a write to", &where, NULL,
-			      (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
-		return FO_ERROR;
+		common_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
+				  "io_uring_submit of a write to", &where, NULL,
+				  (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
+		return FLOWOP_ERROR;
 	}
 }
 
@@ -463,19 +464,19 @@ static void aio_cancel_all(struct aio_ring *r)
 /*
  * Wait until `want` requests completed (or none is in flight), recording
  * every completion seen; requests still only prepared are submitted
- * first.  Returns FO_OK; FO_DONE if one was reaped after the deadline or
- * (REAP_HALT) the run halted; FO_ERROR if a request failed.  Without
- * REAP_HALT (the drain at thread end) it waits for all `want` even after
- * an error, so no request is left using a buffer about to be freed; only
- * an aborted run cancels them and stops waiting soon.
+ * first.  Returns FLOWOP_OK; FLOWOP_DONE if one was reaped after the deadline
+ * or (REAP_HALT) the run halted; FLOWOP_ERROR if a request failed.  Without
+ * REAP_HALT (the drain at thread end) it waits for all `want` even after an
+ * error, so no request is left using a buffer about to be freed; only an
+ * aborted run cancels them and stops waiting soon.
  */
-static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
-			       struct aio_ring *r, unsigned want, unsigned how)
+static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct aio_ring *r, unsigned want, unsigned how)
 {
-	enum fo_result res = aio_submit(t, r);
+	enum flowop_result res = aio_submit(t, r);
 	int abort_slices = -1;   /* counting down once the abort cancelled */
 
-	if (res != FO_OK && (how & REAP_HALT))
+	if (res != FLOWOP_OK && (how & REAP_HALT))
 		return res;
 	while (want > 0 && r->inflight > 0) {
 		struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = AIO_SLICE_NS };
@@ -485,25 +486,25 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 		int rc;
 
 		if ((how & REAP_HALT) && thread_halted(t))
-			return FO_DONE;
+			return FLOWOP_DONE;
 		if (!(how & REAP_HALT) && abort_slices < 0 &&
 		    (shared_halted(t->ctl) & HALT_ABORT)) {
 			aio_cancel_all(r);
 			abort_slices = AIO_ABORT_SLICES;
 		}
 		if (abort_slices >= 0 && abort_slices-- == 0)
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		rc = io_uring_wait_cqes(&r->ring, &cqe,
 					want < r->inflight ? want : r->inflight,
 					&ts, NULL);
 		if (rc < 0 && rc != -ETIME && rc != -EINTR) {
 			thread_fail(t, "flowop %s: waiting for asynchronous I/O: %s",
 				    fi->pf->name, strerror(-rc));
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		now = thread_ticks(t);
 		io_uring_for_each_cqe(&r->ring, head, cqe) {
-			enum fo_result c;
+			enum flowop_result c;
 
 			seen++;
 			if (__builtin_expect(cqe->user_data < AIO_DEPTH, 1))
@@ -515,13 +516,13 @@ static enum fo_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi
 				continue;
 			if (want)
 				want--;
-			if (c == FO_FAILED)
-				c = FO_OK;      /* counted against its flowop */
-			if (c != FO_OK && res != FO_ERROR)
+			if (c == FLOWOP_FAILED)
+				c = FLOWOP_OK;  /* counted against its flowop */
+			if (c != FLOWOP_OK && res != FLOWOP_ERROR)
 				res = c;
 		}
 		io_uring_cq_advance(&r->ring, seen);
-		if (res != FO_OK && (how & REAP_HALT))
+		if (res != FLOWOP_OK && (how & REAP_HALT))
 			return res;
 	}
 	return res;
@@ -536,7 +537,8 @@ static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi,
 }
 
 /* io.c's hook: a random iosize outgrew the buffer the requests in flight use. */
-static enum fo_result aio_before_regrow(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aio_before_regrow(struct fb_thread *t,
+					    struct flowop_inst *fi)
 {
 	struct aio_ring *r = ((struct aio_priv *)fi->priv)->ring;
 
@@ -546,7 +548,7 @@ static enum fo_result aio_before_regrow(struct fb_thread *t, struct flowop_inst 
 /*
  * (Re)allocate an iodepth read flowop's buffers: `depth` of `size`
  * bytes each, rounded up to IO_ALIGN, touched now so that no page fault
- * lands in a timed request.  None may be in flight.  0 or FO_ERROR.
+ * lands in a timed request.  None may be in flight.  0 or FLOWOP_ERROR.
  */
 static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 			  struct aio_priv *p, uint64_t size)
@@ -561,7 +563,7 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 		thread_fail(t, "flowop %s: cannot allocate iodepth %u x %llu bytes "
 			    "of read buffers", fi->pf->name, p->depth,
 			    (unsigned long long)bufsz);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	memset(b, 0, bufsz * p->depth);
 	p->bufs = b;
@@ -577,14 +579,15 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
  * every request in flight (this flowop's use them), then allocate larger
  * ones.  Almost never in a run: only for a sample larger than all before.
  */
-static enum fo_result aio_bufs_regrow(struct fb_thread *t, struct flowop_inst *fi,
-				      struct aio_priv *p, struct aio_ring *r)
+static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_inst *fi,
+					  struct aio_priv *p, struct aio_ring *r)
 {
-	enum fo_result res = aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
+	enum flowop_result res = aio_reap(t, fi, r, r->inflight,
+					  REAP_COUNT | REAP_HALT);
 
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
-	return aio_bufs_alloc(t, fi, p, p->io.iosize) ? FO_ERROR : FO_OK;
+	return aio_bufs_alloc(t, fi, p, p->io.iosize) ? FLOWOP_ERROR : FLOWOP_OK;
 }
 
 /*
@@ -614,21 +617,21 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 /*
  * Prepare one request of flowop `fi` (not submitted yet: aio_submit()):
  * the slot, the offset and the size like read/write, a buffer.  Either
- * the request is prepared and counted in flight, or nothing is (FO_OK
+ * the request is prepared and counted in flight, or nothing is (FLOWOP_OK
  * or why not).  `counted`: a write whose op is recorded at its
  * submission (aiowrite's filebench variant: never a read, no iodepth
  * buffers), tagged AIO_TAG_COUNTED.  Always inlined with a constant, so
  * the default's code (counted false) has no trace of it.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	       struct aio_ring *r, bool counted)
 {
 	struct aio_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->io.sel);
+	struct fb_slot *s = common_slot(t, &p->io.sel);
 	struct io_uring_sqe *sqe;
 	struct aio_req *q;
-	enum fo_result res;
+	enum flowop_result res;
 	char *buf;
 	int b = -1;
 	uint64_t off;
@@ -636,9 +639,9 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 
 	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
-	if (res == FO_OK && (counted || !p->read))
+	if (res == FLOWOP_OK && (counted || !p->read))
 		res = slot_writable(t, fi, s);
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
 	buf = p->io.buf;
 	if (__builtin_expect(p->io.iosize > AIO_MAX_LEN, 0)) {
@@ -646,14 +649,14 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 			    "single %s (%u bytes)", fi->pf->name,
 			    (unsigned long long)p->io.iosize,
 			    p->read ? "read" : "write", AIO_MAX_LEN);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	if (!counted && p->read && !p->io.random)
 		off = aio_read_wrap(t, p, s, off);
 	if (!counted && p->bufs) {
 		if (__builtin_expect(p->io.iosize > p->bufsz, 0)) {
 			res = aio_bufs_regrow(t, fi, p, r);
-			if (res != FO_OK)
+			if (res != FLOWOP_OK)
 				return res;
 		}
 		b = p->bfree[--p->nbfree];
@@ -665,7 +668,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 			p->nbfree++;
 		thread_fail(t, "flowop %s: the io_uring submission queue is full",
 			    fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	i = r->free[--r->nfree];
 	q = &r->req[i];
@@ -687,29 +690,29 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	p->inflight++;
 	if (!p->io.random)
 		s->offset = off + q->len;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
-static enum fo_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
-				  struct aio_ring *r)
+static enum flowop_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
+				      struct aio_ring *r)
 {
 	return aio_prepare_as(t, fi, r, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
-static enum fo_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ring *r = p->ring;
-	enum fo_result res;
+	enum flowop_result res;
 
 	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
 		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 	}
 	res = aio_prepare(t, fi, r);
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
 	res = aio_submit(t, r);
 	if (p->inflight > p->max_inflight)
@@ -722,23 +725,23 @@ static enum fo_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
  * thread's ring is full), submit them at once, then reap at least one
  * completion of the thread.
  */
-static enum fo_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ring *r = p->ring;
-	enum fo_result res = FO_OK, sub;
+	enum flowop_result res = FLOWOP_OK, sub;
 
 	while (p->inflight < p->depth && r->inflight < AIO_DEPTH) {
 		res = aio_prepare(t, fi, r);
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			break;
 	}
 	sub = aio_submit(t, r);
-	if (sub != FO_OK)
+	if (sub != FLOWOP_OK)
 		return sub;
 	if (p->inflight > p->max_inflight)
 		p->max_inflight = p->inflight;
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
 	return aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
 }
@@ -751,20 +754,20 @@ static enum fo_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
  * thread.  Back-pressure and aiowait still reap the write (its buffer
  * and ring entry are needed again) but record nothing for it.
  */
-static enum fo_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ring *r = p->ring;
-	enum fo_result res;
+	enum flowop_result res;
 	uint64_t t0, t1, len;
 
 	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
 		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 	}
 	res = aio_prepare_as(t, fi, r, true);
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
 	len = p->io.iosize;
 	t0 = thread_ticks(t);
@@ -772,9 +775,9 @@ static enum fo_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *f
 	t1 = thread_ticks(t);
 	if (p->inflight > p->max_inflight)
 		p->max_inflight = p->inflight;
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
-	return fo_record(t, fi, t0, t1, len);
+	return common_record(t, fi, t0, t1, len);
 }
 
 static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
@@ -783,7 +786,7 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fi->priv = p;
 	p->read = read;
@@ -793,7 +796,7 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	if (!p->ring) {
 		free(p);
 		fi->priv = NULL;
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	if (io_priv_setup(t, fi, &p->io) != 0)
 		goto fail;
@@ -818,7 +821,7 @@ fail:
 	free(p->bfree);
 	free(p);
 	fi->priv = NULL;
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 static int aiowrite_init(struct fb_thread *t, struct flowop_inst *fi)
@@ -852,7 +855,7 @@ static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-static enum fo_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct aio_priv *p = fi->priv;
 
@@ -863,7 +866,7 @@ static enum fo_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi)
  * aiowrite's run under --compat filebench; with iodepth (flowbench's
  * own, filebench has none) the default's.
  */
-static enum fo_result aiowrite_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aiowrite_fb_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct aio_priv *p = fi->priv;
 
@@ -890,7 +893,7 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 static int aiowait_init(struct fb_thread *t, struct flowop_inst *fi)
 {
 	fi->priv = aio_ring_get(t, fi);
-	return fi->priv ? 0 : FO_ERROR;
+	return fi->priv ? 0 : FLOWOP_ERROR;
 }
 
 static void aiowait_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -900,20 +903,21 @@ static void aiowait_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-static enum fo_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_ring *r = fi->priv;
 	uint64_t t0 = thread_ticks(t), t1 = t0;
 
 	if (r->inflight) {
 		unsigned want = r->inflight / 2 ? r->inflight / 2 : 1;
-		enum fo_result res = aio_reap(t, fi, r, want, REAP_COUNT | REAP_HALT);
+		enum flowop_result res = aio_reap(t, fi, r, want,
+						  REAP_COUNT | REAP_HALT);
 
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 		t1 = thread_ticks(t);
 	}
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /* The ring, once per thread whatever the number of aio flowops there. */
@@ -933,7 +937,7 @@ static void aio_need_ring(struct flowop_need *n)
 static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	uint64_t depth = (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
 	uint64_t size = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
 			io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
@@ -971,24 +975,24 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 	  "requests of its own kept in flight, 1..256 (flowbench's own)" }
 
 static const struct attr_spec aiowrite_attrs[] = {
-	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
+	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_IODEPTH, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 
 static const struct attr_spec aioread_attrs[] = {
-	ATTR_FILENAME, FC_ATTR_IOSIZE, IO_ATTR_RANDOM, FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO, FC_ATTR_DSYNC, ATTR_FD, FC_ATTR_OPENNEXT,
-	AIO_ATTR_IODEPTH, FC_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
+	AIO_ATTR_IODEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 
 /* aiowrite under --compat filebench: recorded at submission. */
 static const struct flowop_ops fo_aiowrite_fb = {
 	.name = "aiowrite",
-	.cls = FO_CLASS_AIO,
-	.rw = FO_RW_WRITE,
+	.cls = FLOWOP_CLASS_AIO,
+	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
 	.nattr = AIO_COUNT,
 	.validate = aio_validate,
@@ -1000,8 +1004,8 @@ static const struct flowop_ops fo_aiowrite_fb = {
 
 static const struct flowop_ops fo_aiowrite = {
 	.name = "aiowrite",
-	.cls = FO_CLASS_AIO,
-	.rw = FO_RW_WRITE,
+	.cls = FLOWOP_CLASS_AIO,
+	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
 	.nattr = AIO_COUNT,
 	.validate = aio_validate,
@@ -1014,8 +1018,8 @@ static const struct flowop_ops fo_aiowrite = {
 
 static const struct flowop_ops fo_aioread = {
 	.name = "aioread",
-	.cls = FO_CLASS_AIO,
-	.rw = FO_RW_READ,
+	.cls = FLOWOP_CLASS_AIO,
+	.rw = FLOWOP_RW_READ,
 	.attrs = aioread_attrs,
 	.nattr = AIO_COUNT,
 	.validate = aio_validate,
@@ -1027,8 +1031,8 @@ static const struct flowop_ops fo_aioread = {
 
 static const struct flowop_ops fo_aiowait = {
 	.name = "aiowait",
-	.cls = FO_CLASS_AIO,
-	.rw = FO_RW_NONE,
+	.cls = FLOWOP_CLASS_AIO,
+	.rw = FLOWOP_RW_NONE,
 	.need = aiowait_need,
 	.init = aiowait_init,
 	.run = aiowait_run,

@@ -10,19 +10,19 @@
 #include "plan/diag.h"
 #include "runtime/fileset/fileset.h"
 
-void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf)
+void common_slotsel_init(struct common_slotsel *sel, const struct plan_flowop *pf)
 {
 	sel->fixed = slot_index(pf);
-	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, FC_OPENNEXT, false);
+	sel->opennext = sel->fixed == 0 && plan_attr_bool(pf, COMMON_OPENNEXT, false);
 	sel->may_own = sel->fixed == 0 && !sel->opennext && pf->fileset >= 0 &&
-		       pf->ops && pf->ops->rw != FO_RW_NONE;
+		       pf->ops && pf->ops->rw != FLOWOP_RW_NONE;
 	sel->own = 0;
 	sel->fileset = pf->fileset;
 	sel->rotor = FB_FD_SLOTS - 1;
 	sel->file_rotor = 0;
 }
 
-void fo_fill_pattern(char *buf, size_t len, unsigned char key)
+void common_fill_pattern(char *buf, size_t len, unsigned char key)
 {
 	size_t done = len < 256 ? len : 256;
 
@@ -36,11 +36,11 @@ void fo_fill_pattern(char *buf, size_t len, unsigned char key)
 	}
 }
 
-void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n)
+void common_need_slot(const struct plan_flowop *f, struct flowop_need *n)
 {
-	struct fo_slotsel sel;
+	struct common_slotsel sel;
 
-	fo_slotsel_init(&sel, f);
+	common_slotsel_init(&sel, f);
 	if (sel.opennext)
 		n->every_slot = true;
 	else
@@ -48,7 +48,7 @@ void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n)
 	n->own_slot = sel.may_own;
 }
 
-struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel)
+struct fb_slot *common_slot_own(struct fb_thread *t, struct common_slotsel *sel)
 {
 	if (t->nown >= FB_OWN_SLOTS)
 		return &t->slots[0];   /* slot_acquire() reports the conflict */
@@ -56,7 +56,7 @@ struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel)
 	return &t->slots[sel->own];
 }
 
-/* "WHAT PATH[ at offset N]" into buf (see fo_fail()). */
+/* "WHAT PATH[ at offset N]" into buf (see common_fail()). */
 static void fail_where(struct fb_thread *t, const char *what, const struct fb_slot *s,
 		       const char *path, int64_t off, char *buf, size_t len)
 {
@@ -72,10 +72,10 @@ static void fail_where(struct fb_thread *t, const char *what, const struct fb_sl
 	snprintf(buf, len, "%s %s%s", what, path ? path : "(no file)", at);
 }
 
-enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
-			    enum fo_err_kind kind, const char *what,
-			    const struct fb_slot *s, const char *path, int64_t off,
-			    int err)
+enum flowop_result common_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
+				    enum fo_err_kind kind, const char *what,
+				    const struct fb_slot *s, const char *path,
+				    int64_t off, int err)
 {
 	char where[PATH_MAX + 160];
 
@@ -87,26 +87,28 @@ enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
 				where, strerror(err));
 }
 
-enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
-		       const char *what, const struct fb_slot *s, const char *path,
-		       int64_t off, int err)
+enum flowop_result common_fail(struct fb_thread *t, const struct flowop_inst *fi,
+			       const char *what, const struct fb_slot *s,
+			       const char *path, int64_t off, int err)
 {
-	return fo_fail_kind(t, fi, fo_err_kind_of(err), what, s, path, off, err);
+	return common_fail_kind(t, fi, fo_err_kind_of(err), what, s, path, off, err);
 }
 
-enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const struct fb_slot *s,
-			     const char *path, int64_t off, int err)
+enum flowop_result common_fail_fatal(struct fb_thread *t,
+				     const struct flowop_inst *fi,
+				     const char *what, const struct fb_slot *s,
+				     const char *path, int64_t off, int err)
 {
 	char where[PATH_MAX + 160];
 
 	fail_where(t, what, s, path, off, where, sizeof(where));
 	thread_fail(t, "flowop %s: %s: %s", fi->pf->name, where, strerror(err));
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
-enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
-				const struct fb_slot *s)
+enum flowop_result common_slot_not_open(struct fb_thread *t,
+					const struct flowop_inst *fi,
+					const struct fb_slot *s)
 {
 	int slot = s ? (int)(s - t->slots) : 0;
 
@@ -114,7 +116,7 @@ enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *f
 		return thread_op_failed(t, fi, FE_EBADF, "flowop %s: fd slot %d "
 					"is not open", fi->pf->name, slot);
 	thread_fail(t, "flowop %s: fd slot %d is not open", fi->pf->name, slot);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 enum need { NEED_FILE, NEED_FILE_OR_FD, NEED_NOTHING };
@@ -122,7 +124,7 @@ enum need { NEED_FILE, NEED_FILE_OR_FD, NEED_NOTHING };
 static int validate(const struct plan *p, const struct plan_flowop *f,
 		    struct diag *d, enum need need)
 {
-	static const int fds[] = { PA_FD, FC_SRCFD };
+	static const int fds[] = { PA_FD, COMMON_SRCFD };
 	const char *type = f->ops ? f->ops->name : "flowop";
 	bool has_file = f->fileset >= 0 || plan_attr_given(f, PA_FILENAME);
 	int errs = 0;
@@ -153,20 +155,20 @@ static int validate(const struct plan *p, const struct plan_flowop *f,
 	return errs;
 }
 
-int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
-		     struct diag *d)
+int common_validate_file(const struct plan *p, const struct plan_flowop *f,
+			 struct diag *d)
 {
 	return validate(p, f, d, NEED_FILE);
 }
 
-int fo_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
-			   struct diag *d)
+int common_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
+			       struct diag *d)
 {
 	return validate(p, f, d, NEED_FILE_OR_FD);
 }
 
-int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
-		     struct diag *d)
+int common_validate_slot(const struct plan *p, const struct plan_flowop *f,
+			 struct diag *d)
 {
 	return validate(p, f, d, NEED_NOTHING);
 }

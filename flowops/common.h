@@ -22,38 +22,38 @@
 /*
  * The attributes the file-based families (file.c, wholefile.c, io.c,
  * aio.c) read alike, numbered after the ones every stage knows; each
- * family numbers its own from FC_OWN, and sets flowop_ops.nattr to its
+ * family numbers its own from COMMON_OWN, and sets flowop_ops.nattr to its
  * whole range (its init reads these for every flowop of the family,
  * whether the flowop takes them or not: unset then).
  */
-enum fo_common_attr {
-	FC_OPENNEXT = PA_OWN,  /* rotate through the fd slots (fo_slotsel_init()) */
-	FC_DSYNC,              /* O_SYNC (fo_open_flags()) */
-	FC_DIRECTIO,           /* O_DIRECT (fo_open_flags()) */
-	FC_NOREADAHEAD,        /* posix_fadvise(POSIX_FADV_RANDOM) after an open */
-	FC_IOSIZE,             /* bytes per op or chunk */
-	FC_WORKINGSET,         /* bytes of the file it works on */
-	FC_SRCFD,              /* writewholefile: the slot whose file gives the size */
-	FC_OWN                 /* a file-based family's own attributes from here */
+enum common_attr {
+	COMMON_OPENNEXT = PA_OWN, /* fd slot rotation (common_slotsel_init()) */
+	COMMON_DSYNC,             /* O_SYNC (common_open_flags()) */
+	COMMON_DIRECTIO,          /* O_DIRECT (common_open_flags()) */
+	COMMON_NOREADAHEAD,       /* posix_fadvise(POSIX_FADV_RANDOM) after an open */
+	COMMON_IOSIZE,            /* bytes per op or chunk */
+	COMMON_WORKINGSET,        /* bytes of the file it works on */
+	COMMON_SRCFD,             /* writewholefile: the slot giving the size */
+	COMMON_OWN                /* a file-based family's own attributes from here */
 };
 
-#define FC_ATTR_OPENNEXT                                                \
-	{ "opennext", T_BOOL, FC_OPENNEXT,                              \
+#define COMMON_ATTR_OPENNEXT                                            \
+	{ "opennext", T_BOOL, COMMON_OPENNEXT,                          \
 	  "rotate through the fd slots and open the next file in each" }
-#define FC_ATTR_DSYNC                                                   \
-	{ "dsync", T_BOOL, FC_DSYNC, "open with O_SYNC" }
-#define FC_ATTR_DIRECTIO                                                \
-	{ "directio", T_BOOL, FC_DIRECTIO, "open with O_DIRECT" }
-#define FC_ATTR_NOREADAHEAD                                             \
-	{ "noreadahead", T_BOOL, FC_NOREADAHEAD,                        \
+#define COMMON_ATTR_DSYNC                                               \
+	{ "dsync", T_BOOL, COMMON_DSYNC, "open with O_SYNC" }
+#define COMMON_ATTR_DIRECTIO                                            \
+	{ "directio", T_BOOL, COMMON_DIRECTIO, "open with O_DIRECT" }
+#define COMMON_ATTR_NOREADAHEAD                                         \
+	{ "noreadahead", T_BOOL, COMMON_NOREADAHEAD,                    \
 	  "posix_fadvise(POSIX_FADV_RANDOM) after the open" }
-#define FC_ATTR_IOSIZE                                                  \
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "bytes per op (or chunk)" }
-#define FC_ATTR_WORKINGSET                                              \
-	{ "workingset", T_SIZE, FC_WORKINGSET,                          \
+#define COMMON_ATTR_IOSIZE                                              \
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE, "bytes per op (or chunk)" }
+#define COMMON_ATTR_WORKINGSET                                          \
+	{ "workingset", T_SIZE, COMMON_WORKINGSET,                      \
 	  "bytes of the file it works on (0: the file's size)" }
-#define FC_ATTR_SRCFD                                                   \
-	{ "srcfd", T_SIZE, FC_SRCFD,                                    \
+#define COMMON_ATTR_SRCFD                                               \
+	{ "srcfd", T_SIZE, COMMON_SRCFD,                                \
 	  "the fd slot whose file's size it writes" }
 
 /*
@@ -67,8 +67,8 @@ enum fo_common_attr {
  * keeps it.  filebench would read or write slot 0's file, whatever the
  * flowop names; without this, the second such flowop would fail.
  */
-struct fo_slotsel {
-	/* what fo_slot() reads at every op: the first 14 bytes */
+struct common_slotsel {
+	/* what common_slot() reads at every op: the first 14 bytes */
 	int fixed;
 	int own;               /* its private slot (>= FB_FD_SLOTS), 0: none yet */
 	int fileset;           /* the flowop's fileset */
@@ -79,14 +79,16 @@ struct fo_slotsel {
 	uint64_t file_rotor;
 };
 /* The end of what every op reads (struct io_priv places it in its first line). */
-#define FO_SLOTSEL_HOT_END (__builtin_offsetof(struct fo_slotsel, may_own) + 1)
+#define COMMON_SLOTSEL_HOT_END \
+	(__builtin_offsetof(struct common_slotsel, may_own) + 1)
 
-void fo_slotsel_init(struct fo_slotsel *sel, const struct plan_flowop *pf);
+void common_slotsel_init(struct common_slotsel *sel, const struct plan_flowop *pf);
 
 /* Slot 0 holds another fileset's file: take a private slot if one is left. */
-struct fb_slot *fo_slot_own(struct fb_thread *t, struct fo_slotsel *sel);
+struct fb_slot *common_slot_own(struct fb_thread *t, struct common_slotsel *sel);
 
-static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *sel)
+static inline struct fb_slot *common_slot(struct fb_thread *t,
+					  struct common_slotsel *sel)
 {
 	int i = sel->fixed;
 
@@ -98,7 +100,7 @@ static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *se
 			return &t->slots[sel->own];
 		if (__builtin_expect(t->slots[0].fd >= 0 &&
 				     t->slots[0].fileset != sel->fileset, 0))
-			return fo_slot_own(t, sel);
+			return common_slot_own(t, sel);
 	}
 	return &t->slots[i];
 }
@@ -107,7 +109,8 @@ static inline struct fb_slot *fo_slot(struct fb_thread *t, struct fo_slotsel *se
  * The fileset a flowop works on: its filename's, or for a flowop given
  * only `fd`, the one of the file its slot holds; -1 if neither.
  */
-static inline int fo_fileset(const struct flowop_inst *fi, const struct fb_slot *s)
+static inline int common_fileset(const struct flowop_inst *fi,
+				 const struct fb_slot *s)
 {
 	return fi->pf->fileset >= 0 ? fi->pf->fileset : s ? s->fileset : -1;
 }
@@ -116,26 +119,26 @@ static inline int fo_fileset(const struct flowop_inst *fi, const struct fb_slot 
  * The open flags a flowop's attributes ask for: O_DIRECT (directio) and
  * O_SYNC (dsync: data and metadata reach the disk per write, as filebench).
  */
-static inline int fo_open_flags(const struct plan_flowop *pf)
+static inline int common_open_flags(const struct plan_flowop *pf)
 {
-	return (plan_attr_bool(pf, FC_DIRECTIO, false) ? O_DIRECT : 0) |
-	       (plan_attr_bool(pf, FC_DSYNC, false) ? O_SYNC : 0);
+	return (plan_attr_bool(pf, COMMON_DIRECTIO, false) ? O_DIRECT : 0) |
+	       (plan_attr_bool(pf, COMMON_DSYNC, false) ? O_SYNC : 0);
 }
 
 /*
- * Count the flowop's op from t0 to t1: FO_OK, or FO_DONE past the
+ * Count the flowop's op from t0 to t1: FLOWOP_OK, or FLOWOP_DONE past the
  * deadline.  Always inlined, as thread_record() is (hot path).
  */
-static inline __attribute__((always_inline)) enum fo_result
-fo_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t t1,
-	  uint64_t bytes)
+static inline __attribute__((always_inline)) enum flowop_result
+common_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
+	      uint64_t t1, uint64_t bytes)
 {
 	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, bytes) ?
-	       FO_OK : FO_DONE;
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /* The opennext file rotor, or NULL for the fileset's shared rotor. */
-static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
+static inline uint64_t *common_rotor(struct common_slotsel *sel)
 {
 	return sel->opennext ? &sel->file_rotor : NULL;
 }
@@ -145,65 +148,70 @@ static inline uint64_t *fo_rotor(struct fo_slotsel *sel)
  * the flowop's statistics (kind of errno `err`) and, without
  * --keep-going, fail the run with "flowop NAME: WHAT PATH: strerror(err)",
  * PATH being the slot's file (s != NULL) or `path`; `off` >= 0 adds
- * " at offset N".  Returns FO_FAILED (--keep-going) or FO_ERROR: return
+ * " at offset N".  Returns FLOWOP_FAILED (--keep-going) or FLOWOP_ERROR: return
  * it from run().  thread_op_failed() (runtime/engine/thread.h) says more.
  */
-enum fo_result fo_fail(struct fb_thread *t, const struct flowop_inst *fi,
-		       const char *what, const struct fb_slot *s, const char *path,
-		       int64_t off, int err) __attribute__((cold));
+enum flowop_result common_fail(struct fb_thread *t, const struct flowop_inst *fi,
+			       const char *what, const struct fb_slot *s,
+			       const char *path, int64_t off, int err)
+	__attribute__((cold));
 /*
  * The same, counted as `kind` (FE_SHORT: a short transfer); `err` 0
  * leaves out ": strerror".
  */
-enum fo_result fo_fail_kind(struct fb_thread *t, const struct flowop_inst *fi,
-			    enum fo_err_kind kind, const char *what,
-			    const struct fb_slot *s, const char *path, int64_t off,
-			    int err) __attribute__((cold));
+enum flowop_result common_fail_kind(struct fb_thread *t,
+				    const struct flowop_inst *fi,
+				    enum fo_err_kind kind, const char *what,
+				    const struct fb_slot *s, const char *path,
+				    int64_t off, int err) __attribute__((cold));
 /*
  * The same message for what no op can get past (the workload does not
  * fit the files: an iosize larger than the file): fails the run even
- * with --keep-going, counts nothing.  Returns FO_ERROR.
+ * with --keep-going, counts nothing.  Returns FLOWOP_ERROR.
  */
-enum fo_result fo_fail_fatal(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const struct fb_slot *s,
-			     const char *path, int64_t off, int err)
+enum flowop_result common_fail_fatal(struct fb_thread *t,
+				     const struct flowop_inst *fi,
+				     const char *what, const struct fb_slot *s,
+				     const char *path, int64_t off, int err)
 	__attribute__((cold));
 /*
  * A flowop that needs an open slot found it closed.  After an op failure
  * of this thread with --keep-going (an open that failed left it closed)
  * it is one more failure, counted as EBADF; otherwise the workload is
- * wrong and the run fails.  FO_FAILED or FO_ERROR.
+ * wrong and the run fails.  FLOWOP_FAILED or FLOWOP_ERROR.
  */
-enum fo_result fo_slot_not_open(struct fb_thread *t, const struct flowop_inst *fi,
-				const struct fb_slot *s) __attribute__((cold));
+enum flowop_result common_slot_not_open(struct fb_thread *t,
+					const struct flowop_inst *fi,
+					const struct fb_slot *s)
+	__attribute__((cold));
 
-/*
- * need(): the fd slots flowop `f` may hold open, as fo_slotsel_init()
- * chooses them (its `fd`, every slot with `opennext`, else slot 0 and
- * maybe a private one).
- */
 /*
  * Fill `len` bytes with the written-data pattern: byte i is
  * `key ^ (i * 131)`, which repeats every 256 bytes, so one 256-byte
  * period is computed and then copied in doubling blocks (a byte loop
  * over a 10 MiB buffer was half the start-up of a large-iosize run).
  */
-void fo_fill_pattern(char *buf, size_t len, unsigned char key);
+void common_fill_pattern(char *buf, size_t len, unsigned char key);
 
-void fo_need_slot(const struct plan_flowop *f, struct flowop_need *n);
+/*
+ * need(): the fd slots flowop `f` may hold open, as common_slotsel_init()
+ * chooses them (its `fd`, every slot with `opennext`, else slot 0 and
+ * maybe a private one).
+ */
+void common_need_slot(const struct plan_flowop *f, struct flowop_need *n);
 
 /* validate(): `fd` and `srcfd` within 0..FB_FD_SLOTS-1, and a file given. */
-int fo_validate_file(const struct plan *p, const struct plan_flowop *f,
-		     struct diag *d);
+int common_validate_file(const struct plan *p, const struct plan_flowop *f,
+			 struct diag *d);
 /*
  * The same for flowops that can also work on the file already open in
  * their `fd` slot (read, write, *wholefile, append*, deletefile,
  * statfile): a file, or fd > 0.
  */
-int fo_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
-			   struct diag *d);
+int common_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f,
+			       struct diag *d);
 /* The same without requiring a file (flowops on a slot: closefile, fsync). */
-int fo_validate_slot(const struct plan *p, const struct plan_flowop *f,
-		     struct diag *d);
+int common_validate_slot(const struct plan *p, const struct plan_flowop *f,
+			 struct diag *d);
 
 #endif

@@ -14,23 +14,24 @@
 #include "plan/flowop.h"
 #include "runtime/engine/thread.h"
 
-static enum fo_result composite_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result composite_run(struct fb_thread *t,
+					struct flowop_inst *fi)
 {
 	int k = thread_entry_index(t, fi);
 	int last = k + fi->pf->ndesc;
 
 	for (int j = k + 1; j <= last; j += 1 + t->fo[j].pf->ndesc) {
-		enum fo_result r = thread_run_entry(t, j);
+		enum flowop_result r = thread_run_entry(t, j);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 const struct flowop_ops flowops_composite = {
 	.name = "composite",
-	.cls = FO_CLASS_COMPOSITE,
-	.rw = FO_RW_NONE,
+	.cls = FLOWOP_CLASS_COMPOSITE,
+	.rw = FLOWOP_RW_NONE,
 	.run = composite_run,
 };

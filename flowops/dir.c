@@ -40,7 +40,7 @@ static int dir_init(struct fb_thread *t, struct flowop_inst *fi)
 	if (!p || !(p->path = malloc(fileset_path_max(&t->filesets[fi->pf->fileset])))) {
 		free(p);
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fsa_dircache_init(&p->dirs);
 	fi->priv = p;
@@ -65,19 +65,21 @@ static void dir_fini(struct fb_thread *t, struct flowop_inst *fi)
  * its parent reached below the fileset's root and kept for the next one
  * (runtime/fileset/fsaccess.h).  The op's time is the mkdirat/unlinkat alone.
  */
-static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bool make)
+static enum flowop_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi,
+				     bool make)
 {
 	struct dir_priv *p = fi->priv;
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->leafdirs;
 	const char *what = make ? "mkdir" : "rmdir";
 	struct fsa_entry ent;
-	enum fo_result r;
+	enum flowop_result r;
 	uint64_t e, t0, t1;
 	int rc, err;
 
-	r = slot_pick(t, fi->pf, set, make ? PICK_ABSENT : PICK_EXISTING, 0, NULL, &e);
-	if (r != FO_OK)
+	r = slot_pick(t, fi->pf, set, make ? PICK_WANT_ABSENT : PICK_WANT_EXISTING, 0,
+		      NULL, &e);
+	if (r != FLOWOP_OK)
 		return r;
 	if (fsa_reach_leaf(fs, e, &p->dirs, &ent) < 0) {
 		err = errno;
@@ -88,7 +90,7 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 		if (err == ELOOP)
 			return thread_refuse(t, fi, make ? "create" : "remove", p->path,
 					     THREAD_WHY_LINK);
-		return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail(t, fi, what, NULL, p->path, -1, err);
 	}
 	t0 = thread_ticks(t);
 	rc = make ? mkdirat(ent.dirfd, ent.name, 0755) :
@@ -99,36 +101,36 @@ static enum fo_result leafdir_op(struct fb_thread *t, struct flowop_inst *fi, bo
 	if (rc < 0 && err != (make ? EEXIST : ENOENT)) {
 		pick_release(set, e);
 		fileset_leaf_path(fs, e, p->path);
-		return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail(t, fi, what, NULL, p->path, -1, err);
 	}
 	pick_set_exists(set, e, make);
 	pick_release(set, e);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result makedir_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result makedir_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return leafdir_op(t, fi, true);
 }
 
-static enum fo_result removedir_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result removedir_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return leafdir_op(t, fi, false);
 }
 
-static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct dir_priv *p = fi->priv;
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	const struct pick_set *set = &fs->dirs;
 	uint64_t d, t0, t1, bytes = 0;
-	enum fo_result r;
+	enum flowop_result r;
 	struct dirent *de;
 	DIR *dir;
 	int fd, err;
 
-	r = slot_pick(t, fi->pf, set, PICK_ANY, 0, NULL, &d);
-	if (r != FO_OK)
+	r = slot_pick(t, fi->pf, set, PICK_WANT_ANY, 0, NULL, &d);
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	fd = fsa_open_dir(fs, (uint32_t)d);
@@ -150,9 +152,10 @@ static enum fo_result listdir_run(struct fb_thread *t, struct flowop_inst *fi)
 		fileset_dir_path(fs, (uint32_t)d, p->path);
 		if (err == ELOOP)
 			return thread_refuse(t, fi, "list", p->path, THREAD_WHY_LINK);
-		return fo_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1, err);
+		return common_fail(t, fi, dir ? "readdir" : "opendir", NULL, p->path, -1,
+				   err);
 	}
-	return fo_record(t, fi, t0, t1, bytes);
+	return common_record(t, fi, t0, t1, bytes);
 }
 
 /* Its private state and path buffer (at most PATH_MAX bytes). */
@@ -186,10 +189,10 @@ static const struct attr_spec listdir_attrs[] = {
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.changes_names = names,                 \
-		.cls = FO_CLASS_IO,                     \
-		.rw = FO_RW_NONE,                       \
+		.cls = FLOWOP_CLASS_IO,                 \
+		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
-		.validate = fo_validate_file,           \
+		.validate = common_validate_file,       \
 		.need = needs,                          \
 		.init = dir_init,                       \
 		.run = fn,                              \

@@ -31,7 +31,7 @@
 #include "runtime/engine/threadfile.h"
 
 struct file_priv {
-	struct fo_slotsel sel;
+	struct common_slotsel sel;
 	struct fsa_dircache dirs;  /* deletefile: the directory last used */
 	int oflags;             /* O_DIRECT, O_SYNC */
 	bool noreadahead;
@@ -49,13 +49,13 @@ static int file_init(struct fb_thread *t, struct flowop_inst *fi)
 	if (!p || !(p->path = malloc(plen))) {
 		free(p);
 		thread_fail(t, "flowop %s: out of memory", pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fi->priv = p;
 	fsa_dircache_init(&p->dirs);
-	fo_slotsel_init(&p->sel, pf);
-	p->oflags = fo_open_flags(pf);
-	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
+	common_slotsel_init(&p->sel, pf);
+	p->oflags = common_open_flags(pf);
+	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
 	return 0;
 }
 
@@ -72,18 +72,18 @@ static void file_fini(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-static enum fo_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
-				const struct fb_slot *s)
+static enum flowop_result slot_busy(struct fb_thread *t, struct flowop_inst *fi,
+				    const struct fb_slot *s)
 {
 	thread_fail(t, "flowop %s: fd slot %d is already open (close it first)",
 		    fi->pf->name, (int)(s - t->slots));
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
-static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
-				  const struct fb_slot *s)
+static enum flowop_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
+				      const struct fb_slot *s)
 {
-	return fo_slot_not_open(t, fi, s);
+	return common_slot_not_open(t, fi, s);
 }
 
 /*
@@ -91,9 +91,10 @@ static enum fo_result slot_closed(struct fb_thread *t, struct flowop_inst *fi,
  * A missing file is marked absent (it was removed behind our back, and a
  * createfile may make it again); a symbolic link on the way stops the run.
  */
-static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
-				  struct file_priv *p, const struct fs_state *fs,
-				  uint64_t e, const char *what, int err)
+static enum flowop_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
+				      struct file_priv *p,
+				      const struct fileset_state *fs,
+				      uint64_t e, const char *what, int err)
 {
 	if (err == ENOENT && !strcmp(what, "open"))
 		pick_set_exists(&fs->files, e, false);
@@ -102,10 +103,11 @@ static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
 	if (err == ELOOP)
 		return thread_refuse(t, fi, what, p->path, THREAD_WHY_LINK);
 	if (err == EINVAL && (p->oflags & O_DIRECT))
-		return fo_fail_fatal(t, fi, !strcmp(what, "open") ?
-				     "O_DIRECT refused: open" : "O_DIRECT refused: create",
-				     NULL, p->path, -1, err);
-	return fo_fail(t, fi, what, NULL, p->path, -1, err);
+		return common_fail_fatal(t, fi, !strcmp(what, "open") ?
+					 "O_DIRECT refused: open" :
+					 "O_DIRECT refused: create",
+					 NULL, p->path, -1, err);
+	return common_fail(t, fi, what, NULL, p->path, -1, err);
 }
 
 /*
@@ -113,33 +115,34 @@ static enum fo_result open_failed(struct fb_thread *t, struct flowop_inst *fi,
  * this open, so known to be ours; else checked before its first write,
  * runtime/engine/slot.h), release, advise, record.
  */
-static enum fo_result opened(struct fb_thread *t, struct flowop_inst *fi,
-			     struct file_priv *p, struct fb_slot *s, uint64_t e,
-			     int fd, bool created, uint64_t t0, uint64_t t1)
+static enum flowop_result opened(struct fb_thread *t, struct flowop_inst *fi,
+				 struct file_priv *p, struct fb_slot *s, uint64_t e,
+				 int fd, bool created, uint64_t t0, uint64_t t1)
 {
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 
 	slot_attach(s, fd, fi->pf->fileset, &fs->files, e, created);
 	pick_release(&fs->files, e);
 	if (p->noreadahead)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
-	enum fo_result r;
+	struct fb_slot *s = common_slot(t, &p->sel);
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
+	enum flowop_result r;
 	uint64_t e, t0, t1;
 	int fd, flags;
 
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
 	flags = slot_open_flags(fs->pf, p->oflags);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_EXISTING, 0, fo_rotor(&p->sel), &e);
-	if (r != FO_OK)
+	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_EXISTING, 0,
+		      common_rotor(&p->sel), &e);
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	fd = fsa_open_file(fs, e, flags, 0);
@@ -149,21 +152,21 @@ static enum fo_result openfile_run(struct fb_thread *t, struct flowop_inst *fi)
 	return opened(t, fi, p, s, e, fd, false, t0, t1);
 }
 
-static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result createfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	const struct fs_state *fs = &t->filesets[fi->pf->fileset];
+	struct fb_slot *s = common_slot(t, &p->sel);
+	const struct fileset_state *fs = &t->filesets[fi->pf->fileset];
 	int flags = slot_open_flags(fs->pf, p->oflags);
-	enum fo_result r;
+	enum flowop_result r;
 	uint64_t e, t0, t1;
 	bool created;
 	int fd;
 
 	if (s->fd >= 0)
 		return slot_busy(t, fi, s);
-	r = slot_pick(t, fi->pf, &fs->files, PICK_ABSENT, 0, NULL, &e);
-	if (r != FO_OK)
+	r = slot_pick(t, fi->pf, &fs->files, PICK_WANT_ABSENT, 0, NULL, &e);
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	fd = fsa_create_file(fs, e, flags, 0666, &created);
@@ -174,10 +177,10 @@ static enum fo_result createfile_run(struct fb_thread *t, struct flowop_inst *fi
 	return opened(t, fi, p, s, e, fd, created, t0, t1);
 }
 
-static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t t0, t1;
 	int rc;
 
@@ -187,8 +190,8 @@ static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
 	rc = slot_detach(s);
 	t1 = thread_ticks(t);
 	if (rc < 0)
-		return fo_fail(t, fi, "close", s, NULL, -1, errno);
-	return fo_record(t, fi, t0, t1, 0);
+		return common_fail(t, fi, "close", s, NULL, -1, errno);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /*
@@ -196,7 +199,7 @@ static enum fo_result closefile_run(struct fb_thread *t, struct flowop_inst *fi)
  * (it still exists and no other slot has it open).  Claims it busy
  * (waiting for a current user) and returns true.
  */
-static bool claim_slot_file(struct fb_thread *t, const struct fs_state *fs,
+static bool claim_slot_file(struct fb_thread *t, const struct fileset_state *fs,
 			    struct fb_slot *s, uint64_t *e)
 {
 	while (!pick_claim(&fs->files, s->entry)) {
@@ -215,13 +218,13 @@ static bool claim_slot_file(struct fb_thread *t, const struct fs_state *fs,
 	return false;
 }
 
-static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
-	int set = fo_fileset(fi, s);
-	const struct fs_state *fs;
+	int set = common_fileset(fi, s);
+	const struct fileset_state *fs;
 	struct fsa_entry ent;
 	uint64_t e, t0 = 0, t1 = 0;
 	int rc;
@@ -230,7 +233,7 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		thread_fail(t, "flowop %s: fd slot %d holds no file to delete (nothing "
 			    "was opened in it, or its file was deleted already) and the "
 			    "flowop names no fileset", pf->name, p->sel.fixed);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fs = &t->filesets[set];
 	if (!(s && s->fileset == set && claim_slot_file(t, fs, s, &e))) {
@@ -239,10 +242,10 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		 * (another thread picked the same file): delete another file
 		 * of the same fileset, as without fd.
 		 */
-		enum fo_result r = slot_pick(t, pf, &fs->files, PICK_EXISTING,
-					     PICK_NOT_OPEN, NULL, &e);
+		enum flowop_result r = slot_pick(t, pf, &fs->files, PICK_WANT_EXISTING,
+						 PICK_NOT_OPEN, NULL, &e);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
 	if (fsa_reach_file(fs, e, &p->dirs, &ent) < 0) {
@@ -261,19 +264,19 @@ static enum fo_result deletefile_run(struct fb_thread *t, struct flowop_inst *fi
 		fileset_file_path(fs, e, p->path);
 		if (err == ELOOP)
 			return thread_refuse(t, fi, "remove", p->path, THREAD_WHY_LINK);
-		return fo_fail(t, fi, "unlink", NULL, p->path, -1, err);
+		return common_fail(t, fi, "unlink", NULL, p->path, -1, err);
 	}
 	pick_set_exists(&fs->files, e, false);
 	pick_release(&fs->files, e);
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
 	const struct plan_flowop *pf = fi->pf;
 	struct fb_slot *s = p->sel.fixed > 0 ? &t->slots[p->sel.fixed] : NULL;
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	struct stat st;
 	uint64_t e, t0, t1;
 	int rc;
@@ -283,16 +286,16 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 		rc = fstat(s->fd, &st);
 		t1 = thread_ticks(t);
 		if (rc < 0)
-			return fo_fail(t, fi, "fstat", s, NULL, -1, errno);
+			return common_fail(t, fi, "fstat", s, NULL, -1, errno);
 	} else {
-		enum fo_result r;
+		enum flowop_result r;
 
 		if (pf->fileset < 0)
 			return slot_closed(t, fi, s);
 		fs = &t->filesets[pf->fileset];
-		r = slot_pick(t, pf, &fs->files, PICK_EXISTING, 0, NULL, &e);
+		r = slot_pick(t, pf, &fs->files, PICK_WANT_EXISTING, 0, NULL, &e);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 		t0 = thread_ticks(t);
 		rc = fsa_stat_file(fs, e, &st);
@@ -304,17 +307,17 @@ static enum fo_result statfile_run(struct fb_thread *t, struct flowop_inst *fi)
 				pick_set_exists(&fs->files, e, false);
 			pick_release(&fs->files, e);
 			fileset_file_path(fs, e, p->path);
-			return fo_fail(t, fi, "stat", NULL, p->path, -1, err);
+			return common_fail(t, fi, "stat", NULL, p->path, -1, err);
 		}
 		pick_release(&fs->files, e);
 	}
-	return fo_record(t, fi, t0, t1, 0);
+	return common_record(t, fi, t0, t1, 0);
 }
 
-static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct file_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t t0, t1;
 	int rc;
 
@@ -324,12 +327,12 @@ static enum fo_result fsync_run(struct fb_thread *t, struct flowop_inst *fi)
 	rc = fsync(s->fd);
 	t1 = thread_ticks(t);
 	if (rc < 0)
-		return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
-	return fo_record(t, fi, t0, t1, 0);
+		return common_fail(t, fi, "fsync", s, NULL, -1, errno);
+	return common_record(t, fi, t0, t1, 0);
 }
 
 /* fsync every open slot holding a file of the flowop's fileset: one op each. */
-static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	for (int i = 0; i < FB_ALL_SLOTS; i++) {
 		struct fb_slot *s = &t->slots[i];
@@ -342,11 +345,11 @@ static enum fo_result fsyncset_run(struct fb_thread *t, struct flowop_inst *fi)
 		rc = fsync(s->fd);
 		t1 = thread_ticks(t);
 		if (rc < 0)
-			return fo_fail(t, fi, "fsync", s, NULL, -1, errno);
+			return common_fail(t, fi, "fsync", s, NULL, -1, errno);
 		if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-			return FO_DONE;
+			return FLOWOP_DONE;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -358,7 +361,7 @@ static void file_need(const struct plan *p, const struct plan_flowop *f,
 {
 	(void)p;
 	n->mem = sizeof(struct file_priv) + PATH_MAX;
-	fo_need_slot(f, n);
+	common_need_slot(f, n);
 }
 
 /* deletefile also keeps the directory it last deleted in open. */
@@ -380,23 +383,26 @@ static void fsyncset_need(const struct plan *p, const struct plan_flowop *f,
 
 /* openfile, createfile */
 static const struct attr_spec open_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_DSYNC,
-	FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT, ATTR_INDEXED, COMMON_ATTR_DSYNC,
+	COMMON_ATTR_DIRECTIO, COMMON_ATTR_NOREADAHEAD,
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* closefile, fsync: the slot's file */
 static const struct attr_spec slot_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT,
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
 /* deletefile, statfile: a picked file, or the one slot `fd` held */
 static const struct attr_spec pick_attrs[] = {
 	ATTR_FILENAME, ATTR_FD, ATTR_INDEXED,
-	{ "iosize", T_SIZE_RV, FC_IOSIZE, "accepted for filebench's scripts; no effect" },
+	{ "iosize", T_SIZE_RV, COMMON_IOSIZE,
+	  "accepted for filebench's scripts; no effect" },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -409,10 +415,10 @@ static const struct attr_spec fsyncset_attrs[] = {
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.changes_names = names,                 \
-		.cls = FO_CLASS_IO,                     \
-		.rw = FO_RW_NONE,                       \
+		.cls = FLOWOP_CLASS_IO,                 \
+		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
-		.nattr = FC_OWN,                        \
+		.nattr = COMMON_OWN,                    \
 		.validate = val,                        \
 		.need = needs,                          \
 		.init = file_init,                      \
@@ -420,14 +426,16 @@ static const struct attr_spec fsyncset_attrs[] = {
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, open_attrs, openfile_run, fo_validate_file, file_need, false);
-FILE_OP(createfile, open_attrs, createfile_run, fo_validate_file, file_need, true);
-FILE_OP(closefile, slot_attrs, closefile_run, fo_validate_slot, file_need, false);
-FILE_OP(deletefile, pick_attrs, deletefile_run, fo_validate_file_or_fd,
+FILE_OP(openfile, open_attrs, openfile_run, common_validate_file, file_need, false);
+FILE_OP(createfile, open_attrs, createfile_run, common_validate_file, file_need, true);
+FILE_OP(closefile, slot_attrs, closefile_run, common_validate_slot, file_need, false);
+FILE_OP(deletefile, pick_attrs, deletefile_run, common_validate_file_or_fd,
 	deletefile_need, true);
-FILE_OP(statfile, pick_attrs, statfile_run, fo_validate_file_or_fd, file_need, false);
-FILE_OP(fsync, slot_attrs, fsync_run, fo_validate_slot, file_need, false);
-FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, fo_validate_file, fsyncset_need, false);
+FILE_OP(statfile, pick_attrs, statfile_run, common_validate_file_or_fd, file_need,
+	false);
+FILE_OP(fsync, slot_attrs, fsync_run, common_validate_slot, file_need, false);
+FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, common_validate_file, fsyncset_need,
+	false);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

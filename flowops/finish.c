@@ -2,7 +2,7 @@
  * finish.c - finishoncount and finishonbytes (reference 4.29, 4.30).
  *
  * Each call compares a counter of this thread with `value` (read once,
- * at start) and, at the limit, returns FO_NORSC marked as a finish limit
+ * at start) and, at the limit, returns FLOWOP_NORSC marked as a finish limit
  * (thread_finish_reached()): the run then ends normally WITH results in
  * every quit mode (timeout and firstdone: the whole run; alldone: this
  * thread).  The counter is the ops (or bytes) of the `target` flowop of
@@ -69,7 +69,7 @@ static int finish_init_flags(struct fb_thread *t, struct flowop_inst *fi,
 	struct finish_priv *p = finish_priv_new(t, fi);
 
 	if (!p)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return thread_watch_init(t, fi, finish_target(fi->pf), flags, &p->watch);
 }
 
@@ -90,7 +90,7 @@ static int finish_init_filebench(struct fb_thread *t, struct flowop_inst *fi,
 	struct finish_priv *p = finish_priv_new(t, fi);
 
 	if (!p)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return thread_tally_init(t, fi, finish_target(fi->pf), flags, &p->tally);
 }
 
@@ -124,7 +124,7 @@ static void finish_fini(struct fb_thread *t, struct flowop_inst *fi)
  * ones always did: the only user of thread_record() here, which it
  * inlines.
  */
-static __attribute__((noinline)) enum fo_result
+static __attribute__((noinline)) enum flowop_result
 finish_judge(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t c,
 	     bool reached_if_equal)
 {
@@ -132,15 +132,15 @@ finish_judge(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0, uint64_t 
 	uint64_t t1 = thread_ticks(t);
 
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	if (c > p->limit || (reached_if_equal && c == p->limit)) {
 		thread_finish_reached(t);
-		return FO_NORSC;
+		return FLOWOP_NORSC;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
-static enum fo_result count_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result count_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);
@@ -148,7 +148,7 @@ static enum fo_result count_run(struct fb_thread *t, struct flowop_inst *fi)
 	return finish_judge(t, fi, t0, thread_watch_read(&p->watch), true);
 }
 
-static enum fo_result bytes_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result bytes_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);
@@ -157,7 +157,8 @@ static enum fo_result bytes_run(struct fb_thread *t, struct flowop_inst *fi)
 }
 
 /* --compat filebench: the counter read before this call's op is recorded. */
-static enum fo_result count_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result count_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);
@@ -165,7 +166,8 @@ static enum fo_result count_run_filebench(struct fb_thread *t, struct flowop_ins
 	return finish_judge(t, fi, t0, thread_tally_read(&p->tally), true);
 }
 
-static enum fo_result bytes_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result bytes_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	const struct finish_priv *p = fi->priv;
 	uint64_t t0 = thread_ticks(t);
@@ -231,7 +233,7 @@ static const struct attr_spec finish_attrs[] = {
 /* filebench's variants (--compat filebench): its counters. */
 static const struct flowop_ops fo_finishoncount_filebench = {
 	.name = "finishoncount",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = finish_attrs,
 	.validate = finish_validate,
 	.need = finish_need_filebench,
@@ -242,7 +244,7 @@ static const struct flowop_ops fo_finishoncount_filebench = {
 
 static const struct flowop_ops fo_finishonbytes_filebench = {
 	.name = "finishonbytes",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = finish_attrs,
 	.validate = finish_validate,
 	.need = finish_need_filebench,
@@ -253,7 +255,7 @@ static const struct flowop_ops fo_finishonbytes_filebench = {
 
 static const struct flowop_ops fo_finishoncount = {
 	.name = "finishoncount",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = finish_attrs,
 	.validate = finish_validate,
 	.need = finish_need,
@@ -265,7 +267,7 @@ static const struct flowop_ops fo_finishoncount = {
 
 static const struct flowop_ops fo_finishonbytes = {
 	.name = "finishonbytes",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = finish_attrs,
 	.validate = finish_validate,
 	.need = finish_need,

@@ -17,7 +17,7 @@
  * bytes after the previous one's end, wrapping at the working set's ends
  * (io_stride_offset()).  A failed or short write, a failed read, and a short random
  * read inside the size the file had when opened are op failures
- * (common.h, fo_fail()): the run fails, or with --keep-going they are
+ * (common.h, common_fail()): the run fails, or with --keep-going they are
  * counted and the op is not.
  *
  * Buffers: one per flowop, fixed at init(): `memoffset` bytes into the
@@ -44,7 +44,6 @@
 #include <unistd.h>
 
 #include "flowops/common.h"
-#include "runtime/engine/attr.h"
 #include "flowops/dio.h"
 #include "flowops/registry.h"
 #include "plan/flowop.h"
@@ -119,7 +118,7 @@ static int io_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 				thread_fail(t, "flowop %s: thread memsize %llu is smaller than iosize %llu",
 					    pf->name, (unsigned long long)t->memsize,
 					    (unsigned long long)p->iosize);
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		if (p->iosize_random)
 			p->bufsize = t->memsize - p->memoffset;
@@ -129,7 +128,7 @@ static int io_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 	if (posix_memalign(&b, IO_ALIGN, p->memoffset + p->iosize) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
 			    pf->name, (unsigned long long)p->iosize);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;
@@ -159,7 +158,7 @@ static int io_fb_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 		thread_fail(t, "flowop %s: memoffset cannot be used with --compat "
 			    "filebench, which places every buffer as filebench does",
 			    pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	if (t->mem) {
 		if (t->memsize < need) {
@@ -168,7 +167,7 @@ static int io_fb_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 				    pf->name, (unsigned long long)t->memsize,
 				    (unsigned long long)need,
 				    p->fb_extra ? " plus 512 bytes for directio" : "");
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		p->fb_area = t->mem;
 		p->fb_memsize = t->memsize;
@@ -180,7 +179,7 @@ static int io_fb_buffer(struct fb_thread *t, const struct plan_flowop *pf,
 	if (!p->buf_base) {
 		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
 			    pf->name, (unsigned long long)(p->bufsize + p->fb_extra));
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	memset(p->buf_base, 0, p->bufsize + p->fb_extra);
 	p->buf = (char *)(((uintptr_t)p->buf_base + p->fb_mask) & ~p->fb_mask);
@@ -200,19 +199,22 @@ char *io_filebench_buf(struct fb_thread *t, const struct io_priv *p)
 	return (char *)(((uintptr_t)p->fb_area + x + p->fb_mask) & ~p->fb_mask);
 }
 
-/* Settings from flowop `fi`'s attributes, before any buffer.  0 or FO_ERROR. */
+/*
+ * Settings from flowop `fi`'s attributes, before any buffer.  0 or
+ * FLOWOP_ERROR.
+ */
 static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p)
 {
 	const struct plan_flowop *pf = fi->pf;
-	bool iosize_random = pf->attr[FC_IOSIZE].kind == PV_RANDOM;
+	bool iosize_random = pf->attr[COMMON_IOSIZE].kind == PV_RANDOM;
 	/* a random size starts with a buffer of IO_RANDOM_BUF, grown when a sample needs it */
-	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, FC_IOSIZE, 0);
-	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
+	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, COMMON_IOSIZE, 0);
+	int64_t ws = plan_attr_int(pf, COMMON_WORKINGSET, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	p->iosize = (uint64_t)iosize;
 	p->bufsize = p->iosize;
@@ -220,14 +222,14 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
 	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
-	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
-	fo_slotsel_init(&p->sel, pf);
+	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
+	common_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
 		thread_fail(t, "flowop %s: fd %d out of range 0..%d", pf->name,
 			    p->sel.fixed, FB_FD_SLOTS - 1);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
-	p->oflags = fo_open_flags(pf);
+	p->oflags = common_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
 	p->seq_rare = p->misalign || p->stride;
@@ -246,16 +248,16 @@ static int io_dio_setup(struct fb_thread *t, struct flowop_inst *fi,
 	p->dio_pending = true;
 	if (pf->fileset >= 0 &&
 	    io_dio_check(t, fi, p, -1, t->filesets[pf->fileset].root) != 0)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return 0;
 }
 
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
 	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	fo_fill_pattern(p->buf, p->bufsize, 0x5a);
+	common_fill_pattern(p->buf, p->bufsize, 0x5a);
 	return io_dio_setup(t, fi, p);
 }
 
@@ -263,7 +265,7 @@ int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p)
 {
 	if (io_priv_settings(t, fi, p) != 0 || io_fb_buffer(t, fi->pf, p) != 0)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return io_dio_setup(t, fi, p);
 }
 
@@ -286,7 +288,7 @@ static int io_init_with(struct fb_thread *t, struct flowop_inst *fi,
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fi->priv = p;
 	return setup(t, fi, p);
@@ -308,38 +310,38 @@ static int io_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
  * large enough.  Growing allocates, but only when a sample exceeds every
  * earlier one, so almost never in a run.
  */
-static enum fo_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
-				     struct io_priv *p)
+static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst *fi,
+					 struct io_priv *p)
 {
-	int64_t n = fo_attr_int(t, fi->pf, FC_IOSIZE, 1);
+	int64_t n = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 1);
 	void *b;
 
 	p->iosize = n < 1 ? 1 : (uint64_t)n;
 	if (p->iosize <= p->bufsize)
-		return FO_OK;
+		return FLOWOP_OK;
 	if (!p->own_buf) {
 		thread_fail(t, "flowop %s: iosize sample %llu is larger than the thread's memsize %llu",
 			    fi->pf->name, (unsigned long long)p->iosize,
 			    (unsigned long long)t->memsize);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	if (p->before_regrow) {
-		enum fo_result r = p->before_regrow(t, fi);
+		enum flowop_result r = p->before_regrow(t, fi);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
 	if (posix_memalign(&b, IO_ALIGN, p->memoffset + p->iosize) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate a %llu-byte buffer",
 			    fi->pf->name, (unsigned long long)p->iosize);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
-	fo_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
+	common_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
 	free(p->buf_base);
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;
 	p->bufsize = p->iosize;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 void io_priv_teardown(struct io_priv *p)
@@ -368,17 +370,17 @@ static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
  * (flowop_inst.open_stats: stats->open, or under --compat filebench an
  * op of the flowop itself).
  */
-static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
-			      struct io_priv *p, struct fb_slot *s)
+static enum flowop_result io_open(struct fb_thread *t, struct flowop_inst *fi,
+				  struct io_priv *p, struct fb_slot *s)
 {
 	int opened;
-	enum fo_result r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
-					   fo_rotor(&p->sel), &opened);
+	enum flowop_result r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
+					       common_rotor(&p->sel), &opened);
 
 	if (opened && p->noreadahead)
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
-	if (opened && p->dio_pending && r == FO_OK && io_dio_open(t, fi, p, s) != 0)
-		return FO_ERROR;
+	if (opened && p->dio_pending && r == FLOWOP_OK && io_dio_open(t, fi, p, s) != 0)
+		return FLOWOP_ERROR;
 	return r;
 }
 
@@ -387,8 +389,8 @@ static enum fo_result io_open(struct fb_thread *t, struct flowop_inst *fi,
  * (not per op: a 64-bit division is not free at a million ops per
  * second; the fstat happens once per open, never per op).
  */
-static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi,
-				     struct io_priv *p, const struct fb_slot *s)
+static enum flowop_result io_working_set(struct fb_thread *t, struct flowop_inst *fi,
+					 struct io_priv *p, const struct fb_slot *s)
 {
 	uint64_t wss = p->workingset;
 
@@ -409,13 +411,13 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
 		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
 			 "working set of", (unsigned long long)p->iosize,
 			 (unsigned long long)wss);
-		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	p->nblocks = (wss - p->misalign) / p->iosize;   /* misaligned blocks fit */
 	p->wss_bytes = wss;
 	p->wss_slot = s;
 	p->wss_gen = s->gen;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -424,24 +426,24 @@ static enum fo_result io_working_set(struct fb_thread *t, struct flowop_inst *fi
  * that): the next block of the permutation, begun anew, with a new
  * order, when the slot holds another file or an open of it again.
  */
-static __attribute__((noinline)) enum fo_result
+static __attribute__((noinline)) enum flowop_result
 io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	       struct fb_slot *s, uint64_t *off)
 {
 	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
-		enum fo_result r = io_working_set(t, fi, p, s);
+		enum flowop_result r = io_working_set(t, fi, p, s);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 		if (!p->randommap) {
 			*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
-			return FO_OK;
+			return FLOWOP_OK;
 		}
 		permute_start(&p->pm, p->nblocks, &t->rng);
 		p->nblocks = 0;
 	}
 	*off = permute_next(&p->pm, &t->rng) * p->iosize + p->misalign;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -452,17 +454,17 @@ io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
  * the offset wraps to the start (forward) or to the end plus stride
  * (backward).
  */
-static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *fi,
-				       struct io_priv *p, struct fb_slot *s,
-				       uint64_t *off)
+static enum flowop_result io_stride_offset(struct fb_thread *t, struct flowop_inst *fi,
+					   struct io_priv *p, struct fb_slot *s,
+					   uint64_t *off)
 {
 	uint64_t start = p->misalign, end;
 	int64_t next;
 
 	if (s != p->wss_slot || s->gen != p->wss_gen) {
-		enum fo_result r = io_working_set(t, fi, p, s);
+		enum flowop_result r = io_working_set(t, fi, p, s);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
 	end = p->wss_bytes;
@@ -472,25 +474,25 @@ static enum fo_result io_stride_offset(struct fb_thread *t, struct flowop_inst *
 		snprintf(what, sizeof(what), "stride %lld reaches before the start "
 			 "of the %llu-byte working set of", (long long)p->stride,
 			 (unsigned long long)end);
-		return fo_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 	}
 	if (*off <= start) {                    /* the first op, or after a wrap */
 		*off = p->stride > 0 || !start ? start : end + (uint64_t)p->stride;
-		return FO_OK;
+		return FLOWOP_OK;
 	}
 	next = (int64_t)*off + p->stride;
 	if (next >= (int64_t)start && (uint64_t)next < end)
 		*off = (uint64_t)next;
 	else
 		*off = p->stride > 0 ? start : end + (uint64_t)p->stride;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
  * A sequential offset off the common path: a run that starts misaligned,
  * or (stride) one with holes.
  */
-static __attribute__((noinline)) enum fo_result
+static __attribute__((noinline)) enum flowop_result
 io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	    struct fb_slot *s, uint64_t *off)
 {
@@ -498,7 +500,7 @@ io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 		return io_stride_offset(t, fi, p, s, off);
 	if (*off < p->misalign)
 		*off = p->misalign;     /* a sequential run starts misaligned */
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -506,22 +508,22 @@ io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
  * every run function of read and write: as a call it cost an op about
  * 25 instructions of call, frame and the offset passed through memory.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 io_prepare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	   struct fb_slot *s, uint64_t *off)
 {
 	int fs = p->sel.fileset;        /* fi->pf->fileset, in the op's line */
 
 	if (__builtin_expect(s->fd < 0 || (fs >= 0 && s->fileset != fs), 0)) {
-		enum fo_result r = io_open(t, fi, p, s);
+		enum flowop_result r = io_open(t, fi, p, s);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
 	if (__builtin_expect(p->iosize_random, 0)) {
-		enum fo_result r = io_sample_size(t, fi, p);
+		enum flowop_result r = io_sample_size(t, fi, p);
 
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 		if (p->random && p->wss_slot == s && s->gen == p->wss_gen)
 			p->nblocks = (p->wss_bytes - p->misalign) / p->iosize;
@@ -536,12 +538,12 @@ io_prepare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 		if (__builtin_expect(p->seq_rare, 0))
 			return io_seq_rare(t, fi, p, s, off);
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /* io_prepare() for aio.c (read and write keep the static, inlined one). */
-enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
-			struct io_priv *p, struct fb_slot *s, uint64_t *off)
+enum flowop_result io_place(struct fb_thread *t, struct flowop_inst *fi,
+			    struct io_priv *p, struct fb_slot *s, uint64_t *off)
 {
 	return io_prepare(t, fi, p, s, off);
 }
@@ -555,7 +557,7 @@ enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
  * its message buffer would otherwise grow every read's stack frame by
  * lines the op touches.
  */
-static __attribute__((cold, noinline)) enum fo_result
+static __attribute__((cold, noinline)) enum flowop_result
 io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 				    const struct io_priv *p, const struct fb_slot *s,
 				    uint64_t off, size_t done)
@@ -565,7 +567,7 @@ io_short_read(struct fb_thread *t, struct flowop_inst *fi,
 	snprintf(what, sizeof(what), "short pread (%zu of %llu bytes, the file had "
 		 "%llu bytes when opened) of", done, (unsigned long long)p->iosize,
 		 (unsigned long long)p->file_bytes);
-	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
+	return common_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, 0);
 }
 
 /*
@@ -641,7 +643,7 @@ static inline ssize_t io_pwrite(int fd, const void *buf, uint64_t n, uint64_t of
  * Inlined into both the default run function (buf = p->buf) and
  * filebench's (a buffer placed per op), so neither pays for the other.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	     struct fb_slot *s, uint64_t off, char *buf)
 {
@@ -653,17 +655,17 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
 		if (n < 0)
-			return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+			return common_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 		if (p->random && off + p->iosize <= p->file_bytes)
 			return io_short_read(t, fi, p, s, off, (size_t)n);
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	/* at EOF: wrap; misaligned runs wrap at the partial last block */
 	if (!p->random)
 		s->offset = (uint64_t)n == p->iosize || (n && !p->misalign) ?
 			    off + (uint64_t)n : 0;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -673,28 +675,28 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
  * function and this is inlined, so the default one has no trace of the
  * variant.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 io_read_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t off;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	enum flowop_result r = io_prepare(t, fi, p, s, &off);
 
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	if (filebench)
 		return io_read_into(t, fi, p, s, off, io_filebench_buf(t, p));
 	return io_read_into(t, fi, p, s, off, p->buf);
 }
 
-static enum fo_result io_read(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result io_read(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return io_read_op(t, fi, false);
 }
 
 /* --compat filebench: the same read into a buffer placed for this op. */
-static enum fo_result io_read_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result io_read_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return io_read_op(t, fi, true);
 }
@@ -704,9 +706,9 @@ static enum fo_result io_read_filebench(struct fb_thread *t, struct flowop_inst 
  * once tells the reason (usually ENOSPC), which the failure is counted
  * under; if that write goes through, it is counted as a short one.
  */
-static enum fo_result io_short_write(struct fb_thread *t, struct flowop_inst *fi,
-				     struct io_priv *p, struct fb_slot *s, uint64_t off,
-				     const char *buf, size_t done)
+static enum flowop_result io_short_write(struct fb_thread *t, struct flowop_inst *fi,
+					 struct io_priv *p, struct fb_slot *s, uint64_t off,
+					 const char *buf, size_t done)
 {
 	ssize_t n = pwrite(s->fd, buf + done, p->iosize - done,
 			   (off_t)(off + done));
@@ -715,12 +717,12 @@ static enum fo_result io_short_write(struct fb_thread *t, struct flowop_inst *fi
 	snprintf(what, sizeof(what), "short pwrite (%zu of %llu bytes) of", done,
 		 (unsigned long long)p->iosize);
 	if (n < 0)      /* counted under its reason */
-		return fo_fail(t, fi, what, s, NULL, (int64_t)off, errno);
-	return fo_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
+		return common_fail(t, fi, what, s, NULL, (int64_t)off, errno);
+	return common_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
 }
 
 /* A write of the prepared op from `buf` (see io_read_into()). */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	      struct fb_slot *s, uint64_t off, const char *buf)
 {
@@ -732,41 +734,41 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
 		if (n < 0)
-			return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
+			return common_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
 		return io_short_write(t, fi, p, s, off, buf, (size_t)n);
 	}
 	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	if (!p->random)
 		s->offset = off + (uint64_t)n;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /* One op of write, like io_read_op(). */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 {
 	struct io_priv *p = fi->priv;
-	struct fb_slot *s = fo_slot(t, &p->sel);
+	struct fb_slot *s = common_slot(t, &p->sel);
 	uint64_t off;
-	enum fo_result r = io_prepare(t, fi, p, s, &off);
+	enum flowop_result r = io_prepare(t, fi, p, s, &off);
 
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	if (filebench)
 		return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
 	return io_write_from(t, fi, p, s, off, p->buf);
 }
 
-static enum fo_result io_write(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return io_write_op(t, fi, false);
 }
 
 /* --compat filebench: the same write from a buffer placed for this op. */
-static enum fo_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
 	return io_write_op(t, fi, true);
 }
@@ -776,10 +778,10 @@ static int io_validate_memoffset(const struct plan *p, const struct plan_flowop 
 				 struct diag *d)
 {
 	uint64_t memsize = f->thread >= 0 ? p->threads[f->thread].memsize : 0;
-	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
+	int64_t iosize = plan_attr_int(f, COMMON_IOSIZE, 0);
 	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
 
-	if (!memoffset || !memsize || f->attr[FC_IOSIZE].kind == PV_RANDOM ||
+	if (!memoffset || !memsize || f->attr[COMMON_IOSIZE].kind == PV_RANDOM ||
 	    iosize <= 0 || memoffset + (uint64_t)iosize <= memsize)
 		return 0;
 	diag_error(d, f->attr[IO_MEMOFFSET].loc,
@@ -797,7 +799,7 @@ static bool fileset_may_grow(const struct plan *p, int fs)
 		const struct plan_flowop *f = &p->flowops[i];
 
 		/* a flowop given only `fd` may write to any file */
-		if (f->ops->rw == FO_RW_WRITE && (f->fileset == fs || f->fileset < 0))
+		if (f->ops->rw == FLOWOP_RW_WRITE && (f->fileset == fs || f->fileset < 0))
 			return true;
 	}
 	return false;
@@ -813,7 +815,7 @@ static bool fileset_may_grow(const struct plan *p, int fs)
 static int io_validate_short_reads(const struct plan *p,
 				   const struct plan_flowop *f, struct diag *d)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	const struct plan_fileset *fs;
 
 	if (f->fileset < 0 || io->kind != PV_INT || plan_attr_bool(f, IO_RANDOM, false))
@@ -855,13 +857,13 @@ static int io_validate_randommap(const struct plan *p, const struct plan_flowop 
 			   f->name);
 		return 1;
 	}
-	if (f->attr[FC_IOSIZE].kind == PV_RANDOM) {
+	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM) {
 		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
 			   "(it permutes whole blocks of one size), not a random variable",
 			   f->name);
 		return 1;
 	}
-	if (plan_attr_bool(f, FC_OPENNEXT, false)) {
+	if (plan_attr_bool(f, COMMON_OPENNEXT, false)) {
 		diag_error(d, v->loc, "flowop %s: randommap cannot be used with "
 			   "opennext: each op takes another slot's file, so no pass "
 			   "over one file would ever complete", f->name);
@@ -894,10 +896,10 @@ static int io_validate_stride(const struct plan *p, const struct plan_flowop *f,
 			   "with random", f->name);
 		return 1;
 	}
-	if (f->attr[FC_IOSIZE].kind == PV_INT && stride == -f->attr[FC_IOSIZE].u.i) {
+	if (f->attr[COMMON_IOSIZE].kind == PV_INT && stride == -f->attr[COMMON_IOSIZE].u.i) {
 		diag_error(d, v->loc, "flowop %s: stride %lld with iosize %lld would "
 			   "repeat the same block forever", f->name, (long long)stride,
-			   (long long)f->attr[FC_IOSIZE].u.i);
+			   (long long)f->attr[COMMON_IOSIZE].u.i);
 		return 1;
 	}
 	return 0;
@@ -908,30 +910,31 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
 {
 	int errs = 0;
-	int64_t iosize = plan_attr_int(f, FC_IOSIZE, 0);
-	int64_t ws = plan_attr_int(f, FC_WORKINGSET, 0);
+	int64_t iosize = plan_attr_int(f, COMMON_IOSIZE, 0);
+	int64_t ws = plan_attr_int(f, COMMON_WORKINGSET, 0);
 	uint64_t misalign = (uint64_t)plan_attr_int(f, IO_MISALIGN, 0);
 	const char *type = f->ops ? f->ops->name : "read/write";
 
-	if (!plan_attr_given(f, FC_IOSIZE) ||
-	    (f->attr[FC_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
-		diag_error(d, plan_attr_given(f, FC_IOSIZE) ? f->attr[FC_IOSIZE].loc : f->loc,
+	if (!plan_attr_given(f, COMMON_IOSIZE) ||
+	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM && iosize <= 0)) {
+		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ?
+			   f->attr[COMMON_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name, type);
 		errs++;
 	}
-	errs += fo_validate_file_or_fd(p, f, d);
+	errs += common_validate_file_or_fd(p, f, d);
 	if (ws < 0) {
-		diag_error(d, f->attr[FC_WORKINGSET].loc,
+		diag_error(d, f->attr[COMMON_WORKINGSET].loc,
 			   "flowop %s: workingset must not be negative", f->name);
 		errs++;
 	}
-	if (f->ops && f->ops->rw == FO_RW_READ)
+	if (f->ops && f->ops->rw == FLOWOP_RW_READ)
 		errs += io_validate_short_reads(p, f, d);
 	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, IO_RANDOM, false)) {
 		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
 
 		if ((uint64_t)iosize + misalign > wss) {
-			diag_error(d, f->attr[FC_IOSIZE].loc,
+			diag_error(d, f->attr[COMMON_IOSIZE].loc,
 				   "flowop %s: iosize %lld%s is larger than the working set "
 				   "(%llu bytes)", f->name, (long long)iosize,
 				   misalign ? " plus misalign" : "", (unsigned long long)wss);
@@ -947,7 +950,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 void io_need(const struct plan *p, const struct plan_flowop *f,
 	     struct flowop_need *n)
 {
-	const struct plan_value *io = &f->attr[FC_IOSIZE];
+	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
 	uint64_t memsize = p->threads[f->thread].memsize;
 	uint64_t memoffset = (uint64_t)plan_attr_int(f, IO_MEMOFFSET, 0);
 	uint64_t iosize = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
@@ -958,21 +961,21 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
 	/* --compat filebench's own buffer reserves 512 bytes more for directio */
-	if (plan_attr_bool(f, FC_DIRECTIO, false))
+	if (plan_attr_bool(f, COMMON_DIRECTIO, false))
 		n->mem = plan_sat_add(n->mem, DIO_FILEBENCH_ALIGN);
-	fo_need_slot(f, n);
+	common_need_slot(f, n);
 }
 
 static const struct attr_spec io_attrs[] = {
 	ATTR_FILENAME,
-	FC_ATTR_IOSIZE,
+	COMMON_ATTR_IOSIZE,
 	IO_ATTR_RANDOM,
-	FC_ATTR_WORKINGSET,
-	FC_ATTR_DIRECTIO,
-	FC_ATTR_DSYNC,
+	COMMON_ATTR_WORKINGSET,
+	COMMON_ATTR_DIRECTIO,
+	COMMON_ATTR_DSYNC,
 	ATTR_FD,
-	FC_ATTR_OPENNEXT,
-	FC_ATTR_NOREADAHEAD,
+	COMMON_ATTR_OPENNEXT,
+	COMMON_ATTR_NOREADAHEAD,
 	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
 	{ "memoffset", T_SIZE, IO_MEMOFFSET,
 	  "the buffer starts this many bytes into the thread's memory" },
@@ -988,8 +991,8 @@ static const struct attr_spec io_attrs[] = {
  */
 static const struct flowop_ops fo_read_filebench = {
 	.name = "read",
-	.cls = FO_CLASS_IO,
-	.rw = FO_RW_READ,
+	.cls = FLOWOP_CLASS_IO,
+	.rw = FLOWOP_RW_READ,
 	.attrs = io_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
@@ -1001,8 +1004,8 @@ static const struct flowop_ops fo_read_filebench = {
 
 static const struct flowop_ops fo_write_filebench = {
 	.name = "write",
-	.cls = FO_CLASS_IO,
-	.rw = FO_RW_WRITE,
+	.cls = FLOWOP_CLASS_IO,
+	.rw = FLOWOP_RW_WRITE,
 	.attrs = io_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
@@ -1014,8 +1017,8 @@ static const struct flowop_ops fo_write_filebench = {
 
 static const struct flowop_ops fo_read = {
 	.name = "read",
-	.cls = FO_CLASS_IO,
-	.rw = FO_RW_READ,
+	.cls = FLOWOP_CLASS_IO,
+	.rw = FLOWOP_RW_READ,
 	.attrs = io_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
@@ -1028,8 +1031,8 @@ static const struct flowop_ops fo_read = {
 
 static const struct flowop_ops fo_write = {
 	.name = "write",
-	.cls = FO_CLASS_IO,
-	.rw = FO_RW_WRITE,
+	.cls = FLOWOP_CLASS_IO,
+	.rw = FLOWOP_RW_WRITE,
 	.attrs = io_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,

@@ -26,11 +26,11 @@ struct fb_thread;
 
 /* read's and write's own attributes (aio.c numbers its own after IO_COUNT). */
 enum io_attr {
-	IO_RANDOM = FC_OWN,    /* a random whole block of the working set */
-	IO_MISALIGN,           /* bytes added to every offset */
-	IO_MEMOFFSET,          /* the buffer starts this far into thread memory */
-	IO_RANDOMMAP,          /* random: every block once per pass (fio's random map) */
-	IO_STRIDE,             /* sequential: a hole of N bytes after each op (N < 0: backwards) */
+	IO_RANDOM = COMMON_OWN, /* a random whole block of the working set */
+	IO_MISALIGN,            /* bytes added to every offset */
+	IO_MEMOFFSET,           /* the buffer starts this far into thread memory */
+	IO_RANDOMMAP,           /* random: every block once per pass (fio's random map) */
+	IO_STRIDE,              /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_COUNT
 };
 
@@ -64,7 +64,8 @@ struct io_priv {
 	 * io_seq_rare(); plain sequential ops test only this.
 	 */
 	bool seq_rare;
-	struct fo_slotsel sel; /* its first FO_SLOTSEL_HOT_END bytes in line 0 */
+	/* its first COMMON_SLOTSEL_HOT_END bytes in line 0 */
+	struct common_slotsel sel;
 
 	/* line 1 on: set-up, each open, rare paths */
 	bool own_buf;          /* allocated here (else inside thread memory) */
@@ -97,9 +98,9 @@ struct io_priv {
 	/*
 	 * Called before a random iosize's sample replaces the buffer by a
 	 * larger one (aio.c: wait for the writes still reading the old
-	 * one).  NULL for synchronous I/O.  FO_OK or why not.
+	 * one).  NULL for synchronous I/O.  FLOWOP_OK or why not.
 	 */
-	enum fo_result (*before_regrow)(struct fb_thread *t, struct flowop_inst *fi);
+	enum flowop_result (*before_regrow)(struct fb_thread *t, struct flowop_inst *fi);
 	/*
 	 * --compat filebench (io_priv_setup_filebench()): each op's buffer
 	 * is placed anew in fb_area, the thread memory (fb_memsize bytes),
@@ -112,18 +113,21 @@ struct io_priv {
 	uint64_t fb_extra;
 	uintptr_t fb_mask;
 };
-_Static_assert(__builtin_offsetof(struct io_priv, sel) + FO_SLOTSEL_HOT_END <= 64,
+_Static_assert(__builtin_offsetof(struct io_priv, sel) + COMMON_SLOTSEL_HOT_END <= 64,
 	       "struct io_priv: what an op reads fits in its first cache line");
 
 /* A zeroed block of `size` bytes starting a cache line (an io_priv first), or NULL. */
 void *io_priv_alloc(size_t size);
 
-/* Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or FO_ERROR. */
+/*
+ * Fill `p` from flowop `fi`'s attributes and set up its buffer.  0 or
+ * FLOWOP_ERROR.
+ */
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p);
 /*
  * io_priv_setup() with filebench's buffer (`--compat filebench`,
  * reference 4.0 "I/O buffer"): a buffer placed at every op by
- * io_filebench_buf().  0 or FO_ERROR.
+ * io_filebench_buf().  0 or FLOWOP_ERROR.
  */
 int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p);
@@ -142,10 +146,10 @@ void io_priv_teardown(struct io_priv *p);
  * Make slot `s` ready for this op (implicit open, recorded into
  * fi->open_stats), sample a random iosize, and choose the offset: a
  * random whole block of the working set, or the slot's sequential
- * offset (which the caller advances).  FO_OK or why not.
+ * offset (which the caller advances).  FLOWOP_OK or why not.
  */
-enum fo_result io_place(struct fb_thread *t, struct flowop_inst *fi,
-			struct io_priv *p, struct fb_slot *s, uint64_t *off);
+enum flowop_result io_place(struct fb_thread *t, struct flowop_inst *fi,
+			    struct io_priv *p, struct fb_slot *s, uint64_t *off);
 
 /* Compile-time checks of read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,

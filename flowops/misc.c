@@ -31,7 +31,7 @@ enum misc_attr {
 #define HOG_CHUNK (1u << 20)
 #define HOG_SCRATCH 64
 
-static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	double secs = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
 	uint64_t t0 = thread_ticks(t), t1;
@@ -49,9 +49,9 @@ static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 	until = now + (uint64_t)(secs * NS_PER_S);
 	if (t->quiesce && now < until) {
 		/* within the delay: requests in flight complete while it lasts */
-		enum fo_result res = thread_quiesce(t, fi);
+		enum flowop_result res = thread_quiesce(t, fi);
 
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 		now = clock_now_ns();
 	}
@@ -60,12 +60,13 @@ static enum fo_result delay_run(struct fb_thread *t, struct flowop_inst *fi)
 		uint32_t h = shared_halted(t->ctl);
 
 		if (h)
-			return FO_DONE;
+			return FLOWOP_DONE;
 		shared_halt_wait(t->ctl, h, until - now);
 		now = clock_now_ns();
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /* The thread's memory, or a scratch area of the flowop's own. */
@@ -76,7 +77,7 @@ static int hog_init(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = calloc(1, HOG_SCRATCH);
 	if (!fi->priv) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	return 0;
 }
@@ -88,7 +89,7 @@ static void free_priv(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = NULL;
 }
 
-static enum fo_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	double v = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
 	uint64_t n = v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
@@ -100,13 +101,14 @@ static enum fo_result hog_run(struct fb_thread *t, struct flowop_inst *fi)
 		/* the store must happen, every time */
 		__asm__ __volatile__("" : : "r"(mem) : "memory");
 		if ((i & (HOG_CHUNK - 1)) == HOG_CHUNK - 1 && thread_halted(t))
-			return FO_DONE;
+			return FLOWOP_DONE;
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
-static enum fo_result print_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result print_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct plan_value *v = &fi->pf->attr[MISC_VALUE];
 	const struct plan_proc *pp = &t->plan->procs[t->proc];
@@ -122,7 +124,7 @@ static enum fo_result print_run(struct fb_thread *t, struct flowop_inst *fi)
 	log_info("Message from process (%s,%llu), thread (%s,%llu): %s", pp->name,
 		 (unsigned long long)t->proc_inst, t->pt->name,
 		 (unsigned long long)t->thread_inst, text);
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 struct testrv_priv {
@@ -135,12 +137,12 @@ static int testrv_init(struct fb_thread *t, struct flowop_inst *fi)
 	fi->priv = calloc(1, sizeof(struct testrv_priv));
 	if (!fi->priv) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	return 0;
 }
 
-static enum fo_result testrv_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result testrv_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct testrv_priv *p = fi->priv;
 	double v = thread_attr_double(t, fi->pf, MISC_VALUE, 0);
@@ -148,7 +150,7 @@ static enum fo_result testrv_run(struct fb_thread *t, struct flowop_inst *fi)
 	p->n++;
 	p->sum += v;
 	p->sumsq += v * v;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 static void testrv_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -217,7 +219,7 @@ static const struct attr_spec testrandvar_attrs[] = {
 
 static const struct flowop_ops fo_delay = {
 	.name = "delay",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = delay_attrs,
 	.validate = numeric_value,
 	.run = delay_run,
@@ -225,7 +227,7 @@ static const struct flowop_ops fo_delay = {
 
 static const struct flowop_ops fo_hog = {
 	.name = "hog",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = hog_attrs,
 	.validate = numeric_value,
 	.need = hog_need,
@@ -236,14 +238,14 @@ static const struct flowop_ops fo_hog = {
 
 static const struct flowop_ops fo_print = {
 	.name = "print",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = print_attrs,
 	.run = print_run,
 };
 
 static const struct flowop_ops fo_testrandvar = {
 	.name = "testrandvar",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = testrandvar_attrs,
 	.validate = numeric_value,
 	.need = testrv_need,

@@ -66,18 +66,18 @@ static int64_t events_for(int64_t debt, int64_t unit)
 
 /*
  * Take `n` events.  A thread that would sleep for them first reaps what
- * it has in flight (thread_quiesce()).  FO_OK, FO_DONE or FO_ERROR.
+ * it has in flight (thread_quiesce()).  FLOWOP_OK, FLOWOP_DONE or FLOWOP_ERROR.
  */
-static inline enum fo_result take_events(struct fb_thread *t,
-					 const struct flowop_inst *fi, int64_t n)
+static inline enum flowop_result take_events(struct fb_thread *t,
+					     const struct flowop_inst *fi, int64_t n)
 {
 	if (t->quiesce && !eventgen_ready(t->ctl, n)) {
-		enum fo_result res = thread_quiesce(t, fi);
+		enum flowop_result res = thread_quiesce(t, fi);
 
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 	}
-	return eventgen_take(t->ctl, n) ? FO_OK : FO_DONE;
+	return eventgen_take(t->ctl, n) ? FLOWOP_OK : FLOWOP_DONE;
 }
 
 /*
@@ -85,21 +85,22 @@ static inline enum fo_result take_events(struct fb_thread *t,
  * use thread_record(), and without it the compiler may stop inlining
  * that into them, adding a call to the default path.
  */
-static __attribute__((flatten)) enum fo_result
+static __attribute__((flatten)) enum flowop_result
 eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
-	enum fo_result res;
+	enum flowop_result res;
 	uint64_t t0, t1;
 
 	if (!p->on)
-		return FO_OK;
+		return FLOWOP_OK;
 	t0 = thread_ticks(t);
 	res = take_events(t, fi, 1);
-	if (res != FO_OK)
+	if (res != FLOWOP_OK)
 		return res;
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 /*
@@ -107,7 +108,7 @@ eventlimit_run(struct fb_thread *t, struct flowop_inst *fi)
  * pay for its increase since the previous call, then record the op
  * (inlined into each run function, as the default one always was).
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 limit_pay(struct fb_thread *t, struct flowop_inst *fi, struct limit_priv *p,
 	  uint64_t t0, uint64_t cur)
 {
@@ -118,24 +119,25 @@ limit_pay(struct fb_thread *t, struct flowop_inst *fi, struct limit_priv *p,
 	p->last = cur;
 	n = events_for(p->debt, p->unit);
 	if (n > 0) {
-		enum fo_result res = take_events(t, fi, n);
+		enum flowop_result res = take_events(t, fi, n);
 
-		if (res != FO_OK)
+		if (res != FLOWOP_OK)
 			return res;
 		p->debt -= n * p->unit;
 	}
 	t1 = thread_ticks(t);
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
-static __attribute__((flatten)) enum fo_result
+static __attribute__((flatten)) enum flowop_result
 limit_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
 	uint64_t t0;
 
 	if (!p->on)
-		return FO_OK;
+		return FLOWOP_OK;
 	t0 = thread_ticks(t);
 	return limit_pay(t, fi, p, t0, thread_watch_read(&p->watch));
 }
@@ -144,18 +146,19 @@ limit_run(struct fb_thread *t, struct flowop_inst *fi)
  * --compat filebench: filebench's counter; until it has seen it
  * non-zero a call only notes it, recording and charging nothing.
  */
-static enum fo_result limit_run_filebench(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result limit_run_filebench(struct fb_thread *t,
+					      struct flowop_inst *fi)
 {
 	struct limit_priv *p = fi->priv;
 	uint64_t t0, cur;
 
 	if (!p->on)
-		return FO_OK;
+		return FLOWOP_OK;
 	t0 = thread_ticks(t);
 	cur = thread_tally_read(&p->tally);
 	if (p->last == 0) {
 		p->last = cur;
-		return FO_OK;
+		return FLOWOP_OK;
 	}
 	return limit_pay(t, fi, p, t0, cur);
 }
@@ -182,7 +185,7 @@ static int limit_init_flags(struct fb_thread *t, struct flowop_inst *fi,
 	struct limit_priv *p = limit_priv_new(t, fi, flags);
 
 	if (!p)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	if (!watch)
 		return 0;
 	return thread_watch_init(t, fi, limit_target(fi->pf), flags, &p->watch);
@@ -195,7 +198,7 @@ static int limit_init_filebench(struct fb_thread *t, struct flowop_inst *fi,
 	struct limit_priv *p = limit_priv_new(t, fi, flags);
 
 	if (!p)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return thread_tally_init(t, fi, limit_target(fi->pf), flags, &p->tally);
 }
 
@@ -267,7 +270,7 @@ static int limit_validate(const struct plan *p, const struct plan_flowop *f,
 			   f->name, target, p->threads[f->thread].name);
 		return 1;
 	}
-	if (rw_only && !(found->ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+	if (rw_only && !(found->ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE))) {
 		diag_error(d, f->attr[RATE_TARGET].loc,
 			   "flowop %s: the target of %s must read or write data, "
 			   "and '%s' is a %s", f->name, f->ops->name, target,
@@ -304,7 +307,7 @@ static const struct attr_spec limit_attrs[] = {
 
 static const struct flowop_ops fo_eventlimit = {
 	.name = "eventlimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.need = limit_need,
 	.init = eventlimit_init,
 	.run = eventlimit_run,
@@ -314,7 +317,7 @@ static const struct flowop_ops fo_eventlimit = {
 /* filebench's variants (--compat filebench): its counters. */
 static const struct flowop_ops fo_iopslimit_filebench = {
 	.name = "iopslimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need_filebench,
@@ -325,7 +328,7 @@ static const struct flowop_ops fo_iopslimit_filebench = {
 
 static const struct flowop_ops fo_opslimit_filebench = {
 	.name = "opslimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need_filebench,
@@ -336,7 +339,7 @@ static const struct flowop_ops fo_opslimit_filebench = {
 
 static const struct flowop_ops fo_bwlimit_filebench = {
 	.name = "bwlimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need_filebench,
@@ -347,7 +350,7 @@ static const struct flowop_ops fo_bwlimit_filebench = {
 
 static const struct flowop_ops fo_iopslimit = {
 	.name = "iopslimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need,
@@ -359,7 +362,7 @@ static const struct flowop_ops fo_iopslimit = {
 
 static const struct flowop_ops fo_opslimit = {
 	.name = "opslimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need,
@@ -371,7 +374,7 @@ static const struct flowop_ops fo_opslimit = {
 
 static const struct flowop_ops fo_bwlimit = {
 	.name = "bwlimit",
-	.cls = FO_CLASS_OTHER,
+	.cls = FLOWOP_CLASS_OTHER,
 	.attrs = limit_attrs,
 	.validate = limit_validate,
 	.need = limit_need,

@@ -1,6 +1,6 @@
 /*
  * registry.c - the registry value: the families' tables, in the order
- * FLOWOP_FAMILIES (registry.h) lists them, and the composite's ops.
+ * FLOWOPS_FAMILIES (registry.h) lists them, and the composite's ops.
  * Looking a flowop up in it is plan/'s (plan/flowop.c), so that the
  * compiler, which is handed this value, never links against flowops/.
  */
@@ -10,7 +10,7 @@
 
 #define FLOWOP_FAMILY_ENTRY(family) flowops_##family,
 static const struct flowop_ops *const *const families[] = {
-	FLOWOP_FAMILIES(FLOWOP_FAMILY_ENTRY)
+	FLOWOPS_FAMILIES(FLOWOP_FAMILY_ENTRY)
 	NULL,
 };
 #undef FLOWOP_FAMILY_ENTRY

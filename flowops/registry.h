@@ -2,7 +2,7 @@
  * registry.h - the flowop families, and the registry they make.
  *
  * Each family file (io.c, file.c, ...) exports one NULL-terminated table
- * of its flowops, flowops_<family>[].  FLOWOP_FAMILIES lists the families
+ * of its flowops, flowops_<family>[].  FLOWOPS_FAMILIES lists the families
  * once and yields both the tables' declarations (here) and the registry
  * (registry.c): adding a family is its own file, one line below, and its
  * row in docs/architecture.md.  The registry is a value (struct
@@ -18,7 +18,7 @@
  * Every family, in the order the registry walks (and suggests) their
  * flowops: a new one is one more line before the end.
  */
-#define FLOWOP_FAMILIES(X)                                                  \
+#define FLOWOPS_FAMILIES(X)                                                 \
 	X(io)           /* read, write */                                   \
 	X(file)         /* open/create/close/delete/stat/fsync */           \
 	X(wholefile)    /* read/writewholefile, append* */                  \
@@ -30,10 +30,10 @@
 	X(aio)          /* aiowrite, aioread, aiowait */                    \
 	/* the end of the list */
 
-#define FLOWOP_FAMILY_TABLE(family) \
+#define FLOWOPS_FAMILY_TABLE(family) \
 	extern const struct flowop_ops *const flowops_##family[];
-FLOWOP_FAMILIES(FLOWOP_FAMILY_TABLE)
-#undef FLOWOP_FAMILY_TABLE
+FLOWOPS_FAMILIES(FLOWOPS_FAMILY_TABLE)
+#undef FLOWOPS_FAMILY_TABLE
 
 /* The ops of a composite invocation (composite.c): not reachable by name. */
 extern const struct flowop_ops flowops_composite;

@@ -2,7 +2,7 @@
  * sync.c - block/wakeup and semblock/sempost across threads and processes
  * (reference 4.21-4.24), without System V IPC.
  *
- * Every instance of a block or semblock flowop owns a struct fo_sync in
+ * Every instance of a block or semblock flowop owns a struct shared_sync in
  * the shared region (its thread slot's object for that flowop).  A
  * wakeup or sempost resolves its `target` once, at start, to the objects
  * of every instance of every block (semblock) flowop of that name in
@@ -48,7 +48,7 @@ enum sync_attr {
 };
 
 struct sync_targets {
-	struct fo_sync **obj;
+	struct shared_sync **obj;
 	uint64_t n;
 };
 
@@ -60,7 +60,7 @@ static const char *target_of(const struct plan_flowop *pf)
 }
 
 /* Add `v` to *field and wake the object's waiters. */
-static void sync_add(struct fo_sync *o, _Atomic int64_t *field, int64_t v)
+static void sync_add(struct shared_sync *o, _Atomic int64_t *field, int64_t v)
 {
 	atomic_fetch_add(field, v);
 	shared_waitq_wake(&o->q, INT_MAX);
@@ -70,7 +70,7 @@ static void sync_add(struct fo_sync *o, _Atomic int64_t *field, int64_t v)
  * Take `v` units from *field as one piece, sleeping while fewer are
  * there.  False when the run stopped first (nothing taken).
  */
-static bool sync_take(struct fb_thread *t, struct fo_sync *o,
+static bool sync_take(struct fb_thread *t, struct shared_sync *o,
 		      _Atomic int64_t *field, int64_t v)
 {
 	for (;;) {
@@ -96,7 +96,7 @@ static int64_t sync_value(struct fb_thread *t, const struct plan_flowop *pf)
 }
 
 /* This thread instance's object for flowop instance `fi`. */
-static struct fo_sync *own_object(struct fb_thread *t, const struct flowop_inst *fi)
+static struct shared_sync *own_object(struct fb_thread *t, const struct flowop_inst *fi)
 {
 	return &t->sync[thread_entry_index(t, fi)];
 }
@@ -133,7 +133,7 @@ static int targets_init(struct fb_thread *t, struct flowop_inst *fi,
 			if (n == 0) {
 				thread_fail(t, "flowop %s: no %s flowop named '%s'",
 					    fi->pf->name, ops->name, target ? target : "");
-				return FO_ERROR;
+				return FLOWOP_ERROR;
 			}
 			st->obj = calloc(n, sizeof(*st->obj));
 			if (!st->obj)
@@ -143,7 +143,7 @@ static int targets_init(struct fb_thread *t, struct flowop_inst *fi,
 	return 0;
 nomem:
 	thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 static void targets_fini(struct fb_thread *t, struct flowop_inst *fi)
@@ -167,62 +167,63 @@ static int sempost_init(struct fb_thread *t, struct flowop_inst *fi)
 	return targets_init(t, fi, &fo_semblock);
 }
 
-static enum fo_result record(struct fb_thread *t, struct flowop_inst *fi,
-			     uint64_t t0)
+static enum flowop_result record(struct fb_thread *t, struct flowop_inst *fi,
+				 uint64_t t0)
 {
 	uint64_t t1 = thread_ticks(t);
 
-	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ? FO_OK : FO_DONE;
+	return thread_record(t, fi->stats, &fi->stats->op, t0, t1, 0) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
-static enum fo_result block_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result block_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 	uint64_t t0 = thread_ticks(t);
 
 	if (!sync_take(t, o, &o->count, 1))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	return record(t, fi, t0);
 }
 
-static enum fo_result wakeup_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result wakeup_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct sync_targets *st = fi->priv;
 
 	for (uint64_t i = 0; i < st->n; i++) {
 		uint64_t t0 = thread_ticks(t);
-		enum fo_result r;
+		enum flowop_result r;
 
 		sync_add(st->obj[i], &st->obj[i]->count, 1);
 		r = record(t, fi, t0);
-		if (r != FO_OK)
+		if (r != FLOWOP_OK)
 			return r;
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 static int semblock_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 
 	/* Before the barrier, so before any sempost can run. */
 	atomic_fetch_add(&o->hw, plan_attr_int(fi->pf, SYNC_HIGHWATER, 1));
 	return 0;
 }
 
-static enum fo_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result semblock_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct fo_sync *o = own_object(t, fi);
+	struct shared_sync *o = own_object(t, fi);
 	int64_t v = sync_value(t, fi->pf);
 	uint64_t t0 = thread_ticks(t);
 
 	sync_add(o, &o->hw, v);
 	if (!sync_take(t, o, &o->count, v))
-		return FO_DONE;
+		return FLOWOP_DONE;
 	return record(t, fi, t0);
 }
 
-static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct sync_targets *st = fi->priv;
 	int64_t v = sync_value(t, fi->pf);
@@ -230,11 +231,11 @@ static enum fo_result sempost_run(struct fb_thread *t, struct flowop_inst *fi)
 	uint64_t t0 = thread_ticks(t);
 
 	for (uint64_t i = 0; i < st->n; i++) {
-		struct fo_sync *o = st->obj[i];
+		struct shared_sync *o = st->obj[i];
 
 		sync_add(o, &o->count, v);
 		if (blocking && !sync_take(t, o, &o->hw, v))
-			return FO_DONE;
+			return FLOWOP_DONE;
 	}
 	return record(t, fi, t0);
 }
@@ -303,7 +304,7 @@ static void targets_need(const struct plan *p, const struct plan_flowop *f,
 							       p->procs[pt->proc].instances));
 	}
 	n->mem = plan_sat_add(sizeof(struct sync_targets),
-			      plan_sat_mul(objs, sizeof(struct fo_sync *)));
+			      plan_sat_mul(objs, sizeof(struct shared_sync *)));
 }
 
 static void wakeup_need(const struct plan *p, const struct plan_flowop *f,
@@ -344,13 +345,13 @@ static const struct attr_spec sempost_attrs[] = {
 
 static const struct flowop_ops fo_block = {
 	.name = "block",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.run = block_run,
 };
 
 static const struct flowop_ops fo_wakeup = {
 	.name = "wakeup",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = wakeup_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = wakeup_validate,
@@ -362,7 +363,7 @@ static const struct flowop_ops fo_wakeup = {
 
 static const struct flowop_ops fo_semblock = {
 	.name = "semblock",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = semblock_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = semblock_validate,
@@ -372,7 +373,7 @@ static const struct flowop_ops fo_semblock = {
 
 static const struct flowop_ops fo_sempost = {
 	.name = "sempost",
-	.cls = FO_CLASS_SYNC,
+	.cls = FLOWOP_CLASS_SYNC,
 	.attrs = sempost_attrs,
 	.nattr = SYNC_COUNT,
 	.validate = sempost_validate,

@@ -48,7 +48,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "runtime/engine/attr.h"
 #include "flowops/common.h"
 #include "flowops/dio.h"
 #include "flowops/registry.h"
@@ -69,7 +68,7 @@ static size_t wf_bufsize(int64_t iosize)
 }
 
 struct wf_priv {
-	struct fo_slotsel sel;
+	struct common_slotsel sel;
 	int oflags;
 	bool noreadahead;
 	char *buf;
@@ -87,18 +86,18 @@ static struct wf_priv *wf_priv_new(struct fb_thread *t, struct flowop_inst *fi)
 {
 	const struct plan_flowop *pf = fi->pf;
 	struct wf_priv *p = calloc(1, sizeof(*p));
-	int64_t ws = plan_attr_int(pf, FC_WORKINGSET, 0);
+	int64_t ws = plan_attr_int(pf, COMMON_WORKINGSET, 0);
 
 	if (!p) {
 		thread_fail(t, "flowop %s: out of memory", pf->name);
 		return NULL;
 	}
 	fi->priv = p;
-	fo_slotsel_init(&p->sel, pf);
-	p->oflags = fo_open_flags(pf);
-	p->noreadahead = plan_attr_bool(pf, FC_NOREADAHEAD, false);
+	common_slotsel_init(&p->sel, pf);
+	p->oflags = common_open_flags(pf);
+	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
-	p->srcfd = (int)plan_attr_int(pf, FC_SRCFD, 0);
+	p->srcfd = (int)plan_attr_int(pf, COMMON_SRCFD, 0);
 	return p;
 }
 
@@ -108,8 +107,8 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 	struct wf_priv *p = wf_priv_new(t, fi);
 
 	if (!p)
-		return FO_ERROR;
-	p->bufsize = wf_bufsize(plan_attr_int(pf, FC_IOSIZE, 0));
+		return FLOWOP_ERROR;
+	p->bufsize = wf_bufsize(plan_attr_int(pf, COMMON_IOSIZE, 0));
 	if (t->mem && t->memsize >= p->bufsize) {
 		p->buf = t->mem;
 	} else {
@@ -118,12 +117,12 @@ static int wf_init(struct fb_thread *t, struct flowop_inst *fi)
 		if (posix_memalign(&b, WF_ALIGN, p->bufsize) != 0) {
 			thread_fail(t, "flowop %s: cannot allocate a %zu-byte buffer",
 				    pf->name, p->bufsize);
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		p->buf = b;
 		p->own_buf = true;
 	}
-	fo_fill_pattern(p->buf, p->bufsize, 0x3c);
+	common_fill_pattern(p->buf, p->bufsize, 0x3c);
 	return 0;
 }
 
@@ -137,7 +136,7 @@ static int wf_init_filebench(struct fb_thread *t, struct flowop_inst *fi)
 	struct wf_priv *p = wf_priv_new(t, fi);
 
 	if (!p)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	p->fb_extra = p->oflags & O_DIRECT ? DIO_FILEBENCH_ALIGN : 0;
 	p->fb_mask = p->fb_extra ? DIO_FILEBENCH_ALIGN - 1 : 0;
 	p->own_buf = true;      /* p->buf, when there is one, is the heap buffer */
@@ -217,16 +216,16 @@ static void wf_fini(struct fb_thread *t, struct flowop_inst *fi)
 }
 
 /* The slot, opened (implicitly) if needed. */
-static enum fo_result wf_setup(struct fb_thread *t, struct flowop_inst *fi,
-			       struct wf_priv *p, struct fb_slot **sp)
+static enum flowop_result wf_setup(struct fb_thread *t, struct flowop_inst *fi,
+				   struct wf_priv *p, struct fb_slot **sp)
 {
-	struct fb_slot *s = fo_slot(t, &p->sel);
-	enum fo_result r = FO_OK;
+	struct fb_slot *s = common_slot(t, &p->sel);
+	enum flowop_result r = FLOWOP_OK;
 	int opened = 0;
 
 	if (s->fd < 0 || (fi->pf->fileset >= 0 && s->fileset != fi->pf->fileset)) {
 		r = slot_acquire_rr(t, fi, s, p->oflags, fi->open_stats,
-				    fo_rotor(&p->sel), &opened);
+				    common_rotor(&p->sel), &opened);
 		if (opened && p->noreadahead)
 			posix_fadvise(s->fd, 0, 0, POSIX_FADV_RANDOM);
 	}
@@ -253,7 +252,7 @@ static size_t wf_chunk(const struct wf_priv *p, int64_t iosize, uint64_t dflt)
  * Read the slot's file from offset 0 to EOF into `buf` in `chunk`s: one
  * op.  Inlined into flowbench's and filebench's run functions alike.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 wf_read_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 	      char *buf, size_t chunk)
 {
@@ -265,21 +264,21 @@ wf_read_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 		off += (uint64_t)n;
 	t1 = thread_ticks(t);
 	if (n < 0)
-		return fo_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
+		return common_fail(t, fi, "pread", s, NULL, (int64_t)off, errno);
 	s->offset = off;
-	return fo_record(t, fi, t0, t1, off);
+	return common_record(t, fi, t0, t1, off);
 }
 
-static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result readwholefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
+	enum flowop_result r = wf_setup(t, fi, p, &s);
 	size_t chunk;
 
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), wf_wss(t, p, s));
+	chunk = wf_chunk(p, thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0), wf_wss(t, p, s));
 	return wf_read_whole(t, fi, s, p->buf, chunk);
 }
 
@@ -287,21 +286,21 @@ static enum fo_result readwholefile_run(struct fb_thread *t, struct flowop_inst 
  * --compat filebench: chunks of `iosize`, 0 the whole working set in
  * one (an empty one: a 1 MiB chunk), into a buffer placed for this op.
  */
-static enum fo_result readwholefile_run_filebench(struct fb_thread *t,
-						  struct flowop_inst *fi)
+static enum flowop_result readwholefile_run_filebench(struct fb_thread *t,
+						      struct flowop_inst *fi)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
-	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	enum flowop_result r = wf_setup(t, fi, p, &s);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 	uint64_t chunk;
 	char *buf;
 
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	chunk = iosize > 0 ? (uint64_t)iosize : wf_wss(t, p, s);
 	if (!(buf = wf_fb_chunk_buf(t, fi, p, &chunk)))
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return wf_read_whole(t, fi, s, buf, (size_t)chunk);
 }
 
@@ -326,7 +325,7 @@ static uint64_t write_all(int fd, const char *buf, size_t chunk, uint64_t off,
 }
 
 /* How much writewholefile writes: the srcfd file's size, else the working set. */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 wf_write_size(struct fb_thread *t, struct flowop_inst *fi, const struct wf_priv *p,
 	      const struct fb_slot *s, uint64_t *size)
 {
@@ -336,17 +335,17 @@ wf_write_size(struct fb_thread *t, struct flowop_inst *fi, const struct wf_priv 
 		if (!slot_has_ref(src)) {
 			thread_fail(t, "flowop %s: srcfd %d holds no file", fi->pf->name,
 				    p->srcfd);
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		*size = fileset_file_size(&t->filesets[src->fileset], src->entry);
 	} else {
 		*size = wf_wss(t, p, s);
 	}
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /* Write `size` bytes from `buf` in `chunk`s at the slot's offset: one op. */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 wf_write_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 	       const char *buf, size_t chunk, uint64_t size)
 {
@@ -357,26 +356,27 @@ wf_write_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 	done = write_all(s->fd, buf, chunk, s->offset, size, &err);
 	t1 = thread_ticks(t);
 	if (err)
-		return fo_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done), err);
+		return common_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done),
+				   err);
 	s->offset += done;
-	return fo_record(t, fi, t0, t1, done);
+	return common_record(t, fi, t0, t1, done);
 }
 
-static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
+	enum flowop_result r = wf_setup(t, fi, p, &s);
 	uint64_t size;
 	size_t chunk;
 
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = slot_writable(t, fi, s);
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = wf_write_size(t, fi, p, s, &size);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
-	chunk = wf_chunk(p, fo_attr_int(t, fi->pf, FC_IOSIZE, 0), size);
+	chunk = wf_chunk(p, thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0), size);
 	return wf_write_whole(t, fi, s, p->buf, chunk, size);
 }
 
@@ -384,25 +384,25 @@ static enum fo_result writewholefile_run(struct fb_thread *t, struct flowop_inst
  * --compat filebench: chunks of min(size, iosize), iosize 0 the whole
  * size in one, from a buffer placed for this op.
  */
-static enum fo_result writewholefile_run_filebench(struct fb_thread *t,
-						   struct flowop_inst *fi)
+static enum flowop_result writewholefile_run_filebench(struct fb_thread *t,
+						       struct flowop_inst *fi)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
-	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	enum flowop_result r = wf_setup(t, fi, p, &s);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 	uint64_t size = 0, chunk;
 	char *buf;
 
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = slot_writable(t, fi, s);
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = wf_write_size(t, fi, p, s, &size);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	chunk = iosize > 0 && (uint64_t)iosize < size ? (uint64_t)iosize : size;
 	if (!(buf = wf_fb_chunk_buf(t, fi, p, &chunk)))
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return wf_write_whole(t, fi, s, buf, (size_t)chunk, size);
 }
 
@@ -462,14 +462,14 @@ static uint64_t append_seek_write(int fd, const char *buf, size_t chunk,
 }
 
 /*
- * fo_record() for the variants, out of line, so that the default run
+ * common_record() for the variants, out of line, so that the default run
  * functions keep their inlining of it.
  */
-static __attribute__((noinline)) enum fo_result
+static __attribute__((noinline)) enum flowop_result
 wf_fb_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
 	     uint64_t t1, uint64_t bytes)
 {
-	return fo_record(t, fi, t0, t1, bytes);
+	return common_record(t, fi, t0, t1, bytes);
 }
 
 /*
@@ -478,18 +478,18 @@ wf_fb_record(struct fb_thread *t, struct flowop_inst *fi, uint64_t t0,
  * `filebench` is a constant in each caller and this is inlined, so the
  * default path has no trace of the variant.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 append_op(struct fb_thread *t, struct flowop_inst *fi, uint64_t len, bool filebench)
 {
 	struct wf_priv *p = fi->priv;
 	struct fb_slot *s;
-	enum fo_result r = wf_setup(t, fi, p, &s);
+	enum flowop_result r = wf_setup(t, fi, p, &s);
 	uint64_t done, t0, t1;
 	int err;
 
-	if (r == FO_OK)
+	if (r == FLOWOP_OK)
 		r = slot_writable(t, fi, s);
-	if (r != FO_OK)
+	if (r != FLOWOP_OK)
 		return r;
 	t0 = thread_ticks(t);
 	if (filebench)
@@ -498,42 +498,42 @@ append_op(struct fb_thread *t, struct flowop_inst *fi, uint64_t len, bool filebe
 		done = append(s->fd, p->buf, p->bufsize, len, &err);
 	t1 = thread_ticks(t);
 	if (err)
-		return fo_fail(t, fi, "append to", s, NULL, -1, err);
+		return common_fail(t, fi, "append to", s, NULL, -1, err);
 	if (filebench)
 		return wf_fb_record(t, fi, t0, t1, done);
-	return fo_record(t, fi, t0, t1, done);
+	return common_record(t, fi, t0, t1, done);
 }
 
-static enum fo_result append_run(struct fb_thread *t, struct flowop_inst *fi,
-				 uint64_t len)
+static enum flowop_result append_run(struct fb_thread *t, struct flowop_inst *fi,
+				     uint64_t len)
 {
 	return append_op(t, fi, len, false);
 }
 
-static enum fo_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
-				    uint64_t len)
+static enum flowop_result append_fb_run(struct fb_thread *t, struct flowop_inst *fi,
+					uint64_t len)
 {
 	return append_op(t, fi, len, true);
 }
 
-static enum fo_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result appendfile_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	return append_run(t, fi, (uint64_t)iosize);
 }
 
-static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result appendfilerand_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	return append_run(t, fi, 1 + rng_below(&t->rng, (uint64_t)iosize));
 }
@@ -541,7 +541,7 @@ static enum fo_result appendfilerand_run(struct fb_thread *t, struct flowop_inst
 /* `iosize` of an append flowop, this op's sample if random; 0 after an error. */
 static uint64_t append_iosize(struct fb_thread *t, struct flowop_inst *fi)
 {
-	int64_t iosize = fo_attr_int(t, fi->pf, FC_IOSIZE, 0);
+	int64_t iosize = thread_attr_int(t, fi->pf, COMMON_IOSIZE, 0);
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", fi->pf->name);
@@ -551,12 +551,12 @@ static uint64_t append_iosize(struct fb_thread *t, struct flowop_inst *fi)
 }
 
 /* appendfile under --compat filebench: lseek to the end, then write. */
-static enum fo_result appendfile_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result appendfile_fb_run(struct fb_thread *t, struct flowop_inst *fi)
 {
 	uint64_t iosize = append_iosize(t, fi);
 
 	if (!iosize)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	return append_fb_run(t, fi, iosize);
 }
 
@@ -566,13 +566,14 @@ static enum fo_result appendfile_fb_run(struct fb_thread *t, struct flowop_inst 
  * write; a size of 0 is an op of 0 bytes that opens and writes nothing
  * (reference 4.15).
  */
-static enum fo_result appendfilerand_fb_run(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result appendfilerand_fb_run(struct fb_thread *t,
+						struct flowop_inst *fi)
 {
 	uint64_t iosize = append_iosize(t, fi);
 	uint64_t len, now;
 
 	if (!iosize)
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	len = rng_below(&t->rng, iosize - 1);      /* iosize 1: always 0 */
 	if (len)
 		return append_fb_run(t, fi, len);
@@ -584,11 +585,13 @@ static enum fo_result appendfilerand_fb_run(struct fb_thread *t, struct flowop_i
 static int append_validate(const struct plan *p, const struct plan_flowop *f,
 			   struct diag *d)
 {
-	int errs = fo_validate_file_or_fd(p, f, d);
+	int errs = common_validate_file_or_fd(p, f, d);
 
-	if (!plan_attr_given(f, FC_IOSIZE) ||
-	    (f->attr[FC_IOSIZE].kind != PV_RANDOM && plan_attr_int(f, FC_IOSIZE, 0) <= 0)) {
-		diag_error(d, plan_attr_given(f, FC_IOSIZE) ? f->attr[FC_IOSIZE].loc : f->loc,
+	if (!plan_attr_given(f, COMMON_IOSIZE) ||
+	    (f->attr[COMMON_IOSIZE].kind != PV_RANDOM &&
+	     plan_attr_int(f, COMMON_IOSIZE, 0) <= 0)) {
+		diag_error(d, plan_attr_given(f, COMMON_IOSIZE) ?
+			   f->attr[COMMON_IOSIZE].loc : f->loc,
 			   "flowop %s: %s needs an iosize greater than 0", f->name,
 			   f->ops ? f->ops->name : "append");
 		errs++;
@@ -603,28 +606,28 @@ static int append_validate(const struct plan *p, const struct plan_flowop *f,
 static void wf_need(const struct plan *p, const struct plan_flowop *f,
 		    struct flowop_need *n)
 {
-	uint64_t bufsize = wf_bufsize(plan_attr_int(f, FC_IOSIZE, 0));
+	uint64_t bufsize = wf_bufsize(plan_attr_int(f, COMMON_IOSIZE, 0));
 
 	n->mem = sizeof(struct wf_priv);
 	if (p->threads[f->thread].memsize < bufsize)
 		n->mem = plan_sat_add(n->mem, bufsize);
 	/* --compat filebench's own buffer reserves 512 bytes more for directio */
-	if (plan_attr_bool(f, FC_DIRECTIO, false))
+	if (plan_attr_bool(f, COMMON_DIRECTIO, false))
 		n->mem = plan_sat_add(n->mem, DIO_FILEBENCH_ALIGN);
-	fo_need_slot(f, n);
+	common_need_slot(f, n);
 }
 
 static const struct attr_spec wf_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_IOSIZE,
-	FC_ATTR_DSYNC, FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
-	FC_ATTR_WORKINGSET,
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT, ATTR_INDEXED, COMMON_ATTR_IOSIZE,
+	COMMON_ATTR_DSYNC, COMMON_ATTR_DIRECTIO, COMMON_ATTR_NOREADAHEAD,
+	COMMON_ATTR_WORKINGSET,
 	{ NULL, 0, 0, NULL }
 };
 
 static const struct attr_spec writewholefile_attrs[] = {
-	ATTR_FILENAME, ATTR_FD, FC_ATTR_OPENNEXT, ATTR_INDEXED, FC_ATTR_IOSIZE,
-	FC_ATTR_DSYNC, FC_ATTR_DIRECTIO, FC_ATTR_NOREADAHEAD,
-	FC_ATTR_WORKINGSET, FC_ATTR_SRCFD,
+	ATTR_FILENAME, ATTR_FD, COMMON_ATTR_OPENNEXT, ATTR_INDEXED, COMMON_ATTR_IOSIZE,
+	COMMON_ATTR_DSYNC, COMMON_ATTR_DIRECTIO, COMMON_ATTR_NOREADAHEAD,
+	COMMON_ATTR_WORKINGSET, COMMON_ATTR_SRCFD,
 	{ NULL, 0, 0, NULL }
 };
 
@@ -637,10 +640,10 @@ static const struct attr_spec writewholefile_attrs[] = {
 #define WF_OP_AS(id, nm, rwmark, table, ini, fn, val, variant) \
 	static const struct flowop_ops fo_##id = {      \
 		.name = #nm,                            \
-		.cls = FO_CLASS_IO,                     \
+		.cls = FLOWOP_CLASS_IO,                 \
 		.rw = rwmark,                           \
 		.attrs = table,                         \
-		.nattr = FC_OWN,                        \
+		.nattr = COMMON_OWN,                    \
 		.validate = val,                        \
 		.need = wf_need,                        \
 		.init = ini,                            \
@@ -652,22 +655,23 @@ static const struct attr_spec writewholefile_attrs[] = {
 	WF_OP_AS(nm, nm, rwmark, table, ini, fn, val, variant)
 
 /* filebench's (--compat filebench): buffer placement (wf_fb_buf()), lseek + write appends */
-WF_OP_AS(readwholefile_fb, readwholefile, FO_RW_READ, wf_attrs, wf_init_filebench,
-	 readwholefile_run_filebench, fo_validate_file_or_fd, NULL);
-WF_OP_AS(writewholefile_fb, writewholefile, FO_RW_WRITE, writewholefile_attrs,
-	 wf_init_filebench, writewholefile_run_filebench, fo_validate_file_or_fd, NULL);
-WF_OP_AS(appendfile_fb, appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_fb_run,
+WF_OP_AS(readwholefile_fb, readwholefile, FLOWOP_RW_READ, wf_attrs, wf_init_filebench,
+	 readwholefile_run_filebench, common_validate_file_or_fd, NULL);
+WF_OP_AS(writewholefile_fb, writewholefile, FLOWOP_RW_WRITE, writewholefile_attrs,
+	 wf_init_filebench, writewholefile_run_filebench, common_validate_file_or_fd,
+	 NULL);
+WF_OP_AS(appendfile_fb, appendfile, FLOWOP_RW_WRITE, wf_attrs, wf_init, appendfile_fb_run,
 	 append_validate, NULL);
-WF_OP_AS(appendfilerand_fb, appendfilerand, FO_RW_WRITE, wf_attrs, wf_init,
+WF_OP_AS(appendfilerand_fb, appendfilerand, FLOWOP_RW_WRITE, wf_attrs, wf_init,
 	 appendfilerand_fb_run, append_validate, NULL);
 
-WF_OP(readwholefile, FO_RW_READ, wf_attrs, wf_init, readwholefile_run,
-      fo_validate_file_or_fd, &fo_readwholefile_fb);
-WF_OP(writewholefile, FO_RW_WRITE, writewholefile_attrs, wf_init,
-      writewholefile_run, fo_validate_file_or_fd, &fo_writewholefile_fb);
-WF_OP(appendfile, FO_RW_WRITE, wf_attrs, wf_init, appendfile_run, append_validate,
+WF_OP(readwholefile, FLOWOP_RW_READ, wf_attrs, wf_init, readwholefile_run,
+      common_validate_file_or_fd, &fo_readwholefile_fb);
+WF_OP(writewholefile, FLOWOP_RW_WRITE, writewholefile_attrs, wf_init,
+      writewholefile_run, common_validate_file_or_fd, &fo_writewholefile_fb);
+WF_OP(appendfile, FLOWOP_RW_WRITE, wf_attrs, wf_init, appendfile_run, append_validate,
       &fo_appendfile_fb);
-WF_OP(appendfilerand, FO_RW_WRITE, wf_attrs, wf_init, appendfilerand_run,
+WF_OP(appendfilerand, FLOWOP_RW_WRITE, wf_attrs, wf_init, appendfilerand_run,
       append_validate, &fo_appendfilerand_fb);
 
 const struct flowop_ops *const flowops_wholefile[] = {

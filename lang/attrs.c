@@ -98,7 +98,7 @@ static const struct entity_attr *find_spec(const struct entity_attr *specs,
 }
 
 /* A fileset attribute written in `define file`: a known name, wrong place. */
-static bool misplaced(enum attr_owner owner, const struct entity_attr *s)
+static bool misplaced(enum attrs_owner owner, const struct entity_attr *s)
 {
 	return owner == FOR_FILE && s->place == FILESET_ONLY;
 }
@@ -109,7 +109,7 @@ static bool misplaced(enum attr_owner owner, const struct entity_attr *s)
  * better guess.
  */
 static void unknown_attr(struct compiler *c, const struct ast_attr *a,
-			 enum attr_owner owner, const char *what)
+			 enum attrs_owner owner, const char *what)
 {
 	const char *names[40];
 	char hint[160];
@@ -126,9 +126,9 @@ static void unknown_attr(struct compiler *c, const struct ast_attr *a,
 }
 
 /* Convert an evaluated value to what an attribute of type `t` holds. */
-int attr_convert(struct compiler *c, const struct ast_attr *a,
-		 enum attr_type t, const struct value *v,
-		 struct plan_value *out)
+int attrs_convert(struct compiler *c, const struct ast_attr *a,
+		  enum attr_type t, const struct value *v,
+		  struct plan_value *out)
 {
 	out->loc = a->value ? a->value->loc : a->loc;
 	if (v->kind == V_RANDVAR) {
@@ -239,7 +239,7 @@ static int eval_into(struct compiler *c, const struct ast_attr *a,
 	struct plan_value out = { 0 };
 	struct value v;
 
-	if (attr_given(values, index))
+	if (attrs_given(values, index))
 		diag_warning(c->d, a->loc,
 			     "attribute '%s' given twice for %s; the last one counts",
 			     a->name, what);
@@ -249,7 +249,7 @@ static int eval_into(struct compiler *c, const struct ast_attr *a,
 	} else {
 		v = (struct value){ .kind = V_BOOL, .b = true };
 	}
-	if (attr_convert(c, a, t, &v, &out) < 0)
+	if (attrs_convert(c, a, t, &v, &out) < 0)
 		return -1;
 	values[index] = out;
 	return 0;
@@ -263,7 +263,7 @@ static void local_misplaced(struct compiler *c, const struct ast_attr *a)
 		   a->name);
 }
 
-int attrs_eval(struct compiler *c, enum attr_owner owner,
+int attrs_eval(struct compiler *c, enum attrs_owner owner,
 	       const struct ast_attr *attrs, const char *what,
 	       struct plan_value *values)
 {

@@ -182,7 +182,7 @@ static void stmt_sleep(struct compiler *c, const struct ast_stmt *st)
 	double secs;
 
 	if (eval_seconds(c, st->expr, "sleep", false, &secs))
-		push_action(c, PA_SLEEP, NULL, secs, st->loc);
+		push_action(c, PLAN_ACTION_SLEEP, NULL, secs, st->loc);
 }
 
 /* `system "..."`: shell commands from a shared workload need consent. */
@@ -196,7 +196,7 @@ static void stmt_system(struct compiler *c, const struct ast_stmt *st)
 		return;
 	}
 	if (text)
-		push_action(c, PA_SYSTEM, text, 0, st->loc);
+		push_action(c, PLAN_ACTION_SYSTEM, text, 0, st->loc);
 }
 
 /*
@@ -282,9 +282,9 @@ static void stmt_list(struct compiler *c, const struct ast_stmt *st)
 	char hint[160];
 
 	if (strcmp(w, "fileset") == 0 || strcmp(w, "filesets") == 0)
-		push_action(c, PA_LIST_FILESETS, NULL, 0, st->loc);
+		push_action(c, PLAN_ACTION_LIST_FILESETS, NULL, 0, st->loc);
 	else if (strcmp(w, "flowop") == 0)
-		push_action(c, PA_LIST_FLOWOPS, NULL, 0, st->loc);
+		push_action(c, PLAN_ACTION_LIST_FLOWOPS, NULL, 0, st->loc);
 	else
 		diag_error(c->d, st->loc, "unknown 'list %s'%s", w,
 			   diag_did_you_mean(hint, sizeof(hint), w, what));
@@ -380,7 +380,7 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 			const char *text = concat_strings(c, st);
 
 			if (text)
-				push_action(c, PA_ECHO, text, 0, st->loc);
+				push_action(c, PLAN_ACTION_ECHO, text, 0, st->loc);
 			break;
 		}
 		case ST_SLEEP:
@@ -409,10 +409,10 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 			stmt_debug(c, st);
 			break;
 		case ST_VERSION:
-			push_action(c, PA_VERSION, NULL, 0, st->loc);
+			push_action(c, PLAN_ACTION_VERSION, NULL, 0, st->loc);
 			break;
 		case ST_QUIT:
-			push_action(c, PA_QUIT, NULL, 0, st->loc);
+			push_action(c, PLAN_ACTION_QUIT, NULL, 0, st->loc);
 			return st;
 		}
 	}
@@ -563,7 +563,7 @@ int compile_script(const struct ast_script *script,
 	out->seed = opts->seed;
 	out->allow_system = opts->allow_system;
 	if (run && run->kind == ST_QUIT)
-		run = NULL;     /* nothing runs; the actions end with PA_QUIT */
+		run = NULL;     /* nothing runs; the actions end with PLAN_ACTION_QUIT */
 	build_run(&c, run);
 	export_variables(&c);
 	defines_check_used(&c);

@@ -11,7 +11,7 @@
  *   compiler.c   an array grown by one, the bound on a time value
  *   values.c     what an evaluated value reads as (text, kind, number)
  *   vars.c       the global variables: find, add, assign, read-only
- *   randvar.c    a random variable's attributes checked (randvar.h)
+ *   rvspec.c     a random variable's attributes checked (rvspec.h)
  *   random.c     random variables, their attributes as values, into the plan
  *   eval.c       expressions, composite scopes, randvar(...)'s attributes
  *   builtins.c   read-only variables ($rank...): seeded before everything
@@ -37,7 +37,7 @@
 
 struct compile_options;      /* lang/compile.h */
 struct diag;
-struct randvar_spec;         /* lang/randvar.h */
+struct rvspec;               /* lang/rvspec.h */
 
 /* ---- values and variables ------------------------------------------- */
 
@@ -187,7 +187,7 @@ bool var_refuse_read_only(struct compiler *c, const struct var *v,
  * checked and appended to the plan: *out is then its value.  0, or -1
  * after the errors.
  */
-int random_add(struct compiler *c, const struct randvar_spec *spec,
+int random_add(struct compiler *c, const struct rvspec *spec,
 	       struct value *out);
 /* A gamma-distributed random variable (filesizegamma): its index, or -1. */
 int random_gamma(struct compiler *c, double mean, double gamma1000,
@@ -224,7 +224,7 @@ void defines_check_used(struct compiler *c);
  */
 
 /* The entity an attribute list belongs to: selects its table. */
-enum attr_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD };
+enum attrs_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD };
 
 /*
  * Attribute ids of entities other than flowops (a flowop's come from
@@ -240,7 +240,7 @@ enum {
 };
 
 /* Was the attribute at `values[id]` written (attrs_eval(), attrs_eval_flowop())? */
-static inline bool attr_given(const struct plan_value *values, int id)
+static inline bool attrs_given(const struct plan_value *values, int id)
 {
 	return values[id].kind != PV_UNSET;
 }
@@ -251,7 +251,7 @@ static inline bool attr_given(const struct plan_value *values, int id)
  * last one wins when repeated, with a warning).  `what` names the entity
  * in messages ("thread").  Returns the number of errors.
  */
-int attrs_eval(struct compiler *c, enum attr_owner owner,
+int attrs_eval(struct compiler *c, enum attrs_owner owner,
 	       const struct ast_attr *attrs, const char *what,
 	       struct plan_value *values);
 /*
@@ -263,9 +263,9 @@ int attrs_eval(struct compiler *c, enum attr_owner owner,
 int attrs_eval_flowop(struct compiler *c, const struct flowop_ops *ops,
 		      const struct ast_attr *attrs, const char *what,
 		      struct plan_value *values);
-int attr_convert(struct compiler *c, const struct ast_attr *a,
-		 enum attr_type t, const struct value *v,
-		 struct plan_value *out);
+int attrs_convert(struct compiler *c, const struct ast_attr *a,
+		  enum attr_type t, const struct value *v,
+		  struct plan_value *out);
 const char *attrs_name(struct compiler *c, const struct ast_attr *attrs,
 		       struct src_loc loc, const char *what);
 

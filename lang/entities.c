@@ -23,13 +23,13 @@
 /* A boolean attribute: false when not given. */
 static bool flag_attr(const struct plan_value *v, int id)
 {
-	return attr_given(v, id) && v[id].u.b;
+	return attrs_given(v, id) && v[id].u.b;
 }
 
 /* A constant attribute (attrs.c refused random variables), or its default. */
 static int64_t const_attr(const struct plan_value *v, int id, int64_t dflt)
 {
-	return attr_given(v, id) ? v[id].u.i : dflt;
+	return attrs_given(v, id) ? v[id].u.i : dflt;
 }
 
 /* A random-variable attribute: its index, -1 when not given or constant. */
@@ -65,12 +65,12 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	if (attrs_eval(c, is_file ? FOR_FILE : FOR_FILESET, pd->st->attrs,
 		       what, v))
 		return;
-	if (!attr_given(v, E_PATH)) {
+	if (!attrs_given(v, E_PATH)) {
 		diag_error(c->d, pd->st->loc, "%s '%s' needs a path (path=...)",
 			   what, pd->name);
 		return;
 	}
-	if (attr_given(v, E_CACHED))
+	if (attrs_given(v, E_CACHED))
 		diag_warning(c->d, v[E_CACHED].loc,
 			     "'cached' is ignored: the cache state is set by --cache (cold by default)");
 	if (flag_attr(v, E_READONLY) && flag_attr(v, E_WRITEONLY))
@@ -86,7 +86,7 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	fs->path = v[E_PATH].u.s;
 	fs->is_file = is_file;
 	fs->loc = pd->st->loc;
-	size = attr_given(v, E_SIZE) && v[E_SIZE].kind == PV_INT ?
+	size = attrs_given(v, E_SIZE) && v[E_SIZE].kind == PV_INT ?
 	       v[E_SIZE].u.i : 1024;
 	fs->size = (uint64_t)size;
 	fs->size_rv = random_attr(v, E_SIZE);
@@ -111,9 +111,9 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 						   (double)v[E_FILESIZEGAMMA].u.i,
 						   v[E_FILESIZEGAMMA].loc);
 		fs->dirwidth_rv = random_attr(v, E_DIRWIDTH);
-		if (attr_given(v, E_DIRWIDTH) && fs->dirwidth_rv < 0)
+		if (attrs_given(v, E_DIRWIDTH) && fs->dirwidth_rv < 0)
 			fs->dirwidth = (double)v[E_DIRWIDTH].u.i;
-		if (attr_given(v, E_DIRDEPTHRV)) {
+		if (attrs_given(v, E_DIRDEPTHRV)) {
 			fs->dirdepth_rv = random_attr(v, E_DIRDEPTHRV);
 			if (fs->dirdepth_rv < 0)
 				diag_error(c->d, v[E_DIRDEPTHRV].loc,
@@ -121,18 +121,18 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 					   pd->name);
 		}
 		if (fs->entries == 0 && fs->leafdirs == 0)
-			diag_error(c->d, attr_given(v, E_ENTRIES) ?
+			diag_error(c->d, attrs_given(v, E_ENTRIES) ?
 				   v[E_ENTRIES].loc : pd->st->loc,
 				   "fileset '%s' has no entries and no leafdirs: it would be empty, and no flowop could use it",
 				   pd->name);
 		count_limit(c, v, E_ENTRIES, "entries", pd->name);
 		count_limit(c, v, E_LEAFDIRS, "leafdirs", pd->name);
-		if (!attr_given(v, E_DIRWIDTH) &&
+		if (!attrs_given(v, E_DIRWIDTH) &&
 		    (fs->entries > 1 || fs->leafdirs > 1))
 			diag_error(c->d, pd->st->loc,
 				   "fileset '%s' needs a directory width (dirwidth=...)",
 				   pd->name);
-		else if (fs->dirwidth_rv < 0 && attr_given(v, E_DIRWIDTH) &&
+		else if (fs->dirwidth_rv < 0 && attrs_given(v, E_DIRWIDTH) &&
 			 fs->dirwidth < 1)
 			diag_error(c->d, v[E_DIRWIDTH].loc,
 				   "fileset '%s': dirwidth must be at least 1",
@@ -356,7 +356,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	v = arena_alloc(&c->p->arena, (size_t)flowop_nattr(ops) * sizeof(*v));
 	if (attrs_eval_flowop(c, ops, e->attrs, what, v))
 		return;
-	if (!attr_given(v, PA_NAME)) {
+	if (!attrs_given(v, PA_NAME)) {
 		diag_error(c->d, e->loc, "flowop %s needs a name (name=...)",
 			   ops->name);
 		return;
@@ -447,7 +447,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 				scope_bind(c, &sc, a, true);
 			else if (strcmp(a->name, "iters") == 0 && a->value &&
 				 eval_expr(c, a->value, &v) == 0)
-				attr_convert(c, a, T_SIZE, &v, &iters);
+				attrs_convert(c, a, T_SIZE, &v, &iters);
 		}
 	}
 	for (const struct ast_attr *a = e->attrs; a; a = a->next) {
@@ -460,7 +460,7 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 				name = value_text(c, &v);
 		} else if (strcmp(a->name, "iters") == 0 && a->value) {
 			if (eval_expr(c, a->value, &v) == 0)
-				attr_convert(c, a, T_SIZE, &v, &iters);
+				attrs_convert(c, a, T_SIZE, &v, &iters);
 		} else {
 			diag_error(c->d, a->loc,
 				   "composite flowop '%s' takes name, iters and its local variables, not '%s'",
@@ -510,8 +510,8 @@ static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_va
 	static const char *const names[] = { "anon", "thp", "hugetlb", NULL };
 	char hint[80];
 
-	if (!attr_given(v, E_MEMTYPE))
-		return MEM_ANON;
+	if (!attrs_given(v, E_MEMTYPE))
+		return PLAN_MEM_ANON;
 	for (int i = 0; names[i]; i++)
 		if (strcmp(v[E_MEMTYPE].u.s, names[i]) == 0)
 			return (enum plan_memtype)i;
@@ -519,7 +519,7 @@ static enum plan_memtype thread_memtype(struct compiler *c, const struct plan_va
 		   "thread '%s': memtype is anon, thp or hugetlb, not '%s'%s", thread,
 		   v[E_MEMTYPE].u.s,
 		   diag_did_you_mean(hint, sizeof(hint), v[E_MEMTYPE].u.s, names));
-	return MEM_ANON;
+	return PLAN_MEM_ANON;
 }
 
 /* A thread of process `proc`, then its flowops in order. */
@@ -532,11 +532,11 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 
 	/* attributes in error keep their defaults: the flowops are checked too */
 	attrs_eval(c, FOR_THREAD, e->attrs, "thread", v);
-	if (!attr_given(v, E_NAME)) {
+	if (!attrs_given(v, E_NAME)) {
 		diag_error(c->d, e->loc, "thread needs a name (name=...)");
 		v[E_NAME].u.s = "?";
 	}
-	if (attr_given(v, E_USEISM))
+	if (attrs_given(v, E_USEISM))
 		diag_warning(c->d, v[E_USEISM].loc,
 			     "'useism' has no effect in flowbench: thread memory is always private");
 
@@ -549,17 +549,17 @@ static void build_thread(struct compiler *c, const struct ast_entity *e,
 	t->memsize = (uint64_t)const_attr(v, E_MEMSIZE, 0);
 	t->ioprio = (int)const_attr(v, E_IOPRIO, 8);
 	t->memtype = thread_memtype(c, v, t->name);
-	if (t->memtype != MEM_ANON && !t->memsize)
+	if (t->memtype != PLAN_MEM_ANON && !t->memsize)
 		diag_warning(c->d, v[E_MEMTYPE].loc,
 			     "thread '%s': memtype has no effect without memsize", t->name);
 	if (t->instances == 0)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "thread '%s': instances must be at least 1", t->name);
-	else if (t->instances > FB_MAX_THREAD_INSTANCES)
+	else if (t->instances > PLAN_MAX_THREAD_INSTANCES)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "instances=%llu for thread '%s': more than flowbench's limit of %u thread instances in one run",
 			   (unsigned long long)t->instances, t->name,
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 	if (t->ioprio > 8)
 		diag_error(c->d, v[E_IOPRIO].loc,
 			   "thread '%s': ioprio is 0..7 (or 8 to leave it unchanged), not %d",
@@ -585,25 +585,25 @@ static void check_thread_total(struct compiler *c, int index, struct src_loc loc
 	bool one_over = false;
 
 	for (int t = pr->first_thread; t < pr->first_thread + pr->nthreads; t++) {
-		one_over |= c->p->threads[t].instances > FB_MAX_THREAD_INSTANCES;
+		one_over |= c->p->threads[t].instances > PLAN_MAX_THREAD_INSTANCES;
 		per = plan_sat_add(per, c->p->threads[t].instances);
 	}
 	total = plan_sat_add(before, plan_sat_mul(pr->instances, per));
 	c->thread_instances = total;
-	if (one_over || total <= FB_MAX_THREAD_INSTANCES ||
-	    before > FB_MAX_THREAD_INSTANCES)
+	if (one_over || total <= PLAN_MAX_THREAD_INSTANCES ||
+	    before > PLAN_MAX_THREAD_INSTANCES)
 		return;
 	if (pr->instances > 1)
 		diag_error(c->d, loc,
 			   "instances=%llu for process '%s' (%llu thread instance%s each): more than flowbench's limit of %u thread instances in one run",
 			   (unsigned long long)pr->instances, pr->name,
 			   (unsigned long long)per, per == 1 ? "" : "s",
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 	else
 		diag_error(c->d, pr->loc,
 			   "process '%s' brings the run to %llu thread instances: more than flowbench's limit of %u",
 			   pr->name, (unsigned long long)total,
-			   FB_MAX_THREAD_INSTANCES);
+			   PLAN_MAX_THREAD_INSTANCES);
 }
 
 /* ---- run phases (a flowbench extension) ------------------------------ */
@@ -630,7 +630,7 @@ static bool phases_refused(struct compiler *c, const struct plan_value *v,
 	if (c->opts->semantics != PLAN_SEM_FILEBENCH)
 		return false;
 	for (size_t i = 0; i < sizeof(phase_attrs) / sizeof(phase_attrs[0]); i++) {
-		if (!attr_given(v, phase_attrs[i].id))
+		if (!attrs_given(v, phase_attrs[i].id))
 			continue;
 		diag_error(c->d, v[phase_attrs[i].id].loc,
 			   "process '%s': %s= is a flowbench extension (run phases); filebench has no such construct, so --compat filebench refuses it",
@@ -781,12 +781,12 @@ static void build_after(struct compiler *c, const struct plan_value *v,
 static void build_phases(struct compiler *c, const struct plan_value *v,
 			 int index, struct plan_proc *pr)
 {
-	pr->phased = attr_given(v, E_AFTER) || attr_given(v, E_STARTDELAY) ||
-		     attr_given(v, E_RUNTIME);
+	pr->phased = attrs_given(v, E_AFTER) || attrs_given(v, E_STARTDELAY) ||
+		     attrs_given(v, E_RUNTIME);
 	if (!pr->phased || phases_refused(c, v, pr->name))
 		return;
 	c->p->has_phases = true;
-	if (attr_given(v, E_AFTER))
+	if (attrs_given(v, E_AFTER))
 		build_after(c, &v[E_AFTER], index, pr);
 	phase_seconds(c, &v[E_STARTDELAY], pr->name, "startdelay", false,
 		      &pr->startdelay_s);
@@ -818,6 +818,6 @@ void build_process(struct compiler *c, const struct pending *pd)
 		build_thread(c, t, index);
 	c->p->procs[index].nthreads = c->p->nthreads -
 				      c->p->procs[index].first_thread;
-	check_thread_total(c, index, attr_given(v, E_INSTANCES) ?
+	check_thread_total(c, index, attrs_given(v, E_INSTANCES) ?
 			   v[E_INSTANCES].loc : e->loc);
 }

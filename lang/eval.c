@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lang/compiler.h"
-#include "lang/randvar.h"
+#include "lang/rvspec.h"
 #include "plan/diag.h"
 #include "plan/oom.h"
 
@@ -257,7 +257,7 @@ int eval_expr(struct compiler *c, const struct ast_expr *e, struct value *out)
  * of errors.
  */
 static int eval_randtable(struct compiler *c, const struct ast_expr *t,
-			  struct randvar_spec *spec, struct randvar_row **rows)
+			  struct rvspec *spec, struct rvspec_row **rows)
 {
 	int errors = 0;
 
@@ -283,7 +283,7 @@ static int eval_randtable(struct compiler *c, const struct ast_expr *t,
 				cell[k] = value_as_double(&v);
 			}
 		}
-		(*rows)[r] = (struct randvar_row){
+		(*rows)[r] = (struct rvspec_row){
 			.pct = cell[0], .lo = cell[1], .hi = cell[2],
 			.loc = t->u.table.rows[r][0]->loc,
 		};
@@ -301,16 +301,16 @@ int eval_random(struct compiler *c, const char *fn, const struct ast_attr *args,
 		struct src_loc loc, const struct ast_attr *skip,
 		struct value *out)
 {
-	struct randvar_arg *av;
-	struct randvar_row *rows = NULL;
-	struct randvar_spec spec = { .fn = fn, .var = c->setting, .loc = loc };
+	struct rvspec_arg *av;
+	struct rvspec_row *rows = NULL;
+	struct rvspec spec = { .fn = fn, .var = c->setting, .loc = loc };
 	int nargs = 0, errors = 0;
 
 	for (const struct ast_attr *a = args; a; a = a->next)
 		nargs++;
 	av = xcalloc((size_t)nargs + 1, sizeof(*av));
 	for (const struct ast_attr *a = args; a; a = a->next) {
-		struct randvar_arg *arg = &av[spec.nargs];
+		struct rvspec_arg *arg = &av[spec.nargs];
 		struct value v;
 
 		if (a == skip)

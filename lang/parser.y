@@ -69,7 +69,7 @@ struct tok_word {
 };
 
 /* Lists are built left-recursively with a tail pointer. */
-struct attr_list { struct ast_attr *head, *tail; };
+struct ast_attr_list { struct ast_attr *head, *tail; };
 struct entity_list { struct ast_entity *head, *tail; };
 struct word_list { struct ast_word *head, *tail; };
 struct string_list { struct ast_string_list *head, *tail; };
@@ -128,7 +128,7 @@ static struct ast_expr *table_expr(struct parse_ctx *ctx, struct src_loc loc,
 	struct tok_word w;
 	struct ast_expr *expr;
 	struct ast_attr *attr;
-	struct attr_list attrs;
+	struct ast_attr_list attrs;
 	struct ast_entity *ent;
 	struct entity_list ents;
 	struct word_list words;
@@ -679,7 +679,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
 /* ---- syntax error messages ---- */
 
 /* How a token kind is named in "expected ..." lists. */
-static const char *kind_name(yysymbol_kind_t k, char *buf, size_t size)
+static const char *token_kind_name(yysymbol_kind_t k, char *buf, size_t size)
 {
 	const char *name = yysymbol_name(k);
 
@@ -747,7 +747,7 @@ static int add_name(char names[5][96], int *n, const char *nm)
 }
 
 __attribute__((format(printf, 3, 4)))
-static void append(char *buf, size_t size, const char *fmt, ...)
+static void msg_append(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t len = strlen(buf);
 	va_list ap;
@@ -900,7 +900,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
 		bool too_many = false;
 
 		for (int i = 0; i < nexp && !too_many; i++) {
-			const char *nm = kind_name(exp[i], b2, sizeof(b2));
+			const char *nm = token_kind_name(exp[i], b2, sizeof(b2));
 
 			if (want_value && starts_value(exp[i]))
 				nm = "a value";
@@ -917,12 +917,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, yyscan_t scanner,
 		snprintf(msg, sizeof(msg), "unexpected %s",
 			 tok_name(t, b1, sizeof(b1)));
 		if (p->kind)
-			append(msg, sizeof(msg), " after %s",
-			       tok_name(p, b2, sizeof(b2)));
+			msg_append(msg, sizeof(msg), " after %s",
+				   tok_name(p, b2, sizeof(b2)));
 		for (int i = 0; i < n && !too_many; i++)
-			append(msg, sizeof(msg), "%s%s",
-			       i == 0 ? "; expected " :
-			       i == n - 1 ? " or " : ", ", names[i]);
+			msg_append(msg, sizeof(msg), "%s%s",
+				   i == 0 ? "; expected " :
+				   i == n - 1 ? " or " : ", ", names[i]);
 		diag_error(d, t->loc, "%s", msg);
 	}
 	return 0;

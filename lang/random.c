@@ -5,22 +5,22 @@
  * expression, and the older `define randvar name=$v, ...` statement; the
  * 1.4 fileset attribute filesizegamma makes a fourth.  Their attributes
  * arrive here as values (eval.c evaluated them with the variables of the
- * moment), as a randvar_spec for lang/randvar.c, which knows the
+ * moment), as a struct rvspec for lang/rvspec.c, which knows the
  * distributions and checks their parameters; the result is appended to
  * plan.randvars, and the expression's value is the index of that variable.
  */
 #include <string.h>
 
 #include "lang/compiler.h"
-#include "lang/randvar.h"
+#include "lang/rvspec.h"
 
-int random_add(struct compiler *c, const struct randvar_spec *spec,
+int random_add(struct compiler *c, const struct rvspec *spec,
 	       struct value *out)
 {
 	struct plan_randvar tmp, *rv;
 
 	memset(&tmp, 0, sizeof(tmp));
-	if (randvar_build(spec, &tmp, &c->p->arena, c->d) != 0)
+	if (rvspec_build(spec, &tmp, &c->p->arena, c->d) != 0)
 		return -1;
 	rv = PUSH(c->p->randvars, c->p->nrandvars, c->caps_randvars);
 	*rv = tmp;
@@ -36,12 +36,12 @@ int random_add(struct compiler *c, const struct randvar_spec *spec,
 int random_gamma(struct compiler *c, double mean, double gamma1000,
 		 struct src_loc loc)
 {
-	const struct randvar_arg args[] = {
+	const struct rvspec_arg args[] = {
 		{ .name = "type", .str = "gamma", .loc = loc, .val_loc = loc },
 		{ .name = "mean", .is_num = true, .num = mean, .loc = loc, .val_loc = loc },
 		{ .name = "gamma", .is_num = true, .num = gamma1000, .loc = loc, .val_loc = loc },
 	};
-	struct randvar_spec spec = {
+	struct rvspec spec = {
 		.fn = "randvar", .var = "filesizegamma", .loc = loc,
 		.nargs = 3, .args = args,
 	};

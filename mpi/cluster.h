@@ -103,7 +103,7 @@ struct cluster {
 	MPI_Request *sends;        /* [nranks] */
 
 	struct liveness live;
-	struct cluster_reading readings[COORD_NREADINGS];
+	struct cluster_reading readings[COORD_READING_COUNT];
 
 	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
 	MPI_Op merge_op;           /* fo_stats_merge() */

@@ -61,7 +61,7 @@ void cluster_merge_stats(void *in, void *inout, int *len, MPI_Datatype *type)
 		fo_stats_merge(&dst[i], &src[i]);
 }
 
-static int coord_agree(void *ctx, bool ok)
+static int cluster_agree(void *ctx, bool ok)
 {
 	struct cluster *cl = ctx;
 	int mine = ok ? cl->nranks : cl->rank, first = cl->nranks;
@@ -75,7 +75,7 @@ static int coord_agree(void *ctx, bool ok)
 	return -1;
 }
 
-static enum coord_files coord_files(void *ctx)
+static enum coord_files cluster_files(void *ctx)
 {
 	const struct cluster *cl = ctx;
 
@@ -84,14 +84,14 @@ static enum coord_files coord_files(void *ctx)
 	return cl->rank == 0 ? COORD_FILES_PREPARE : COORD_FILES_ATTACH;
 }
 
-static bool coord_host_leader(void *ctx)
+static bool cluster_host_leader(void *ctx)
 {
 	const struct cluster *cl = ctx;
 
 	return cl->host_rank == 0;
 }
 
-static bool coord_host_share(void *ctx, bool value)
+static bool cluster_host_share(void *ctx, bool value)
 {
 	struct cluster *cl = ctx;
 	int v = value;
@@ -159,7 +159,7 @@ static void listen_events(struct cluster *cl)
 	cl->listening = true;
 }
 
-static int coord_release_at(void *ctx, uint64_t *release_ns)
+static int cluster_release_at(void *ctx, uint64_t *release_ns)
 {
 	struct cluster *cl = ctx;
 	uint64_t target = 0;
@@ -185,12 +185,12 @@ static int coord_release_at(void *ctx, uint64_t *release_ns)
 	return 0;
 }
 
-static void coord_tell(void *ctx, enum coord_event ev, const char *why);
+static void cluster_tell(void *ctx, enum coord_event ev, const char *why);
 
 /*
  * A rank was found lost during the run: every rank still there stops
  * (rank 0 tells them; a rank that lost rank 0 stops alone), and the run
- * ends with the survivors' results (coord_combine's salvage).
+ * ends with the survivors' results (cluster_combine's salvage).
  */
 static enum coord_event lost_event(struct cluster *cl, char *why, size_t size)
 {
@@ -200,11 +200,11 @@ static enum coord_event lost_event(struct cluster *cl, char *why, size_t size)
 		r++;
 	snprintf(why, size, "rank %d (%s) was lost (it stopped answering)", r, cl->hosts[r]);
 	if (cl->rank == 0)
-		coord_tell(cl, COORD_ABORT, why);
-	return COORD_ABORT;
+		cluster_tell(cl, COORD_EVENT_ABORT, why);
+	return COORD_EVENT_ABORT;
 }
 
-static enum coord_event coord_poll(void *ctx, char *why, size_t size)
+static enum coord_event cluster_poll(void *ctx, char *why, size_t size)
 {
 	struct cluster *cl = ctx;
 	int done = 0;
@@ -212,10 +212,10 @@ static enum coord_event coord_poll(void *ctx, char *why, size_t size)
 	if (liveness_tick(cl, true) > 0)
 		return lost_event(cl, why, size);
 	if (!cl->listening)
-		return COORD_NONE;
+		return COORD_EVENT_NONE;
 	MPI_Test(&cl->ev_req, &done, MPI_STATUS_IGNORE);
 	if (!done)
-		return COORD_NONE;
+		return COORD_EVENT_NONE;
 	cl->listening = false;
 	cl->received++;
 	cl->ev_in.why[sizeof(cl->ev_in.why) - 1] = '\0';
@@ -224,10 +224,10 @@ static enum coord_event coord_poll(void *ctx, char *why, size_t size)
 			 cl->hosts[cl->ev_in.rank], cl->ev_in.why);
 	else
 		snprintf(why, size, "another rank: %s", cl->ev_in.why);
-	return cl->ev_in.kind == COORD_ABORT ? COORD_ABORT : COORD_STOP;
+	return cl->ev_in.kind == COORD_EVENT_ABORT ? COORD_EVENT_ABORT : COORD_EVENT_STOP;
 }
 
-static void coord_tell(void *ctx, enum coord_event ev, const char *why)
+static void cluster_tell(void *ctx, enum coord_event ev, const char *why)
 {
 	struct cluster *cl = ctx;
 
@@ -246,7 +246,7 @@ static void coord_tell(void *ctx, enum coord_event ev, const char *why)
 }
 
 /* While the engine waits for its workers: probes still answered. */
-static void coord_keepalive(void *ctx)
+static void cluster_keepalive(void *ctx)
 {
 	liveness_tick(ctx, true);
 }
@@ -312,7 +312,7 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
 		.end_ns = (int64_t)mine->end_ns + cl->offset_ns,
 	};
 	uint64_t *counts = (uint64_t *)(buf + sizeof(w));
-	struct io_totals t;
+	struct text_totals t;
 
 	text_io_totals(p, mine->sum, &t);
 	w.io_ops = t.ops;
@@ -345,13 +345,13 @@ static void wire_fill(const struct cluster *cl, const struct plan *p,
  * `end_cap`: the merged run's end), as windows from the common release.
  * NULL without run phases.
  */
-static struct proc_window *wire_windows(const struct cluster *cl, const struct plan *p,
-					const unsigned char *all, int n,
-					uint64_t common_start, uint64_t end_cap)
+static struct text_proc_window *wire_windows(const struct cluster *cl, const struct plan *p,
+					     const unsigned char *all, int n,
+					     uint64_t common_start, uint64_t end_cap)
 {
 	size_t ws = wire_size(p);
 	struct coord_phase *sp;
-	struct proc_window *win;
+	struct text_proc_window *win;
 
 	if (!p->has_phases)
 		return NULL;
@@ -721,8 +721,8 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 	free(have);
 }
 
-static int coord_combine(void *ctx, const struct plan *p, const struct coord_local *mine,
-			 struct coord_combined *out)
+static int cluster_combine(void *ctx, const struct plan *p, const struct coord_local *mine,
+			   struct coord_combined *out)
 {
 	struct cluster *cl = ctx;
 	int nf = p->nflowops;
@@ -780,15 +780,15 @@ static int coord_combine(void *ctx, const struct plan *p, const struct coord_loc
 }
 
 const struct coord_ops cluster_coord_ops = {
-	.agree = coord_agree,
-	.files = coord_files,
-	.host_leader = coord_host_leader,
-	.host_share = coord_host_share,
-	.release_at = coord_release_at,
-	.poll = coord_poll,
-	.tell = coord_tell,
-	.combine = coord_combine,
-	.keepalive = coord_keepalive,
+	.agree = cluster_agree,
+	.files = cluster_files,
+	.host_leader = cluster_host_leader,
+	.host_share = cluster_host_share,
+	.release_at = cluster_release_at,
+	.poll = cluster_poll,
+	.tell = cluster_tell,
+	.combine = cluster_combine,
+	.keepalive = cluster_keepalive,
 	.share = cluster_share,
 	.merged = cluster_merged,
 };

@@ -25,7 +25,7 @@
 
 void share_init(struct cluster *cl)
 {
-	for (int k = 0; k < COORD_NREADINGS; k++)
+	for (int k = 0; k < COORD_READING_COUNT; k++)
 		MPI_Comm_dup(cl->world, &cl->readings[k].comm);
 }
 
@@ -43,7 +43,7 @@ static void drop_all(struct cluster_reading *r)
 
 void share_free(struct cluster *cl)
 {
-	for (int k = 0; k < COORD_NREADINGS; k++) {
+	for (int k = 0; k < COORD_READING_COUNT; k++) {
 		drop_all(&cl->readings[k]);
 		free(cl->readings[k].q);
 		if (!cl->live.nlost)
@@ -53,7 +53,7 @@ void share_free(struct cluster *cl)
 
 void share_reset(struct cluster *cl)
 {
-	for (int k = 0; k < COORD_NREADINGS; k++) {
+	for (int k = 0; k < COORD_READING_COUNT; k++) {
 		drop_all(&cl->readings[k]);
 		cl->readings[k].issued = 0;
 	}
@@ -110,7 +110,7 @@ void share_settle(struct cluster *cl, int nflowops)
 
 	for (int i = 0; i < nflowops; i++)
 		fo_stats_init(&empty[i]);
-	for (int k = 0; k < COORD_NREADINGS; k++) {
+	for (int k = 0; k < COORD_READING_COUNT; k++) {
 		struct cluster_reading *r = &cl->readings[k];
 		int most = 0;
 

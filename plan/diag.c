@@ -66,12 +66,12 @@ static void quote_line(struct diag *d, struct src_loc loc)
 	fputs("^\n", d->out);
 }
 
-static void report(struct diag *d, struct src_loc loc, const char *kind,
-		   bool quote, const char *fmt, va_list ap)
+static void vreport(struct diag *d, struct src_loc loc, const char *kind,
+		    bool quote, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
 
-static void report(struct diag *d, struct src_loc loc, const char *kind,
-		   bool quote, const char *fmt, va_list ap)
+static void vreport(struct diag *d, struct src_loc loc, const char *kind,
+		    bool quote, const char *fmt, va_list ap)
 {
 	if (loc.line > 0)
 		fprintf(d->out, "%s:%d:%d: %s", d->filename, loc.line, loc.col,
@@ -93,7 +93,7 @@ void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	if (d->hushed)
 		return;
 	va_start(ap, fmt);
-	report(d, loc, "", true, fmt, ap);
+	vreport(d, loc, "", true, fmt, ap);
 	va_end(ap);
 	if (d->errors == d->max_errors)
 		fprintf(d->out, "%s: too many errors; the rest are counted, not shown\n",
@@ -117,7 +117,7 @@ void diag_warning(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	if (d->hushed)
 		return;
 	va_start(ap, fmt);
-	report(d, loc, "warning: ", true, fmt, ap);
+	vreport(d, loc, "warning: ", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -128,7 +128,7 @@ void diag_note(struct diag *d, struct src_loc loc, const char *fmt, ...)
 	if (d->hushed)
 		return;
 	va_start(ap, fmt);
-	report(d, loc, "note: ", false, fmt, ap);
+	vreport(d, loc, "note: ", false, fmt, ap);
 	va_end(ap);
 }
 

@@ -25,26 +25,26 @@ struct fo_stats;
 struct op_stats;
 
 /* Which totals a flowop's ops feed (reference 4.0 and 6.3). */
-enum fo_class {
-	FO_CLASS_IO = 1,
-	FO_CLASS_AIO = 2,
-	FO_CLASS_SYNC = 3,
-	FO_CLASS_COMPOSITE = 4,
-	FO_CLASS_OTHER = 5,
+enum flowop_class {
+	FLOWOP_CLASS_IO = 1,
+	FLOWOP_CLASS_AIO = 2,
+	FLOWOP_CLASS_SYNC = 3,
+	FLOWOP_CLASS_COMPOSITE = 4,
+	FLOWOP_CLASS_OTHER = 5,
 };
 
-enum fo_rw {
-	FO_RW_NONE = 0,
-	FO_RW_READ = 1,   /* its ops count as reads in "rd/wr" */
-	FO_RW_WRITE = 2,
+enum flowop_rw {
+	FLOWOP_RW_NONE = 0,
+	FLOWOP_RW_READ = 1,   /* its ops count as reads in "rd/wr" */
+	FLOWOP_RW_WRITE = 2,
 };
 
-enum fo_result {
-	FO_OK,            /* op done, go on */
-	FO_ERROR,         /* the run fails; the thread has set the error text */
-	FO_NORSC,         /* no resource (no file to pick, limit reached) */
-	FO_DONE,          /* stop this thread normally (time is up) */
-	FO_FAILED,        /* --keep-going: the op failed, was counted; go on */
+enum flowop_result {
+	FLOWOP_OK,        /* op done, go on */
+	FLOWOP_ERROR,     /* the run fails; the thread has set the error text */
+	FLOWOP_NORSC,     /* no resource (no file to pick, limit reached) */
+	FLOWOP_DONE,      /* stop this thread normally (time is up) */
+	FLOWOP_FAILED,    /* --keep-going: the op failed, was counted; go on */
 };
 
 /*
@@ -56,7 +56,7 @@ enum fo_result {
  */
 struct flowop_inst {
 	/* pf->ops->run, copied by the engine (thread_prepare()) */
-	enum fo_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
+	enum flowop_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
 	void *priv;               /* state owned by the flowop's ops */
 	struct fo_stats *stats;   /* this thread's counters for this flowop */
 	int64_t iters;            /* resolved `iters`; -1: a random variable */
@@ -74,7 +74,7 @@ struct flowop_inst {
 
 /*
  * What an attribute holds once the compiler converted it (lang/attrs.c,
- * attr_convert()).  Only the types that allow it take a random variable.
+ * attrs_convert()).  Only the types that allow it take a random variable.
  */
 enum attr_type {
 	T_STRING,   /* text; numbers are accepted as their decimal text */
@@ -146,8 +146,8 @@ struct flowop_need {
 
 struct flowop_ops {
 	const char *name;
-	enum fo_class cls;
-	unsigned rw;              /* enum fo_rw */
+	enum flowop_class cls;
+	unsigned rw;              /* enum flowop_rw */
 	/*
 	 * The attributes it takes besides name and iters (every flowop takes
 	 * those), NULL-terminated; NULL for none.  The compiler checks and
@@ -181,10 +181,10 @@ struct flowop_ops {
 	 */
 	void (*need)(const struct plan *p, const struct plan_flowop *f,
 		     struct flowop_need *n);
-	/* Per thread instance, before the start barrier.  0 or FO_ERROR. */
+	/* Per thread instance, before the start barrier.  0 or FLOWOP_ERROR. */
 	int (*init)(struct fb_thread *t, struct flowop_inst *fi);
 	/* One execution: performs, times and records its op(s). */
-	enum fo_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
+	enum flowop_result (*run)(struct fb_thread *t, struct flowop_inst *fi);
 	/* Per thread instance, after the timed phase.  May be NULL. */
 	void (*fini)(struct fb_thread *t, struct flowop_inst *fi);
 	/*

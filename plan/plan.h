@@ -37,7 +37,7 @@ struct plan_randvar;      /* plan/randvar.h */
  * attribute's location); the shared region's slot table
  * (runtime/engine/shared.c) is sized by it.
  */
-#define FB_MAX_THREAD_INSTANCES (1u << 20)
+#define PLAN_MAX_THREAD_INSTANCES (1u << 20)
 
 /* Saturating arithmetic for counts and sizes: past UINT64_MAX is "too much". */
 static inline uint64_t plan_sat_add(uint64_t a, uint64_t b)
@@ -130,10 +130,10 @@ struct plan_flowop {
 	struct plan_value *attr;
 	int nattr;
 	/*
-	 * A composite invocation (ops->cls == FO_CLASS_COMPOSITE) is followed
-	 * in the array by its inner flowops, `ndesc` entries in all (nested
-	 * composites included); every other flowop has ndesc 0.  A thread's
-	 * loop walks only its top-level entries: k += 1 + ndesc.
+	 * A composite invocation (ops->cls == FLOWOP_CLASS_COMPOSITE) is
+	 * followed in the array by its inner flowops, `ndesc` entries in all
+	 * (nested composites included); every other flowop has ndesc 0.  A
+	 * thread's loop walks only its top-level entries: k += 1 + ndesc.
 	 */
 	int ndesc;
 	int depth;                /* 0 at thread level, 1 inside a composite ... */
@@ -147,9 +147,9 @@ struct plan_flowop {
 
 /* A thread's memory (`memtype`, runtime/engine/threadmem.h). */
 enum plan_memtype {
-	MEM_ANON,                 /* base pages (default) */
-	MEM_THP,                  /* transparent huge pages (madvise) */
-	MEM_HUGETLB,              /* hugetlbfs pages (MAP_HUGETLB) */
+	PLAN_MEM_ANON,            /* base pages (default) */
+	PLAN_MEM_THP,             /* transparent huge pages (madvise) */
+	PLAN_MEM_HUGETLB,         /* hugetlbfs pages (MAP_HUGETLB) */
 };
 
 struct plan_thread {
@@ -194,13 +194,13 @@ enum quit_mode {
 
 /* Script-time actions executed in order before the run (echo, ...). */
 enum plan_action_kind {
-	PA_ECHO,             /* log `text` */
-	PA_SLEEP,            /* sleep `num` seconds (before the run) */
-	PA_SYSTEM,           /* run `text` with /bin/sh (only with --allow-system) */
-	PA_VERSION,          /* log the version */
-	PA_LIST_FILESETS,    /* log the filesets table */
-	PA_LIST_FLOWOPS,     /* log the flowops */
-	PA_QUIT,             /* stop here: exit 0 without running */
+	PLAN_ACTION_ECHO,           /* log `text` */
+	PLAN_ACTION_SLEEP,          /* sleep `num` seconds (before the run) */
+	PLAN_ACTION_SYSTEM,         /* `text` run by /bin/sh (--allow-system only) */
+	PLAN_ACTION_VERSION,        /* log the version */
+	PLAN_ACTION_LIST_FILESETS,  /* log the filesets table */
+	PLAN_ACTION_LIST_FLOWOPS,   /* log the flowops */
+	PLAN_ACTION_QUIT,           /* stop here: exit 0 without running */
 };
 
 struct plan_action {

@@ -1,7 +1,7 @@
 /*
  * randvar.h - a random variable as the plan holds it: WML's randvar(...)
  * and cvar(...), validated and precomputed by the compiler
- * (lang/randvar.c), sampled by the runtime (runtime/base/randvar.c).
+ * (lang/rvspec.c), sampled by the runtime (runtime/base/randvar.c).
  * Every evaluation of an attribute that names one draws a new sample.
  */
 #ifndef FLOWBENCH_PLAN_RANDVAR_H

@@ -16,9 +16,15 @@
 #include "plan/arena.h"
 #include "plan/diag.h"
 
-enum fio_rw { FIO_READ, FIO_WRITE, FIO_RANDREAD, FIO_RANDWRITE, FIO_RW, FIO_RANDRW };
-enum fio_engine { FIO_SYNC, FIO_PSYNC, FIO_LIBAIO, FIO_IO_URING, FIO_POSIXAIO,
-		  FIO_VSYNC, FIO_PVSYNC, FIO_PVSYNC2 };
+enum fio_rw {
+	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE,
+	FIO_RW_RW, FIO_RW_RANDRW
+};
+enum fio_engine {
+	FIO_ENGINE_SYNC, FIO_ENGINE_PSYNC, FIO_ENGINE_LIBAIO,
+	FIO_ENGINE_IO_URING, FIO_ENGINE_POSIXAIO, FIO_ENGINE_VSYNC,
+	FIO_ENGINE_PVSYNC, FIO_ENGINE_PVSYNC2
+};
 
 /* The options a job section can set; FIO_BIT(id) marks them in `given`. */
 enum fio_opt {
@@ -154,11 +160,11 @@ int fio_parse_ex(const char *text, size_t len, struct diag *d,
 void fio_jobfile_free(struct fio_jobfile *jf);
 
 /*
- * fio values.  Each returns 0, FIO_NOT_A_VALUE when the text is not one,
- * or FIO_TOO_LARGE when it is one larger than its maximum (FIO_SIZE_MAX,
- * FIO_TIME_MAX_US); *v is set only on success.
+ * fio values.  Each returns 0, FIO_PARSE_NOT_A_VALUE when the text is not
+ * one, or FIO_PARSE_TOO_LARGE when it is one larger than its maximum
+ * (FIO_SIZE_MAX, FIO_TIME_MAX_US); *v is set only on success.
  */
-enum { FIO_NOT_A_VALUE = -1, FIO_TOO_LARGE = -2 };
+enum { FIO_PARSE_NOT_A_VALUE = -1, FIO_PARSE_TOO_LARGE = -2 };
 /* 4k, 1m, 20g, 4kb: powers of 1024; 4KiB, 1MiB: powers of 1000 (fio's
  * default kb_base=1024 reads the IEC prefixes as decimal) */
 int fio_parse_size(const char *s, uint64_t *v);

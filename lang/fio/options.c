@@ -8,16 +8,17 @@
 #include "lang/fio/emit.h"
 
 const char *const fio_engine_text[] = {
-	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
-	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
-	[FIO_VSYNC] = "vsync", [FIO_PVSYNC] = "pvsync", [FIO_PVSYNC2] = "pvsync2",
+	[FIO_ENGINE_SYNC] = "sync", [FIO_ENGINE_PSYNC] = "psync",
+	[FIO_ENGINE_LIBAIO] = "libaio", [FIO_ENGINE_IO_URING] = "io_uring",
+	[FIO_ENGINE_POSIXAIO] = "posixaio", [FIO_ENGINE_VSYNC] = "vsync",
+	[FIO_ENGINE_PVSYNC] = "pvsync", [FIO_ENGINE_PVSYNC2] = "pvsync2",
 };
 
 /* The engines that do one I/O per system call, iodepth or not. */
 bool fio_sync_engine(int engine)
 {
-	return engine != FIO_LIBAIO && engine != FIO_IO_URING &&
-	       engine != FIO_POSIXAIO;
+	return engine != FIO_ENGINE_LIBAIO && engine != FIO_ENGINE_IO_URING &&
+	       engine != FIO_ENGINE_POSIXAIO;
 }
 
 /*
@@ -28,7 +29,8 @@ bool fio_sync_engine(int engine)
  */
 bool fio_buffered_aio(const struct fio_opts *o)
 {
-	return (o->engine == FIO_LIBAIO || o->engine == FIO_POSIXAIO) && !o->direct;
+	return (o->engine == FIO_ENGINE_LIBAIO ||
+		o->engine == FIO_ENGINE_POSIXAIO) && !o->direct;
 }
 
 long long fio_gcd(long long a, long long b)
@@ -44,12 +46,12 @@ long long fio_gcd(long long a, long long b)
 
 bool fio_is_write(int rw)
 {
-	return rw == FIO_WRITE || rw == FIO_RANDWRITE;
+	return rw == FIO_RW_WRITE || rw == FIO_RW_RANDWRITE;
 }
 
 bool fio_is_mixed(int rw)
 {
-	return rw == FIO_RW || rw == FIO_RANDRW;
+	return rw == FIO_RW_RW || rw == FIO_RW_RANDRW;
 }
 
 /* The smallest and the largest I/O size of a job: bs, or bssplit's

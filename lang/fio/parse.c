@@ -169,14 +169,16 @@ static const struct { const char *name, *why; } comment_only[] = {
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
 static const char *const rw_names[] = {
-	[FIO_READ] = "read", [FIO_WRITE] = "write", [FIO_RANDREAD] = "randread",
-	[FIO_RANDWRITE] = "randwrite", [FIO_RW] = "rw", [FIO_RANDRW] = "randrw",
+	[FIO_RW_READ] = "read", [FIO_RW_WRITE] = "write",
+	[FIO_RW_RANDREAD] = "randread", [FIO_RW_RANDWRITE] = "randwrite",
+	[FIO_RW_RW] = "rw", [FIO_RW_RANDRW] = "randrw",
 	NULL,
 };
 static const char *const engine_names[] = {
-	[FIO_SYNC] = "sync", [FIO_PSYNC] = "psync", [FIO_LIBAIO] = "libaio",
-	[FIO_IO_URING] = "io_uring", [FIO_POSIXAIO] = "posixaio",
-	[FIO_VSYNC] = "vsync", [FIO_PVSYNC] = "pvsync", [FIO_PVSYNC2] = "pvsync2",
+	[FIO_ENGINE_SYNC] = "sync", [FIO_ENGINE_PSYNC] = "psync",
+	[FIO_ENGINE_LIBAIO] = "libaio", [FIO_ENGINE_IO_URING] = "io_uring",
+	[FIO_ENGINE_POSIXAIO] = "posixaio", [FIO_ENGINE_VSYNC] = "vsync",
+	[FIO_ENGINE_PVSYNC] = "pvsync", [FIO_ENGINE_PVSYNC2] = "pvsync2",
 	NULL,
 };
 
@@ -203,8 +205,8 @@ static void supported_list(char *buf, size_t size)
 
 /*
  * The leading decimal digits of `s` into *n, *end after them (set in
- * every case but the first).  Returns 0, FIO_NOT_A_VALUE (no digit first:
- * signs and blanks are not numbers here) or FIO_TOO_LARGE (more than 64
+ * every case but the first).  Returns 0, FIO_PARSE_NOT_A_VALUE (no digit first:
+ * signs and blanks are not numbers here) or FIO_PARSE_TOO_LARGE (more than 64
  * bits: *n is then meaningless).
  */
 static int leading_digits(const char *s, uint64_t *n, const char **end)
@@ -213,23 +215,23 @@ static int leading_digits(const char *s, uint64_t *n, const char **end)
 	bool overflow = false;
 
 	if (!isdigit((unsigned char)*s))
-		return FIO_NOT_A_VALUE;
+		return FIO_PARSE_NOT_A_VALUE;
 	for (; isdigit((unsigned char)*s); s++) {
 		overflow |= __builtin_mul_overflow(v, 10, &v);
 		overflow |= __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v);
 	}
 	*n = v;
 	*end = s;
-	return overflow ? FIO_TOO_LARGE : 0;
+	return overflow ? FIO_PARSE_TOO_LARGE : 0;
 }
 
-/* n x mult, or FIO_TOO_LARGE when it overflows or passes `max`. */
-static int scaled(uint64_t n, uint64_t mult, uint64_t max, uint64_t *v)
+/* n x mult, or FIO_PARSE_TOO_LARGE when it overflows or passes `max`. */
+static int mul_within(uint64_t n, uint64_t mult, uint64_t max, uint64_t *v)
 {
 	uint64_t r;
 
 	if (__builtin_mul_overflow(n, mult, &r) || r > max)
-		return FIO_TOO_LARGE;
+		return FIO_PARSE_TOO_LARGE;
 	*v = r;
 	return 0;
 }
@@ -265,15 +267,15 @@ int fio_parse_size(const char *s, uint64_t *v)
 	uint64_t n, mult;
 	int st = leading_digits(s, &n, &end);
 
-	if (st == FIO_NOT_A_VALUE)
+	if (st == FIO_PARSE_NOT_A_VALUE)
 		return st;
 	mult = size_multiplier(end);
 	if (!mult)
-		return FIO_NOT_A_VALUE;
+		return FIO_PARSE_NOT_A_VALUE;
 	/* a well-formed size too long for 64 bits is too large, not invalid */
-	if (st == FIO_TOO_LARGE)
-		return FIO_TOO_LARGE;
-	return scaled(n, mult, FIO_SIZE_MAX, v);
+	if (st == FIO_PARSE_TOO_LARGE)
+		return FIO_PARSE_TOO_LARGE;
+	return mul_within(n, mult, FIO_SIZE_MAX, v);
 }
 
 int fio_parse_time(const char *s, uint64_t *us)
@@ -287,13 +289,13 @@ int fio_parse_time(const char *s, uint64_t *us)
 	uint64_t n;
 	int st = leading_digits(s, &n, &end);
 
-	if (st == FIO_NOT_A_VALUE)
+	if (st == FIO_PARSE_NOT_A_VALUE)
 		return st;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcasecmp(end, units[i].sfx) == 0)
-			return st ? st : scaled(n, units[i].us, FIO_TIME_MAX_US, us);
+			return st ? st : mul_within(n, units[i].us, FIO_TIME_MAX_US, us);
 	}
-	return FIO_NOT_A_VALUE;
+	return FIO_PARSE_NOT_A_VALUE;
 }
 
 void fio_mix(long long rwmixread, long long *reads, long long *writes)
@@ -340,7 +342,7 @@ static int set_size(const struct opt_spec *o, const char *v, void *field,
 	uint64_t size;
 	int st = fio_parse_size(v, &size);
 
-	if (st == FIO_TOO_LARGE) {
+	if (st == FIO_PARSE_TOO_LARGE) {
 		diag_error(d, loc, "%s=%s is too large: sizes go up to 2^63-1 bytes "
 			   "(the largest file)", o->name, v);
 		return -1;
@@ -382,7 +384,7 @@ static int set_time(const struct opt_spec *o, const char *v, void *field,
 	uint64_t us;
 	int st = fio_parse_time(v, &us);
 
-	if (st == FIO_TOO_LARGE) {
+	if (st == FIO_PARSE_TOO_LARGE) {
 		diag_error(d, loc, "%s=%s is too large: times go up to 10^9 s",
 			   o->name, v);
 		return -1;
@@ -453,7 +455,7 @@ static int set_rw(const struct opt_spec *o, const char *v, int *rw,
 {
 	const char *colon = strchr(v, ':');
 	char *type = arena_strndup(a, v, colon ? (size_t)(colon - v) : strlen(v));
-	int k = strcmp(type, "readwrite") == 0 ? FIO_RW : name_index(rw_names, type);
+	int k = strcmp(type, "readwrite") == 0 ? FIO_RW_RW : name_index(rw_names, type);
 	uint64_t n = 0;
 
 	if (k < 0) {
@@ -461,7 +463,8 @@ static int set_rw(const struct opt_spec *o, const char *v, int *rw,
 			   "randread, randwrite, rw, readwrite, randrw)", o->name, type);
 		return -1;
 	}
-	if (colon && (k == FIO_RANDREAD || k == FIO_RANDWRITE || k == FIO_RANDRW)) {
+	if (colon && (k == FIO_RW_RANDREAD || k == FIO_RW_RANDWRITE ||
+		      k == FIO_RW_RANDRW)) {
 		diag_error(d, loc, "unsupported %s '%s': on random I/O fio's ':N' is "
 			   "the number of I/Os before a new random offset (rw_sequencer), "
 			   "which flowbench's random flowops do not do", o->name, v);
@@ -913,8 +916,8 @@ static int set_option(const struct opt_spec *o, const char *value,
 static void opts_defaults(struct fio_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->rw = FIO_READ;
-	o->engine = FIO_PSYNC;
+	o->rw = FIO_RW_READ;
+	o->engine = FIO_ENGINE_PSYNC;
 	o->rwmixread = 50;
 	o->nrfiles = o->numjobs = o->iodepth = o->loops = 1;
 	o->bs = 4096;

@@ -258,7 +258,7 @@ static void engine_log(struct emit *e, const struct job_plan *jp)
 	const struct fio_opts *o = &jp->s->opts;
 	struct src_loc at = fio_opt_loc(jp->s, FIO_OPT_IOENGINE);
 
-	if (o->engine != FIO_LIBAIO && o->engine != FIO_POSIXAIO)
+	if (o->engine != FIO_ENGINE_LIBAIO && o->engine != FIO_ENGINE_POSIXAIO)
 		return;
 	if (at.line == e->engine_logged)
 		return;
@@ -666,8 +666,8 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 			   FIO_AIO_DEPTH_MAX);
 		return -1;
 	}
-	jp->random = o->rw == FIO_RANDREAD || o->rw == FIO_RANDWRITE ||
-		     o->rw == FIO_RANDRW;
+	jp->random = o->rw == FIO_RW_RANDREAD || o->rw == FIO_RW_RANDWRITE ||
+		     o->rw == FIO_RW_RANDRW;
 	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
 		return -1;
 	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
@@ -676,7 +676,7 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */
-	jp->wrap = o->time_based && o->rw == FIO_WRITE && o->nrfiles == 1 &&
+	jp->wrap = o->time_based && o->rw == FIO_RW_WRITE && o->nrfiles == 1 &&
 		   !o->seq_add && !jp->fsyncs && !jp->aio && !o->thinktime_us &&
 		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
 	return 0;

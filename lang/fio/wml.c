@@ -26,7 +26,7 @@ void *fio_grow(void *p, int n, size_t size)
 	return np;
 }
 
-static int entry_cmp(const void *a, const void *b)
+static int keyed_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct keyed *)a)->key, ((const struct keyed *)b)->key);
 }
@@ -39,7 +39,7 @@ static int entry_cmp(const void *a, const void *b)
 struct keyed *fio_lookup(void *const *root, const char *key)
 {
 	struct keyed probe = { key, 0 };
-	struct keyed **found = tfind(&probe, root, entry_cmp);
+	struct keyed **found = tfind(&probe, root, keyed_cmp);
 
 	return found ? *found : NULL;
 }
@@ -51,7 +51,7 @@ struct keyed *fio_insert(struct emit *e, void **root, const char *key, int val)
 
 	n->key = arena_strdup(&e->a, key);
 	n->val = val;
-	if (!tsearch(n, root, entry_cmp))
+	if (!tsearch(n, root, keyed_cmp))
 		oom_exit();
 	return n;
 }

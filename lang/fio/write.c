@@ -264,11 +264,12 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# ioengine=%s, iodepth=%lld: asynchronous flowops keep up to "
 			"$iodepth%s I/Os in flight (flowbench submits them with io_uring%s)\n",
 			eng, o->iodepth, jp->sfx,
-			o->engine == FIO_POSIXAIO ? "; posixaio is treated like libaio" : "");
+			o->engine == FIO_ENGINE_POSIXAIO ?
+			"; posixaio is treated like libaio" : "");
 	else if (fio_sync_engine(o->engine))
 		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s%s\n",
 			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
-			"engine, as in fio)" : "", o->engine >= FIO_VSYNC ?
+			"engine, as in fio)" : "", o->engine >= FIO_ENGINE_VSYNC ?
 			" (fio's vectored/pvsync2 calls of one buffer do the same I/O)" : "");
 	else if (o->iodepth > 1)
 		fprintf(out, "# ioengine=%s, iodepth=%lld on buffered files (direct=0): "
@@ -283,7 +284,7 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"in that order: a fixed interleaving, not fio's random choice per op\n",
 			o->rwmixread, jp->reads, jp->reads == 1 ? "" : "s",
 			jp->writes, jp->writes == 1 ? "" : "s");
-	if (o->rw == FIO_RW && jp->reads && jp->writes)
+	if (o->rw == FIO_RW_RW && jp->reads && jp->writes)
 		fprintf(out, "# rw=rw: reads and writes share one sequential offset (fio "
 			"keeps one per direction); writes at the end of the file extend it\n");
 	if (fio_fsync_every(o) && jp->fsyncs)
@@ -448,7 +449,7 @@ static void print_after(struct emit *e, const struct job_plan *jp)
 
 /* The run-phase attributes of the job's process: after, startdelay,
  * runtime (only when the workload has phases). */
-static void phase_attrs(struct emit *e, const struct job_plan *jp, int index)
+static void emit_phase_attrs(struct emit *e, const struct job_plan *jp, int index)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
@@ -540,7 +541,7 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
-	phase_attrs(e, jp, index);
+	emit_phase_attrs(e, jp, index);
 	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->name,
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)

@@ -32,7 +32,7 @@ static volatile sig_atomic_t settled = -1;       /* interrupt_settle, or -1 */
 static struct sigaction old_int, old_term;
 static bool installed;
 
-static void say(const char *msg)
+static void async_say(const char *msg)
 {
 	if (write(STDERR_FILENO, msg, strlen(msg)) < 0) {
 		/* nothing more can be done */
@@ -47,14 +47,14 @@ static void on_signal(int sig)
 	if (settled >= 0)
 		_exit(settled);
 	if (atomic_load(&caught)) {
-		say("\nflowbench: second interrupt: exiting now\n");
+		async_say("\nflowbench: second interrupt: exiting now\n");
 		if (cleanup)
 			cleanup(exit_arg);
 		_exit(128 + atomic_load(&caught));
 	}
 	atomic_store(&caught, sig);
 	if (cleanup && exit_notice)
-		say(exit_notice);
+		async_say(exit_notice);
 	if (halt)
 		halt(halt_arg);
 }

@@ -3,7 +3,7 @@
  * few arithmetic operations on the caller's own generator (polar normal,
  * Marsaglia-Tsang gamma, inversion for the others): no allocation, no
  * lock, no system call.  The compiler built and checked the variable
- * (lang/randvar.c).
+ * (lang/rvspec.c).
  */
 #include "runtime/base/randvar.h"
 

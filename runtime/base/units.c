@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
-char *text_latency(char *buf, size_t len, double ns)
+char *units_latency(char *buf, size_t len, double ns)
 {
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },

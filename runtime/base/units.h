@@ -16,6 +16,6 @@
  * "1.000ms").  Never more digits than the histogram's 1/256 bound and
  * the clock justify.  "-" for a non-finite value.  Returns buf.
  */
-char *text_latency(char *buf, size_t len, double ns);
+char *units_latency(char *buf, size_t len, double ns);
 
 #endif

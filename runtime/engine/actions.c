@@ -71,13 +71,13 @@ int actions_run(const struct plan *p)
 		const struct plan_action *a = &p->actions[i];
 
 		switch (a->kind) {
-		case PA_ECHO:
+		case PLAN_ACTION_ECHO:
 			log_info("%s", a->text);
 			break;
-		case PA_SLEEP:
+		case PLAN_ACTION_SLEEP:
 			action_sleep(a->num);
 			break;
-		case PA_SYSTEM:
+		case PLAN_ACTION_SYSTEM:
 			if (!p->allow_system)
 				break;          /* the compiler refused it already */
 			fflush(NULL);
@@ -86,16 +86,16 @@ int actions_run(const struct plan *p)
 				return -1;
 			}
 			break;
-		case PA_VERSION:
+		case PLAN_ACTION_VERSION:
 			log_info("flowbench version %s", PACKAGE_VERSION);
 			break;
-		case PA_LIST_FILESETS:
+		case PLAN_ACTION_LIST_FILESETS:
 			list_filesets(p);
 			break;
-		case PA_LIST_FLOWOPS:
+		case PLAN_ACTION_LIST_FLOWOPS:
 			list_flowops(p);
 			break;
-		case PA_QUIT:
+		case PLAN_ACTION_QUIT:
 			return 1;
 		}
 	}

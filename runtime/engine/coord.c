@@ -20,10 +20,11 @@ void coord_combined_free(struct coord_combined *c)
 	memset(c, 0, sizeof(*c));
 }
 
-struct proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
-					uint64_t release_ns, uint64_t start_ns)
+struct text_proc_window *coord_phase_windows(const struct plan *p,
+					     const struct coord_phase *sp,
+					     uint64_t release_ns, uint64_t start_ns)
 {
-	struct proc_window *win;
+	struct text_proc_window *win;
 
 	if (!sp || !(win = calloc((size_t)p->nprocs + 1, sizeof(*win))))
 		return NULL;

@@ -30,16 +30,16 @@
 
 /* What coord_ops.poll() saw, and what coord_ops.tell() says. */
 enum coord_event {
-	COORD_NONE,
-	COORD_STOP,       /* a client's run ended early normally (firstdone, a finish limit) */
-	COORD_ABORT,      /* a client failed or was interrupted */
+	COORD_EVENT_NONE,
+	COORD_EVENT_STOP,   /* a client's run ended early normally (firstdone, finish*) */
+	COORD_EVENT_ABORT,  /* a client failed or was interrupted */
 };
 
 /* A live reading shared during the run (coord_ops.share). */
 enum coord_reading {
-	COORD_SNAPSHOT,   /* psrun's: cumulative, or since the last one */
-	COORD_INTERVAL,   /* --interval's: one interval's statistics */
-	COORD_NREADINGS
+	COORD_READING_SNAPSHOT,  /* psrun's: cumulative, or since the last one */
+	COORD_READING_INTERVAL,  /* --interval's: one interval's statistics */
+	COORD_READING_COUNT
 };
 
 /* Whose files a client uses (coord_ops.files). */
@@ -64,7 +64,7 @@ struct run_client {
 	struct usage_summary usage;  /* what the window cost it (usage.h) */
 };
 
-struct proc_window;        /* runtime/measure/text.h */
+struct text_proc_window;   /* runtime/measure/text.h */
 
 /* Run phases: one process's window on a client's clock (0, 0: never started). */
 struct coord_phase {
@@ -77,8 +77,9 @@ struct coord_phase {
  * the span's within the measured phase (from `start_ns`, after any
  * warm-up).  NULL when sp is NULL (or out of memory); free() it.
  */
-struct proc_window *coord_phase_windows(const struct plan *p, const struct coord_phase *sp,
-					uint64_t release_ns, uint64_t start_ns);
+struct text_proc_window *coord_phase_windows(const struct plan *p,
+					     const struct coord_phase *sp,
+					     uint64_t release_ns, uint64_t start_ns);
 
 /* What this client brings to coord_ops.combine(). */
 struct coord_local {
@@ -121,7 +122,7 @@ struct coord_combined {
 	 * start, latest end], from the common release ([plan nprocs],
 	 * malloc'ed); NULL without them.
 	 */
-	struct proc_window *windows;
+	struct text_proc_window *windows;
 };
 
 struct coord_ops {
@@ -149,9 +150,15 @@ struct coord_ops {
 	 * past).  0, or -1 (the run abandoned).
 	 */
 	int (*release_at)(void *ctx, uint64_t *release_ns);
-	/* During the timed phase: COORD_NONE, or what another client said, with `why`. */
+	/*
+	 * During the timed phase: COORD_EVENT_NONE, or what another client
+	 * said, with `why`.
+	 */
 	enum coord_event (*poll)(void *ctx, char *why, size_t size);
-	/* This client's run ended early (COORD_STOP) or failed (COORD_ABORT, `why`). */
+	/*
+	 * This client's run ended early (COORD_EVENT_STOP) or failed
+	 * (COORD_EVENT_ABORT, `why`).
+	 */
 	void (*tell)(void *ctx, enum coord_event ev, const char *why);
 	/*
 	 * The end, on every client that passed release_at(): combine every

@@ -124,7 +124,7 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 		struct flowop_need n;
 
 		flowop_need(p, &p->flowops[k], &n);
-		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct fo_sync));
+		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct shared_sync));
 		m = plan_sat_add(m, n.mem);
 		if (n.shared && first_sight(&seen, n.shared))
 			m = plan_sat_add(m, n.shared_mem);
@@ -228,7 +228,7 @@ uint64_t preflight_fileset_bytes(const struct plan_fileset *fs)
 	       all % 100 * (uint64_t)fs->prealloc_pct / 100;
 }
 
-int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp)
+int preflight_footprint(const struct plan *p, int i, struct fileset_foot *fp)
 {
 	const struct plan_fileset *fs = &p->filesets[i];
 	uint64_t files = fs->is_file ? 1 : fs->entries;
@@ -237,7 +237,7 @@ int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp)
 	if (preflight_fileset_mem(p, i) <= PREFLIGHT_FOOTPRINT_MEM)
 		return fileset_footprint(p, i, false, fp) < 0 ? -1 : 0;
 	memset(fp, 0, sizeof(*fp));
-	fp->mode = FS_FOOT_NEW;
+	fp->mode = FILESET_FOOT_NEW;
 	fp->bytes = fp->to_write = preflight_fileset_bytes(fs);
 	fp->files = files / 100 * (uint64_t)pct + files % 100 * (uint64_t)pct / 100;
 	fp->dirs = dirs_estimate(fs);
@@ -488,7 +488,7 @@ struct space_need {
 	bool counted;             /* a usable path, not a duplicate */
 	bool unlooked;            /* on disk, fp is the upper bound */
 	dev_t dev;                /* the file system of its path */
-	struct fs_footprint fp;
+	struct fileset_foot fp;
 };
 
 /* need->fp for fileset i; -1 after a message (its tree cannot be made). */
@@ -503,13 +503,13 @@ static int space_need_of(const struct plan *p, int i, bool fresh,
 		need->fp.exists = true;
 		need->unlooked = !fs->trusttree;
 		if (fs->trusttree) {
-			need->fp.mode = FS_FOOT_TRUSTED;
+			need->fp.mode = FILESET_FOOT_TRUSTED;
 			need->fp.to_write = 0;
 		}
 		return 0;
 	}
 	memset(&need->fp, 0, sizeof(need->fp));
-	need->fp.mode = FS_FOOT_NEW;
+	need->fp.mode = FILESET_FOOT_NEW;
 	need->fp.bytes = need->fp.to_write = preflight_fileset_bytes(fs);
 	return 0;
 }
@@ -548,15 +548,15 @@ static int look_closer(const struct plan *p, struct space_need *need, int first)
 }
 
 /* "; the tree there is reused: ... " for a message, in `buf`. */
-static const char *space_state(const struct fs_footprint *fp, char *buf, size_t len)
+static const char *space_state(const struct fileset_foot *fp, char *buf, size_t len)
 {
 	char b1[32], b2[32];
 
-	if (fp->mode == FS_FOOT_REUSED)
+	if (fp->mode == FILESET_FOOT_REUSED)
 		snprintf(buf, len, "; %s of it already there (reused), %s still to write",
 			 preflight_bytes(fp->there, b1, sizeof(b1)),
 			 preflight_bytes(fp->to_write, b2, sizeof(b2)));
-	else if (fp->mode == FS_FOOT_RECREATED)
+	else if (fp->mode == FILESET_FOOT_RECREATED)
 		snprintf(buf, len, "; its tree there is recreated: %s to write once its "
 			 "old files (%s) are removed", preflight_bytes(fp->to_write, b1,
 			 sizeof(b1)), preflight_bytes(fp->freed, b2, sizeof(b2)));

@@ -92,7 +92,7 @@ int preflight_check(const struct plan *p);
  * in memory (0), or, for a tree past PREFLIGHT_FOOTPRINT_MEM, estimated
  * from the plan (1).  -1 after a message (a tree that cannot be made).
  */
-int preflight_footprint(const struct plan *p, int i, struct fs_footprint *fp);
+int preflight_footprint(const struct plan *p, int i, struct fileset_foot *fp);
 
 /* "16 TiB", "23.1 GiB", "512 bytes": `n` for a message, in `buf`. */
 const char *preflight_bytes(uint64_t n, char *buf, size_t len);

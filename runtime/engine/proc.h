@@ -10,13 +10,13 @@
 #include "plan/plan.h"
 
 struct shared;
-struct fs_state;
+struct fileset_state;
 
 /* What the master hands to every worker (inherited through fork). */
 struct run_ctx {
 	const struct plan *plan;
 	struct shared *sh;
-	const struct fs_state *filesets;
+	const struct fileset_state *filesets;
 	pid_t master;                 /* to detect a master that died early */
 };
 

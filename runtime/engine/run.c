@@ -92,7 +92,7 @@ struct worker {
 struct master {
 	const struct plan *plan;
 	struct shared sh;
-	struct fs_state *fs;
+	struct fileset_state *fs;
 	struct worker *w;
 	uint64_t nw;              /* workers started */
 	uint64_t live;            /* not yet reaped */
@@ -308,10 +308,10 @@ static bool coord_heard(struct master *m, uint64_t now)
 	if (!m->coord)
 		return false;
 	ev = m->coord->ops->poll(m->coord->ctx, why, sizeof(why));
-	if (ev == COORD_NONE)
+	if (ev == COORD_EVENT_NONE)
 		return false;
 	m->peer_halt = true;
-	if (ev == COORD_ABORT) {
+	if (ev == COORD_EVENT_ABORT) {
 		shared_set_error(m->sh.ctl, "%s", why);
 		shared_halt(m->sh.ctl, HALT_ABORT);
 	} else {
@@ -334,11 +334,11 @@ static void coord_tell_end(struct master *m)
 	if (h & HALT_ABORT) {
 		const char *err = shared_error(c);
 
-		m->coord->ops->tell(m->coord->ctx, COORD_ABORT,
+		m->coord->ops->tell(m->coord->ctx, COORD_EVENT_ABORT,
 				    interrupt_signal() ? "interrupted" :
 				    err ? err : m->why[0] ? m->why : "the run failed");
 	} else if (atomic_load(&c->stop_ns)) {
-		m->coord->ops->tell(m->coord->ctx, COORD_STOP, NULL);
+		m->coord->ops->tell(m->coord->ctx, COORD_EVENT_STOP, NULL);
 	}
 }
 
@@ -655,7 +655,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	double elapsed_s = (double)(end_ns - m->sh.ctl->start_ns) / 1e9;
 	uint64_t warm_ops = shared_warmup_ops(&m->sh);
 	struct coord_combined all = { 0 };
-	struct proc_window *win = NULL;
+	struct text_proc_window *win = NULL;
 	struct coord_phase *spans = NULL;
 	int reporter = 1;
 
@@ -1039,7 +1039,7 @@ static int before_files(struct master *m, const struct run_options *opt,
 static int cache_step(struct master *m, const struct run_options *opt)
 {
 	const struct plan *p = m->plan;
-	bool warm = opt && opt->cache == CACHE_WARM;
+	bool warm = opt && opt->cache == RUN_CACHE_WARM;
 	char *what = m->out ? m->out->cache : NULL;
 	size_t len = m->out ? sizeof(m->out->cache) : 0;
 	void *ctx = m->coord ? m->coord->ctx : NULL;

@@ -15,7 +15,7 @@
 #include "runtime/measure/usage.h"
 
 struct run_options {
-	enum { CACHE_COLD, CACHE_WARM } cache;
+	enum { RUN_CACHE_COLD, RUN_CACHE_WARM } cache;
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;
@@ -35,7 +35,7 @@ struct run_options {
 struct run_outcome {
 	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
 	double elapsed_s;         /* what the rates divide by */
-	struct res_interval *iv;  /* --interval: [niv * results lines], or NULL */
+	struct interval_row *iv;  /* --interval: [niv * results lines], or NULL */
 	int niv;
 	uint64_t warmup_ops;      /* ops done during the warm-up, not recorded */
 	bool interrupted;         /* SIGINT/SIGTERM ended it */
@@ -59,7 +59,7 @@ struct run_outcome {
 	struct usage_report usage;
 
 	/* Run phases: each process's window ([plan nprocs]), NULL without */
-	struct proc_window *windows;
+	struct text_proc_window *windows;
 };
 
 /*

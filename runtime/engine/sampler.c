@@ -167,7 +167,7 @@ static void share_snapshot(struct sampler *s, double span_s)
 		s->capps = cap;
 	}
 	s->ps_span[s->nps++] = span_s;
-	co->ops->share(co->ctx, COORD_SNAPSHOT, s->ps_out, s->plan->nflowops);
+	co->ops->share(co->ctx, COORD_READING_SNAPSHOT, s->ps_out, s->plan->nflowops);
 }
 
 static void psrun_snapshot(struct sampler *s, uint64_t now)
@@ -207,7 +207,7 @@ static void psrun_snapshot(struct sampler *s, uint64_t now)
 /* Room for one more row of the series.  false when out of memory. */
 static bool grow_rows(struct sampler *s)
 {
-	struct res_interval *r;
+	struct interval_row *r;
 	int cap;
 
 	if (s->nrows < s->caprows)
@@ -233,12 +233,12 @@ static bool grow_rows(struct sampler *s)
 static void log_interval(struct sampler *s, const struct fo_stats *d, int number,
 			 double t0, double t1)
 {
-	struct io_totals t;
+	struct text_totals t;
 	double dt = t1 - t0;
 	char lat[32];
 
 	text_io_totals(s->plan, d, &t);
-	text_latency(lat, sizeof(lat), t.ops ? (double)t.lat_sum_ns / (double)t.ops : 0);
+	units_latency(lat, sizeof(lat), t.ops ? (double)t.lat_sum_ns / (double)t.ops : 0);
 	log_info("Interval %d (%.2f-%.2f s): %.0f ops/s %.1fmb/s %s/op",
 		 number, t0, t1, dt > 0 ? (double)t.ops / dt : 0,
 		 dt > 0 ? (double)t.bytes / 1048576.0 / dt : 0, lat);
@@ -265,7 +265,7 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 	uint64_t from = s->iv.prev_ns, to = now > from ? now : from;
 	double t0 = (double)(from - s->start_ns) / 1e9;
 	double t1 = (double)(to - s->start_ns) / 1e9;
-	struct res_interval *row;
+	struct interval_row *row;
 
 	for (int i = 0; i < p->nflowops; i++)
 		fo_stats_diff(&s->iv_out[i], &cum[i], &s->iv_prev[i]);
@@ -286,8 +286,8 @@ static void add_interval(struct sampler *s, const struct fo_stats *cum,
 		memcpy(&s->iv_stats[(size_t)s->nrows * (size_t)p->nflowops], s->iv_out,
 		       (size_t)p->nflowops * sizeof(*s->iv_out));
 		s->nrows++;
-		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_INTERVAL, s->iv_out,
-					 p->nflowops);
+		s->opt.coord->ops->share(s->opt.coord->ctx, COORD_READING_INTERVAL,
+					 s->iv_out, p->nflowops);
 		return;         /* printed once merged with the other clients' */
 	}
 	s->nrows++;
@@ -300,7 +300,7 @@ int sampler_replace_series(struct sampler *s, const struct fo_stats *stats, int 
 {
 	const struct plan *p = s->plan;
 	double dt = s->opt.interval_s;
-	struct res_interval *rows = calloc((size_t)(n ? n : 1) * (size_t)s->nlines,
+	struct interval_row *rows = calloc((size_t)(n ? n : 1) * (size_t)s->nlines,
 					   sizeof(*rows));
 
 	if (!rows) {
@@ -365,14 +365,14 @@ void sampler_collect(struct sampler *s)
 
 	if (!co || (!s->psrun && !s->series))
 		return;
-	while ((st = co->ops->merged(co->ctx, COORD_SNAPSHOT, &seq))) {
+	while ((st = co->ops->merged(co->ctx, COORD_READING_SNAPSHOT, &seq))) {
 		if (seq >= s->nps)
 			continue;       /* this client took fewer: no span to divide by */
 		sampler_quiet(s);
 		text_report(stdout, s->plan, st, s->ps_span[seq], s->opt.pct, s->opt.npct);
 		fflush(stdout);
 	}
-	while ((st = co->ops->merged(co->ctx, COORD_INTERVAL, &seq))) {
+	while ((st = co->ops->merged(co->ctx, COORD_READING_INTERVAL, &seq))) {
 		double dt = s->opt.interval_s;
 
 		if (seq != s->nlogged || seq >= s->nrows)

@@ -61,7 +61,7 @@ struct sampler {
 	struct sampler_clock iv;
 	struct fo_stats *iv_prev, *iv_out;
 	int nlines;                       /* report lines (plan_flowop.line == i) */
-	struct res_interval *rows;        /* [nrows * nlines] */
+	struct interval_row *rows;        /* [nrows * nlines] */
 	struct fo_stats *iv_stats;        /* coord: [nrows * nflowops], the diffs */
 	int nrows, caprows;
 	int nlogged;                      /* coord: merged intervals printed live */

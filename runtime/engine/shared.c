@@ -23,7 +23,7 @@
 #include "runtime/base/log.h"
 
 /* Thread slots allowed in one run: the limit the compiler checks (preflight.h). */
-#define SHARED_MAX_SLOTS FB_MAX_THREAD_INSTANCES
+#define SHARED_MAX_SLOTS PLAN_MAX_THREAD_INSTANCES
 
 static size_t align_up(size_t n, size_t a)
 {
@@ -82,8 +82,8 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 					s->stats = (struct fo_stats *)off;
 					off += align_up(nfo * sizeof(struct fo_stats),
 							SHARED_CACHELINE);
-					s->sync = (struct fo_sync *)off;
-					off += align_up(nfo * sizeof(struct fo_sync),
+					s->sync = (struct shared_sync *)off;
+					off += align_up(nfo * sizeof(struct shared_sync),
 							SHARED_CACHELINE);
 					if (sh->warmup) {
 						s->base = (struct fo_stats *)off;
@@ -141,7 +141,7 @@ int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 		int n = p->threads[s->thread].nflowops;
 
 		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
-		s->sync = (struct fo_sync *)((char *)sh->base + (size_t)s->sync);
+		s->sync = (struct shared_sync *)((char *)sh->base + (size_t)s->sync);
 		if (sh->warmup) {
 			s->base = (struct fo_stats *)((char *)sh->base + (size_t)s->base);
 			s->base_taken = (_Atomic uint32_t *)((char *)sh->base +

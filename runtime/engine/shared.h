@@ -6,7 +6,7 @@
  * /tmp, no SysV IPC, no fixed address: works with ASLR on).  It holds the
  * control words of a run and the statistics blocks, one cache-line-aligned
  * block per thread instance with one struct fo_stats per flowop of that
- * thread's definition, followed by one struct fo_sync per flowop (the
+ * thread's definition, followed by one struct shared_sync per flowop (the
  * futex-based objects of block/wakeup and semblock/sempost).  With a
  * warm-up, each block also has a baseline: a copy of the thread's
  * statistics taken by the thread itself at its first op of the measured
@@ -63,7 +63,7 @@ struct shared_waitq {
  * block (count = wakeups received and not yet consumed) and semblock
  * (count = its "low water" units posted, hw = its "high water" credit).
  */
-struct fo_sync {
+struct shared_sync {
 	struct shared_waitq q;
 	_Atomic int64_t count;
 	_Atomic int64_t hw;
@@ -128,7 +128,7 @@ struct shared_slot {
 	uint64_t proc_inst;         /* 0-based */
 	uint64_t thread_inst;       /* 0-based */
 	struct fo_stats *stats;     /* [plan.threads[thread].nflowops] */
-	struct fo_sync *sync;       /* [plan.threads[thread].nflowops] */
+	struct shared_sync *sync;   /* [plan.threads[thread].nflowops] */
 	/*
 	 * Warm-up only (else NULL): the thread's statistics as they were
 	 * when its measured phase began, valid once *base_taken is 1

@@ -13,7 +13,7 @@
  * (filename=) without `fd` normally shares slot 0, but when slot 0 holds
  * a file of another fileset it takes one of these for good, so that
  * several such flowops in one thread (tpcso.f reads 30 files) each work
- * on their own file (flowops/common.h, fo_slot()).
+ * on their own file (flowops/common.h, common_slot()).
  *
  * Nothing is written through a slot before its open file was checked to
  * be flowbench's (runtime/fileset/fsaccess.h): a regular file with at most one

@@ -7,7 +7,7 @@
  *  - An op is counted iff it completed at or before the deadline.  A
  *    flowop compares the end timestamp it already took for the op's
  *    latency with the deadline (no extra clock call); the op straddling
- *    the deadline is discarded and the thread stops (FO_DONE).
+ *    the deadline is discarded and the thread stops (FLOWOP_DONE).
  *  - Rates are computed over exactly deadline - start, so no op outside
  *    that window is ever counted and none inside is lost.
  *  - Between ops the thread reads the shared halt word once (a relaxed
@@ -15,11 +15,11 @@
  *    ABORT (an error or an interrupt) both end the loop.
  *  - The loop walks the thread's top-level flowop entries; a composite
  *    entry runs its own children through thread_run_entry().
- *  - FO_FAILED (--keep-going: an op failed and was counted in its
+ *  - FLOWOP_FAILED (--keep-going: an op failed and was counted in its
  *    flowop's statistics, thread_op_failed()) goes on as if it
  *    succeeded, without counting an op; without --keep-going the first
- *    failure fails the run (FO_ERROR).
- *  - FO_NORSC ends the thread; what it means for the run depends on why
+ *    failure fails the run (FLOWOP_ERROR).
+ *  - FLOWOP_NORSC ends the thread; what it means for the run depends on why
  *    (a finish* limit or a missing file) and the quit mode:
  *    thread_norsc().
  *  - Run phases (plan_proc.after, startdelay, runtime): a thread of such
@@ -61,7 +61,7 @@ static struct op_stats *thread_open_stats(const struct plan *p, struct fo_stats 
 }
 
 int thread_prepare(struct fb_thread *t, const struct plan *p,
-		   const struct fs_state *fs, struct shared *sh, int proc,
+		   const struct fileset_state *fs, struct shared *sh, int proc,
 		   uint64_t slot)
 {
 	const struct shared_slot *ss = &sh->slots[slot];
@@ -150,7 +150,7 @@ int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
 	w->src = calloc((size_t)t->nfo + 1, sizeof(*w->src));
 	if (!w->src) {
 		thread_fail(t, "flowop %s: out of memory", pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	for (int k = 0; k < t->nfo; k++) {
 		const struct flowop_ops *ops = t->fo[k].pf->ops;
@@ -158,24 +158,26 @@ int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
 		if (target && *target) {
 			if (strcmp(t->fo[k].pf->name, target) != 0)
 				continue;
-			if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+			if ((flags & WATCH_RW_ONLY) &&
+			    !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE))) {
 				thread_fail(t, "flowop %s: target %s is not a read or write flowop",
 					    pf->name, target);
-				return FO_ERROR;
+				return FLOWOP_ERROR;
 			}
 			w->src[w->n++] = t->fo[k].stats;
 			return 0;
 		}
-		if (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO)
+		if (ops->cls != FLOWOP_CLASS_IO && ops->cls != FLOWOP_CLASS_AIO)
 			continue;
-		if ((flags & WATCH_RW_ONLY) && !(ops->rw & (FO_RW_READ | FO_RW_WRITE)))
+		if ((flags & WATCH_RW_ONLY) &&
+		    !(ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE)))
 			continue;
 		w->src[w->n++] = t->fo[k].stats;
 	}
 	if (target && *target) {
 		thread_fail(t, "flowop %s: target %s is not a flowop of thread %s",
 			    pf->name, target, t->pt->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	return 0;
 }
@@ -190,9 +192,10 @@ void thread_watch_free(struct thread_watch *w)
 /* Does filebench's process-wide counter (WATCH_* `flags`) include `ops`? */
 static bool tally_counts(const struct flowop_ops *ops, unsigned flags)
 {
-	if (ops->cls == FO_CLASS_COMPOSITE)
+	if (ops->cls == FLOWOP_CLASS_COMPOSITE)
 		return false;           /* records no op of its own */
-	return !(flags & WATCH_RW_ONLY) || (ops->rw & (FO_RW_READ | FO_RW_WRITE));
+	return !(flags & WATCH_RW_ONLY) ||
+	       (ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE));
 }
 
 /* The tally of one flowop of this thread: its `target`. */
@@ -203,10 +206,10 @@ static int tally_target(struct fb_thread *t, const struct flowop_inst *fi,
 		if (strcmp(t->fo[k].pf->name, target) != 0)
 			continue;
 		if ((flags & WATCH_RW_ONLY) &&
-		    !(t->fo[k].pf->ops->rw & (FO_RW_READ | FO_RW_WRITE))) {
+		    !(t->fo[k].pf->ops->rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE))) {
 			thread_fail(t, "flowop %s: target %s is not a read or write flowop",
 				    fi->pf->name, target);
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		w->index[0] = k;
 		w->group[0] = (struct tally_group){ t->slot, 1, w->index, 1 };
@@ -215,7 +218,7 @@ static int tally_target(struct fb_thread *t, const struct flowop_inst *fi,
 	}
 	thread_fail(t, "flowop %s: target %s is not a flowop of thread %s",
 		    fi->pf->name, target, t->pt->name);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 /*
@@ -258,7 +261,7 @@ int thread_tally_init(struct fb_thread *t, const struct flowop_inst *fi,
 	w->index = calloc((size_t)nindex + 1, sizeof(*w->index));
 	if (!w->group || !w->index) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	if (target && *target)
 		return tally_target(t, fi, target, flags, w);
@@ -349,8 +352,8 @@ void thread_fail(struct fb_thread *t, const char *fmt, ...)
 	t->failed = true;
 }
 
-enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
-				enum fo_err_kind kind, const char *fmt, ...)
+enum flowop_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				    enum fo_err_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -367,23 +370,23 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
 			shared_note_vfailure(t->ctl, fmt, ap);
 			va_end(ap);
 		}
-		return FO_FAILED;
+		return FLOWOP_FAILED;
 	}
 	va_start(ap, fmt);
 	shared_set_verror(t->ctl, fmt, ap);
 	va_end(ap);
 	t->failed = true;
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
-enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const char *path, const char *why)
+enum flowop_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+				 const char *what, const char *path, const char *why)
 {
 	thread_fail(t, "flowop %s: refusing to %s %s: %s; flowbench never writes, "
 		    "truncates or removes what it did not create (the fileset's "
 		    "tree was changed behind its back; it is left untouched)",
 		    fi->pf->name, what, path, why);
-	return FO_ERROR;
+	return FLOWOP_ERROR;
 }
 
 /* Linux best-effort I/O priority for the calling thread (ioprio <= 7). */
@@ -412,7 +415,7 @@ static int thread_setup(struct fb_thread *t)
 	if (t->pt->memsize) {
 		struct thread_mem m;
 		char err[512];
-		uint64_t run_pages = t->pt->memtype != MEM_HUGETLB ? 0 :
+		uint64_t run_pages = t->pt->memtype != PLAN_MEM_HUGETLB ? 0 :
 			thread_mem_run_pages(t->plan, thread_mem_hugepage_size());
 		enum thread_mem_fill fill = thread_mem_fill_of(t->plan->semantics);
 
@@ -425,7 +428,7 @@ static int thread_setup(struct fb_thread *t)
 		t->mem = m.addr;
 		t->memsize = m.size;
 		t->mem_mapped = m.mapped;
-		t->mem_zero_at_release = fill == MEM_FILL_AT_RELEASE;
+		t->mem_zero_at_release = fill == THREAD_MEM_FILL_AT_RELEASE;
 	}
 	for (int k = 0; k < t->nfo; k++) {
 		struct flowop_inst *fi = &t->fo[k];
@@ -443,7 +446,7 @@ static int thread_setup(struct fb_thread *t)
 }
 
 /*
- * FO_NORSC ends this thread.  A finish* limit (thread_finish_reached())
+ * FLOWOP_NORSC ends this thread.  A finish* limit (thread_finish_reached())
  * ends the run normally with results in timeout and firstdone modes and
  * only this thread in alldone mode, or in timeout mode when the plan has
  * run phases (a later phase starts when it ends).  A missing file ends the run
@@ -457,14 +460,15 @@ static int thread_setup(struct fb_thread *t)
  */
 static void thread_fail_norsc_fileset(struct fb_thread *t,
 				      const struct flowop_inst *fi,
-				      const struct fs_state *fs)
+				      const struct fileset_state *fs)
 {
 	char dirs[160] = "";
 
 	if (fs->pf->leafdirs)
 		snprintf(dirs, sizeof(dirs), "; %llu leaf dirs: %llu exist, %llu busy",
 			 (unsigned long long)fs->pf->leafdirs,
-			 (unsigned long long)pick_count(&fs->leafdirs, PICK_EXISTING),
+			 (unsigned long long)pick_count(&fs->leafdirs,
+							PICK_WANT_EXISTING),
 			 (unsigned long long)pick_busy_count(&fs->leafdirs));
 	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
 		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "
@@ -472,8 +476,8 @@ static void thread_fail_norsc_fileset(struct fb_thread *t,
 		    "or use 'set mode quit firstdone' or 'alldone'",
 		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
 		    (unsigned long long)fs->pf->entries,
-		    (unsigned long long)pick_count(&fs->files, PICK_EXISTING),
-		    (unsigned long long)pick_count(&fs->files, PICK_ABSENT),
+		    (unsigned long long)pick_count(&fs->files, PICK_WANT_EXISTING),
+		    (unsigned long long)pick_count(&fs->files, PICK_WANT_ABSENT),
 		    (unsigned long long)pick_busy_count(&fs->files), dirs);
 }
 
@@ -507,32 +511,32 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
  * top-level entry costs no call of its own around its run call: what
  * an op pays besides its flowop's work is the halt check and fi->run.
  */
-static inline __attribute__((always_inline)) enum fo_result
+static inline __attribute__((always_inline)) enum flowop_result
 run_entry(struct fb_thread *t, int k)
 {
 	struct flowop_inst *fi = &t->fo[k];
-	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
+	enum flowop_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
 	int64_t n = thread_iters(t, k);
 
 	for (int64_t i = 0;; i++) {
-		enum fo_result r;
+		enum flowop_result r;
 
 		if (shared_halted(t->ctl))
-			return FO_DONE;
+			return FLOWOP_DONE;
 		if (i >= n)
-			return FO_OK;
+			return FLOWOP_OK;
 		r = run(t, fi);
-		if (__builtin_expect(r != FO_OK, 0)) {
-			if (r == FO_FAILED)
+		if (__builtin_expect(r != FLOWOP_OK, 0)) {
+			if (r == FLOWOP_FAILED)
 				continue;       /* counted (--keep-going) */
-			if (r == FO_NORSC && !t->norsc_fi)
+			if (r == FLOWOP_NORSC && !t->norsc_fi)
 				t->norsc_fi = fi;
 			return r;
 		}
 	}
 }
 
-enum fo_result thread_run_entry(struct fb_thread *t, int k)
+enum flowop_result thread_run_entry(struct fb_thread *t, int k)
 {
 	return run_entry(t, k);
 }
@@ -556,19 +560,19 @@ void thread_end_warmup(struct fb_thread *t)
 }
 
 /*
- * Entry k ended the loop with `r` (not FO_OK): say why where needed.
+ * Entry k ended the loop with `r` (not FLOWOP_OK): say why where needed.
  * Not inlined: the loops stay small.
  */
 static __attribute__((noinline)) void thread_loop_end(struct fb_thread *t, int k,
-						      enum fo_result r)
+						      enum flowop_result r)
 {
 	switch (r) {
-	case FO_DONE:
+	case FLOWOP_DONE:
 		return;
-	case FO_NORSC:
+	case FLOWOP_NORSC:
 		thread_norsc(t, &t->fo[k]);
 		return;
-	case FO_ERROR:
+	case FLOWOP_ERROR:
 	default:
 		if (!t->failed)
 			thread_fail(t, "flowop %s failed", t->fo[k].pf->name);
@@ -580,14 +584,14 @@ static __attribute__((noinline)) void thread_loop_end(struct fb_thread *t, int k
  * A thread of one top-level entry that runs a fixed number of times
  * (most personalities: randomrw's threads, randomread, ...): running it
  * `iters` times, then again, until halted, is running it until halted,
- * so the loop is the halt check and the run call (FO_FAILED: counted by
+ * so the loop is the halt check and the run call (FLOWOP_FAILED: counted by
  * --keep-going, go on).  True when the thread is of that shape.
  */
 static bool thread_loop_single(struct fb_thread *t)
 {
 	struct flowop_inst *fi = &t->fo[0];
-	enum fo_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
-	enum fo_result r;
+	enum flowop_result (*run)(struct fb_thread *, struct flowop_inst *) = fi->run;
+	enum flowop_result r;
 
 	if (1 + fi->ndesc != t->nfo || fi->iters < 1)
 		return false;
@@ -595,8 +599,8 @@ static bool thread_loop_single(struct fb_thread *t)
 		if (shared_halted(t->ctl))
 			return true;
 		r = run(t, fi);
-	} while (__builtin_expect(r == FO_OK || r == FO_FAILED, 1));
-	if (r == FO_NORSC && !t->norsc_fi)
+	} while (__builtin_expect(r == FLOWOP_OK || r == FLOWOP_FAILED, 1));
+	if (r == FLOWOP_NORSC && !t->norsc_fi)
 		t->norsc_fi = fi;
 	thread_loop_end(t, 0, r);
 	return true;
@@ -609,9 +613,9 @@ static void thread_loop(struct fb_thread *t)
 		return;
 	for (;;) {
 		for (int k = 0; k < t->nfo; k += 1 + t->fo[k].ndesc) {
-			enum fo_result r = run_entry(t, k);
+			enum flowop_result r = run_entry(t, k);
 
-			if (r != FO_OK) {
+			if (r != FLOWOP_OK) {
 				thread_loop_end(t, k, r);
 				return;
 			}

@@ -21,7 +21,7 @@
 #include "runtime/engine/slot.h"
 #include "runtime/measure/stats.h"
 
-struct fs_state;
+struct fileset_state;
 
 /*
  * One flowop family's state in a thread instance (flowops/aio.c: the
@@ -60,11 +60,12 @@ struct fb_thread {
 	struct fb_slot slots[FB_ALL_SLOTS];
 
 	const struct plan_thread *pt;
-	const struct fs_state *filesets;   /* [plan->nfilesets] */
+	/* the run's filesets, [plan->nfilesets] */
+	const struct fileset_state *filesets;
 	const struct shared *sh;           /* the slot table (targets of sync flowops) */
 	const struct shared_slot *slot;    /* this instance's slot */
 	struct fo_stats *stats;            /* this instance's block (slot->stats) */
-	struct fo_sync *sync;              /* this instance's flowop objects */
+	struct shared_sync *sync;          /* this instance's flowop objects */
 
 	int proc;                          /* plan indices and 0-based instances */
 	uint64_t proc_inst;
@@ -78,7 +79,7 @@ struct fb_thread {
 	uint64_t mem_mapped;               /* bytes mapped at mem (runtime/engine/threadmem.h) */
 	bool mem_zero_at_release;          /* --compat filebench: zero-filled once released */
 
-	/* Why the loop ended with FO_NORSC. */
+	/* Why the loop ended with FLOWOP_NORSC. */
 	const struct flowop_inst *norsc_fi;   /* the flowop that returned it */
 	bool finish_reached;               /* a finish* limit, not a missing file */
 
@@ -91,8 +92,8 @@ struct fb_thread {
 	 * flowops/aio.c while the thread has its ring, under flowbench's
 	 * rules (NULL: nothing can be in flight).  See thread_quiesce().
 	 */
-	enum fo_result (*quiesce)(struct fb_thread *t, const struct flowop_inst *fi,
-				  void *state);
+	enum flowop_result (*quiesce)(struct fb_thread *t, const struct flowop_inst *fi,
+				      void *state);
 	void *quiesce_state;
 
 	pthread_t tid;
@@ -110,13 +111,13 @@ _Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
  * the sleep would have its latency inflated by it.  (Not before a
  * block/semblock/sempost wait: oltp.f's and tpcso.f's writers overlap
  * their writes with that wait on purpose and measure the rest with
- * aiowait.)  FO_OK, FO_DONE (the run stops, or one was
- * reaped after the deadline) or FO_ERROR (a wait or a request failed).
+ * aiowait.)  FLOWOP_OK, FLOWOP_DONE (the run stops, or one was
+ * reaped after the deadline) or FLOWOP_ERROR (a wait or a request failed).
  */
-static inline enum fo_result thread_quiesce(struct fb_thread *t,
-					    const struct flowop_inst *fi)
+static inline enum flowop_result thread_quiesce(struct fb_thread *t,
+						const struct flowop_inst *fi)
 {
-	return t->quiesce ? t->quiesce(t, fi, t->quiesce_state) : FO_OK;
+	return t->quiesce ? t->quiesce(t, fi, t->quiesce_state) : FLOWOP_OK;
 }
 
 /*
@@ -124,7 +125,7 @@ static inline enum fo_result thread_quiesce(struct fb_thread *t,
  * its flowop arrays (worker process, before the barrier).  0 or -1.
  */
 int thread_prepare(struct fb_thread *t, const struct plan *p,
-		   const struct fs_state *fs, struct shared *sh, int proc,
+		   const struct fileset_state *fs, struct shared *sh, int proc,
 		   uint64_t slot);
 void thread_release_mem(struct fb_thread *t);
 
@@ -149,13 +150,13 @@ void thread_fail(struct fb_thread *t, const char *fmt, ...)
 /*
  * An op of flowop `fi` failed with errno `err` (`kind` FE_SHORT for a
  * short transfer): count it in fi's statistics.  With --keep-going
- * return FO_FAILED (the thread goes on; the op is not counted as one);
- * else fail the run with the message (`fmt`) and return FO_ERROR.
+ * return FLOWOP_FAILED (the thread goes on; the op is not counted as one);
+ * else fail the run with the message (`fmt`) and return FLOWOP_ERROR.
  * Failures of the configuration (a zero iosize, a slot never opened)
  * are not op failures: thread_fail() them.
  */
-enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
-				enum fo_err_kind kind, const char *fmt, ...)
+enum flowop_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *fi,
+				    enum fo_err_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5), cold));
 
 /*
@@ -163,10 +164,10 @@ enum fo_result thread_op_failed(struct fb_thread *t, const struct flowop_inst *f
  * symbolic link in its path, a hard link, another owner
  * (runtime/fileset/fsaccess.h).  Not an op failure but a tree changed behind
  * flowbench's back, so the run stops, even with --keep-going, naming
- * `what` it was about to do, `path` and `why`.  Returns FO_ERROR.
+ * `what` it was about to do, `path` and `why`.  Returns FLOWOP_ERROR.
  */
-enum fo_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
-			     const char *what, const char *path, const char *why);
+enum flowop_result thread_refuse(struct fb_thread *t, const struct flowop_inst *fi,
+				 const char *what, const char *path, const char *why);
 
 /* The reason thread_refuse() gives for ELOOP from runtime/fileset/fsaccess.h. */
 #define THREAD_WHY_LINK "a symbolic link is in its path (flowbench follows none in a fileset)"
@@ -189,7 +190,7 @@ void thread_end_warmup(struct fb_thread *t);
  * to tick t1 into `s` (fs->op, or for an implicit open the flowop
  * instance's open_stats: fs->open, or fs->op under filebench's rules).  An op
  * that ended after the deadline is not counted but tallied as discarded,
- * and false tells the flowop to stop the thread (FO_DONE).  With a
+ * and false tells the flowop to stop the thread (FLOWOP_DONE).  With a
  * warm-up, the first op starting after it first takes the baseline.
  * Always inlined: the more flowop variants record ops, the sooner the
  * compiler would otherwise make it a call in every op.
@@ -236,10 +237,10 @@ static inline bool thread_halted(const struct fb_thread *t)
 
 /*
  * Run flowop entry `k` `iters` times (the thread loop for top-level
- * entries, a composite for its children).  Returns FO_OK, or the first
- * other result: FO_DONE when the run is stopping.
+ * entries, a composite for its children).  Returns FLOWOP_OK, or the first
+ * other result: FLOWOP_DONE when the run is stopping.
  */
-enum fo_result thread_run_entry(struct fb_thread *t, int k);
+enum flowop_result thread_run_entry(struct fb_thread *t, int k);
 
 /* Index of flowop instance `fi` in t->fo. */
 static inline int thread_entry_index(const struct fb_thread *t,
@@ -249,7 +250,7 @@ static inline int thread_entry_index(const struct fb_thread *t,
 }
 
 /*
- * A finish* flowop reached its limit: its FO_NORSC ends the run normally
+ * A finish* flowop reached its limit: its FLOWOP_NORSC ends the run normally
  * with results in every quit mode (alldone: ends this thread).
  */
 static inline void thread_finish_reached(struct fb_thread *t)
@@ -279,7 +280,7 @@ enum {
 /*
  * Resolve the watch of flowop `fi`: `target`, the name of a flowop of
  * the thread (its `target` attribute), or NULL or "" for all, with
- * WATCH_* `flags`.  0, or FO_ERROR with the error set.
+ * WATCH_* `flags`.  0, or FLOWOP_ERROR with the error set.
  */
 int thread_watch_init(struct fb_thread *t, const struct flowop_inst *fi,
 		      const char *target, unsigned flags, struct thread_watch *w);
@@ -323,7 +324,7 @@ struct thread_tally {
 
 /*
  * Resolve filebench's counter for flowop `fi` (`target` as for
- * thread_watch_init(), WATCH_* `flags`).  0, or FO_ERROR with the error
+ * thread_watch_init(), WATCH_* `flags`).  0, or FLOWOP_ERROR with the error
  * set.
  */
 int thread_tally_init(struct fb_thread *t, const struct flowop_inst *fi,
@@ -341,5 +342,20 @@ uint64_t thread_tally_mem(const struct plan *p, const struct plan_flowop *f);
  */
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
 			  int a, double dflt);
+
+/*
+ * The same as a whole number, truncated toward zero when sampled.
+ * `iosize`, `indexed` and the like may name a random variable, which WML
+ * samples at every evaluation; the file and directory flowops read such
+ * attributes through this function only, so that sampling (from the
+ * thread's own stream for that variable) lives in this one place.
+ */
+static inline int64_t thread_attr_int(struct fb_thread *t, const struct plan_flowop *pf,
+				      int a, int64_t dflt)
+{
+	if (pf->attr[a].kind == PV_RANDOM)
+		return (int64_t)thread_attr_double(t, pf, a, (double)dflt);
+	return plan_attr_int(pf, a, dflt);
+}
 
 #endif

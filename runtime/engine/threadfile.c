@@ -12,15 +12,14 @@
 #include <unistd.h>
 
 #include "runtime/base/clock.h"
-#include "runtime/engine/attr.h"
 #include "runtime/engine/thread.h"
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/fsaccess.h"
 #include "runtime/measure/stats.h"
 
-enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
-			 const struct pick_set *set, enum pick_want want, unsigned flags,
-			 uint64_t *own, uint64_t *e)
+enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
+			     const struct pick_set *set, enum pick_want want,
+			     unsigned flags, uint64_t *own, uint64_t *e)
 {
 	bool indexed = plan_attr_given(pf, PA_INDEXED);
 
@@ -28,32 +27,32 @@ enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
 		enum pick_rc rc;
 
 		if (indexed) {
-			int64_t v = fo_attr_int(t, pf, PA_INDEXED, 0);
+			int64_t v = thread_attr_int(t, pf, PA_INDEXED, 0);
 
 			rc = pick_indexed(set, want, flags, v < 0 ? (uint64_t)-v : (uint64_t)v, e);
 		} else {
 			rc = pick_next(set, want, flags, own, e);
 		}
 		if (rc == PICK_OK)
-			return FO_OK;
+			return FLOWOP_OK;
 		if (rc == PICK_NONE)
-			return FO_NORSC;
+			return FLOWOP_NORSC;
 		/* every candidate is busy for a moment: let its owner finish */
 		if (shared_halted(t->ctl))
-			return FO_DONE;
+			return FLOWOP_DONE;
 		sched_yield();
 	}
 }
 
-enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
-			       struct fb_slot *s, int flags, struct op_stats *rec,
-			       uint64_t *own, int *opened)
+enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
+				   struct fb_slot *s, int flags, struct op_stats *rec,
+				   uint64_t *own, int *opened)
 {
 	const struct plan_flowop *pf = fi->pf;
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	const struct pick_set *files;
 	char path[PATH_MAX];
-	enum fo_result r;
+	enum flowop_result r;
 	uint64_t t0, t1, e;
 	int fd, oflags;
 
@@ -61,7 +60,7 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	if (pf->fileset < 0) {
 		/* fd only: the file an earlier openfile/createfile left there */
 		if (s->fd >= 0)
-			return FO_OK;
+			return FLOWOP_OK;
 		/* left closed by an open that failed (--keep-going) */
 		if (t->op_failures && t->ctl->keep_going)
 			return thread_op_failed(t, fi, FE_EBADF, "flowop %s: fd slot "
@@ -70,22 +69,22 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 		thread_fail(t, "flowop %s: fd slot %d holds no open file and the "
 			    "flowop names no file (filename=...)", pf->name,
 			    (int)(s - t->slots));
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
 	fs = &t->filesets[pf->fileset];
 	files = &fs->files;
 	if (s->fd >= 0) {
 		if (s->fileset == pf->fileset)
-			return FO_OK;
+			return FLOWOP_OK;
 		thread_fail(t, "flowop %s: fd slot %d holds a file of '%s', not of '%s'%s",
 			    pf->name, (int)(s - t->slots),
 			    t->filesets[s->fileset].pf->name, fs->pf->name,
 			    s == &t->slots[0] ? " (too many flowops of this thread read or "
 			    "write files of their own without fd=N: give them fd=N)" : "");
-		return FO_ERROR;
+		return FLOWOP_ERROR;
 	}
-	r = slot_pick(t, pf, files, PICK_EXISTING, 0, own, &e);
-	if (r != FO_OK)
+	r = slot_pick(t, pf, files, PICK_WANT_EXISTING, 0, own, &e);
+	if (r != FLOWOP_OK)
 		return r;
 	oflags = slot_open_flags(fs->pf, flags);
 	t0 = thread_ticks(t);
@@ -103,7 +102,7 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 		if (err == EINVAL && (flags & O_DIRECT)) {
 			thread_fail(t, "flowop %s: file system refuses O_DIRECT for %s",
 				    pf->name, path);
-			return FO_ERROR;
+			return FLOWOP_ERROR;
 		}
 		/* an op failure of the flowop that opens (--keep-going) */
 		return thread_op_failed(t, fi, fo_err_kind_of(err),
@@ -114,24 +113,24 @@ enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
 	pick_release(files, e);
 	*opened = 1;
 	if (!thread_record(t, fi->stats, rec, t0, t1, 0))
-		return FO_DONE;
-	return FO_OK;
+		return FLOWOP_DONE;
+	return FLOWOP_OK;
 }
 
-enum fo_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
-				   struct fb_slot *s)
+enum flowop_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
+				       struct fb_slot *s)
 {
-	const struct fs_state *fs;
+	const struct fileset_state *fs;
 	char path[PATH_MAX], reason[160];
 	const char *why;
 
 	if (s->fd < 0 || s->fileset < 0)
-		return FO_OK;           /* the write fails as it would (EBADF) */
+		return FLOWOP_OK;       /* the write fails as it would (EBADF) */
 	fs = &t->filesets[s->fileset];
 	why = fsa_refusal_fd(fs, s->fd, reason, sizeof(reason));
 	if (!why) {
 		s->checked = true;
-		return FO_OK;
+		return FLOWOP_OK;
 	}
 	fileset_file_path(fs, s->entry, path);
 	return thread_refuse(t, fi, "write", path, why);

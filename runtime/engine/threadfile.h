@@ -22,12 +22,12 @@ struct op_stats;
  * Pick an entry of `set` for flowop `pf` in state `want`: by its
  * `indexed` attribute if given, else round robin from the shared rotor
  * (or *own, a flowop's private rotor).  While every candidate is busy it
- * yields and retries, giving up when the run halts.  FO_OK (*e is busy
- * for the caller, who must pick_release() it), FO_NORSC, or FO_DONE.
+ * yields and retries, giving up when the run halts.  FLOWOP_OK (*e is busy
+ * for the caller, who must pick_release() it), FLOWOP_NORSC, or FLOWOP_DONE.
  */
-enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
-			 const struct pick_set *set, enum pick_want want, unsigned flags,
-			 uint64_t *own, uint64_t *e);
+enum flowop_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
+			     const struct pick_set *set, enum pick_want want,
+			     unsigned flags, uint64_t *own, uint64_t *e);
 
 /*
  * Make slot `s` ready for flowop `fi` (the implicit open of read, write,
@@ -35,35 +35,35 @@ enum fo_result slot_pick(struct fb_thread *t, const struct plan_flowop *pf,
  * flowop's fileset and open it with the fileset's access mode plus
  * `flags`, timing the open into `rec` (its own op, never a read or a
  * write).  A slot holding a file of another fileset is an error.
- * Returns FO_OK, FO_ERROR (error text set), FO_FAILED (the open failed
- * and was counted: --keep-going), FO_NORSC (no file) or FO_DONE
- * (the open ended after the deadline: not counted, the thread stops).
- * *opened tells whether an open happened.  `own` is an opennext rotor or
- * NULL.
+ * Returns FLOWOP_OK, FLOWOP_ERROR (error text set), FLOWOP_FAILED (the open
+ * failed and was counted: --keep-going), FLOWOP_NORSC (no file) or FLOWOP_DONE
+ * (the open ended after the deadline: not counted, the thread stops). *opened
+ * tells whether an open happened.  `own` is an opennext rotor or NULL.
  */
-enum fo_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
-			       struct fb_slot *s, int flags, struct op_stats *rec,
-			       uint64_t *own, int *opened);
+enum flowop_result slot_acquire_rr(struct fb_thread *t, struct flowop_inst *fi,
+				   struct fb_slot *s, int flags, struct op_stats *rec,
+				   uint64_t *own, int *opened);
 
 /*
- * Flowop `fi` is about to write through slot `s`: FO_OK if its file is
- * ours (checked once per open), else the run's refusal (FO_ERROR).
+ * Flowop `fi` is about to write through slot `s`: FLOWOP_OK if its file is
+ * ours (checked once per open), else the run's refusal (FLOWOP_ERROR).
  */
-enum fo_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
-				   struct fb_slot *s);
+enum flowop_result slot_check_writable(struct fb_thread *t, const struct flowop_inst *fi,
+				       struct fb_slot *s);
 
-static inline enum fo_result slot_writable(struct fb_thread *t,
-					   const struct flowop_inst *fi,
-					   struct fb_slot *s)
+static inline enum flowop_result slot_writable(struct fb_thread *t,
+					       const struct flowop_inst *fi,
+					       struct fb_slot *s)
 {
 	if (__builtin_expect(s->checked, 1))
-		return FO_OK;
+		return FLOWOP_OK;
 	return slot_check_writable(t, fi, s);
 }
 
-static inline enum fo_result slot_acquire(struct fb_thread *t, struct flowop_inst *fi,
-					  struct fb_slot *s, int flags,
-					  struct op_stats *rec, int *opened)
+static inline enum flowop_result slot_acquire(struct fb_thread *t,
+					      struct flowop_inst *fi,
+					      struct fb_slot *s, int flags,
+					      struct op_stats *rec, int *opened)
 {
 	return slot_acquire_rr(t, fi, s, flags, rec, NULL, opened);
 }

@@ -12,7 +12,7 @@
  *  - hugetlb: MAP_HUGETLB pages from the reserved pool (vm.nr_hugepages),
  *    an error naming the sysctl when the pool is short.
  * Every page is made present and writable before the run so no fault
- * lands in an op (populate()).  Fresh anonymous memory is zero already:
+ * lands in an op (populate_pages()).  Fresh anonymous memory is zero already:
  * the work is the faults, so the kernel takes them all in one
  * madvise(MADV_POPULATE_WRITE) call instead of one trap per page from a
  * memset (Linux 5.14; older kernels get one write per page).  Not
@@ -21,7 +21,7 @@
  * when the pages could not be had, where madvise() says so.  Each thread
  * populates its own memory in thread_setup(), so the threads and
  * processes of a run populate theirs in parallel.
- * Under `--compat filebench` (MEM_FILL_AT_RELEASE) nothing is written
+ * Under `--compat filebench` (THREAD_MEM_FILL_AT_RELEASE) nothing is written
  * before the run: filebench allocates and zero-fills thread memory after
  * the start barrier, so the released thread does it (thread_mem_zero())
  * and the time it takes, faults included, is in the measured window.
@@ -48,7 +48,8 @@
 const char *thread_mem_type_name(enum plan_memtype type)
 {
 	static const char *const names[] = {
-		[MEM_ANON] = "anon", [MEM_THP] = "thp", [MEM_HUGETLB] = "hugetlb",
+		[PLAN_MEM_ANON] = "anon", [PLAN_MEM_THP] = "thp",
+		[PLAN_MEM_HUGETLB] = "hugetlb",
 	};
 
 	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
@@ -87,7 +88,7 @@ uint64_t thread_mem_run_pages(const struct plan *p, uint64_t hpsize)
 	for (int i = 0; hpsize && i < p->nthreads; i++) {
 		const struct plan_thread *pt = &p->threads[i];
 
-		if (pt->memtype == MEM_HUGETLB && pt->memsize)
+		if (pt->memtype == PLAN_MEM_HUGETLB && pt->memsize)
 			n += (pt->memsize + hpsize - 1) / hpsize * pt->instances *
 			     p->procs[pt->proc].instances;
 	}
@@ -254,7 +255,7 @@ static void touch_pages(void *addr, uint64_t len)
  * anonymous read-write mapping means a kernel without
  * MADV_POPULATE_WRITE.  0, or -1 with the reason in err.
  */
-static int populate(struct thread_mem *m, const char *name, char *err, size_t len)
+static int populate_pages(struct thread_mem *m, const char *name, char *err, size_t len)
 {
 	while (madvise(m->addr, m->mapped, MADV_POPULATE_WRITE) != 0) {
 		int e = errno;
@@ -276,7 +277,8 @@ static int populate(struct thread_mem *m, const char *name, char *err, size_t le
 
 enum thread_mem_fill thread_mem_fill_of(enum plan_semantics sem)
 {
-	return sem == PLAN_SEM_FILEBENCH ? MEM_FILL_AT_RELEASE : MEM_FILL_BEFORE_RUN;
+	return sem == PLAN_SEM_FILEBENCH ? THREAD_MEM_FILL_AT_RELEASE :
+	       THREAD_MEM_FILL_BEFORE_RUN;
 }
 
 int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,
@@ -289,9 +291,9 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 	m->size = size;
 	if (!size)
 		return 0;
-	if (type == MEM_THP)
+	if (type == PLAN_MEM_THP)
 		r = map_thp(m, name, err, len);
-	else if (type == MEM_HUGETLB)
+	else if (type == PLAN_MEM_HUGETLB)
 		r = map_hugetlb(m, name, run_pages, err, len);
 	else
 		r = map_anon(m, name, err, len);
@@ -299,14 +301,14 @@ int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type
 		memset(m, 0, sizeof(*m));
 		return -1;
 	}
-	if (fill == MEM_FILL_AT_RELEASE)
+	if (fill == THREAD_MEM_FILL_AT_RELEASE)
 		return 0;       /* untouched: zeroed by the released thread */
 	/* fault every page in now, not in the first timed ops */
-	if (populate(m, name, err, len) != 0) {
+	if (populate_pages(m, name, err, len) != 0) {
 		thread_mem_free(m);
 		return -1;
 	}
-	if (type == MEM_THP)
+	if (type == PLAN_MEM_THP)
 		(void)madvise(m->addr, m->mapped, MADV_COLLAPSE);   /* best effort */
 	return 0;
 }

@@ -22,8 +22,8 @@ struct thread_mem {
 
 /* When a thread's memory is first written, so its pages faulted in. */
 enum thread_mem_fill {
-	MEM_FILL_BEFORE_RUN,   /* flowbench: at allocation, before the barrier */
-	MEM_FILL_AT_RELEASE,   /* filebench: zero-filled by the released thread */
+	THREAD_MEM_FILL_BEFORE_RUN,  /* flowbench: at allocation, before the barrier */
+	THREAD_MEM_FILL_AT_RELEASE,  /* filebench: zero-filled by the released thread */
 };
 
 /* The fill the rules `sem` ask for (read once, where a thread is set up). */
@@ -31,15 +31,18 @@ enum thread_mem_fill thread_mem_fill_of(enum plan_semantics sem);
 
 /*
  * Map `size` bytes of type `type` for thread `name` and, with
- * MEM_FILL_BEFORE_RUN, fault every page in (MEM_FILL_AT_RELEASE leaves
- * them untouched: thread_mem_zero() at release).  For hugetlb,
- * `run_pages` is what the whole run needs of the pool (for the
- * message).  0, or -1 with the reason in err (beginning "thread NAME:").
+ * THREAD_MEM_FILL_BEFORE_RUN, fault every page in (THREAD_MEM_FILL_AT_RELEASE
+ * leaves them untouched: thread_mem_zero() at release).  For hugetlb,
+ * `run_pages` is what the whole run needs of the pool (for the message).  0, or
+ * -1 with the reason in err (beginning "thread NAME:").
  */
 int thread_mem_alloc(struct thread_mem *m, uint64_t size, enum plan_memtype type,
 		     enum thread_mem_fill fill, const char *name, uint64_t run_pages,
 		     char *err, size_t len);
-/* Zero-fill the `size` bytes at `addr`: filebench's start, timed (MEM_FILL_AT_RELEASE). */
+/*
+ * Zero-fill the `size` bytes at `addr`: filebench's start, timed
+ * (THREAD_MEM_FILL_AT_RELEASE).
+ */
 void thread_mem_zero(void *addr, uint64_t size);
 void thread_mem_free(struct thread_mem *m);
 

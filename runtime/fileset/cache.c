@@ -32,7 +32,7 @@ static bool drop_caches(void)
 }
 
 /* Write back and drop file e's pages; opened below the held root (fsaccess.h). */
-static int drop_file(const struct fs_state *fs, uint64_t e, const char *path)
+static int drop_file(const struct fileset_state *fs, uint64_t e, const char *path)
 {
 	int fd = fsa_open_file(fs, e, O_RDONLY, 0);
 	int rc = 0;
@@ -69,7 +69,8 @@ bool cache_drop_host(char *what, size_t len)
 	return true;
 }
 
-int cache_drop_files(const struct fs_state *fs, int nfs, char *what, size_t len)
+int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
+		     size_t len)
 {
 	unsigned long long n = 0;
 	char text[128];
@@ -92,7 +93,7 @@ int cache_drop_files(const struct fs_state *fs, int nfs, char *what, size_t len)
 	return 0;
 }
 
-int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+int cache_prepare(const struct fileset_state *fs, int nfs, bool warm,
 		  char *what, size_t len)
 {
 	if (warm) {

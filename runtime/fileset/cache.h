@@ -16,7 +16,7 @@
  * The decision, as logged after "Cache: ", goes to what[len] (what may
  * be NULL).  Returns 0, or -1 after logging an error.
  */
-int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
+int cache_prepare(const struct fileset_state *fs, int nfs, bool warm,
 		  char *what, size_t len);
 
 /*
@@ -26,6 +26,7 @@ int cache_prepare(const struct fs_state *fs, int nfs, bool warm,
  * (0 or -1 after an error).
  */
 bool cache_drop_host(char *what, size_t len);
-int cache_drop_files(const struct fs_state *fs, int nfs, char *what, size_t len);
+int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
+		     size_t len);
 
 #endif

@@ -190,7 +190,7 @@ static int walk_tree(int dfd, const char *dpath, int depth, struct walk *w)
 }
 
 /* Check the tree at rootfd, then (remove) empty it of our entries. */
-static int clean_tree(const struct fs_state *fs, bool force, bool remove)
+static int clean_tree(const struct fileset_state *fs, bool force, bool remove)
 {
 	struct walk w = { .marker = &fs->marker, .force = force };
 
@@ -210,7 +210,7 @@ static int clean_tree(const struct fs_state *fs, bool force, bool remove)
  * of <path>/<name> as the result, checked against the directories never
  * used (fsguard.h).  NULL after logging the refusal.
  */
-static char *guarded_root(const struct fs_state *fs, char **parent)
+static char *guarded_root(const struct fileset_state *fs, char **parent)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct fsguard_homes homes;
@@ -279,7 +279,7 @@ static int open_parent(const char *parent, const char *shown)
  * The fileset's <path>, resolved, judged by the guard and opened without
  * links (the directory its root is made or found in).  -1 after logging.
  */
-static int open_root_parent(const struct fs_state *fs)
+static int open_root_parent(const struct fileset_state *fs)
 {
 	char *parent, *real;
 	int pfd;
@@ -297,7 +297,7 @@ static int open_root_parent(const struct fs_state *fs)
  * create it (with the marker) if missing, adopt it (mark it) with
  * `force`, refuse it if it is not ours.  0 or -1 (logged).
  */
-static int open_root(struct fs_state *fs, bool force, bool *created)
+static int open_root(struct fileset_state *fs, bool force, bool *created)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct stat st;
@@ -387,7 +387,7 @@ static uint32_t top_count(const struct fs_tree *t)
  * there before (a user's file in an adopted directory) is never taken
  * for ours, not even with --force.  0 or -1 (logged).
  */
-static int reserve_top(struct fs_state *fs, bool fresh)
+static int reserve_top(struct fileset_state *fs, bool fresh)
 {
 	uint32_t n = top_count(&fs->tree);
 	bool all = true;
@@ -465,7 +465,7 @@ static void fileset_rng(struct rng *r, const struct plan_fileset *pf)
 }
 
 /* Map the shared state of the three pick sets, every entry absent. */
-static int map_state(struct fs_state *fs)
+static int map_state(struct fileset_state *fs)
 {
 	const struct fs_tree *t = &fs->tree;
 	size_t fb = pick_set_bytes(t->nfiles, true, true);
@@ -491,7 +491,7 @@ static int map_state(struct fs_state *fs)
 }
 
 /* The tree of fileset `idx` in memory; `announce` logs its summary. */
-static int populate(struct fs_state *fs, const struct plan *p, int idx,
+static int populate(struct fileset_state *fs, const struct plan *p, int idx,
 		    struct rng *r, bool announce)
 {
 	const struct plan_fileset *pf = &p->filesets[idx];
@@ -549,7 +549,7 @@ static int populate(struct fs_state *fs, const struct plan *p, int idx,
 	return 0;
 }
 
-int fileset_populate(struct fs_state *fs, const struct plan *p, int idx)
+int fileset_populate(struct fileset_state *fs, const struct plan *p, int idx)
 {
 	struct rng r;
 
@@ -557,7 +557,7 @@ int fileset_populate(struct fs_state *fs, const struct plan *p, int idx)
 	return populate(fs, p, idx, &r, false);
 }
 
-void fileset_release(struct fs_state *fs)
+void fileset_release(struct fileset_state *fs)
 {
 	if (fs->shm)
 		munmap(fs->shm, fs->shm_len);
@@ -594,7 +594,7 @@ static void choose_existing(struct pick_set *s, int pct, struct rng *r)
  * exist before the run chosen: the same for preparing, attaching and
  * the footprint, whatever the order the filesets are taken in.
  */
-static int populate_chosen(struct fs_state *fs, const struct plan *p, int idx,
+static int populate_chosen(struct fileset_state *fs, const struct plan *p, int idx,
 			   bool announce)
 {
 	struct rng r;
@@ -610,7 +610,7 @@ static int populate_chosen(struct fs_state *fs, const struct plan *p, int idx,
 /* ---- creation on disk ------------------------------------------------ */
 
 /* mkdir every directory below the root, parents first (array order). */
-static int make_dirs(const struct fs_state *fs)
+static int make_dirs(const struct fileset_state *fs)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -629,7 +629,7 @@ static int make_dirs(const struct fs_state *fs)
  * Remove the empty leaf directory `rel` of a reused tree, if it exists
  * and is ours.  0 or -1 (logged).
  */
-static int remove_leafdir(const struct fs_state *fs, const char *rel)
+static int remove_leafdir(const struct fileset_state *fs, const char *rel)
 {
 	const char *name, *why;
 	char reason[160];
@@ -657,7 +657,7 @@ static int remove_leafdir(const struct fs_state *fs, const char *rel)
 }
 
 /* Leaf directories: the chosen ones exist, the others (if reused) not. */
-static int make_leafdirs(const struct fs_state *fs, bool fresh)
+static int make_leafdirs(const struct fileset_state *fs, bool fresh)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -682,7 +682,7 @@ static int make_leafdirs(const struct fs_state *fs, bool fresh)
  * Make one file or fileset exist on disk as populated.  The root stays
  * open (fs->rootfd) and its marker locked until fileset_release().
  */
-static int create_one(struct fs_state *fs, const char *pattern, bool force)
+static int create_one(struct fileset_state *fs, const char *pattern, bool force)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct prealloc_job job = {
@@ -724,9 +724,9 @@ static int create_one(struct fs_state *fs, const char *pattern, bool force)
 	return prealloc_files(&job);
 }
 
-int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out)
+int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state **out)
 {
-	struct fs_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
+	struct fileset_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
 	char *pattern = malloc(PREALLOC_BLOCK);
 	struct rng r;
 	int rc = -1;
@@ -778,7 +778,7 @@ out:
  * missing, or smaller than its size, is written up to it (prealloc.c's
  * reuse_file); a larger one is only truncated.  Only lstat-like reads.
  */
-static uint64_t reuse_to_write(const struct fs_state *fs, int rootfd, uint64_t *there)
+static uint64_t reuse_to_write(const struct fileset_state *fs, int rootfd, uint64_t *there)
 {
 	char rel[TREE_PATH_MAX];
 	uint64_t need = 0;
@@ -810,7 +810,7 @@ static uint64_t reuse_to_write(const struct fs_state *fs, int rootfd, uint64_t *
  * tree of another shape may hold more; those are not counted, which only
  * errs on the side of refusing).
  */
-static uint64_t clean_frees(const struct fs_state *fs, int rootfd)
+static uint64_t clean_frees(const struct fileset_state *fs, int rootfd)
 {
 	char rel[TREE_PATH_MAX];
 	uint64_t freed = 0;
@@ -827,28 +827,28 @@ static uint64_t clean_frees(const struct fs_state *fs, int rootfd)
 }
 
 /* What create_one() will do with the tree already at rootfd (see there). */
-static void footprint_on_disk(const struct fs_state *fs, int rootfd,
-			      struct fs_footprint *fp)
+static void footprint_on_disk(const struct fileset_state *fs, int rootfd,
+			      struct fileset_foot *fp)
 {
 	const struct plan_fileset *pf = fs->pf;
 
 	fp->exists = true;
 	if (pf->trusttree) {
-		fp->mode = FS_FOOT_TRUSTED;
+		fp->mode = FILESET_FOOT_TRUSTED;
 		fp->to_write = 0;
 	} else if (pf->reuse) {
-		fp->mode = FS_FOOT_REUSED;
+		fp->mode = FILESET_FOOT_REUSED;
 		fp->to_write = reuse_to_write(fs, rootfd, &fp->there);
 	} else {
-		fp->mode = FS_FOOT_RECREATED;
+		fp->mode = FILESET_FOOT_RECREATED;
 		fp->freed = clean_frees(fs, rootfd);
 	}
 }
 
 int fileset_footprint(const struct plan *p, int idx, bool look,
-		      struct fs_footprint *fp)
+		      struct fileset_foot *fp)
 {
-	struct fs_state fs;
+	struct fileset_state fs;
 	int rootfd;
 
 	memset(fp, 0, sizeof(*fp));
@@ -856,13 +856,13 @@ int fileset_footprint(const struct plan *p, int idx, bool look,
 		fileset_release(&fs);
 		return -1;
 	}
-	fp->files = pick_count(&fs.files, PICK_EXISTING);
-	fp->dirs = (uint64_t)fs.tree.ndirs + pick_count(&fs.leafdirs, PICK_EXISTING);
+	fp->files = pick_count(&fs.files, PICK_WANT_EXISTING);
+	fp->dirs = (uint64_t)fs.tree.ndirs + pick_count(&fs.leafdirs, PICK_WANT_EXISTING);
 	for (uint64_t e = 0; e < fs.tree.nfiles; e++)
 		if (pick_exists(&fs.files, e))
 			fp->bytes = plan_sat_add(fp->bytes, tree_file_size(&fs.tree, e));
 	fp->to_write = fp->bytes;
-	fp->mode = FS_FOOT_NEW;
+	fp->mode = FILESET_FOOT_NEW;
 	if (look) {
 		rootfd = open(fs.root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (rootfd >= 0) {
@@ -881,7 +881,7 @@ int fileset_footprint(const struct plan *p, int idx, bool look,
  * take its marker's shared lock: it must be there, be a directory
  * reached without links, and be flowbench's.  0 or -1 (logged).
  */
-static int attach_root(struct fs_state *fs)
+static int attach_root(struct fileset_state *fs)
 {
 	const struct plan_fileset *pf = fs->pf;
 	int pfd;
@@ -914,7 +914,7 @@ static int attach_root(struct fs_state *fs)
  * flowbench's: the preparing client's work is visible here.  trusttree
  * skips this (its cost grows with the tree; the run's own checks stay).
  */
-static int check_attached_files(const struct fs_state *fs)
+static int check_attached_files(const struct fileset_state *fs)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -953,9 +953,9 @@ static int check_attached_files(const struct fs_state *fs)
 	return 0;
 }
 
-int fileset_attach_all(const struct plan *p, struct fs_state **out)
+int fileset_attach_all(const struct plan *p, struct fileset_state **out)
 {
-	struct fs_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
+	struct fileset_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
 
 	*out = NULL;
 	if (!fs) {
@@ -982,7 +982,7 @@ fail:
 	return -1;
 }
 
-int fileset_share_all(struct fs_state *fs, int n)
+int fileset_share_all(struct fileset_state *fs, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (marker_share(&fs[i].marker, fs[i].root) < 0)
@@ -990,7 +990,7 @@ int fileset_share_all(struct fs_state *fs, int n)
 	return 0;
 }
 
-void fileset_free_all(struct fs_state *fs, int n)
+void fileset_free_all(struct fileset_state *fs, int n)
 {
 	if (!fs)
 		return;
@@ -1000,7 +1000,7 @@ void fileset_free_all(struct fs_state *fs, int n)
 }
 
 /* root + "/" + relative path (the root itself for "."). */
-static size_t join(const struct fs_state *fs, char *buf, size_t rl)
+static size_t join(const struct fileset_state *fs, char *buf, size_t rl)
 {
 	memmove(buf + fs->rootlen + 1, buf, rl + 1);
 	memcpy(buf, fs->root, fs->rootlen);
@@ -1012,17 +1012,17 @@ static size_t join(const struct fs_state *fs, char *buf, size_t rl)
 	return fs->rootlen + 1 + rl;
 }
 
-size_t fileset_file_path(const struct fs_state *fs, uint64_t e, char *buf)
+size_t fileset_file_path(const struct fileset_state *fs, uint64_t e, char *buf)
 {
 	return join(fs, buf, tree_file_relpath(&fs->tree, e, buf));
 }
 
-size_t fileset_leaf_path(const struct fs_state *fs, uint64_t e, char *buf)
+size_t fileset_leaf_path(const struct fileset_state *fs, uint64_t e, char *buf)
 {
 	return join(fs, buf, tree_leaf_relpath(&fs->tree, e, buf));
 }
 
-size_t fileset_dir_path(const struct fs_state *fs, uint32_t d, char *buf)
+size_t fileset_dir_path(const struct fileset_state *fs, uint32_t d, char *buf)
 {
 	return join(fs, buf, tree_dir_relpath(&fs->tree, d, buf));
 }

@@ -4,7 +4,7 @@
  * The master populates every file and fileset in memory (runtime/fileset/tree.h),
  * creates them on disk (reusing, cleaning, preallocating) and maps their
  * shared run-time state (runtime/fileset/pick.h) before forking.  Workers inherit
- * struct fs_state through fork(): the tree is read-only, the pick sets
+ * struct fileset_state through fork(): the tree is read-only, the pick sets
  * point into shared memory and change during the run.
  *
  * A `define file` is a fileset of one file: <path>/<name>/00000001/00000001.
@@ -21,7 +21,7 @@
 #include "plan/plan.h"
 #include "runtime/fileset/tree.h"
 
-struct fs_state {
+struct fileset_state {
 	const struct plan_fileset *pf;
 	char *root;               /* <path>/<name>, owned by flowbench (marker) */
 	size_t rootlen;
@@ -43,8 +43,9 @@ struct fs_state {
  * unmarked directory and leaves foreign entries in place instead of
  * refusing; it never removes them, nor uses a directory fsguard.h refuses.
  */
-int fileset_prepare_all(const struct plan *p, bool force, struct fs_state **out);
-void fileset_free_all(struct fs_state *fs, int n);
+int fileset_prepare_all(const struct plan *p, bool force,
+			struct fileset_state **out);
+void fileset_free_all(struct fileset_state *fs, int n);
 
 /*
  * Clients of one run sharing its files (flowbench-mpi --shared-files):
@@ -54,16 +55,16 @@ void fileset_free_all(struct fs_state *fs, int n);
  * nothing is created, changed or removed, every chosen file must be
  * there and flowbench's, the markers locked shared.  0 or -1 (logged).
  */
-int fileset_attach_all(const struct plan *p, struct fs_state **out);
-int fileset_share_all(struct fs_state *fs, int n);
+int fileset_attach_all(const struct plan *p, struct fileset_state **out);
+int fileset_share_all(struct fileset_state *fs, int n);
 
 /*
  * Population only (no disk): the tree of p->filesets[idx] and its shared
  * state, every entry absent.  For fileset_prepare_all(), tests and
  * benchmarks.  0 or -1 (logged).
  */
-int fileset_populate(struct fs_state *fs, const struct plan *p, int idx);
-void fileset_release(struct fs_state *fs);
+int fileset_populate(struct fileset_state *fs, const struct plan *p, int idx);
+void fileset_release(struct fileset_state *fs);
 
 /*
  * A fileset's disk footprint once prepared, and what preparing it will
@@ -72,14 +73,14 @@ void fileset_release(struct fs_state *fs);
  * first) whether the tree is new, reused or recreated; `check` prints
  * the planned part.
  */
-enum fs_foot_mode {
-	FS_FOOT_NEW,              /* <path>/<name> does not exist (or not looked) */
-	FS_FOOT_REUSED,           /* reuse: kept, completed, trimmed */
-	FS_FOOT_RECREATED,        /* emptied, then written again */
-	FS_FOOT_TRUSTED,          /* trusttree: used as it is, nothing written */
+enum fileset_foot_mode {
+	FILESET_FOOT_NEW,         /* <path>/<name> does not exist (or not looked) */
+	FILESET_FOOT_REUSED,      /* reuse: kept, completed, trimmed */
+	FILESET_FOOT_RECREATED,   /* emptied, then written again */
+	FILESET_FOOT_TRUSTED,     /* trusttree: used as it is, nothing written */
 };
 
-struct fs_footprint {
+struct fileset_foot {
 	uint64_t bytes;           /* the files' bytes once prepared */
 	uint64_t files;           /* files that exist before the run */
 	uint64_t dirs;            /* directories, the root and leaf dirs included */
@@ -87,7 +88,7 @@ struct fs_footprint {
 	uint64_t there;           /* reused: bytes already there and kept */
 	uint64_t freed;           /* recreated: bytes the cleaning frees first */
 	bool exists;              /* <path>/<name> is there */
-	enum fs_foot_mode mode;
+	enum fileset_foot_mode mode;
 };
 
 /*
@@ -97,21 +98,21 @@ struct fs_footprint {
  * logging (a tree that cannot be populated).
  */
 int fileset_footprint(const struct plan *p, int idx, bool look,
-		      struct fs_footprint *fp);
+		      struct fileset_foot *fp);
 
 /* Size of the buffers the path functions below need. */
-static inline size_t fileset_path_max(const struct fs_state *fs)
+static inline size_t fileset_path_max(const struct fileset_state *fs)
 {
 	return fs->rootlen + 1 + TREE_PATH_MAX;
 }
 
 /* Absolute paths of entries, built into buf (fileset_path_max() bytes). */
-size_t fileset_file_path(const struct fs_state *fs, uint64_t e, char *buf);
-size_t fileset_leaf_path(const struct fs_state *fs, uint64_t e, char *buf);
-size_t fileset_dir_path(const struct fs_state *fs, uint32_t d, char *buf);
+size_t fileset_file_path(const struct fileset_state *fs, uint64_t e, char *buf);
+size_t fileset_leaf_path(const struct fileset_state *fs, uint64_t e, char *buf);
+size_t fileset_dir_path(const struct fileset_state *fs, uint32_t d, char *buf);
 
 /* A file's size at population (the default working set). */
-static inline uint64_t fileset_file_size(const struct fs_state *fs, uint64_t e)
+static inline uint64_t fileset_file_size(const struct fileset_state *fs, uint64_t e)
 {
 	return tree_file_size(&fs->tree, e);
 }

@@ -12,7 +12,8 @@
 
 #include "runtime/fileset/beneath.h"
 
-int fsa_open_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode)
+int fsa_open_file(const struct fileset_state *fs, uint64_t e, int flags,
+		  mode_t mode)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -21,7 +22,7 @@ int fsa_open_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode)
 }
 
 /* mkdir every missing directory above `rel` (all below the root). */
-static int make_parents(const struct fs_state *fs, char *rel)
+static int make_parents(const struct fileset_state *fs, char *rel)
 {
 	for (char *c = rel; (c = strchr(c, '/')); c++) {
 		*c = '\0';
@@ -35,8 +36,8 @@ static int make_parents(const struct fs_state *fs, char *rel)
 }
 
 /* O_EXCL first; a file that exists already is opened as it is. */
-static int create_or_open(const struct fs_state *fs, const char *rel, int flags,
-			  mode_t mode, bool *created)
+static int create_or_open(const struct fileset_state *fs, const char *rel,
+			  int flags, mode_t mode, bool *created)
 {
 	int fd = beneath_open(fs->rootfd, rel, flags | O_CREAT | O_EXCL, mode);
 
@@ -46,8 +47,8 @@ static int create_or_open(const struct fs_state *fs, const char *rel, int flags,
 	return fd;
 }
 
-int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode,
-		    bool *created)
+int fsa_create_file(const struct fileset_state *fs, uint64_t e, int flags,
+		    mode_t mode, bool *created)
 {
 	char rel[TREE_PATH_MAX];
 	int fd;
@@ -59,7 +60,8 @@ int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mod
 	return fd;
 }
 
-const char *fsa_refusal_fd(const struct fs_state *fs, int fd, char *why, size_t len)
+const char *fsa_refusal_fd(const struct fileset_state *fs, int fd, char *why,
+			   size_t len)
 {
 	struct stat st;
 
@@ -81,7 +83,7 @@ void fsa_dircache_close(struct fsa_dircache *c)
  * ent->dirfd: directory `d` of the tree, from the cache or opened into
  * it; ent->name: the entry's serial `serial` in it.
  */
-static int reach(const struct fs_state *fs, uint32_t d, uint32_t serial,
+static int reach(const struct fileset_state *fs, uint32_t d, uint32_t serial,
 		 struct fsa_dircache *c, struct fsa_entry *ent)
 {
 	tree_serial_name(serial, ent->name);
@@ -102,23 +104,23 @@ static int reach(const struct fs_state *fs, uint32_t d, uint32_t serial,
 	return 0;
 }
 
-int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
-		   struct fsa_entry *ent)
+int fsa_reach_file(const struct fileset_state *fs, uint64_t e,
+		   struct fsa_dircache *c, struct fsa_entry *ent)
 {
 	uint32_t d = tree_file_dir(&fs->tree, e);
 
 	return reach(fs, d, (uint32_t)(e - fs->tree.dirs[d].first + 1), c, ent);
 }
 
-int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
-		   struct fsa_entry *ent)
+int fsa_reach_leaf(const struct fileset_state *fs, uint64_t e,
+		   struct fsa_dircache *c, struct fsa_entry *ent)
 {
 	uint32_t d = tree_leaf_dir(&fs->tree, e);
 
 	return reach(fs, d, (uint32_t)(e - fs->tree.dirs[d].first + 1), c, ent);
 }
 
-int fsa_open_dir(const struct fs_state *fs, uint32_t d)
+int fsa_open_dir(const struct fileset_state *fs, uint32_t d)
 {
 	char rel[TREE_PATH_MAX];
 
@@ -126,7 +128,7 @@ int fsa_open_dir(const struct fs_state *fs, uint32_t d)
 	return beneath_open(fs->rootfd, rel, O_RDONLY | O_DIRECTORY, 0);
 }
 
-int fsa_stat_file(const struct fs_state *fs, uint64_t e, struct stat *st)
+int fsa_stat_file(const struct fileset_state *fs, uint64_t e, struct stat *st)
 {
 	char rel[TREE_PATH_MAX];
 

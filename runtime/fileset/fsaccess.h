@@ -4,7 +4,7 @@
  * Every flowop that opens, creates, removes or lists an entry of a
  * fileset goes through these functions, never through an absolute path:
  * paths are resolved below the root directory the master opened at
- * preparation (struct fs_state.rootfd, inherited by the workers), and no
+ * preparation (struct fileset_state.rootfd, inherited by the workers), and no
  * symbolic link is followed in any component (runtime/fileset/beneath.h).  So
  * replacing a directory of the tree with a link during the run, or the
  * fileset's directory itself, cannot lead a write or an unlink outside
@@ -48,13 +48,14 @@ struct fsa_entry {
 
 /* The directory last reached by a flowop, kept open for the next entry. */
 struct fsa_dircache {
-	const struct fs_state *fs;   /* NULL: empty */
-	uint32_t dir;                /* its index in the fileset's tree */
+	const struct fileset_state *fs;  /* NULL: empty */
+	uint32_t dir;                    /* its index in the fileset's tree */
 	int fd;
 };
 
 /* open(2) of file `e` below the root, no link followed (ELOOP if one is met). */
-int fsa_open_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode);
+int fsa_open_file(const struct fileset_state *fs, uint64_t e, int flags,
+		  mode_t mode);
 
 /*
  * The same with O_CREAT, creating the file's missing parent directories
@@ -63,14 +64,15 @@ int fsa_open_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode)
  * opened as it is, and *created says which (a file flowbench just made
  * needs no ownership check).
  */
-int fsa_create_file(const struct fs_state *fs, uint64_t e, int flags, mode_t mode,
-		    bool *created);
+int fsa_create_file(const struct fileset_state *fs, uint64_t e, int flags,
+		    mode_t mode, bool *created);
 
 /*
  * May flowbench write through `fd`, a file of `fs`?  NULL when the file
  * is ours; else the reason, in `why` (a failing fstat() is one too).
  */
-const char *fsa_refusal_fd(const struct fs_state *fs, int fd, char *why, size_t len);
+const char *fsa_refusal_fd(const struct fileset_state *fs, int fd, char *why,
+			   size_t len);
 
 static inline void fsa_dircache_init(struct fsa_dircache *c)
 {
@@ -86,15 +88,15 @@ void fsa_dircache_close(struct fsa_dircache *c);
  * ent->dirfd belongs to the cache.  0, or -1 with errno (ELOOP: a
  * symbolic link is on the way).
  */
-int fsa_reach_file(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
-		   struct fsa_entry *ent);
-int fsa_reach_leaf(const struct fs_state *fs, uint64_t e, struct fsa_dircache *c,
-		   struct fsa_entry *ent);
+int fsa_reach_file(const struct fileset_state *fs, uint64_t e,
+		   struct fsa_dircache *c, struct fsa_entry *ent);
+int fsa_reach_leaf(const struct fileset_state *fs, uint64_t e,
+		   struct fsa_dircache *c, struct fsa_entry *ent);
 
 /* Open directory `d` of the tree for reading (listdir). */
-int fsa_open_dir(const struct fs_state *fs, uint32_t d);
+int fsa_open_dir(const struct fileset_state *fs, uint32_t d);
 
 /* lstat of file `e`, relative to the root (statfile: one system call). */
-int fsa_stat_file(const struct fs_state *fs, uint64_t e, struct stat *st);
+int fsa_stat_file(const struct fileset_state *fs, uint64_t e, struct stat *st);
 
 #endif

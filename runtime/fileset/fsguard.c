@@ -395,9 +395,10 @@ static bool owner_rule(const char *dir, struct fsguard_homes *h)
 }
 
 /* The rules in the order they are tried: the first refusal is reported. */
-static bool (*const rules[])(const char *, struct fsguard_homes *) = {
+static bool (*const guard_rules[])(const char *, struct fsguard_homes *) = {
 	root_rule, home_rule, sysdir_rule, tree_rule, holds_rule, owner_rule,
 };
+#define NRULES (sizeof(guard_rules) / sizeof(guard_rules[0]))
 
 const char *fsguard_refusal(const char *dir, struct fsguard_homes *h)
 {
@@ -411,8 +412,8 @@ const char *fsguard_refusal(const char *dir, struct fsguard_homes *h)
 		       "so it cannot tell whether it is one";
 	if (!(d = normalize(dir)))
 		return "flowbench ran out of memory checking it";
-	for (size_t i = 0; !refused && i < sizeof(rules) / sizeof(rules[0]); i++)
-		refused = rules[i](d, h);
+	for (size_t i = 0; !refused && i < NRULES; i++)
+		refused = guard_rules[i](d, h);
 	free(d);
 	return refused ? h->why : NULL;
 }

@@ -70,10 +70,10 @@ static uint64_t state_bits(const struct pick_set *s, enum pick_want want, uint64
 {
 	uint64_t ex;
 
-	if (want == PICK_ANY || !s->exists)
-		return want == PICK_ABSENT ? 0 : ~0ull;
+	if (want == PICK_WANT_ANY || !s->exists)
+		return want == PICK_WANT_ABSENT ? 0 : ~0ull;
 	ex = atomic_load_explicit(&s->exists[w], memory_order_acquire);
-	return want == PICK_EXISTING ? ex : ~ex;
+	return want == PICK_WANT_EXISTING ? ex : ~ex;
 }
 
 /* Try to own entry w*64+b, still in state `want`; false if not. */
@@ -139,7 +139,7 @@ enum pick_rc pick_scan(const struct pick_set *s, enum pick_want want, uint64_t s
 enum pick_rc pick_next(const struct pick_set *s, enum pick_want want, unsigned flags,
 		       uint64_t *own, uint64_t *out)
 {
-	_Atomic uint64_t *rotor = s->rotor[want == PICK_ABSENT];
+	_Atomic uint64_t *rotor = s->rotor[want == PICK_WANT_ABSENT];
 	uint64_t start = own ? *own : atomic_load_explicit(rotor, memory_order_relaxed);
 	enum pick_rc rc = pick_scan(s, want, start, flags, out);
 

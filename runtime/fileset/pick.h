@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 enum pick_want {
-	PICK_EXISTING,
-	PICK_ABSENT,
-	PICK_ANY,
+	PICK_WANT_EXISTING,
+	PICK_WANT_ABSENT,
+	PICK_WANT_ANY,
 };
 
 enum pick_rc {

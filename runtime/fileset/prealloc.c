@@ -136,7 +136,7 @@ static void msg_path(const struct prealloc_job *job, uint64_t e, char *buf)
 }
 
 /* SIGINT/SIGTERM came: to this process, or to the master (r->link). */
-static bool stop_asked(const struct prealloc_run *r)
+static bool interrupted(const struct prealloc_run *r)
 {
 	return interrupt_signal() ||
 	       (r->link && atomic_load_explicit(&r->link->stop, memory_order_relaxed));
@@ -210,7 +210,8 @@ static void refuse_file(struct prealloc_run *r, uint64_t e, const char *why)
 static int fill_range(struct prealloc_run *r, int fd, uint64_t from, uint64_t to)
 {
 	while (from < to) {
-		if (stop_asked(r) || atomic_load_explicit(&r->failed, memory_order_relaxed))
+		if (interrupted(r) ||
+		    atomic_load_explicit(&r->failed, memory_order_relaxed))
 			return ECANCELED;
 		size_t n = to - from < PREALLOC_BLOCK ? (size_t)(to - from) : PREALLOC_BLOCK;
 		ssize_t w = pwrite(fd, r->job->pattern, n, (off_t)from);
@@ -381,7 +382,7 @@ static void *worker(void *arg)
 	while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
 		uint64_t first = atomic_fetch_add(&r->next, r->chunk);
 
-		if (stop_asked(r)) {
+		if (interrupted(r)) {
 			atomic_store(&r->failed, 1);
 			begin_say(r);
 			log_info("Preallocation of %s interrupted", r->job->name);
@@ -507,7 +508,7 @@ static int run_threads(const struct prealloc_job *job, struct prealloc_link *lin
 {
 	const struct fs_tree *tree = job->tree;
 	struct prealloc_run r = { .job = job, .nfiles = tree->nfiles, .link = link };
-	uint64_t want_files = pick_count(job->files, PICK_EXISTING), want_bytes = 0;
+	uint64_t want_files = pick_count(job->files, PICK_WANT_EXISTING), want_bytes = 0;
 	uint64_t t0 = clock_now_ns();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t chunks;

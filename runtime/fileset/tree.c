@@ -128,7 +128,7 @@ static void add_entry(struct builder *b, uint32_t dir)
 }
 
 /* Fill directory `dir` at level `depth` (root = 1) until the pass is done. */
-static void fill(struct builder *b, uint32_t dir, unsigned depth)
+static void fill_dir(struct builder *b, uint32_t dir, unsigned depth)
 {
 	double target = depth_target(b);
 	double width = width_sample(b);
@@ -144,7 +144,7 @@ static void fill(struct builder *b, uint32_t dir, unsigned depth)
 			uint32_t c = new_dir(b, dir, i);
 
 			if (c != TREE_NONE)
-				fill(b, c, depth + 1);
+				fill_dir(b, c, depth + 1);
 		}
 	}
 }
@@ -159,7 +159,7 @@ static void pass(struct builder *b, bool files, uint64_t total, uint64_t *serial
 		uint32_t c = new_dir(b, 0, ++*serial);
 
 		if (c != TREE_NONE)
-			fill(b, c, 2);
+			fill_dir(b, c, 2);
 	}
 }
 

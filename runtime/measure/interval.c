@@ -8,12 +8,12 @@
 
 #include "runtime/measure/stats.h"
 
-static double per_s(double v, double dt_s)
+static double per_second(double v, double dt_s)
 {
 	return dt_s > 0 ? v / dt_s : 0.0;
 }
 
-void interval_fill(struct res_interval *iv, const struct fo_stats *s,
+void interval_fill(struct interval_row *iv, const struct fo_stats *s,
 		   double t_s, double dt_s, const double *pct, int npct)
 {
 	const struct op_stats *op = &s->op;
@@ -23,12 +23,12 @@ void interval_fill(struct res_interval *iv, const struct fo_stats *s,
 	iv->dt_s = dt_s;
 	iv->ops = op->count;
 	iv->bytes = op->bytes;
-	iv->ops_per_s = per_s((double)op->count, dt_s);
-	iv->mb_per_s = per_s((double)op->bytes / 1048576.0, dt_s);
+	iv->ops_per_s = per_second((double)op->count, dt_s);
+	iv->mb_per_s = per_second((double)op->bytes / 1048576.0, dt_s);
 	iv->has_latency = op->count > 0;
 	if (!iv->has_latency)
 		return;
 	iv->mean_ns = (double)op->lat_sum_ns / (double)op->count;
-	for (int k = 0; k < npct && k < RES_MAX_PCT; k++)
+	for (int k = 0; k < npct && k < INTERVAL_MAX_PCT; k++)
 		iv->pct[k] = fo_stats_percentile(s, pct[k]);
 }

@@ -64,7 +64,7 @@ void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s
 	fputs("]\n", out);
 }
 
-void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s)
+void text_io_summary(FILE *out, const struct text_totals *t, double elapsed_s)
 {
 	double ms_op = t->ops ? (double)t->lat_sum_ns / (double)t->ops / 1e6 : 0.0;
 
@@ -78,22 +78,22 @@ void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s)
 }
 
 void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
-		    struct io_totals *t)
+		    struct text_totals *t)
 {
-	*t = (struct io_totals){ 0 };
+	*t = (struct text_totals){ 0 };
 	for (int i = 0; i < p->nflowops; i++) {
 		const struct flowop_ops *ops = p->flowops[i].ops;
 		const struct fo_stats *s = &per_flowop[i];
 
 		t->opens += s->open.count;
-		if (!ops || (ops->cls != FO_CLASS_IO && ops->cls != FO_CLASS_AIO))
+		if (!ops || (ops->cls != FLOWOP_CLASS_IO && ops->cls != FLOWOP_CLASS_AIO))
 			continue;
 		t->ops += s->op.count + s->open.count;
 		t->bytes += s->op.bytes + s->open.bytes;
 		t->lat_sum_ns += s->op.lat_sum_ns + s->open.lat_sum_ns;
-		if (ops->rw & FO_RW_READ)
+		if (ops->rw & FLOWOP_RW_READ)
 			t->rd_ops += s->op.count;
-		if (ops->rw & FO_RW_WRITE)
+		if (ops->rw & FLOWOP_RW_WRITE)
 			t->wr_ops += s->op.count;
 	}
 }
@@ -198,16 +198,16 @@ void text_percentiles(FILE *out, const struct plan *p,
 		log_stamp(out);
 		fprintf(out, "%-24s", p->flowops[i].name);
 		for (int k = 0; k < npct; k++)
-			right(out, text_latency(label, sizeof(label),
-						fo_stats_percentile(s, pct[k])), 12);
+			right(out, units_latency(label, sizeof(label),
+						 fo_stats_percentile(s, pct[k])), 12);
 		fputc('\n', out);
 	}
 }
 
-double text_flowop_window(const struct plan *p, const struct proc_window *windows,
+double text_flowop_window(const struct plan *p, const struct text_proc_window *windows,
 			  int i, double elapsed_s)
 {
-	const struct proc_window *w;
+	const struct text_proc_window *w;
 
 	if (!windows)
 		return elapsed_s;
@@ -215,10 +215,10 @@ double text_flowop_window(const struct plan *p, const struct proc_window *window
 	return w->phased ? w->window_s : elapsed_s;
 }
 
-void text_phases(FILE *out, const struct plan *p, const struct proc_window *windows)
+void text_phases(FILE *out, const struct plan *p, const struct text_proc_window *windows)
 {
 	for (int pi = 0; windows && pi < p->nprocs; pi++) {
-		const struct proc_window *w = &windows[pi];
+		const struct text_proc_window *w = &windows[pi];
 
 		if (!w->phased)
 			continue;
@@ -233,10 +233,10 @@ void text_phases(FILE *out, const struct plan *p, const struct proc_window *wind
 
 void text_report_windows(FILE *out, const struct plan *p,
 			 const struct fo_stats *per_flowop, double elapsed_s,
-			 const struct proc_window *windows,
+			 const struct text_proc_window *windows,
 			 const double *pct, int npct)
 {
-	struct io_totals t;
+	struct text_totals t;
 
 	log_stamp(out);
 	fputs("Per-Operation Breakdown\n", out);

@@ -12,11 +12,11 @@
 #include <stdio.h>
 
 #include "plan/plan.h"
-#include "runtime/base/units.h"     /* text_latency(): the lines' latency units */
+#include "runtime/base/units.h"     /* units_latency(): the lines' latency units */
 #include "runtime/measure/stats.h"
 
 /* Totals over the IO- and AIO-class flowops (the "IO Summary"). */
-struct io_totals {
+struct text_totals {
 	uint64_t ops;          /* their ops plus their implicit opens */
 	uint64_t rd_ops;       /* ops of READ-marked flowops (opens excluded) */
 	uint64_t wr_ops;       /* ops of WRITE-marked flowops (opens excluded) */
@@ -38,11 +38,11 @@ void text_flowop_hist_line(FILE *out, const char *name, const struct fo_stats *s
 			   double elapsed_s);
 
 /* "IO Summary: ..." without the timestamp prefix, newline included. */
-void text_io_summary(FILE *out, const struct io_totals *t, double elapsed_s);
+void text_io_summary(FILE *out, const struct text_totals *t, double elapsed_s);
 
 /* Sum the IO Summary totals from per-plan-flowop stats. */
 void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
-		    struct io_totals *t);
+		    struct text_totals *t);
 
 /*
  * "Not counted: N ops ended after the deadline (name n, ...)", timestamped,
@@ -70,7 +70,7 @@ int text_width(const char *s);
  * ("Latency percentiles  p50  p90 ..."), then, for every flowop with
  * ops (breakdown order), its name padded to 24 columns and each
  * percentile right-aligned in 12 columns, in automatic units
- * (text_latency).  The lines never start with a flowop name, so
+ * (units_latency).  The lines never start with a flowop name, so
  * filebench-style parsers that look for "^name " still find only the
  * breakdown line.  pct NULL or npct 0: stats_default_percentiles.
  */
@@ -82,7 +82,7 @@ void text_percentiles(FILE *out, const struct plan *p,
  * start to the end of its last thread, clipped to the measured phase,
  * in seconds from the release.  Its flowops' rates divide by window_s.
  */
-struct proc_window {
+struct text_proc_window {
 	bool phased;           /* false: its flowops use the run's elapsed time */
 	bool started;          /* false: it never started (window 0) */
 	double start_s, end_s; /* from the release */
@@ -93,7 +93,8 @@ struct proc_window {
  * The window the rates of plan flowop `i` divide by: its process's when
  * that is phased (windows may be NULL: none is), else elapsed_s.
  */
-double text_flowop_window(const struct plan *p, const struct proc_window *windows,
+double text_flowop_window(const struct plan *p,
+			  const struct text_proc_window *windows,
 			  int i, double elapsed_s);
 
 /*
@@ -101,7 +102,8 @@ double text_flowop_window(const struct plan *p, const struct proc_window *window
  * phased process (or "Phase NAME: not started"); nothing when windows
  * is NULL.
  */
-void text_phases(FILE *out, const struct plan *p, const struct proc_window *windows);
+void text_phases(FILE *out, const struct plan *p,
+		 const struct text_proc_window *windows);
 
 /*
  * The whole block: timestamped "Per-Operation Breakdown", one line per
@@ -119,7 +121,7 @@ void text_report(FILE *out, const struct plan *p,
  */
 void text_report_windows(FILE *out, const struct plan *p,
 			 const struct fo_stats *per_flowop, double elapsed_s,
-			 const struct proc_window *windows,
+			 const struct text_proc_window *windows,
 			 const double *pct, int npct);
 
 #endif

@@ -4,7 +4,7 @@
  * mean, standard deviation, 95 % confidence interval of the mean and the
  * extremes of ops/s, mb/s and the latency per op over the runs.  Rates
  * keep four significant digits however small, latencies are in automatic
- * units (text_latency()): a mean of 7.5 µs is not "0.008" ms.  An
+ * units (units_latency()): a mean of 7.5 µs is not "0.008" ms.  An
  * interval whose lower bound had to be raised to 0 says the runs were
  * too few for their spread.
  */
@@ -32,7 +32,7 @@ static char *rate_text(char *buf, size_t len, double v)
 /* A latency given in ms (the results' ms_per_op) in automatic units. */
 static char *lat_text(char *buf, size_t len, double ms)
 {
-	return text_latency(buf, len, ms * 1e6);
+	return units_latency(buf, len, ms * 1e6);
 }
 
 typedef char *(*value_text_fn)(char *buf, size_t len, double v);
@@ -56,7 +56,7 @@ static void block(FILE *out, const char *name, const struct res_agg *a)
 	stat_line(out, "", "lat/op", lat_text, &a->ms_per_op);
 }
 
-void text_aggregate(FILE *out, const struct run_results *r)
+void results_print_aggregate(FILE *out, const struct results *r)
 {
 	if (!r->has_aggregate || r->agg_runs < 2)
 		return;

@@ -353,7 +353,7 @@ int atomic_write_file(const char *path, int (*fn)(FILE *f, const void *arg),
 /* A results file's writer and what it writes, as one outfile argument. */
 struct formatted {
 	const struct results_format *format;
-	const struct run_results *results;
+	const struct results *results;
 };
 
 static int write_formatted(FILE *f, const void *arg)
@@ -364,7 +364,7 @@ static int write_formatted(FILE *f, const void *arg)
 }
 
 int results_prepare_file(struct outfile *o, const char *path,
-			 const struct run_results *r)
+			 const struct results *r)
 {
 	struct formatted w = { results_format_of(path), r };
 	char endings[128];

@@ -138,7 +138,7 @@ static bool implicit_opens(const struct plan *p, const struct run_outcome *o,
 static bool whole_seconds(const struct plan *p, const struct run_outcome *o,
 			  enum plan_semantics sem, char *effect, size_t size)
 {
-	struct io_totals t;
+	struct text_totals t;
 	double secs = o->elapsed_s < 1 ? 1 : floor(o->elapsed_s);
 
 	(void)sem;

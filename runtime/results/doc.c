@@ -116,7 +116,7 @@ static void plan_value(struct walk *w, const char *k, const struct plan_value *v
 	}
 }
 
-static void workload(struct walk *w, const struct run_results *r)
+static void workload(struct walk *w, const struct results *r)
 {
 	key(w, "workload");
 	map_begin(w);
@@ -169,7 +169,7 @@ static void environment(struct walk *w, const struct res_env *e)
 }
 
 /* "percentiles": { "50": v[0], ... } at the results' percentiles. */
-static void percentiles(struct walk *w, const struct run_results *r,
+static void percentiles(struct walk *w, const struct results *r,
 			const double *v)
 {
 	key(w, "percentiles");
@@ -200,7 +200,7 @@ static void hist_buckets(struct walk *w, const struct res_latency *l)
 	list_end(w);
 }
 
-static void latency(struct walk *w, const struct run_results *r,
+static void latency(struct walk *w, const struct results *r,
 		    const struct res_latency *l)
 {
 	key(w, "latency_ns");
@@ -215,8 +215,8 @@ static void latency(struct walk *w, const struct run_results *r,
 }
 
 /* One --interval entry: its counts, rates and latency (mean, percentiles). */
-static void interval(struct walk *w, const struct run_results *r,
-		     const struct res_interval *iv)
+static void interval(struct walk *w, const struct results *r,
+		     const struct interval_row *iv)
 {
 	map_begin(w);
 	real(w, "t_s", iv->t_s);
@@ -235,7 +235,7 @@ static void interval(struct walk *w, const struct run_results *r,
 	map_end(w);
 }
 
-static void flowop(struct walk *w, const struct run_results *r,
+static void flowop(struct walk *w, const struct results *r,
 		   const struct res_flowop *o)
 {
 	map_begin(w);
@@ -310,7 +310,7 @@ static void rank_usage(struct walk *w, const struct usage_summary *u)
 	map_end(w);
 }
 
-static void rank(struct walk *w, const struct run_results *r,
+static void rank(struct walk *w, const struct results *r,
 		 const struct res_run *run, const struct res_rank *k)
 {
 	map_begin(w);
@@ -337,7 +337,7 @@ static void rank(struct walk *w, const struct run_results *r,
 }
 
 /* flowbench-mpi's run: the "clients" block and the "ranks" list. */
-static void clients(struct walk *w, const struct run_results *r,
+static void clients(struct walk *w, const struct results *r,
 		    const struct res_run *run)
 {
 	const struct res_clients *c = run->clients;
@@ -489,7 +489,7 @@ static void phases(struct walk *w, const struct res_run *run)
 	list_end(w);
 }
 
-static void run(struct walk *w, const struct run_results *r,
+static void run(struct walk *w, const struct results *r,
 		const struct res_run *run)
 {
 	const struct res_summary *s = &run->summary;
@@ -545,7 +545,7 @@ static void agg_stats(struct walk *w, const struct res_agg *a)
 	stat(w, "ms_per_op", &a->ms_per_op);
 }
 
-static void aggregate(struct walk *w, const struct run_results *r)
+static void aggregate(struct walk *w, const struct results *r)
 {
 	key(w, "aggregate");
 	map_begin(w);
@@ -566,7 +566,7 @@ static void aggregate(struct walk *w, const struct run_results *r)
 	map_end(w);
 }
 
-int results_emit(const struct run_results *r, const struct doc_sink *sink)
+int results_emit(const struct results *r, const struct doc_sink *sink)
 {
 	struct walk w = { .s = sink };
 

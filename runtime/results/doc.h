@@ -1,7 +1,7 @@
 /*
  * doc.h - the results file as a tree of maps, lists and scalars.
  *
- * results_emit() walks struct run_results once, in the order of
+ * results_emit() walks struct results once, in the order of
  * docs/results-format.md, and calls a sink for every node; json.c and
  * yaml.c are two sinks (format.h: the table of formats).  One walk for
  * every format is what keeps the JSON and the YAML files the same tree.
@@ -31,7 +31,7 @@ struct doc_sink {
 };
 
 /* Walk `r` into `sink`.  0, or -1 as soon as a callback fails. */
-int results_emit(const struct run_results *r, const struct doc_sink *sink);
+int results_emit(const struct results *r, const struct doc_sink *sink);
 
 /*
  * Reals are written with this many significant digits in both formats,

@@ -28,7 +28,7 @@ struct results_format {
 	const char *name;              /* "JSON", in messages */
 	const char *const *endings;    /* ".yaml", ".yml": NULL-terminated */
 	/* the whole document to `f`: 0 or -1 */
-	int (*write)(FILE *f, const struct run_results *r);
+	int (*write)(FILE *f, const struct results *r);
 	/*
 	 * A file's first bytes say it is in this format.  NULL for the one
 	 * format that reads whatever no other row claims.
@@ -71,10 +71,10 @@ const char *results_format_list(char *buf, size_t size, enum results_list_kind w
 json_t *results_read_file(const char *path, FILE *err);
 
 /* The rows' writers and readers (json.c, yaml.c). */
-int results_write_json(FILE *f, const struct run_results *r);
+int results_write_json(FILE *f, const struct results *r);
 bool results_looks_like_json(const char *buf, size_t len);
 json_t *results_read_json(const char *buf, size_t len, struct results_read_fail *fail);
-int results_write_yaml(FILE *f, const struct run_results *r);
+int results_write_yaml(FILE *f, const struct results *r);
 json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail *fail);
 
 #endif

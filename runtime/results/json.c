@@ -151,7 +151,7 @@ static void squeeze_number_lists(char *text)
 	*out = '\0';
 }
 
-int results_write_json(FILE *f, const struct run_results *r)
+int results_write_json(FILE *f, const struct results *r)
 {
 	struct json_builder b = { .depth = 0 };
 	struct doc_sink sink = {

@@ -58,6 +58,6 @@ void outfile_discard_async(const struct outfile *o);
 
 /* outfile_prepare() for the results in the format of path's extension. */
 int results_prepare_file(struct outfile *o, const char *path,
-			 const struct run_results *r);
+			 const struct results *r);
 
 #endif

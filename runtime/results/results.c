@@ -1,5 +1,5 @@
 /*
- * results.c - turning merged statistics into struct run_results, and the
+ * results.c - turning merged statistics into struct results, and the
  * statistics over repeated runs.
  *
  * Each run's numbers are the breakdown's numbers (same divisions as
@@ -24,7 +24,7 @@
 
 static const double default_pct[] = { 50, 90, 95, 99, 99.9, 99.99 };
 
-void results_init(struct run_results *r)
+void results_init(struct results *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->npct = (int)(sizeof(default_pct) / sizeof(default_pct[0]));
@@ -42,7 +42,7 @@ static void clients_free(struct res_clients *c)
 	free(c);
 }
 
-void results_free(struct run_results *r)
+void results_free(struct results *r)
 {
 	for (int i = 0; i < r->nruns; i++) {
 		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++) {
@@ -77,7 +77,7 @@ const char *results_status_name(enum res_status st)
 	return names[st];
 }
 
-void results_set_error(struct run_results *r, enum res_status st,
+void results_set_error(struct results *r, enum res_status st,
 		       const char *text)
 {
 	if (r->status == RES_OK)
@@ -94,12 +94,12 @@ static double per_s(double v, double elapsed_s)
 static const char *class_name(const struct flowop_ops *ops)
 {
 	static const char *const names[] = {
-		[FO_CLASS_IO] = "io", [FO_CLASS_AIO] = "aio",
-		[FO_CLASS_SYNC] = "sync", [FO_CLASS_COMPOSITE] = "composite",
-		[FO_CLASS_OTHER] = "other",
+		[FLOWOP_CLASS_IO] = "io", [FLOWOP_CLASS_AIO] = "aio",
+		[FLOWOP_CLASS_SYNC] = "sync", [FLOWOP_CLASS_COMPOSITE] = "composite",
+		[FLOWOP_CLASS_OTHER] = "other",
 	};
 
-	if (!ops || ops->cls < FO_CLASS_IO || ops->cls > FO_CLASS_OTHER)
+	if (!ops || ops->cls < FLOWOP_CLASS_IO || ops->cls > FLOWOP_CLASS_OTHER)
 		return "other";
 	return names[ops->cls];
 }
@@ -136,7 +136,7 @@ static int sparse_hist(struct res_latency *l, const struct hist *h)
 	return 0;
 }
 
-static int fill_flowop(struct res_flowop *o, const struct run_results *r,
+static int fill_flowop(struct res_flowop *o, const struct results *r,
 			const struct plan_flowop *pf, const struct fo_stats *s,
 			double elapsed_s)
 {
@@ -167,12 +167,12 @@ static int fill_flowop(struct res_flowop *o, const struct run_results *r,
 	return sparse_hist(&o->lat, &s->lat);
 }
 
-int results_add_run(struct run_results *r, const struct plan *p,
+int results_add_run(struct results *r, const struct plan *p,
 		    const struct fo_stats *per_flowop, double elapsed_s,
 		    int64_t started)
 {
 	struct res_run *runs, *run;
-	struct io_totals t;
+	struct text_totals t;
 	int nlines = 0;
 	time_t when = (time_t)started;
 	struct tm tm;
@@ -214,8 +214,8 @@ int results_add_run(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_phases(struct run_results *r, const struct plan *p,
-		       const struct proc_window *windows)
+int results_add_phases(struct results *r, const struct plan *p,
+		       const struct text_proc_window *windows)
 {
 	struct res_run *run;
 
@@ -239,7 +239,7 @@ int results_add_phases(struct run_results *r, const struct plan *p,
 	if (!run->phases)
 		return -1;
 	for (int pi = 0; pi < p->nprocs; pi++) {
-		const struct proc_window *w = &windows[pi];
+		const struct text_proc_window *w = &windows[pi];
 
 		if (w->phased)
 			run->phases[run->nphases++] = (struct res_phase){
@@ -251,7 +251,7 @@ int results_add_phases(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+int results_add_intervals(struct results *r, const struct interval_row *rows,
 			  int n, int nlines)
 {
 	struct res_run *run;
@@ -260,7 +260,7 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
 		return n <= 0 ? 0 : -1;
 	run = &r->runs[r->nruns - 1];
 	for (int j = 0; j < nlines; j++) {
-		struct res_interval *iv = calloc((size_t)n, sizeof(*iv));
+		struct interval_row *iv = calloc((size_t)n, sizeof(*iv));
 
 		if (!iv)
 			return -1;
@@ -311,7 +311,7 @@ static int fill_rank(struct res_rank *o, const struct plan *p,
 	return 0;
 }
 
-int results_add_clients(struct run_results *r, const struct plan *p,
+int results_add_clients(struct results *r, const struct plan *p,
 			const struct coord_combined *c)
 {
 	struct res_clients *rc;
@@ -348,7 +348,7 @@ int results_add_clients(struct run_results *r, const struct plan *p,
 	return 0;
 }
 
-int results_add_usage(struct run_results *r, const struct usage_report *u)
+int results_add_usage(struct results *r, const struct usage_report *u)
 {
 	struct res_run *run;
 
@@ -415,20 +415,20 @@ void results_stat(const double *v, int n, struct res_stat *out)
 /* One quantity picked from each run. */
 typedef double (*run_value_fn)(const struct res_run *run, int fo);
 
-static double fo_ops(const struct res_run *run, int fo) { return run->flowops[fo].ops_per_s; }
-static double fo_mb(const struct res_run *run, int fo) { return run->flowops[fo].mb_per_s; }
-static double fo_ms(const struct res_run *run, int fo) { return run->flowops[fo].ms_per_op; }
-static double sum_ops(const struct res_run *run, int fo) { (void)fo; return run->summary.ops_per_s; }
-static double sum_mb(const struct res_run *run, int fo) { (void)fo; return run->summary.mb_per_s; }
-static double sum_ms(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
+static double fo_ops_of(const struct res_run *run, int fo) { return run->flowops[fo].ops_per_s; }
+static double fo_mb_of(const struct res_run *run, int fo) { return run->flowops[fo].mb_per_s; }
+static double fo_ms_of(const struct res_run *run, int fo) { return run->flowops[fo].ms_per_op; }
+static double sum_ops_of(const struct res_run *run, int fo) { (void)fo; return run->summary.ops_per_s; }
+static double sum_mb_of(const struct res_run *run, int fo) { (void)fo; return run->summary.mb_per_s; }
+static double sum_ms_of(const struct res_run *run, int fo) { (void)fo; return run->summary.ms_per_op; }
 
 /* Runs that completed: a partial run can only be the last one. */
-static int complete_runs(const struct run_results *r)
+static int complete_runs(const struct results *r)
 {
 	return r->nruns - (r->nruns > 0 && r->runs[r->nruns - 1].partial);
 }
 
-static void stat_over_runs(const struct run_results *r, double *buf,
+static void stat_over_runs(const struct results *r, double *buf,
 			   run_value_fn fn, int fo, struct res_stat *out)
 {
 	int n = complete_runs(r);
@@ -438,7 +438,7 @@ static void stat_over_runs(const struct run_results *r, double *buf,
 	results_stat(buf, n, out);
 }
 
-int results_aggregate(struct run_results *r)
+int results_aggregate(struct results *r)
 {
 	double *buf;
 
@@ -453,13 +453,13 @@ int results_aggregate(struct run_results *r)
 		return -1;
 	}
 	for (int j = 0; j < r->nflowops; j++) {
-		stat_over_runs(r, buf, fo_ops, j, &r->agg[j].ops_per_s);
-		stat_over_runs(r, buf, fo_mb, j, &r->agg[j].mb_per_s);
-		stat_over_runs(r, buf, fo_ms, j, &r->agg[j].ms_per_op);
+		stat_over_runs(r, buf, fo_ops_of, j, &r->agg[j].ops_per_s);
+		stat_over_runs(r, buf, fo_mb_of, j, &r->agg[j].mb_per_s);
+		stat_over_runs(r, buf, fo_ms_of, j, &r->agg[j].ms_per_op);
 	}
-	stat_over_runs(r, buf, sum_ops, 0, &r->agg_summary.ops_per_s);
-	stat_over_runs(r, buf, sum_mb, 0, &r->agg_summary.mb_per_s);
-	stat_over_runs(r, buf, sum_ms, 0, &r->agg_summary.ms_per_op);
+	stat_over_runs(r, buf, sum_ops_of, 0, &r->agg_summary.ops_per_s);
+	stat_over_runs(r, buf, sum_mb_of, 0, &r->agg_summary.mb_per_s);
+	stat_over_runs(r, buf, sum_ms_of, 0, &r->agg_summary.ms_per_op);
 	free(buf);
 	r->has_aggregate = true;
 	r->agg_runs = complete_runs(r);

@@ -36,7 +36,7 @@ struct res_bucket {
 
 struct res_latency {
 	double mean, stdev, min, max;
-	double pct[RES_MAX_PCT];          /* at results.pct[] */
+	double pct[INTERVAL_MAX_PCT];     /* at results.pct[] */
 	struct res_bucket *hist;          /* [nhist], ascending, malloc'ed */
 	int nhist;
 };
@@ -52,7 +52,7 @@ struct res_flowop {
 	double ops_per_s, mb_per_s, ms_per_op;
 	bool has_latency;                 /* false: no op, no latency block */
 	struct res_latency lat;
-	struct res_interval *iv;          /* [niv], --interval, else NULL */
+	struct interval_row *iv;          /* [niv], --interval, else NULL */
 	int niv;
 };
 
@@ -166,7 +166,7 @@ struct res_env {
 	int nfs;
 };
 
-struct run_results {
+struct results {
 	const char *version;
 	char *const *argv;                /* the command line (caller's) */
 	int argc;
@@ -187,7 +187,7 @@ struct run_results {
 	double interval_s;                /* --interval (0: no series) */
 	struct res_env env;
 
-	double pct[RES_MAX_PCT];          /* percentiles reported, e.g. 99.9 */
+	double pct[INTERVAL_MAX_PCT];     /* percentiles reported, e.g. 99.9 */
 	int npct;
 
 	int nflowops;
@@ -201,11 +201,11 @@ struct run_results {
 };
 
 /* The default percentiles: 50 90 95 99 99.9 99.99 (--percentiles: set pct/npct). */
-void results_init(struct run_results *r);
-void results_free(struct run_results *r);
+void results_init(struct results *r);
+void results_free(struct results *r);
 
 /* The first error of the session (kept if one is already set). */
-void results_set_error(struct run_results *r, enum res_status st,
+void results_set_error(struct results *r, enum res_status st,
 		       const char *text);
 
 /*
@@ -213,7 +213,7 @@ void results_set_error(struct run_results *r, enum res_status st,
  * p->flowops), the time the rates divide by, and when it started
  * (time(NULL)).  0, or -1 when out of memory.
  */
-int results_add_run(struct run_results *r, const struct plan *p,
+int results_add_run(struct results *r, const struct plan *p,
 		    const struct fo_stats *per_flowop, double elapsed_s,
 		    int64_t started);
 
@@ -222,7 +222,7 @@ int results_add_run(struct run_results *r, const struct plan *p,
  * intervals of `nlines` entries each (interval-major, one per report
  * line, like res_run.flowops).  Copied.  0, or -1 when out of memory.
  */
-int results_add_intervals(struct run_results *r, const struct res_interval *rows,
+int results_add_intervals(struct results *r, const struct interval_row *rows,
 			  int n, int nlines);
 
 /*
@@ -232,14 +232,14 @@ int results_add_intervals(struct run_results *r, const struct res_interval *rows
  * when out of memory or no run was added.
  */
 struct coord_combined;
-int results_add_clients(struct run_results *r, const struct plan *p,
+int results_add_clients(struct results *r, const struct plan *p,
 			const struct coord_combined *c);
 
 /*
  * Attach what the window cost (CPU, disks; usage.h) to the run just
  * added.  Copied.  0, or -1 when out of memory or no run was added.
  */
-int results_add_usage(struct run_results *r, const struct usage_report *u);
+int results_add_usage(struct results *r, const struct usage_report *u);
 
 /*
  * Run phases: the run just added takes each phased process's window
@@ -247,9 +247,9 @@ int results_add_usage(struct run_results *r, const struct usage_report *u);
  * over their process's window; the summary stays over the run.  0, or
  * -1 when out of memory or no run was added.
  */
-struct proc_window;
-int results_add_phases(struct run_results *r, const struct plan *p,
-		       const struct proc_window *windows);
+struct text_proc_window;
+int results_add_phases(struct results *r, const struct plan *p,
+		       const struct text_proc_window *windows);
 
 /* Mean, sample stdev, min, max and CI over `n` values >= 0 (n >= 1). */
 void results_stat(const double *v, int n, struct res_stat *out);
@@ -265,7 +265,7 @@ double results_t975(int dof);
  * Fill agg/agg_summary over the complete runs (a partial last run is left
  * out; needs two complete runs).  0 or -1 (memory).
  */
-int results_aggregate(struct run_results *r);
+int results_aggregate(struct results *r);
 
 /* SHA-256 (hex) of `len` bytes into out[65]. */
 void results_sha256_hex(const void *data, size_t len, char out[65]);
@@ -278,7 +278,7 @@ void results_sha256_hex(const void *data, size_t len, char out[65]);
  * from CLOCK_MONOTONIC over the runs (NaN: not measured) come from the
  * runs.  Never fails: what cannot be read is left empty.
  */
-void results_capture_env(struct run_results *r, const struct plan *p,
+void results_capture_env(struct results *r, const struct plan *p,
 			 const char *cache, bool tsc, double clock_read_ns,
 			 double clock_drift_ppm);
 

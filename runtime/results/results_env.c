@@ -37,7 +37,7 @@ static char *existing_dir(const char *path)
 }
 
 /* Undo mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
+static void unescape_octal(char *s)
 {
 	char *o = s;
 
@@ -58,8 +58,8 @@ static void unescape(char *s)
  * `dev` when `by_dev` (else of any device; of mounts on the same point,
  * the last, the one on top).  True when one was found.
  */
-static bool find_mount(struct res_filesystem *f, const char *real, dev_t dev,
-		       bool by_dev)
+static bool find_fs_mount(struct res_filesystem *f, const char *real, dev_t dev,
+			  bool by_dev)
 {
 	FILE *in = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
@@ -79,7 +79,7 @@ static bool find_mount(struct res_filesystem *f, const char *real, dev_t dev,
 			continue;
 		if (by_dev && makedev(maj, min) != dev)
 			continue;
-		unescape(mnt);
+		unescape_octal(mnt);
 		len = strlen(mnt);
 		if (strncmp(real, mnt, len) != 0 ||
 		    (len > 1 && real[len] != '/' && real[len] != '\0'))
@@ -87,7 +87,7 @@ static bool find_mount(struct res_filesystem *f, const char *real, dev_t dev,
 		if (len + 1 < best || (by_dev && len + 1 == best))
 			continue;
 		best = len + 1;
-		unescape(source);
+		unescape_octal(source);
 		free(f->type);
 		free(f->device);
 		free(f->options);
@@ -117,8 +117,8 @@ static void capture_fs(struct res_filesystem *f, const char *path)
 	 * number of its own, which no mountinfo line has: then by path.
 	 */
 	if (realpath(dir, real) && stat(real, &st) == 0 &&
-	    !find_mount(f, real, st.st_dev, true))
-		find_mount(f, real, st.st_dev, false);
+	    !find_fs_mount(f, real, st.st_dev, true))
+		find_fs_mount(f, real, st.st_dev, false);
 	free(dir);
 }
 
@@ -142,7 +142,7 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 	}
 }
 
-void results_capture_env(struct run_results *r, const struct plan *p,
+void results_capture_env(struct results *r, const struct plan *p,
 			 const char *cache, bool tsc, double clock_read_ns,
 			 double clock_drift_ppm)
 {

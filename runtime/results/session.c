@@ -58,7 +58,7 @@ static struct res_var *plan_vars(const struct plan *p)
 
 /* One run; 0 when it completed with results, else 1 (error recorded). */
 static int one_run(const struct plan *p, const struct session_options *so,
-		   struct run_results *res, struct run_outcome *o)
+		   struct results *res, struct run_outcome *o)
 {
 	time_t started = time(NULL);
 	int rc;
@@ -146,7 +146,7 @@ static void discard_pending(void *arg)
  * the status the files agree with.
  */
 static int write_results(const struct session_options *so,
-			 const struct run_results *res, int status)
+			 const struct results *res, int status)
 {
 	struct pending_files pf = { NULL, so->noutputs };
 	bool failed = false;
@@ -200,7 +200,7 @@ static int outputs_writable(const struct session_options *so)
 
 int session_run(const struct plan *p, const struct session_options *so)
 {
-	struct run_results res;
+	struct results res;
 	struct run_outcome o;
 	struct res_var *vars = plan_vars(p);
 	struct comparability notes;
@@ -230,8 +230,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 	res.warmup_s = so->run.warmup_s;
 	res.interval_s = so->run.interval_s;
 	if (so->run.percentiles && so->run.npercentiles > 0) {
-		res.npct = so->run.npercentiles < RES_MAX_PCT ?
-			   so->run.npercentiles : RES_MAX_PCT;
+		res.npct = so->run.npercentiles < INTERVAL_MAX_PCT ?
+			   so->run.npercentiles : INTERVAL_MAX_PCT;
 		memcpy(res.pct, so->run.percentiles, (size_t)res.npct * sizeof(*res.pct));
 	}
 
@@ -259,7 +259,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 			log_error("out of memory");
 			status = 1;
 		} else {
-			text_aggregate(stdout, &res);
+			results_print_aggregate(stdout, &res);
 		}
 	}
 	if (reporter)

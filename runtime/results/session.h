@@ -40,6 +40,6 @@ struct session_options {
 int session_run(const struct plan *p, const struct session_options *so);
 
 /* The aggregate block printed after the runs' reports. */
-void text_aggregate(FILE *out, const struct run_results *r);
+void results_print_aggregate(FILE *out, const struct results *r);
 
 #endif

@@ -143,7 +143,7 @@ static int y_boolean(void *ctx, int v)
 	return scalar(ctx, v ? "true" : "false", false);
 }
 
-int results_write_yaml(FILE *f, const struct run_results *r)
+int results_write_yaml(FILE *f, const struct results *r)
 {
 	struct yaml_sink y;
 	struct doc_sink sink = {

@@ -178,7 +178,7 @@ static void rig_fini(struct rig *g)
 	free(g->t.ctl);
 }
 
-static enum fo_result run(struct rig *g, int k)
+static enum flowop_result run(struct rig *g, int k)
 {
 	return g->pf[k].ops->run(&g->t, &g->fi[k]);
 }
@@ -260,14 +260,14 @@ START_TEST(test_recorded_at_completion_and_wait_waits)
 	uint64_t submitted, t0, t1;
 
 	rig_init_pipe(&g);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	submitted = clock_now_ns();
 	/* submitted, not done: nothing recorded yet */
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
 	l.read_bytes = g.filled + IOSIZE;
 	pthread_create(&th, NULL, later_main, &l);
 	t0 = clock_now_ns();
-	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	t1 = clock_now_ns();
 	pthread_join(th, NULL);
 	/* aiowait returned only once the reader let the write complete */
@@ -289,7 +289,7 @@ START_TEST(test_wait_with_nothing_in_flight)
 	struct rig g;
 
 	rig_init(&g, open("/dev/null", O_WRONLY));
-	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[WT].op.count, 1);
 	ck_assert_uint_eq(g.st[WT].op.lat_sum_ns, 0);
 	rig_fini(&g);
@@ -304,9 +304,9 @@ START_TEST(test_wait_target_is_half)
 	/* /dev/null completes at once: one wait reaps all it sees */
 	rig_init(&g, open("/dev/null", O_WRONLY));
 	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
-	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	ck_assert_uint_ge(g.st[AW].op.count, (uint64_t)n / 2);
 	ck_assert_uint_eq(g.st[AW].op.bytes, g.st[AW].op.count * IOSIZE);
 	rig_fini(&g);
@@ -321,7 +321,7 @@ START_TEST(test_back_pressure_and_drain)
 
 	rig_init(&g, open("/dev/null", O_WRONLY));
 	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	/* the 257th submission had to reap: at most 256 in flight */
 	ck_assert_uint_ge(g.st[AW].op.count, (uint64_t)n - 256);
 	ck_assert_uint_lt(g.st[AW].op.count, (uint64_t)n);
@@ -336,9 +336,9 @@ START_TEST(test_deadline)
 	struct rig g;
 
 	rig_init(&g, open("/dev/null", O_WRONLY));
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
-	ck_assert_int_eq(run(&g, WT), FO_DONE);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_DONE);
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
 	ck_assert_uint_eq(g.st[AW].discarded, 1);
 	rig_fini(&g);
@@ -362,12 +362,12 @@ START_TEST(test_quiesce_reaps_everything_in_flight)
 
 	rig_init_pipe(&g);
 	ck_assert_ptr_nonnull(g.t.quiesce);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
 	l.read_bytes = g.filled + 2 * IOSIZE;
 	pthread_create(&th, NULL, later_main, &l);
-	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FLOWOP_OK);
 	t1 = clock_now_ns();
 	pthread_join(th, NULL);
 	ck_assert_uint_ge(t1, l.acted_ns);
@@ -375,7 +375,7 @@ START_TEST(test_quiesce_reaps_everything_in_flight)
 	ck_assert_uint_ge(g.st[AW].op.lat_max_ns, l.acted_ns - l.seen_ns);
 	/* aiowait's stats untouched: the sleeping flowop records its own wait */
 	ck_assert_uint_eq(g.st[WT].op.count, 0);
-	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 2);
 	rig_fini(&g);
 	ck_assert_ptr_null(g.t.quiesce);
@@ -384,7 +384,7 @@ START_TEST(test_quiesce_reaps_everything_in_flight)
 	rig_setup_sem(&g, open("/dev/null", O_WRONLY), "aiowrite", IOSIZE, 0,
 		      PLAN_SEM_FILEBENCH);
 	ck_assert_ptr_null(g.t.quiesce);
-	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FO_OK);
+	ck_assert_int_eq(thread_quiesce(&g.t, &g.fi[WT]), FLOWOP_OK);
 	rig_fini(&g);
 }
 END_TEST
@@ -423,7 +423,7 @@ START_TEST(test_compat_recorded_at_submission)
 	rig_init_pipe(&g);
 	rig_compat(&g);
 	t0 = clock_now_ns();
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	t1 = clock_now_ns();
 	ck_assert_uint_eq(g.st[AW].op.count, 1);
 	ck_assert_uint_eq(g.st[AW].op.bytes, IOSIZE);
@@ -433,7 +433,7 @@ START_TEST(test_compat_recorded_at_submission)
 	ck_assert_uint_eq(ring_submitted(&g), 1);
 	ck_assert_uint_eq(io_uring_cq_ready(family_state(&g.t)), 0);
 	drain_pipe(g.pipe[0], g.filled + IOSIZE);
-	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 1);
 	ck_assert_uint_eq(g.st[WT].op.count, 1);
 	rig_fini(&g);
@@ -455,7 +455,7 @@ START_TEST(test_compat_in_flight_at_end_counted)
 	rig_init(&g, open("/dev/null", O_WRONLY));
 	rig_compat(&g);
 	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, (uint64_t)n);
 	ck_assert_uint_eq(g.st[AW].op.bytes, (uint64_t)n * IOSIZE);
 	ck_assert_uint_eq(ring_submitted(&g), (unsigned)n);
@@ -472,9 +472,9 @@ START_TEST(test_compat_deadline)
 
 	rig_init(&g, open("/dev/null", O_WRONLY));
 	rig_compat(&g);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
-	ck_assert_int_eq(run(&g, AW), FO_DONE);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_DONE);
 	ck_assert_uint_eq(g.st[AW].op.count, 1);
 	ck_assert_uint_eq(g.st[AW].discarded, 1);
 	rig_fini(&g);
@@ -491,9 +491,9 @@ START_TEST(test_halt_ends_wait_and_fini_drains)
 	uint64_t t1;
 
 	rig_init_pipe(&g);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	pthread_create(&th, NULL, later_main, &l);
-	ck_assert_int_eq(run(&g, WT), FO_DONE);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_DONE);
 	t1 = clock_now_ns();
 	pthread_join(th, NULL);
 	ck_assert_uint_ge(t1, l.acted_ns);
@@ -515,7 +515,7 @@ static uint64_t aborted_drain_ns(void)
 
 	rig_init_pipe(&g);
 	for (int i = 0; i < 3; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	shared_halt(g.t.ctl, HALT_ABORT);
 	t0 = clock_now_ns();
 	rig_fini(&g);             /* nobody reads the pipe: must not hang */
@@ -590,12 +590,12 @@ START_TEST(test_depth_really_in_flight)
 
 	rig_read_pipe(&g, 8);
 	pthread_create(&th, NULL, later_main, &l);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	pthread_join(th, NULL);
 	ck_assert_uint_ge(g.st[AW].op.count, 1);
 	/* the reads the writer woke complete; aiowait reaps them, submits none */
 	wait_completions(&g, 8 - (unsigned)g.st[AW].op.count);
-	ck_assert_int_eq(run(&g, WT), FO_OK);
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	/*
 	 * One execution submitted 8 reads before any data existed (the
 	 * writer waited to see the kernel take all 8, then 150 ms more): all
@@ -611,7 +611,7 @@ START_TEST(test_depth_really_in_flight)
 	l.submitted = 16;
 	l.delay_ms = 50;
 	pthread_create(&th, NULL, later_main, &l);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	pthread_join(th, NULL);
 	ck_assert_uint_eq(ring_submitted(&g), 16);
 	n = g.st[AW].op.count;
@@ -634,7 +634,7 @@ START_TEST(test_depth_tops_up_each_execution)
 	/* /dev/zero completes every read inside the submission */
 	rig_setup(&g, open("/dev/zero", O_RDONLY), "aioread", RD_IOSIZE, 4);
 	for (unsigned i = 1; i <= 5; i++) {
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 		ck_assert_uint_eq(ring_submitted(&g), 4 * i);
 		ck_assert_uint_eq(g.st[AW].op.count, 4 * i);
 	}
@@ -645,7 +645,7 @@ START_TEST(test_depth_tops_up_each_execution)
 	/* aiowrite with iodepth reaps its own writes the same way */
 	rig_setup(&g, open("/dev/null", O_WRONLY), "aiowrite", IOSIZE, 3);
 	for (unsigned i = 1; i <= 4; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(ring_submitted(&g), 12);
 	ck_assert_uint_eq(g.st[AW].op.count, 12);
 	ck_assert_uint_eq(g.st[AW].op.bytes, 12 * IOSIZE);
@@ -662,7 +662,7 @@ START_TEST(test_depth_deadline)
 	rig_read_pipe(&g, 4);
 	g.t.deadline_ticks = thread_ticks(&g.t);   /* time is up from now */
 	pthread_create(&th, NULL, later_main, &l);
-	ck_assert_int_eq(run(&g, AW), FO_DONE);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_DONE);
 	pthread_join(th, NULL);
 	ck_assert_uint_eq(g.st[AW].op.count, 0);
 	ck_assert_uint_ge(g.st[AW].discarded, 1);
@@ -702,11 +702,11 @@ START_TEST(test_depth_sequential_wraps_at_eof)
 
 	/* 10000 bytes read 4 KiB at a time, 3 in flight: 4096 + 4096 + 1808 */
 	rig_setup(&g, temp_file(10000, 0), "aioread", RD_IOSIZE, 3);
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 3);
 	ck_assert_uint_eq(g.st[AW].op.bytes, 10000);
 	/* the offset reached the end: the next reads start again at 0 */
-	ck_assert_int_eq(run(&g, AW), FO_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 6);
 	ck_assert_uint_eq(g.st[AW].op.bytes, 20000);
 	rig_fini(&g);
@@ -727,7 +727,7 @@ START_TEST(test_depth_direct_io)
 	/* each read in flight needs its own aligned buffer, or EINVAL */
 	rig_setup(&g, fd, "aioread", RD_IOSIZE, 8);
 	for (int i = 0; i < 20; i++)
-		ck_assert_int_eq(run(&g, AW), FO_OK);
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
 	n = g.st[AW].op.count;
 	sub = ring_submitted(&g);
 	ck_assert_uint_ge(n, 20);

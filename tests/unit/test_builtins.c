@@ -67,7 +67,7 @@ static const struct plan_value *plan_var(const struct plan *pl,
 static const char *first_echo(const struct plan *pl)
 {
 	for (int i = 0; i < pl->nactions; i++)
-		if (pl->actions[i].kind == PA_ECHO)
+		if (pl->actions[i].kind == PLAN_ACTION_ECHO)
 			return pl->actions[i].text;
 	return NULL;
 }

@@ -299,11 +299,11 @@ START_TEST(test_statements)
 	ck_assert(r.plan.eventgen_rate.u.d == 250);   /* late-bound */
 	ck_assert_uint_eq(r.plan.seed, 42);
 	ck_assert_int_eq(r.plan.nactions, 4);
-	ck_assert_int_eq(r.plan.actions[0].kind, PA_SLEEP);
+	ck_assert_int_eq(r.plan.actions[0].kind, PLAN_ACTION_SLEEP);
 	ck_assert(r.plan.actions[0].num == 2);
-	ck_assert_int_eq(r.plan.actions[1].kind, PA_VERSION);
-	ck_assert_int_eq(r.plan.actions[2].kind, PA_LIST_FILESETS);
-	ck_assert_int_eq(r.plan.actions[3].kind, PA_LIST_FLOWOPS);
+	ck_assert_int_eq(r.plan.actions[1].kind, PLAN_ACTION_VERSION);
+	ck_assert_int_eq(r.plan.actions[2].kind, PLAN_ACTION_LIST_FILESETS);
+	ck_assert_int_eq(r.plan.actions[3].kind, PLAN_ACTION_LIST_FLOWOPS);
 	HAS(&r, "t.f:8:1: warning: 'debug' has no effect");
 	release(&r);
 
@@ -334,7 +334,7 @@ START_TEST(test_system_needs_consent)
 	compile_opts(&r, "set $d=/tmp\nsystem \"ls \" \"$d\"\n", &opts);
 	ck_assert_int_eq(r.errors, 0);
 	ck_assert_int_eq(r.plan.nactions, 1);
-	ck_assert_int_eq(r.plan.actions[0].kind, PA_SYSTEM);
+	ck_assert_int_eq(r.plan.actions[0].kind, PLAN_ACTION_SYSTEM);
 	ck_assert_str_eq(r.plan.actions[0].text, "ls /tmp");
 	ck_assert(r.plan.allow_system);
 	release(&r);
@@ -368,7 +368,7 @@ START_TEST(test_unsupported_and_quit)
 	compile_src(&r, "echo \"a\"\nquit\n", NULL);
 	ck_assert_int_eq(r.errors, 0);
 	ck_assert(!r.plan.has_run);
-	ck_assert_int_eq(r.plan.actions[r.plan.nactions - 1].kind, PA_QUIT);
+	ck_assert_int_eq(r.plan.actions[r.plan.nactions - 1].kind, PLAN_ACTION_QUIT);
 	release(&r);
 }
 END_TEST

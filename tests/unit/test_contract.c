@@ -6,7 +6,7 @@
  * documented in docs/wml.md; a statement's values land where its table
  * says; and the per-family thread slot (runtime/engine/thread.h) keeps
  * one state per family key; and the pattern written data carries is
- * the same bytes however long the buffer (fo_fill_pattern()).
+ * the same bytes however long the buffer (common_fill_pattern()).
  */
 #include <check.h>
 #include <stddef.h>
@@ -233,7 +233,7 @@ START_TEST(test_family_slot)
 }
 END_TEST
 
-/* fo_fill_pattern() gives byte i = key ^ (i * 131) for every length. */
+/* common_fill_pattern() gives byte i = key ^ (i * 131) for every length. */
 START_TEST(test_fill_pattern)
 {
 	static const size_t lens[] = { 0, 1, 255, 256, 257, 511, 1000, 4096, 65537, (1 << 20) + 3 };
@@ -243,7 +243,7 @@ START_TEST(test_fill_pattern)
 
 		ck_assert_ptr_nonnull(buf);
 		buf[lens[l]] = 0x11;
-		fo_fill_pattern(buf, lens[l], 0x5a);
+		common_fill_pattern(buf, lens[l], 0x5a);
 		for (size_t i = 0; i < lens[l]; i++)
 			ck_assert_msg(buf[i] == (char)(0x5a ^ (i * 131)),
 				      "length %zu: byte %zu", lens[l], i);
@@ -255,20 +255,20 @@ END_TEST
 
 static int runs_direct, runs_via_ops;
 
-static enum fo_result run_direct(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result run_direct(struct fb_thread *t, struct flowop_inst *fi)
 {
 	(void)t;
 	(void)fi;
 	runs_direct++;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
-static enum fo_result run_via_ops(struct fb_thread *t, struct flowop_inst *fi)
+static enum flowop_result run_via_ops(struct fb_thread *t, struct flowop_inst *fi)
 {
 	(void)t;
 	(void)fi;
 	runs_via_ops++;
-	return FO_OK;
+	return FLOWOP_OK;
 }
 
 /*
@@ -292,7 +292,7 @@ START_TEST(test_entry_runs_direct)
 	t.fo = fi;
 	t.nfo = 1;
 	t.ctl = &ctl;
-	ck_assert_int_eq(thread_run_entry(&t, 0), FO_OK);
+	ck_assert_int_eq(thread_run_entry(&t, 0), FLOWOP_OK);
 	ck_assert_int_eq(runs_direct, 3);
 	ck_assert_int_eq(runs_via_ops, 0);
 }

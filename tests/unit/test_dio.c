@@ -107,7 +107,8 @@ START_TEST(test_mem_anon)
 	struct thread_mem m;
 	char err[256];
 
-	ck_assert_int_eq(thread_mem_alloc(&m, 10000, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0,
+	ck_assert_int_eq(thread_mem_alloc(&m, 10000, PLAN_MEM_ANON,
+					  THREAD_MEM_FILL_BEFORE_RUN, "t", 0,
 					  err, sizeof(err)), 0);
 	ck_assert_uint_eq((uintptr_t)m.addr % 4096, 0);
 	ck_assert_uint_eq(m.size, 10000);
@@ -117,7 +118,8 @@ START_TEST(test_mem_anon)
 	memset(m.addr, 1, m.size);
 	thread_mem_free(&m);
 	ck_assert_ptr_null(m.addr);
-	ck_assert_int_eq(thread_mem_alloc(&m, 0, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 0,
+	ck_assert_int_eq(thread_mem_alloc(&m, 0, PLAN_MEM_HUGETLB,
+					  THREAD_MEM_FILL_BEFORE_RUN, "t", 0,
 					  err, sizeof(err)), 0);
 	ck_assert_ptr_null(m.addr);
 }
@@ -129,7 +131,8 @@ START_TEST(test_mem_thp)
 	struct thread_mem m;
 	char err[512];
 
-	if (thread_mem_alloc(&m, 3 << 20, MEM_THP, MEM_FILL_BEFORE_RUN, "t", 0, err,
+	if (thread_mem_alloc(&m, 3 << 20, PLAN_MEM_THP,
+			     THREAD_MEM_FILL_BEFORE_RUN, "t", 0, err,
 			     sizeof(err)) != 0) {
 		ck_assert_ptr_nonnull(strstr(err, "thread t: memtype=thp"));
 		ck_assert_ptr_nonnull(strstr(err, "transparent_hugepage/enabled"));
@@ -153,7 +156,8 @@ START_TEST(test_mem_hugetlb)
 	if (!hp)
 		return;         /* no huge pages in this kernel */
 	/* far more than any machine has free */
-	if (thread_mem_alloc(&m, hp * 100000, MEM_HUGETLB, MEM_FILL_BEFORE_RUN, "t", 100000, err,
+	if (thread_mem_alloc(&m, hp * 100000, PLAN_MEM_HUGETLB,
+			     THREAD_MEM_FILL_BEFORE_RUN, "t", 100000, err,
 			     sizeof(err)) == 0) {
 		thread_mem_free(&m);
 		return;
@@ -210,7 +214,7 @@ static size_t resident_pages(void *addr, size_t len)
 
 /*
  * The fill: flowbench's faults every page in at allocation; filebench's
- * (MEM_FILL_AT_RELEASE) leaves them all to thread_mem_zero().
+ * (THREAD_MEM_FILL_AT_RELEASE) leaves them all to thread_mem_zero().
  */
 START_TEST(test_mem_fill)
 {
@@ -218,13 +222,15 @@ START_TEST(test_mem_fill)
 	struct thread_mem m;
 	char err[256];
 
-	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FLOWBENCH), MEM_FILL_BEFORE_RUN);
-	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FILEBENCH), MEM_FILL_AT_RELEASE);
-	ck_assert_int_eq(thread_mem_alloc(&m, len, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0,
+	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FLOWBENCH), THREAD_MEM_FILL_BEFORE_RUN);
+	ck_assert_int_eq(thread_mem_fill_of(PLAN_SEM_FILEBENCH), THREAD_MEM_FILL_AT_RELEASE);
+	ck_assert_int_eq(thread_mem_alloc(&m, len, PLAN_MEM_ANON,
+					  THREAD_MEM_FILL_BEFORE_RUN, "t", 0,
 					  err, sizeof(err)), 0);
 	ck_assert_uint_eq(resident_pages(m.addr, len), pages);
 	thread_mem_free(&m);
-	ck_assert_int_eq(thread_mem_alloc(&m, len, MEM_ANON, MEM_FILL_AT_RELEASE, "t", 0,
+	ck_assert_int_eq(thread_mem_alloc(&m, len, PLAN_MEM_ANON,
+					  THREAD_MEM_FILL_AT_RELEASE, "t", 0,
 					  err, sizeof(err)), 0);
 	ck_assert_uint_eq(resident_pages(m.addr, len), 0);
 	thread_mem_zero(m.addr, m.size);

@@ -160,7 +160,7 @@ START_TEST(test_results_flowop)
 	struct plan_flowop fo[1];
 	struct fo_stats *st = malloc(sizeof(*st));
 	struct plan p = { .flowops = fo, .nflowops = 1 };
-	struct run_results r;
+	struct results r;
 
 	memset(fo, 0, sizeof(fo));
 	fo[0].name = "w1";

@@ -53,21 +53,21 @@ START_TEST(test_sizes)
 	ck_assert_uint_eq(v, 2ull << 40);
 	ck_assert_int_eq(fio_parse_size("1p", &v), 0);
 	ck_assert_uint_eq(v, 1ull << 50);
-	ck_assert_int_eq(fio_parse_size("4x", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("4kk", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("4ki", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("k", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("-4k", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size(" 4k", &v), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_size("1.5m", &v), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("4x", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("4kk", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("4ki", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("k", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("-4k", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size(" 4k", &v), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_size("1.5m", &v), FIO_PARSE_NOT_A_VALUE);
 	ck_assert_int_eq(fio_parse_size("99999999999999999999999x", &v),
-			 FIO_NOT_A_VALUE);
+			 FIO_PARSE_NOT_A_VALUE);
 }
 END_TEST
 
 /* Sizes up to 2^63-1 bytes (the largest file, the largest WML integer);
- * beyond, whatever the spelling, FIO_TOO_LARGE and *v untouched. */
+ * beyond, whatever the spelling, FIO_PARSE_TOO_LARGE and *v untouched. */
 START_TEST(test_size_limits)
 {
 	uint64_t v;
@@ -79,14 +79,14 @@ START_TEST(test_size_limits)
 	ck_assert_int_eq(fio_parse_size("9223372TiB", &v), 0);
 	ck_assert_uint_eq(v, 9223372000000000000ull);
 	v = 7;
-	ck_assert_int_eq(fio_parse_size("9223372036854775808", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("18446744073709551616", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("99999999999999999999999k", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("8192p", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("16384p", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("9223373TiB", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("9224PiB", &v), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_size("99999999t", &v), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("9223372036854775808", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("18446744073709551616", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("99999999999999999999999k", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("8192p", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("16384p", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("9223373TiB", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("9224PiB", &v), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_size("99999999t", &v), FIO_PARSE_TOO_LARGE);
 	ck_assert_uint_eq(v, 7);
 }
 END_TEST
@@ -111,19 +111,19 @@ START_TEST(test_times)
 	ck_assert_uint_eq(us, 10);
 	ck_assert_int_eq(fio_parse_time("0", &us), 0);
 	ck_assert_uint_eq(us, 0);
-	ck_assert_int_eq(fio_parse_time("10x", &us), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_time("m", &us), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_time("-1", &us), FIO_NOT_A_VALUE);
-	ck_assert_int_eq(fio_parse_time("1.5", &us), FIO_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("10x", &us), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("m", &us), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("-1", &us), FIO_PARSE_NOT_A_VALUE);
+	ck_assert_int_eq(fio_parse_time("1.5", &us), FIO_PARSE_NOT_A_VALUE);
 	/* up to 10^9 s, also --warmup's maximum */
 	ck_assert_int_eq(fio_parse_time("1000000000", &us), 0);
 	ck_assert_uint_eq(us, 1000000000000000ull);
 	ck_assert_int_eq(fio_parse_time("11574d", &us), 0);
-	ck_assert_int_eq(fio_parse_time("1000000001", &us), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_time("11575d", &us), FIO_TOO_LARGE);
-	ck_assert_int_eq(fio_parse_time("213503982335d", &us), FIO_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("1000000001", &us), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("11575d", &us), FIO_PARSE_TOO_LARGE);
+	ck_assert_int_eq(fio_parse_time("213503982335d", &us), FIO_PARSE_TOO_LARGE);
 	ck_assert_int_eq(fio_parse_time("99999999999999999999999us", &us),
-			 FIO_TOO_LARGE);
+			 FIO_PARSE_TOO_LARGE);
 }
 END_TEST
 
@@ -196,7 +196,7 @@ START_TEST(test_global_inheritance)
 	ck_assert_uint_eq(job(&jf, "a")->opts.bs, 8192);
 	ck_assert_int_eq(job(&jf, "a")->opts.numjobs, 4);
 	ck_assert(job(&jf, "a")->opts.direct);
-	ck_assert_int_eq(job(&jf, "a")->opts.rw, FIO_RANDREAD);
+	ck_assert_int_eq(job(&jf, "a")->opts.rw, FIO_RW_RANDREAD);
 	ck_assert_uint_eq(job(&jf, "a")->opts.size, 1ull << 30);
 	ck_assert_uint_eq(job(&jf, "b")->opts.bs, 16384);
 	ck_assert(!job(&jf, "b")->opts.direct);
@@ -205,7 +205,7 @@ START_TEST(test_global_inheritance)
 	ck_assert_int_eq(job(&jf, "c")->opts.numjobs, 2);
 	ck_assert_uint_eq(job(&jf, "c")->opts.bs, 8192);
 	/* fio's defaults where nothing is said */
-	ck_assert_int_eq(job(&jf, "a")->opts.engine, FIO_PSYNC);
+	ck_assert_int_eq(job(&jf, "a")->opts.engine, FIO_ENGINE_PSYNC);
 	ck_assert_int_eq(job(&jf, "a")->opts.rwmixread, 50);
 	ck_assert_int_eq(job(&jf, "a")->opts.iodepth, 1);
 	/* each job keeps its own lines for the comments */

@@ -42,7 +42,8 @@ START_TEST(test_round_robin)
 	make_set(&s, 10, true);
 	for (int round = 0; round < 3; round++) {
 		for (uint64_t want = 0; want < 10; want++) {
-			ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_OK);
+			ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e),
+					 PICK_OK);
 			ck_assert_uint_eq(e, want);
 			pick_release(&s, e);
 		}
@@ -58,10 +59,10 @@ START_TEST(test_busy_skipped)
 	make_set(&s, 10, true);
 	ck_assert(pick_claim(&s, 0));
 	ck_assert(!pick_claim(&s, 0));
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_OK);
 	ck_assert_uint_eq(e, 1);
 	/* e stays busy: the next pick moves on */
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e2), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e2), PICK_OK);
 	ck_assert_uint_eq(e2, 2);
 	pick_release(&s, 0);
 	pick_release(&s, 1);
@@ -76,12 +77,12 @@ START_TEST(test_none_or_busy)
 	uint64_t e;
 
 	make_set(&s, 3, false);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_NONE);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_NONE);
 	pick_set_exists(&s, 1, true);
 	ck_assert(pick_claim(&s, 1));
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_BUSY);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_BUSY);
 	pick_release(&s, 1);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_OK);
 	ck_assert_uint_eq(e, 1);
 }
 END_TEST
@@ -92,23 +93,23 @@ START_TEST(test_transitions)
 	uint64_t e;
 
 	make_set(&s, 4, false);
-	ck_assert_uint_eq(pick_count(&s, PICK_ABSENT), 4);
+	ck_assert_uint_eq(pick_count(&s, PICK_WANT_ABSENT), 4);
 	/* create all four, as createfile does */
 	for (int i = 0; i < 4; i++) {
-		ck_assert_int_eq(pick_next(&s, PICK_ABSENT, 0, NULL, &e), PICK_OK);
+		ck_assert_int_eq(pick_next(&s, PICK_WANT_ABSENT, 0, NULL, &e), PICK_OK);
 		ck_assert_uint_eq(e, (uint64_t)i);
 		pick_set_exists(&s, e, true);
 		pick_release(&s, e);
 	}
-	ck_assert_int_eq(pick_next(&s, PICK_ABSENT, 0, NULL, &e), PICK_NONE);
-	ck_assert_uint_eq(pick_count(&s, PICK_EXISTING), 4);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_ABSENT, 0, NULL, &e), PICK_NONE);
+	ck_assert_uint_eq(pick_count(&s, PICK_WANT_EXISTING), 4);
 	/* delete one: the existing rotor skips it, the absent one finds it */
 	pick_set_exists(&s, 2, false);
 	ck_assert(!pick_exists(&s, 2));
-	ck_assert_int_eq(pick_indexed(&s, PICK_EXISTING, 0, 2, &e), PICK_OK);
+	ck_assert_int_eq(pick_indexed(&s, PICK_WANT_EXISTING, 0, 2, &e), PICK_OK);
 	ck_assert_uint_eq(e, 3);
 	pick_release(&s, e);
-	ck_assert_int_eq(pick_next(&s, PICK_ABSENT, 0, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_ABSENT, 0, NULL, &e), PICK_OK);
 	ck_assert_uint_eq(e, 2);
 	pick_release(&s, e);
 }
@@ -123,22 +124,22 @@ START_TEST(test_indexed)
 	make_set(&s, 130, false);
 	pick_set_exists(&s, 5, true);
 	pick_set_exists(&s, 129, true);
-	ck_assert_int_eq(pick_indexed(&s, PICK_EXISTING, 0, 6, &e), PICK_OK);
+	ck_assert_int_eq(pick_indexed(&s, PICK_WANT_EXISTING, 0, 6, &e), PICK_OK);
 	ck_assert_uint_eq(e, 129);
 	pick_release(&s, e);
-	ck_assert_int_eq(pick_indexed(&s, PICK_EXISTING, 0, 130 + 5, &e), PICK_OK);
+	ck_assert_int_eq(pick_indexed(&s, PICK_WANT_EXISTING, 0, 130 + 5, &e), PICK_OK);
 	ck_assert_uint_eq(e, 5);
 	pick_release(&s, e);
-	ck_assert_int_eq(pick_indexed(&s, PICK_EXISTING, 0, 129 + 1, &e), PICK_OK);
+	ck_assert_int_eq(pick_indexed(&s, PICK_WANT_EXISTING, 0, 129 + 1, &e), PICK_OK);
 	ck_assert_uint_eq(e, 5);     /* 130 mod 130 = 0 -> 5 */
 	pick_release(&s, e);
 	ck_assert_uint_eq(atomic_load(s.rotor[0]), 0);
 	/* the rotor wraps across words */
 	atomic_store(s.rotor[0], 100);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_OK);
 	ck_assert_uint_eq(e, 129);
 	pick_release(&s, e);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, NULL, &e), PICK_OK);
 	ck_assert_uint_eq(e, 5);
 	pick_release(&s, e);
 }
@@ -151,7 +152,7 @@ START_TEST(test_own_rotor)
 	uint64_t e, own = 7;
 
 	make_set(&s, 10, true);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, 0, &own, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, 0, &own, &e), PICK_OK);
 	ck_assert_uint_eq(e, 7);
 	ck_assert_uint_eq(own, 8);
 	ck_assert_uint_eq(atomic_load(s.rotor[0]), 0);
@@ -167,13 +168,16 @@ START_TEST(test_not_open)
 	make_set(&s, 3, true);
 	pick_open_inc(&s, 0);
 	pick_open_inc(&s, 1);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_OK);
 	ck_assert_uint_eq(e, 2);
 	pick_release(&s, e);
 	pick_open_inc(&s, 2);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_NONE);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_NONE);
 	pick_open_dec(&s, 1);
-	ck_assert_int_eq(pick_next(&s, PICK_EXISTING, PICK_NOT_OPEN, NULL, &e), PICK_OK);
+	ck_assert_int_eq(pick_next(&s, PICK_WANT_EXISTING, PICK_NOT_OPEN, NULL, &e),
+			 PICK_OK);
 	ck_assert_uint_eq(e, 1);
 	pick_release(&s, e);
 }
@@ -200,7 +204,8 @@ START_TEST(test_two_processes)
 			int bad = 0;
 
 			for (int i = 0; i < ROUNDS; i++) {
-				enum pick_want w = i % 3 == 2 ? PICK_ABSENT : PICK_EXISTING;
+				enum pick_want w = i % 3 == 2 ? PICK_WANT_ABSENT :
+								PICK_WANT_EXISTING;
 				uint64_t e;
 				enum pick_rc rc = pick_next(&s, w, 0, NULL, &e);
 
@@ -208,10 +213,10 @@ START_TEST(test_two_processes)
 					continue;
 				if (atomic_fetch_add(&holders[e], 1) != 0)
 					bad = 1;
-				if (pick_exists(&s, e) != (w == PICK_EXISTING))
+				if (pick_exists(&s, e) != (w == PICK_WANT_EXISTING))
 					bad = 1;
 				if (i % 5 == 0)
-					pick_set_exists(&s, e, w != PICK_EXISTING);
+					pick_set_exists(&s, e, w != PICK_WANT_EXISTING);
 				atomic_fetch_add(picks, 1);
 				atomic_fetch_sub(&holders[e], 1);
 				pick_release(&s, e);

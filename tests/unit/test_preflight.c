@@ -111,7 +111,7 @@ END_TEST
 START_TEST(test_memory)
 {
 	struct result r;
-	uint64_t per_flowop = sizeof(struct fo_stats) + sizeof(struct fo_sync);
+	uint64_t per_flowop = sizeof(struct fo_stats) + sizeof(struct shared_sync);
 	uint64_t m0, m1;
 
 	/* memsize holds the buffer: memsize + statistics + overhead */
@@ -259,7 +259,7 @@ END_TEST
 START_TEST(test_footprint)
 {
 	struct result r;
-	struct fs_footprint fp;
+	struct fileset_foot fp;
 
 	compile_src(&r,
 		    "define fileset name=a,path=/tmp,size=1m,entries=10,dirwidth=10,prealloc=50\n"
@@ -348,7 +348,7 @@ START_TEST(test_compile_instances)
 	struct result r;
 	char limit[64];
 
-	snprintf(limit, sizeof(limit), "limit of %u thread instances", FB_MAX_THREAD_INSTANCES);
+	snprintf(limit, sizeof(limit), "limit of %u thread instances", PLAN_MAX_THREAD_INSTANCES);
 	compile_one(&r, "", "", ",instances=100000000",
 		    "    flowop delay name=d,value=1\n");
 	ck_assert_int_eq(r.errors, 1);

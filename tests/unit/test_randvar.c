@@ -13,7 +13,7 @@
 
 #include "plan/arena.h"
 #include "plan/diag.h"
-#include "lang/randvar.h"
+#include "lang/rvspec.h"
 #include "runtime/base/randvar.h"
 #include "runtime/base/rng.h"
 
@@ -50,9 +50,9 @@ struct built {
 static void build_rows(struct built *b, const char *fn, const struct a *in,
 		       const double (*rows)[3], int nrows)
 {
-	struct randvar_arg args[16];
-	struct randvar_row trows[16];
-	struct randvar_spec spec = {
+	struct rvspec_arg args[16];
+	struct rvspec_row trows[16];
+	struct rvspec spec = {
 		.fn = fn, .var = "x", .loc = { 1, 1 }, .args = args,
 		.rows = trows, .nrows = nrows, .table_loc = { 20, 4 },
 	};
@@ -64,19 +64,19 @@ static void build_rows(struct built *b, const char *fn, const struct a *in,
 	for (; in[spec.nargs].name; spec.nargs++) {
 		const struct a *x = &in[spec.nargs];
 
-		args[spec.nargs] = (struct randvar_arg){
+		args[spec.nargs] = (struct rvspec_arg){
 			.name = x->name, .is_num = x->is_num, .num = x->num,
 			.str = x->str, .loc = { spec.nargs + 2, 3 },
 			.val_loc = { spec.nargs + 2, 10 },
 		};
 	}
 	for (int j = 0; j < nrows; j++)
-		trows[j] = (struct randvar_row){ rows[j][0], rows[j][1],
+		trows[j] = (struct rvspec_row){ rows[j][0], rows[j][1],
 						 rows[j][2], { 21 + j, 6 } };
 	f = open_memstream(&b->msgs, &b->len);
 	ck_assert_ptr_nonnull(f);
 	diag_init(&d, "t.f", NULL, 0, f);
-	b->errors = randvar_build(&spec, &b->rv, &b->arena, &d);
+	b->errors = rvspec_build(&spec, &b->rv, &b->arena, &d);
 	fclose(f);
 }
 

@@ -88,7 +88,7 @@ END_TEST
 
 START_TEST(test_summary)
 {
-	struct io_totals t = {
+	struct text_totals t = {
 		.ops = 2002, .rd_ops = 1000, .wr_ops = 1000,
 		.bytes = 2000 * 8192, .lat_sum_ns = 2002 * 100000ull,
 	};
@@ -103,7 +103,7 @@ END_TEST
 
 START_TEST(test_summary_empty)
 {
-	struct io_totals t = { 0 };
+	struct text_totals t = { 0 };
 	char *buf = NULL;
 
 	CAPTURE(buf, text_io_summary(out, &t, 0.0));
@@ -115,7 +115,7 @@ END_TEST
 
 /* A SYNC-class flowop that must stay out of the IO Summary. */
 static const struct flowop_ops fake_sync = {
-	.name = "fake-sync", .cls = FO_CLASS_SYNC,
+	.name = "fake-sync", .cls = FLOWOP_CLASS_SYNC,
 };
 
 START_TEST(test_totals)
@@ -123,7 +123,7 @@ START_TEST(test_totals)
 	struct plan_flowop fo[3];
 	struct fo_stats st[3];
 	struct plan p = { .flowops = fo, .nflowops = 3 };
-	struct io_totals t;
+	struct text_totals t;
 
 	memset(fo, 0, sizeof(fo));
 	fo[0].ops = flowop_registry_lookup(&flowops_registry, "read");
@@ -282,7 +282,8 @@ START_TEST(test_latency_units)
 	char buf[32];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_str_eq(text_latency(buf, sizeof(buf), cases[i].ns), cases[i].text);
+		ck_assert_str_eq(units_latency(buf, sizeof(buf), cases[i].ns),
+				 cases[i].text);
 	ck_assert_int_eq(text_width("3.605µs"), 7);
 }
 END_TEST

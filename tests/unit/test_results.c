@@ -188,7 +188,7 @@ static void ops(struct fo_stats *s, int n, uint64_t lat)
 }
 
 /* Three runs: reads 100/200/300 ops in 2 s, writes 50 each, none the third. */
-static void three_runs(struct fixture *f, struct run_results *r)
+static void three_runs(struct fixture *f, struct results *r)
 {
 	static const int reads[3] = { 100, 200, 300 };
 
@@ -204,7 +204,7 @@ static void three_runs(struct fixture *f, struct run_results *r)
 START_TEST(test_add_run_numbers)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	const struct res_flowop *o;
 
 	fixture_init(&f);
@@ -249,7 +249,7 @@ END_TEST
 START_TEST(test_aggregate_needs_two)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 
 	fixture_init(&f);
 	results_init(&r);
@@ -263,7 +263,7 @@ START_TEST(test_aggregate_needs_two)
 END_TEST
 
 /* A document written by `fn` into memory, parsed back by `parse`. */
-static json_t *roundtrip_json(const struct run_results *r)
+static json_t *roundtrip_json(const struct results *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -280,7 +280,7 @@ static json_t *roundtrip_json(const struct run_results *r)
 	return root;
 }
 
-static json_t *roundtrip_yaml(const struct run_results *r)
+static json_t *roundtrip_yaml(const struct results *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -298,7 +298,7 @@ static json_t *roundtrip_yaml(const struct run_results *r)
 	return root;
 }
 
-static void describe(struct run_results *r, struct fixture *f)
+static void describe(struct results *r, struct fixture *f)
 {
 	static char *const argv[] = { "flowbench", "run", "w.f", "-D", "n=\"true\"" };
 	static const struct res_define defs[] = { { "n", "true" }, { "size", "64m" } };
@@ -322,7 +322,7 @@ static void describe(struct run_results *r, struct fixture *f)
 START_TEST(test_json_document)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	json_t *root, *runs, *fo, *agg;
 
 	fixture_init(&f);
@@ -380,7 +380,7 @@ END_TEST
 START_TEST(test_yaml_same_tree)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	json_t *j, *y;
 
 	fixture_init(&f);
@@ -408,7 +408,7 @@ END_TEST
  * failed.  `counts` holds the clients' per-flowop counts (coord.h);
  * `usage`, if not NULL, each client's usage summary.
  */
-static void three_clients(struct fixture *f, struct run_results *r,
+static void three_clients(struct fixture *f, struct results *r,
 			  struct coord_combined *c, uint64_t counts[3][6],
 			  struct run_client cl[3], const struct usage_summary *usage)
 {
@@ -510,7 +510,7 @@ static void check_ranks(const json_t *run)
 START_TEST(test_clients_documents)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	struct coord_combined c;
 	struct run_client cl[3];
 	uint64_t counts[3][6];
@@ -539,7 +539,7 @@ END_TEST
 START_TEST(test_rank_usage_counts_disks)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	struct coord_combined c;
 	struct run_client cl[3];
 	uint64_t counts[3][6];
@@ -588,7 +588,7 @@ END_TEST
 START_TEST(test_plain_run_no_clients)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	json_t *docs[2];
 
 	fixture_init(&f);
@@ -766,7 +766,7 @@ static json_t *sorted(json_t *list)
 START_TEST(test_histogram_in_file)
 {
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	struct fo_stats merged;
 	json_t *root, *runs, *l0, *l1, *m;
 	const char *key;
@@ -834,7 +834,7 @@ START_TEST(test_json_number_lists_on_one_line)
 {
 	static const char *const tricky = "x [1,\n 2] \"[3, 4]\" \\[5]";
 	struct fixture f;
-	struct run_results r;
+	struct results r;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;

@@ -104,7 +104,8 @@ START_TEST(test_populated_without_traps)
 
 	if (fd >= 0)
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	ck_assert_int_eq(thread_mem_alloc(&m, MEM_BYTES, MEM_ANON, MEM_FILL_BEFORE_RUN, "t", 0,
+	ck_assert_int_eq(thread_mem_alloc(&m, MEM_BYTES, PLAN_MEM_ANON,
+					  THREAD_MEM_FILL_BEFORE_RUN, "t", 0,
 					  err, sizeof(err)), 0);
 	if (fd >= 0) {
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -162,7 +163,8 @@ START_TEST(test_thp_populated_huge)
 	char err[512];
 	long huge;
 
-	if (thread_mem_alloc(&m, MEM_BYTES, MEM_THP, MEM_FILL_BEFORE_RUN, "t", 0, err,
+	if (thread_mem_alloc(&m, MEM_BYTES, PLAN_MEM_THP,
+			     THREAD_MEM_FILL_BEFORE_RUN, "t", 0, err,
 			     sizeof(err)) != 0) {
 		printf("skip: %s\n", err);
 		return;

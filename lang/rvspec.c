@@ -1,8 +1,8 @@
 /*
- * randvar.c - WML random variables, the compiler's half: validation and
+ * rvspec.c - WML random variables, the compiler's half: validation and
  * what sampling needs, precomputed (runtime/base/randvar.c samples).
  *
- * randvar_build() turns the attributes of randvar(...), cvar(...) or the
+ * rvspec_build() turns the attributes of randvar(...), cvar(...) or the
  * legacy `define randvar` into a struct plan_randvar: every attribute is
  * checked (unknown names, wrong kinds, impossible values) with an error at
  * the attribute itself, and everything sampling needs is precomputed, so
@@ -19,7 +19,7 @@
  *    are kept; filebench clamps them to the smallest positive double.
  *  - randtable percentages must total 100 (filebench warns and overflows).
  */
-#include "lang/randvar.h"
+#include "lang/rvspec.h"
 
 #include <float.h>
 #include <math.h>
@@ -65,14 +65,14 @@ static const struct attr_def cvar_attrs[] = {
 	{ NULL, A_COUNT, K_ANY },
 };
 
-/* What one randvar_build() call is working on. */
+/* What one rvspec_build() call is working on. */
 struct build {
-	const struct randvar_spec *spec;
+	const struct rvspec *spec;
 	struct plan_randvar *out;
 	struct arena *a;
 	struct diag *d;
 	const char *what;                        /* "randvar $x" */
-	const struct randvar_arg *arg[A_COUNT];  /* NULL when not given */
+	const struct rvspec_arg *arg[A_COUNT];   /* NULL when not given */
 };
 
 static double num_or(const struct build *b, enum attr_id id, double dflt)
@@ -109,7 +109,7 @@ static void collect_args(struct build *b, const struct attr_def *defs)
 	names[n] = NULL;
 
 	for (int i = 0; i < b->spec->nargs; i++) {
-		const struct randvar_arg *arg = &b->spec->args[i];
+		const struct rvspec_arg *arg = &b->spec->args[i];
 		const struct attr_def *def = defs;
 		char hint[160];
 
@@ -235,13 +235,13 @@ static void build_gamma(struct build *b)
  */
 static void build_tabular(struct build *b)
 {
-	const struct randvar_spec *spec = b->spec;
+	const struct rvspec *spec = b->spec;
 	struct plan_randvar *rv = b->out;
 	double sum = 0, tmin = INFINITY, tmean = 0, target, acc = 0;
 	int n = 0, bad = 0;
 
 	for (int i = 0; i < spec->nrows; i++) {
-		const struct randvar_row *row = &spec->rows[i];
+		const struct rvspec_row *row = &spec->rows[i];
 
 		if (!isfinite(row->pct) || row->pct < 0) {
 			diag_error(b->d, row->loc,
@@ -288,7 +288,7 @@ static void build_tabular(struct build *b)
 	rv->hi = arena_alloc(b->a, (size_t)n * sizeof(double));
 	n = 0;
 	for (int i = 0; i < spec->nrows; i++) {
-		const struct randvar_row *row = &spec->rows[i];
+		const struct rvspec_row *row = &spec->rows[i];
 
 		if (row->pct <= 0)
 			continue;
@@ -312,7 +312,7 @@ static void build_tabular(struct build *b)
 static void build_randvar(struct build *b)
 {
 	struct plan_randvar *rv = b->out;
-	const struct randvar_arg *type, *src;
+	const struct rvspec_arg *type, *src;
 	bool table = b->spec->nrows > 0;
 
 	collect_args(b, randvar_attrs);
@@ -527,7 +527,7 @@ static const struct cvar_type cvar_types[] = {
 	{ NULL, { NULL }, { 0 }, NULL },
 };
 
-static char *trim(char *s)
+static char *trim_blanks(char *s)
 {
 	char *end;
 
@@ -545,7 +545,7 @@ static char *trim(char *s)
  */
 static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 {
-	const struct randvar_arg *arg = b->arg[A_PARAMETERS];
+	const struct rvspec_arg *arg = b->arg[A_PARAMETERS];
 	bool seen[3] = { false };
 	char *text, *piece, *save = NULL;
 	int errors = 0;
@@ -562,7 +562,7 @@ static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 		double x;
 		int k;
 
-		piece = trim(piece);
+		piece = trim_blanks(piece);
 		if (!*piece)
 			continue;
 		if (!colon) {
@@ -573,8 +573,8 @@ static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 			continue;
 		}
 		*colon = '\0';
-		key = trim(piece);
-		val = trim(colon + 1);
+		key = trim_blanks(piece);
+		val = trim_blanks(colon + 1);
 		for (k = 0; t->keys[k] && strcmp(t->keys[k], key) != 0; k++)
 			;
 		if (!t->keys[k]) {
@@ -609,7 +609,7 @@ static int parse_params(struct build *b, const struct cvar_type *t, double *v)
 static void build_cvar(struct build *b)
 {
 	struct plan_randvar *rv = b->out;
-	const struct randvar_arg *type;
+	const struct rvspec_arg *type;
 	const struct cvar_type *t;
 	const char *names[sizeof(cvar_types) / sizeof(cvar_types[0])];
 	double v[3];
@@ -648,8 +648,8 @@ static void build_cvar(struct build *b)
 		t->setup(b, v, val_loc(b, A_PARAMETERS));
 }
 
-int randvar_build(const struct randvar_spec *spec, struct plan_randvar *out,
-		  struct arena *a, struct diag *d)
+int rvspec_build(const struct rvspec *spec, struct plan_randvar *out,
+		 struct arena *a, struct diag *d)
 {
 	struct build b = { .spec = spec, .out = out, .a = a, .d = d };
 	int before = d->errors;

@@ -1,11 +1,11 @@
 /*
- * randvar.h - building a random variable from the attributes of
+ * rvspec.h - building a random variable from the attributes of
  * randvar(...), cvar(...) or `define randvar`: validated with located
  * errors, everything sampling needs precomputed into the plan's record
  * (plan/randvar.h).  The compiler's half; sampling is the runtime's.
  */
-#ifndef FLOWBENCH_LANG_RANDVAR_H
-#define FLOWBENCH_LANG_RANDVAR_H
+#ifndef FLOWBENCH_LANG_RVSPEC_H
+#define FLOWBENCH_LANG_RVSPEC_H
 
 #include <stdbool.h>
 
@@ -16,7 +16,7 @@
 struct diag;
 
 /* One attribute of randvar(...)/cvar(...) as the compiler evaluated it. */
-struct randvar_arg {
+struct rvspec_arg {
 	const char *name;         /* "type", "min", "parameters", ... */
 	bool is_num;              /* else a string (or a bare flag: str NULL) */
 	double num;
@@ -25,24 +25,24 @@ struct randvar_arg {
 	struct src_loc val_loc;   /* of the value */
 };
 
-struct randvar_row {
+struct rvspec_row {
 	double pct, lo, hi;       /* randtable row {pct, lo, hi} */
 	struct src_loc loc;
 };
 
-struct randvar_spec {
+struct rvspec {
 	const char *fn;           /* "randvar" or "cvar" (define randvar: "randvar") */
 	const char *var;          /* the variable it is bound to, for messages */
 	struct src_loc loc;
 	int nargs;
-	const struct randvar_arg *args;
+	const struct rvspec_arg *args;
 	int nrows;                /* randtable rows, if given */
-	const struct randvar_row *rows;
+	const struct rvspec_row *rows;
 	struct src_loc table_loc;
 };
 
 /* Validate `spec` into `out`; returns the number of errors reported. */
-int randvar_build(const struct randvar_spec *spec, struct plan_randvar *out,
-		  struct arena *a, struct diag *d);
+int rvspec_build(const struct rvspec *spec, struct plan_randvar *out,
+		 struct arena *a, struct diag *d);
 
 #endif

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flowops/aio.h"
 #include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/base/clock.h"
@@ -58,8 +59,9 @@ struct rig {
 };
 
 /*
- * The state of the thread's families that is there (aio.c's ring: the
- * only family of these flowops), or NULL when every slot is empty.
+ * The state of the thread's families that is there (aio.c's struct
+ * aio_thread, the only family of these flowops), or NULL when every slot
+ * is empty.
  */
 static void *family_state(const struct fb_thread *t)
 {
@@ -431,7 +433,7 @@ START_TEST(test_compat_recorded_at_submission)
 	ck_assert_uint_eq(hist_count(&g.st[AW].lat), 1);   /* in its histogram */
 	/* taken by the kernel, not completed: the pipe is full */
 	ck_assert_uint_eq(ring_submitted(&g), 1);
-	ck_assert_uint_eq(io_uring_cq_ready(family_state(&g.t)), 0);
+	ck_assert_uint_eq(io_uring_cq_ready(aio_engine_context(family_state(&g.t), 0)), 0);
 	drain_pipe(g.pipe[0], g.filled + IOSIZE);
 	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 1);
@@ -549,11 +551,11 @@ END_TEST
 
 /*
  * Requests the kernel has taken from the thread's ring so far (its SQ
- * head; aio.c's ring struct begins with the struct io_uring).
+ * head; aio_uring.c's context begins with the struct io_uring).
  */
 static unsigned ring_submitted(const struct rig *g)
 {
-	const struct io_uring *ring = family_state(&g->t);
+	const struct io_uring *ring = aio_engine_context(family_state(&g->t), 0);
 
 	return __atomic_load_n(ring->sq.khead, __ATOMIC_ACQUIRE);
 }
@@ -572,7 +574,7 @@ static void rig_read_pipe(struct rig *g, int64_t depth)
 /* Until `n` completions wait in the ring's CQ (at most 10 s). */
 static void wait_completions(struct rig *g, unsigned n)
 {
-	struct io_uring *ring = family_state(&g->t);
+	struct io_uring *ring = aio_engine_context(family_state(&g->t), 0);
 	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
 	uint64_t until = clock_now_ns() + 10000000000ull;
 
@@ -768,7 +770,8 @@ static void unavailable_message(int err, char *msg, size_t len)
 		memset(&g, 0, sizeof(g));
 		g.t.ctl = aligned_alloc(64, (sizeof(*g.t.ctl) + 63) / 64 * 64);
 		memset(g.t.ctl, 0, sizeof(*g.t.ctl));
-		g.pf[AW].ops = flowop_registry_lookup(&flowops_registry, "aiowait");
+		g.t.plan = &g.plan;
+		g.pf[AW].ops = flowop_registry_lookup(&flowops_registry, "aiowrite");
 		g.pf[AW].name = "reap";
 		g.pf[AW].nattr = flowop_nattr(g.pf[AW].ops);
 		g.pf[AW].attr = calloc((size_t)g.pf[AW].nattr, sizeof(*g.pf[AW].attr));

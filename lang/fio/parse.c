@@ -103,6 +103,12 @@ static const struct opt_spec opt_table[] = {
 	{ "rate_process", FIO_OPT_RATE_POISSON, K_RATE_PROCESS, F(rate_poisson), 0, 0 },
 	{ "rate_poisson", FIO_OPT_RATE_POISSON, K_BOOL, F(rate_poisson), 0, 0 },
 	{ "fadvise_hint", FIO_OPT_FADVISE_HINT, K_BOOL, F(fadvise_hint), 0, 0 },
+	{ "iodepth_batch_submit", FIO_OPT_IODEPTH_BATCH, K_INT, F(iodepth_batch), 0, 65536 },
+	{ "iodepth_batch", FIO_OPT_IODEPTH_BATCH, K_INT, F(iodepth_batch), 0, 65536 },
+	{ "iodepth_batch_complete_min", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
+	{ "iodepth_batch_complete", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
+	{ "iodepth_batch_complete_max", FIO_OPT_IODEPTH_CMAX, K_INT, F(iodepth_cmax), 0, 65536 },
+	{ "iodepth_low", FIO_OPT_IODEPTH_LOW, K_INT, F(iodepth_low), 0, 65536 },
 };
 #undef F
 
@@ -924,6 +930,7 @@ static void opts_defaults(struct fio_opts *o)
 	o->do_verify = true;
 	o->pct_random = 100;
 	o->fadvise_hint = true;
+	o->iodepth_batch = o->iodepth_cmin = 1;
 }
 
 static char *trim(char *s)

@@ -87,6 +87,12 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	return 0;
 }
 
+/* async.WHAT.percentiles of a flowop's "async" block, or NULL. */
+static const json_t *async_pcts(const json_t *async, const char *what)
+{
+	return json_object_get(json_object_get(async, what), "percentiles");
+}
+
 static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 {
 	const json_t *lat = json_object_get(j, "latency_ns");
@@ -104,6 +110,12 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->max_ns = jnum(lat, "max");
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
 			json_object_get(lat, "histogram") : NULL;
+	fo->async = json_is_object(json_object_get(j, "async")) ?
+		    json_object_get(j, "async") : NULL;
+	fo->slat_p50_ns = jnum(async_pcts(fo->async, "slat_ns"), "50");
+	fo->slat_p99_ns = jnum(async_pcts(fo->async, "slat_ns"), "99");
+	fo->clat_p50_ns = jnum(async_pcts(fo->async, "clat_ns"), "50");
+	fo->clat_p99_ns = jnum(async_pcts(fo->async, "clat_ns"), "99");
 	*why = "out of memory";
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)

@@ -43,6 +43,10 @@ struct rf_flowop {
 	   tree): for the report, or for percentiles over merged runs */
 	double min_ns, max_ns;
 	const json_t *histogram;
+	/* an asynchronous flowop's "async" block (NULL when absent): fio's
+	   submission and completion latency at p50 and p99 (NaN without) */
+	const json_t *async;
+	double slat_p50_ns, slat_p99_ns, clat_p50_ns, clat_p99_ns;
 	struct rf_interval *iv;
 	int niv;
 };

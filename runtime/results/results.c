@@ -48,6 +48,7 @@ void results_free(struct results *r)
 		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++) {
 			free(r->runs[i].flowops[j].iv);
 			free(r->runs[i].flowops[j].lat.hist);
+			results_async_free(r->runs[i].flowops[j].async);
 		}
 		free(r->runs[i].flowops);
 		free(r->runs[i].phases);
@@ -111,12 +112,7 @@ static const char *rw_name(const struct flowop_ops *ops)
 	return names[ops ? (ops->rw & 3) : 0];
 }
 
-/*
- * The histogram's non-empty buckets with their bounds, so that any tool
- * can recompute a percentile or merge runs without knowing hist.h's
- * layout.  0, or -1 when out of memory.
- */
-static int sparse_hist(struct res_latency *l, const struct hist *h)
+int results_sparse_hist(struct res_latency *l, const struct hist *h)
 {
 	int n = 0;
 
@@ -164,7 +160,7 @@ static int fill_flowop(struct res_flowop *o, const struct results *r,
 	o->lat.max = (double)op->lat_max_ns;
 	for (int k = 0; k < r->npct; k++)
 		o->lat.pct[k] = fo_stats_percentile(s, r->pct[k]);
-	return sparse_hist(&o->lat, &s->lat);
+	return results_sparse_hist(&o->lat, &s->lat);
 }
 
 int results_add_run(struct results *r, const struct plan *p,

@@ -841,6 +841,8 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
  * iodepth=N: top this flowop up to N requests in flight (fewer if the
  * thread's context is full), submitting each iodepth_batch_submit of
  * them, then reap as fio does with a full queue (aio_depth_wait()).
+ * Polling (fio's, both completion options 0) reaps after each
+ * submission instead, and an execution prepares at most N requests.
  */
 static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
 {
@@ -848,7 +850,8 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res = FLOWOP_OK, sub;
 
-	while (p->inflight < p->depth && c->inflight < AIO_DEPTH) {
+	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
+	     c->inflight < AIO_DEPTH; n++) {
 		res = aio_prepare(t, fi, c);
 		if (res != FLOWOP_OK)
 			break;
@@ -870,6 +873,8 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
+	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
+		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
 	return aio_depth_wait(t, fi, p, true);
 }
 

@@ -47,10 +47,10 @@ static void aio_libaio_hint(int err, char *why, size_t len)
 	long long nr = aio_libaio_sysctl("/proc/sys/fs/aio-nr");
 
 	if (err == EAGAIN)
-		snprintf(why, len, "the system's AIO events are used up: the sysctl "
-			 "fs.aio-max-nr (%lld) is less than fs.aio-nr (%lld, the "
-			 "events every process holds) plus the %u a thread asks for; "
-			 "raise fs.aio-max-nr or run fewer threads", max, nr, AIO_DEPTH);
+		snprintf(why, len, "Linux refuses a context whose %u events would "
+			 "take the system's AIO events (the sysctl fs.aio-nr, now "
+			 "%lld) past the sysctl fs.aio-max-nr (now %lld): raise "
+			 "fs.aio-max-nr, or run fewer threads", AIO_DEPTH, nr, max);
 	else if (err == ENOSYS)
 		snprintf(why, len, "this kernel has no native AIO (CONFIG_AIO), or a "
 			 "seccomp filter (a container's) denies io_setup");

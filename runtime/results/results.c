@@ -112,26 +112,6 @@ static const char *rw_name(const struct flowop_ops *ops)
 	return names[ops ? (ops->rw & 3) : 0];
 }
 
-int results_sparse_hist(struct res_latency *l, const struct hist *h)
-{
-	int n = 0;
-
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		n += h->b[i] != 0;
-	l->hist = calloc((size_t)n + 1, sizeof(*l->hist));
-	if (!l->hist)
-		return -1;
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		if (!h->b[i])
-			continue;
-		l->hist[l->nhist].lower_ns = hist_bucket_low(i);
-		l->hist[l->nhist].upper_ns = hist_bucket_low(i) + (hist_bucket_width(i) - 1);
-		l->hist[l->nhist].count = h->b[i];
-		l->nhist++;
-	}
-	return 0;
-}
-
 static int fill_flowop(struct res_flowop *o, const struct results *r,
 			const struct plan_flowop *pf, const struct fo_stats *s,
 			double elapsed_s)

@@ -193,7 +193,8 @@ void text_async(FILE *out, const struct plan *p, const struct fo_stats *per_flow
 		const struct plan_value *eng = plan_flowop_attr(f, "ioengine");
 		const struct plan_value *depth = plan_flowop_attr(f, "iodepth");
 
-		if (f->line != i || !astats[i] || !per_flowop[i].op.count)
+		/* (aiowrite's --compat filebench ops are submissions: no split) */
+		if (f->line != i || !astats[i] || !astats[i]->lat.count)
 			continue;
 		text_async_block(out, true, f->name,
 				 eng->kind == PV_STRING ? eng->u.s : "io_uring",

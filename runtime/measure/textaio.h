@@ -28,8 +28,9 @@ void text_async_block(FILE *out, bool stamp, const char *name, const char *engin
 		      const double *pct, int npct);
 
 /*
- * The blocks of every flowop line with an extension block and ops
- * (astats[i] non-NULL), in breakdown order (most recently defined first).
+ * The blocks of every flowop line with an extension block that counted
+ * requests (astats[i] non-NULL, with a split latency), in breakdown
+ * order (most recently defined first).
  */
 void text_async(FILE *out, const struct plan *p, const struct fo_stats *per_flowop,
 		struct astats *const *astats, const double *pct, int npct);

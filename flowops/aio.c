@@ -1172,7 +1172,8 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 	if (read && depth)
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
 	n->shared = eng;
-	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->kernel_mem;
+	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
+			eng->kernel_mem;
 	n->shared_fds = eng->fds;
 }
 

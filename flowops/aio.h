@@ -48,7 +48,8 @@ struct aio_engine {
 	 * as fio does for an engine without a commit hook.
 	 */
 	bool submit_each;
-	uint64_t kernel_mem;       /* memory of a context in the kernel (need hooks) */
+	uint64_t ctx_mem;          /* its context's own memory (need hooks) */
+	uint64_t kernel_mem;       /* memory of a context in the kernel or glibc */
 	unsigned fds;              /* descriptors a context keeps open */
 	/*
 	 * A context for AIO_DEPTH requests in *ctx: 0, or an errno with

@@ -157,6 +157,7 @@ const struct aio_engine aio_engine_libaio = {
 	.what = "Linux native AIO (libaio)",
 	.open_call = "io_setup",
 	.submit_call = { "io_submit", "io_submit" },
+	.ctx_mem = sizeof(struct aio_libaio),
 	.kernel_mem = AIO_LIBAIO_KERNEL_BYTES,
 	.fds = 0,
 	.open = aio_libaio_open,

@@ -163,6 +163,7 @@ const struct aio_engine aio_engine_posix = {
 	.open_call = "calloc",
 	.submit_call = { "aio_read", "aio_write" },
 	.submit_each = true,
+	.ctx_mem = sizeof(struct aio_posix),
 	.kernel_mem = AIO_POSIX_THREAD_BYTES,
 	.fds = 0,
 	.open = aio_posix_open,

@@ -151,6 +151,7 @@ const struct aio_engine aio_engine_uring = {
 	.what = "io_uring",
 	.open_call = "io_uring_queue_init",
 	.submit_call = { "io_uring_submit", "io_uring_submit" },
+	.ctx_mem = sizeof(struct aio_uring),
 	.kernel_mem = AIO_URING_KERNEL_BYTES,
 	.fds = 1,
 	.open = aio_uring_open,

@@ -718,7 +718,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		spans = NULL;
 	}
 	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
-	asum = m->coord ? NULL : sum_astats(&m->sh);
+	asum = sum_astats(&m->sh);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
 		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
@@ -732,13 +732,19 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
 			.niv = m->smp.nrows, .usage = &m->usage, .phases = spans,
+			.astats = asum,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
 		if (reporter < 0) {
 			free(sum);
+			astats_sum_free(p, asum);
 			free(spans);
 			return 1;
+		}
+		if (!all.astats_merged) {   /* this client's alone: not the run's */
+			astats_sum_free(p, asum);
+			asum = NULL;
 		}
 		win = all.windows;      /* the clients' merged windows, moved */
 		all.windows = NULL;

@@ -92,8 +92,11 @@
  *    their rules.
  *
  * Hot path: no allocation, no lock; one submission call per execution
- * (however many requests it submits; posixaio: one per request), plus
- * one wait call when no completion is there yet.  A request remembers
+ * (however many requests it submits; with iodepth_batch_submit one per
+ * batch; posixaio: one per request), plus one wait call per completion
+ * round when no completion is there yet; three op-clock readings per
+ * request (prepared, submitted, reaped: the submission's and the
+ * round's are shared by their requests).  A request remembers
  * its flowop, its preparation and submission ticks in a fixed table
  * indexed by its tag; requests prepared but not yet submitted are listed
  * in `pend` and are always submitted before any wait.

@@ -9,7 +9,8 @@
 # file's "async" block: lat = slat + clat for every request, fio's maps
 # sum to the ops; the text report's fio lines.  Buffered libaio too (the
 # kernel does the read inside io_submit).  io_setup failing names
-# fs.aio-max-nr; bad engine and depth attributes are located errors.
+# fs.aio-max-nr; bad engine and depth attributes are located errors;
+# compare and report show slat and clat.
 . "$(dirname "$0")/lib.sh"
 need strace
 need python3
@@ -144,6 +145,20 @@ for eng in libaio io_uring posixaio; do
 		esac
 	done
 done
+
+# compare and report show fio's split of the two files' j-read
+"$FLOWBENCH" compare "$tmp/libaio-1.json" "$tmp/io_uring-1.json" >"$tmp/cmp" 2>&1 ||
+	{ cat "$tmp/cmp"; fail "compare failed"; }
+for m in "slat p50" "slat p99" "clat p50" "clat p99"; do
+	awk -v m="$m" 'index($0, m) == 1 { getline; print; exit }' "$tmp/cmp" | grep -q '^j-read ' ||
+		{ cat "$tmp/cmp"; fail "compare: no $m row for j-read"; }
+done
+"$FLOWBENCH" report "$tmp/libaio-1.json" "$tmp/io_uring-1.json" -o "$tmp/r.html" >/dev/null 2>&1 ||
+	fail "report failed"
+grep -q "<td>libaio</td><td class=\"n\">8</td>" "$tmp/r.html" &&
+	grep -q "<td>io_uring</td><td class=\"n\">8</td>" "$tmp/r.html" ||
+	fail "report: no row of fio's split per file"
+ok "compare has slat and clat p50/p99 rows, report a row per file with its engine"
 
 # io_setup failing: the run says why, naming the sysctl
 job libaio 1

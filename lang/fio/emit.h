@@ -2,9 +2,10 @@
  * emit.h - what import-fio's writer shares between its files, private to
  * them: import.c (the entry points), plan.c (what each job becomes, and
  * every refusal), write.c (the WML text), and the helpers both plan.c
- * and write.c use, options.c (what a job's options mean) and wml.c
- * (names, numbers as WML reads them back, escaped strings and comments).
- * Each calls only those after it in that list.  Planning is done for
+ * and write.c use, layout.c (filename_format, sizes -D gives), options.c
+ * (what a job's options mean) and wml.c (names, numbers as WML reads
+ * them back, escaped strings and comments).  Each calls only those after
+ * it in that list.  Planning is done for
  * every job before anything is printed, so a job file with an error
  * prints nothing.
  */
@@ -47,6 +48,9 @@ struct job_plan {
 	 * file, with its iterations */
 	struct zone_op { uint64_t ws; long long iters; int zone; } *zops;
 	int nzops;
+	/* layout.c: what filename_format and -D filesize became */
+	const char *fmt_note, *real_note;
+	bool fmt_one_file;        /* nrfiles entries of one name: one file */
 };
 
 struct out_file {
@@ -66,6 +70,7 @@ struct keyed {
 
 struct emit {
 	struct arena a;
+	const struct fio_jobfile *jf;
 	struct diag *d;
 	FILE *out;
 	void *names;              /* WML names given: the next "-N" to try */
@@ -83,6 +88,11 @@ struct emit {
 	bool phases;              /* jobs start after others, late, or stop
 				     at their own runtime: per-process times */
 };
+
+/* keep.c, expand.c (read.h): why --lenient keeps an option an error, or
+ * NULL; the value of -D NAME=VALUE, or NULL */
+const char *fio_keep_why(const char *key);
+const char *fio_define(const struct fio_jobfile *jf, const char *name);
 
 /* options.c: what a job's options mean */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest);
@@ -110,6 +120,10 @@ const char *fio_signed_size(char *buf, size_t n, int64_t v);
 const char *fio_unique_name(struct emit *e, const char *raw, const char *prefix);
 const char *fio_wml_seconds(char *buf, size_t n, uint64_t us);
 const char *fio_wml_size(char *buf, size_t n, uint64_t v);
+
+/* layout.c: filename_format, and the sizes a job leaves to the device */
+int fio_plan_filename_format(struct emit *e, struct job_plan *jp);
+int fio_plan_real_size(struct emit *e, struct job_plan *jp);
 
 /* plan.c: each job's plan, the phases, the rate and the run time */
 int fio_plan_exitall(struct emit *e);

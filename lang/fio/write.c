@@ -47,7 +47,7 @@ static void emit_iosize(struct emit *e, const struct job_plan *jp)
 /* A section's header and its own option lines, as comments. */
 static void comment_section(struct emit *e, const struct fio_section *s)
 {
-	fprintf(e->out, "# [%s]  (line %d)\n", fio_commented(e, s->name), s->line);
+	fprintf(e->out, "# [%s]  (%s)\n", fio_commented(e, s->name), s->where);
 	for (int i = 0; i < s->nlines; i++)
 		fprintf(e->out, "#   %s\n", fio_commented(e, s->lines[i].text));
 	for (int i = 0; i < s->nnotes; i++)
@@ -332,11 +332,24 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	decimal_size_note(e, o, FIO_OPT_BS, "bs", o->bs);
 	decimal_size_note(e, o, FIO_OPT_SIZE, "size", o->size);
 	if (jp->iobytes != jp->filesize && !o->time_based)
-		fprintf(out, "# size%s%s: the job does $iobytes%s bytes over its "
+		fprintf(out, "# %s%s: the job does $iobytes%s bytes over its "
 			"$filesize%s bytes of files, then stops\n",
-			o->size_pct ? "=N% of filesize" : o->filesize ? " with filesize" : "",
+			o->io_size ? arena_printf(&e->a, "io_size=%s", fio_commented(e,
+				     o->text[FIO_OPT_IO_SIZE])) :
+			o->size_pct ? "size=N% of filesize" : o->filesize ?
+			"size with filesize" : "size",
 			o->loops > 1 ? arena_printf(&e->a, ", loops=%lld", o->loops) : "",
 			jp->sfx, jp->fsfx);
+	if (o->io_size && o->time_based)
+		fprintf(out, "# io_size=%s: no effect, the job is time_based (as in "
+			"fio)\n", fio_commented(e, o->text[FIO_OPT_IO_SIZE]));
+	if (jp->fmt_note)
+		fprintf(out, "# filename_format=%s: %s%s\n",
+			fio_commented(e, o->filename_format), jp->fmt_note,
+			jp->fmt_one_file ? "; without $filenum the job's files have one "
+			"name: fio opens that one file nrfiles times" : "");
+	if (jp->real_note)
+		fprintf(out, "# %s\n", fio_commented(e, jp->real_note));
 	if (o->loops > 1 && o->time_based)
 		fprintf(out, "# loops=%lld: no effect, the job is time_based\n", o->loops);
 	if (o->group_reporting)
@@ -424,7 +437,7 @@ static const char *done_bytes(struct emit *e, const struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
-	if (jp->unsized)
+	if (jp->unsized && !o->io_size)
 		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld",
 						   jp->fsfx, o->loops) :
 			arena_printf(&e->a, "$filesize%s", jp->fsfx);
@@ -587,6 +600,9 @@ void fio_emit_header(struct emit *e, const struct fio_jobfile *jf,
 		"# differs from fio (docs/import-fio.md has the whole mapping).\n"
 		"# Scale it without editing, e.g.\n"
 		"#   flowbench run THIS.f -D dir=/mnt/test -D runtime=30\n#\n");
+	for (int i = 0; i < jf->nrun_notes; i++)
+		fprintf(out, "# %s\n%s", fio_commented(e, jf->run_notes[i].text),
+			i == jf->nrun_notes - 1 ? "#\n" : "");
 	for (int i = 0; i < jf->nsections; i++) {
 		if (jf->sections[i].global) {
 			comment_section(e, &jf->sections[i]);

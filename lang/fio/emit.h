@@ -41,6 +41,7 @@ struct job_plan {
 	bool unsized;             /* no size known: no `set $filesize` */
 	bool needs_size;          /* ... and -D filesize=... must give it */
 	const char *vname;        /* verify's read-back process, or NULL */
+	const char *fname;        /* end_fsync's process, or NULL */
 	int group;                /* fio's group: stonewall starts a new one */
 	int *after;               /* jobs it starts after (indices), -1 ends */
 	/* random_distribution=zoned: one flowop per range [0, end of zone

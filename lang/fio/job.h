@@ -41,7 +41,7 @@ enum fio_opt {
 	FIO_OPT_FILL_DEVICE, FIO_OPT_BLOCKALIGN, FIO_OPT_NUMBER_IOS,
 	FIO_OPT_PCT_RANDOM, FIO_OPT_EXITALL, FIO_OPT_NORANDOMMAP,
 	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT, FIO_OPT_IO_SIZE,
-	FIO_OPT_FILENAME_FORMAT,
+	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
 	FIO_OPT_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
@@ -104,6 +104,8 @@ struct fio_opts {
 	bool fadvise_hint;          /* fio's default 1: POSIX_FADV_RANDOM on
 				       random jobs' files (no readahead) */
 	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
+	bool end_fsync;             /* end_fsync, fsync_on_close: an fsync of the
+				       job's files when its writes are done */
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
 	const char *filename_format;        /* NULL: fio's JOB.N.M */

@@ -94,13 +94,16 @@ int fio_plan_filename_format(struct emit *e, struct job_plan *jp)
 	return 0;
 }
 
-/* -D filesize=SIZE (filesize_N): the real size of the job's file or
- * device.  1 with *v, 0 if not given, -1 after an error. */
+/* -D filesize_N=SIZE (job N), else -D filesize=SIZE (every job): the
+ * real size of the job's file or device.  1 with *v, 0 if not given, -1
+ * after an error. */
 static int real_size(struct emit *e, const struct job_plan *jp, uint64_t *v)
 {
 	const char *name = arena_printf(&e->a, "filesize%s", jp->sfx);
 	const char *d = fio_define(e->jf, name);
 
+	if (!d && *jp->sfx)
+		d = fio_define(e->jf, name = "filesize");
 	if (!d)
 		return 0;
 	if (fio_parse_size(d, v) != 0 || *v == 0) {

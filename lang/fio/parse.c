@@ -105,6 +105,8 @@ static const struct opt_spec opt_table[] = {
 	{ "io_size", FIO_OPT_IO_SIZE, K_SIZE, F(io_size), 0, 0 },
 	{ "io_limit", FIO_OPT_IO_SIZE, K_SIZE, F(io_size), 0, 0 },
 	{ "filename_format", FIO_OPT_FILENAME_FORMAT, K_FORMAT, F(filename_format), 0, 0 },
+	{ "end_fsync", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
+	{ "fsync_on_close", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
 };
 #undef F
 

@@ -527,6 +527,33 @@ static int plan_verify(struct emit *e, struct job_plan *jp)
 }
 
 /*
+ * end_fsync (fsync_on_close: flowbench closes a job's files when it
+ * ends): when a job that writes has done its I/O, fio fsyncs each of its
+ * files.  Here a process of its own after the job, one fsync per clone
+ * on the clone's file (each instance opens the next file, as the job's
+ * clones do), then done: the same I/O, in the same order; its latency
+ * is a line of its own, where fio counts the time in the job's.
+ * nrfiles > 1 is an error (one fsync would not reach every file).
+ */
+static int plan_end_fsync(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!o->end_fsync || !jp->writes)
+		return 0;
+	if (o->nrfiles > 1) {
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_END_FSYNC), "job '%s': "
+			   "end_fsync (fsync_on_close) with nrfiles > 1 is not "
+			   "supported", jp->s->name);
+		return -1;
+	}
+	jp->fname = fio_unique_name(e, arena_printf(&e->a, "%s-end_fsync",
+						    jp->s->name), "j");
+	e->phases = true;
+	return 0;
+}
+
+/*
  * With --lenient, a random_distribution=zoned that cannot be written
  * (see plan_zones) is dropped: the job's offsets are uniform.
  */
@@ -682,7 +709,7 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
-	    plan_verify(e, jp) < 0)
+	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */

@@ -350,6 +350,13 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			"name: fio opens that one file nrfiles times" : "");
 	if (jp->real_note)
 		fprintf(out, "# %s\n", fio_commented(e, jp->real_note));
+	if (jp->fname)
+		fprintf(out, "# end_fsync (fsync_on_close): the job's files are fsynced "
+			"once its writes are done, by process %s after it (its latency "
+			"a line of its own; fio counts that time in the job's)\n",
+			jp->fname);
+	else if (o->end_fsync)
+		fprintf(out, "# end_fsync: no effect, the job does not write\n");
 	if (o->loops > 1 && o->time_based)
 		fprintf(out, "# loops=%lld: no effect, the job is time_based\n", o->loops);
 	if (o->group_reporting)
@@ -453,6 +460,8 @@ static void print_after(struct emit *e, const struct job_plan *jp)
 		const struct job_plan *w = &e->jobs[jp->after[k]];
 
 		fprintf(e->out, "%s%s", k ? ":" : ",after=\"", w->name);
+		if (w->fname)
+			fprintf(e->out, ":%s", w->fname);
 		if (w->vname)
 			fprintf(e->out, ":%s", w->vname);
 	}
@@ -490,7 +499,8 @@ static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
 	fprintf(out, "\n# fio's verify phase of job '%s': the same bytes read back "
 		"after it (not checked)\n", fio_commented(e, jp->s->name));
 	fprintf(out, "define process name=%s,instances=%s%s,after=%s", jp->vname,
-		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx, jp->name);
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx,
+		jp->fname ? jp->fname : jp->name);
 	if (e->phases && o->runtime_us)
 		fprintf(out, ",runtime=$runtime_%d", index + 1);
 	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->vname,
@@ -507,6 +517,32 @@ static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, ",iodepth=$iodepth%s", jp->sfx);
 	fprintf(out, "\n    flowop finishonbytes name=%s-done,value=%s\n  }\n}\n",
 		jp->vname, done_bytes(e, jp));
+}
+
+/*
+ * end_fsync's process: after the job, each clone's file opened (the
+ * next one of the fileset, as the job's clones took them), fsynced once
+ * and closed, then the thread is done.
+ */
+static void emit_end_fsync(struct emit *e, const struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+
+	fprintf(out, "\n# fio's end_fsync of job '%s': its files fsynced once its "
+		"writes are done\n", fio_commented(e, jp->s->name));
+	fprintf(out, "define process name=%s,instances=%s%s,after=%s", jp->fname,
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx, jp->name);
+	if (e->phases && o->runtime_us)
+		fprintf(out, ",runtime=$runtime_%d", index + 1);
+	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->fname,
+		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
+	fprintf(out, "    flowop openfile name=%s-open,filename=%s%s\n", jp->fname,
+		e->files[jp->file].name, o->direct ? ",directio" : "");
+	fprintf(out, "    flowop fsync name=%s\n", jp->fname);
+	fprintf(out, "    flowop closefile name=%s-close\n", jp->fname);
+	fprintf(out, "    flowop finishoncount name=%s-done,value=1,target=%s\n  }\n}\n",
+		jp->fname, jp->fname);
 }
 
 void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
@@ -583,6 +619,8 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "    flowop finishoncount name=%s-count,value=$nios%s\n",
 			jp->name, jp->sfx);
 	fprintf(out, "  }\n}\n");
+	if (jp->fname)
+		emit_end_fsync(e, jp, index);
 	if (jp->vname)
 		emit_verify(e, jp, index);
 }

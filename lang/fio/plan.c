@@ -676,6 +676,10 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->fsync && o->fdatasync)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_FDATASYNC), "job '%s': fsync and "
 			   "fdatasync together are not supported", jp->s->name);
+	if (e->jf->readonly && (fio_is_write(o->rw) || fio_is_mixed(o->rw)))
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
+			   "--readonly: fio refuses to run a job that writes", jp->s->name,
+			   o->text[FIO_OPT_RW]);
 	if (o->io_size && o->size_pct)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IO_SIZE), "job '%s': io_size "
 			   "with size=N%% is not supported", jp->s->name);

@@ -317,9 +317,10 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (o->time_based)
 		fprintf(out, "# time_based: the job loops until the run time is over\n");
 	else
-		fprintf(out, "# no time_based: as fio, each clone stops after $filesize%s "
-			"bytes (finishonbytes; it checks once per pass, so it may do one "
-			"pass more than fio)\n", jp->fsfx);
+		fprintf(out, "# no time_based: as fio, each clone stops once it has done "
+			"$filesize%s bytes (finishonbytes, one byte less: it stops past "
+			"its value; it checks once per pass, so a pass of several I/Os "
+			"may end past fio's stop)\n", jp->fsfx);
 	if (jp->wrap)
 		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
@@ -439,16 +440,21 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
 }
 
-/* The bytes after which a size-limited job stops. */
+/*
+ * The bytes after which a size-limited job stops.  fio stops once a job
+ * has done that many (bytes >= the limit); finishonbytes ends its thread
+ * once its bytes exceed its value (filebench's rule), so the value is one
+ * byte less: the same pass ends both.
+ */
 static const char *done_bytes(struct emit *e, const struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
 	if (jp->unsized && !o->io_size)
-		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld",
+		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld - 1",
 						   jp->fsfx, o->loops) :
-			arena_printf(&e->a, "$filesize%s", jp->fsfx);
-	return arena_printf(&e->a, "$%s%s", jp->iobytes != jp->filesize ?
+			arena_printf(&e->a, "$filesize%s - 1", jp->fsfx);
+	return arena_printf(&e->a, "$%s%s - 1", jp->iobytes != jp->filesize ?
 			    "iobytes" : "filesize", jp->sfx);
 }
 

@@ -439,11 +439,11 @@ START_TEST(test_io_size)
 	compiles(&res, &r);
 	HAS(r.out, "set $filesize=1m\n");
 	HAS(r.out, "set $iobytes=4m\n");
-	HAS(r.out, "flowop finishonbytes name=a-done,value=$iobytes\n");
+	HAS(r.out, "flowop finishonbytes name=a-done,value=$iobytes - 1\n");
 	HAS(r.out, "# io_size=4m: the job does $iobytes bytes over its $filesize "
 	    "bytes of files, then stops\n");
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&res.plan, "a-done"),
-							 "value"), 0), 4 << 20);
+							 "value"), 0), (4 << 20) - 1);
 	release(&res);
 	done(&r);
 	IMPORT(&r, "--name=a", "--size=4m", "--io_limit=1m", "--loops=3");

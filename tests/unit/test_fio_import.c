@@ -381,7 +381,7 @@ START_TEST(test_randrw_compiles)
 	HAS(out, "set $nthreads=8\n");
 	HAS(out, "not fio's random choice per op");
 	HAS(out, "set mode quit alldone\n");
-	HAS(out, "flowop finishonbytes name=rr-4k-done,value=$filesize\n");
+	HAS(out, "flowop finishonbytes name=rr-4k-done,value=$filesize - 1\n");
 	ck_assert_int_eq(compile_wml(out, &script, &plan, &msgs), 0);
 	ck_assert_int_eq(plan.nprocs, 1);
 	ck_assert_int_eq(plan.procs[0].instances, 8);
@@ -403,7 +403,7 @@ START_TEST(test_randrw_compiles)
 	ck_assert(plan_value_bool(plan_flowop_attr(rd, "random"), false));
 	ck_assert(plan_value_bool(plan_flowop_attr(wr, "directio"), false));
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "rr-4k-done"), "value"), 0),
-			 (int64_t)20 << 30);
+			 ((int64_t)20 << 30) - 1);
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(msgs);
@@ -684,7 +684,7 @@ START_TEST(test_numbers_round_trip)
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iosize"), 0),
 			 (int64_t)(8191ull << 50));
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
-			 (int64_t)(8191ull << 50));
+			 (int64_t)(8191ull << 50) - 1);
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(out);
@@ -1375,7 +1375,7 @@ START_TEST(test_offset)
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "workingset"), 0), 1280 << 10);
 	/* the job still does `size` bytes */
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
-			 1 << 20);
+			 (1 << 20) - 1);
 	plan_done(&plan, &script, out);
 
 	/* zones are shifted by the offset too; a wrapping writer restarts there */
@@ -1597,7 +1597,7 @@ START_TEST(test_devices)
 	ck_assert_ptr_null(strstr(out, "set $filesize"));
 	HAS(out, "# REQUIRED: the size of the file of job 'j' is not in the job "
 	    "file: run with -D filesize=SIZE\n");
-	HAS(out, "flowop finishonbytes name=j-done,value=$filesize\n");
+	HAS(out, "flowop finishonbytes name=j-done,value=$filesize - 1\n");
 	ck_assert_int_ne(compile_wml(out, &script, &plan, &msgs), 0);
 	HAS(msgs, "variable '$filesize' is not set");
 	free(msgs);
@@ -1613,7 +1613,7 @@ START_TEST(test_devices)
 				"[steady]\nstonewall\nrw=randwrite\n", &out, &err), 0);
 	HAS(out, "# REQUIRED: the size of the file of job 'fill' is not in the job "
 	    "file: run with -D filesize_1=SIZE\n");
-	HAS(out, "flowop finishonbytes name=steady-done,value=$filesize_1\n");
+	HAS(out, "flowop finishonbytes name=steady-done,value=$filesize_1 - 1\n");
 	HAS(out, "# no size: the job uses the file of job 'fill' and its $filesize_1");
 	compiled_with(out, "set $filesize_1=1m\n", &script, &plan);
 	plan_done(&plan, &script, out);
@@ -1674,7 +1674,7 @@ START_TEST(test_verify)
 	HAS(out, "define process name=w-verify,instances=$nthreads_1,after=w\n");
 	HAS(out, "    flowop aioread name=w-verify,filename=w-files,iosize=$iosize_1,"
 	    "directio,iodepth=$iodepth_1\n"
-	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1\n");
+	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1 - 1\n");
 	HAS(out, "# verify_fatal=1: no effect on the I/O pattern");
 	HAS(out, "# verify_backlog=16: no effect on the I/O pattern");
 	/* waiting for a job waits for its read-back too */

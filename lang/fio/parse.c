@@ -837,7 +837,7 @@ static int set_offset(const struct opt_spec *o, const char *v, struct fio_opts *
 
 /* filename_format: fio's $jobname, $jobnum, $filenum, $clientuid are
  * kept for the planner; a control character is an error. */
-static int set_format(const struct opt_spec *o, const char *v, void *field,
+static int set_filename_format(const struct opt_spec *o, const char *v, void *field,
 		      struct arena *a, struct diag *d, struct src_loc loc)
 {
 	char where[48];
@@ -955,7 +955,7 @@ static int set_option(const struct opt_spec *o, const char *value,
 		st = set_offset(o, v, opts, d, loc);
 		break;
 	case K_FORMAT:
-		st = set_format(o, v, field, a, d, loc);
+		st = set_filename_format(o, v, field, a, d, loc);
 		break;
 	case K_SIZE0:
 		if (strcmp(v, "0") == 0)

@@ -252,7 +252,7 @@ static int set_quietly(struct fio_jobfile *jf, const char *key, const char *valu
 }
 
 /* An option import-fio does not know. */
-static void unknown_option(struct fio_jobfile *jf, struct fio_section *s,
+static void unsupported_option(struct fio_jobfile *jf, struct fio_section *s,
 			   const char *key, const char *shown, struct src_loc loc,
 			   struct diag *d)
 {
@@ -323,11 +323,11 @@ void fio_read_option(struct fio_jobfile *jf, char *text, int line, int col,
 	if (!jf->lenient) {
 		st = fio_opt_set(key, v, target(jf, s), &jf->arena, d, loc);
 		if (st == FIO_OPT_UNKNOWN)
-			unknown_option(jf, s, key, shown, loc, d);
+			unsupported_option(jf, s, key, shown, loc, d);
 	} else {
 		st = set_quietly(jf, key, v, target(jf, s), d, loc, &msg);
 		if (st == FIO_OPT_UNKNOWN)
-			unknown_option(jf, s, key, shown, loc, d);
+			unsupported_option(jf, s, key, shown, loc, d);
 		else if (st < 0 && !fio_keep_why(key))
 			not_imported(jf, s, shown, msg, loc, d);
 		else if (st < 0)
@@ -349,7 +349,7 @@ void fio_read_section(struct fio_jobfile *jf, const char *name, int line,
 	jf->cur = (int)(new_section(jf, name, line, &jf->global) - jf->sections);
 }
 
-static void read_text(struct fio_jobfile *jf, const char *name, const char *text,
+static void read_job_text(struct fio_jobfile *jf, const char *name, const char *text,
 		      size_t len, struct diag *d, int depth);
 
 char *fio_read_whole(struct arena *a, const char *path, size_t *len)
@@ -413,11 +413,11 @@ static void include_file(struct fio_jobfile *jf, const char *from, const char *n
 			   errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
 		return;
 	}
-	read_text(jf, path, text, len, d, depth + 1);
+	read_job_text(jf, path, text, len, d, depth + 1);
 }
 
 /* The lines of one file (the job file or an included one). */
-static void read_text(struct fio_jobfile *jf, const char *name, const char *text,
+static void read_job_text(struct fio_jobfile *jf, const char *name, const char *text,
 		      size_t len, struct diag *d, int depth)
 {
 	int line = 0, base;
@@ -503,7 +503,7 @@ int fio_read_file(struct fio_jobfile *jf, const char *name, const char *text,
 		fio_opts_init(&jf->global);
 	jf->cur = -1;
 	jf->skipping = false;
-	read_text(jf, name, text, len, d, 0);
+	read_job_text(jf, name, text, len, d, 0);
 	return d->errors - errors0;
 }
 

@@ -52,6 +52,11 @@ struct job_plan {
 	/* layout.c: what filename_format and -D filesize became */
 	const char *fmt_note, *real_note;
 	bool fmt_one_file;        /* nrfiles entries of one name: one file */
+	/* offset_increment: fio's clone `clone` (0 ..) of `nclones`, a job of
+	 * its own from job index `first_clone` on; the first clone's shared
+	 * file is `file_extra` bytes longer, for the others' regions */
+	int clone, nclones, first_clone;
+	uint64_t file_extra;
 };
 
 struct out_file {
@@ -123,6 +128,9 @@ const char *fio_wml_seconds(char *buf, size_t n, uint64_t us);
 const char *fio_wml_size(char *buf, size_t n, uint64_t v);
 
 /* layout.c: filename_format, and the sizes a job leaves to the device */
+int fio_clones_to_split(const struct fio_section *s);
+void fio_split_clone(struct emit *e, const struct fio_section *s, int k,
+		     struct fio_section *out);
 int fio_plan_filename_format(struct emit *e, struct job_plan *jp);
 int fio_plan_real_size(struct emit *e, struct job_plan *jp);
 

@@ -34,18 +34,29 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 	int j = 0, rated, exitall;
 	struct fio_section *sec;
 
-	e->njobs = jf->njobs;
-	e->jobs = xcalloc((size_t)jf->njobs, sizeof(*e->jobs));
+	/* offset_increment's clones are jobs of their own (layout.c) */
+	e->njobs = 0;
+	for (int i = 0; i < jf->nsections; i++)
+		e->njobs += jf->sections[i].global ? 0 : fio_clones_to_split(&jf->sections[i]);
+	e->jobs = xcalloc((size_t)e->njobs, sizeof(*e->jobs));
 	/* the jobs' own copies, which --lenient may drop options of */
-	sec = arena_alloc(&e->a, (size_t)jf->njobs * sizeof(*sec));
+	sec = arena_alloc(&e->a, (size_t)e->njobs * sizeof(*sec));
 	for (int i = 0; i < jf->nsections; i++) {
-		if (jf->sections[i].global)
-			continue;
-		e->jobs[j].s = &sec[j];
-		sec[j] = jf->sections[i];
-		e->jobs[j].lo = &sec[j].opts;
-		fio_plan_job(e, &e->jobs[j], j);
-		j++;
+		int n = jf->sections[i].global ? 0 : fio_clones_to_split(&jf->sections[i]);
+
+		for (int k = 0; k < n; k++) {
+			if (n > 1)
+				fio_split_clone(e, &jf->sections[i], k, &sec[j]);
+			else
+				sec[j] = jf->sections[i];
+			e->jobs[j].s = &sec[j];
+			e->jobs[j].lo = &sec[j].opts;
+			e->jobs[j].clone = k;
+			e->jobs[j].nclones = n;
+			e->jobs[j].first_clone = j - k;
+			fio_plan_job(e, &e->jobs[j], j);
+			j++;
+		}
 	}
 	if (e->d->errors || fio_plan_phases(e) < 0 ||
 	    fio_plan_run_time(e, &runtime_us, &alldone) < 0 || fio_plan_rate(e, &rated) < 0 ||

@@ -1,15 +1,58 @@
 /*
  * layout.c - where a job's files are and how large, where the job file
- * leaves it to fio's defaults or to the device: filename_format (fio's
+ * leaves it to fio's defaults or to the device: offset_increment (each
+ * clone a job of its own, at its own offset), filename_format (fio's
  * names for per-clone files) and the sizes a job takes from the file or
  * device it finds (no size, size=N%, offset=N%), which import-fio takes
- * from -D filesize=SIZE (filesize_N for job N).  Both run before plan.c
+ * from -D filesize=SIZE (filesize_N for job N).  They run before plan.c
  * places and sizes the job's files, and change only the job's own copy
  * of its options (job_plan.lo); each says what it did in a note.
  */
 #include "lang/fio/emit.h"
 
 #include <string.h>
+
+/* The most clones offset_increment makes jobs of their own. */
+#define FIO_SPLIT_MAX 256
+
+/*
+ * offset_increment=I with numjobs=N: fio's clone k works at offset
+ * `offset + k x I`, and flowbench's instances of one process run the
+ * same flowops at the same offsets: so each clone becomes a job of its
+ * own, numjobs=1, offset its own.  The number of jobs to make of `s`
+ * (1: none split); not with offset=N% (known only later), nor beyond
+ * FIO_SPLIT_MAX clones or 2^63 bytes (plan.c refuses those as before).
+ */
+int fio_clones_to_split(const struct fio_section *s)
+{
+	const struct fio_opts *o = &s->opts;
+	uint64_t last;
+
+	if (s->global || !o->offset_increment || o->numjobs <= 1 || o->offset_pct ||
+	    o->numjobs > FIO_SPLIT_MAX ||
+	    __builtin_mul_overflow(o->offset_increment, (uint64_t)o->numjobs - 1, &last) ||
+	    __builtin_add_overflow(last, o->offset, &last) || last > FIO_SIZE_MAX)
+		return 1;
+	return (int)o->numjobs;
+}
+
+/* Clone k of `s`, a job of its own (fio_clones_to_split). */
+void fio_split_clone(struct emit *e, const struct fio_section *s, int k,
+		     struct fio_section *out)
+{
+	struct fio_opts *o = &out->opts;
+
+	*out = *s;
+	o->numjobs = 1;
+	o->offset += (uint64_t)k * o->offset_increment;
+	if (!(o->given & FIO_BIT(FIO_OPT_OFFSET)))
+		o->at[FIO_OPT_OFFSET] = o->at[FIO_OPT_OFFSET_INCREMENT];
+	o->given |= FIO_BIT(FIO_OPT_OFFSET);
+	o->text[FIO_OPT_OFFSET] = arena_printf(&e->a, "%llu", (unsigned long long)o->offset);
+	/* the clones are one job in fio's groups: the first starts a group */
+	if (k > 0)
+		o->stonewall = false;
+}
 
 /* `s` with every `word` replaced by `by` (arena). */
 static const char *replace_all(struct arena *a, const char *s, const char *word,

@@ -88,10 +88,16 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	if ((same = fio_lookup(&e->file_index, full))) {
-		const struct fio_opts *owner =
-			&e->jobs[e->files[same->val].job].s->opts;
+		struct job_plan *oj = &e->jobs[e->files[same->val].job];
+		const struct fio_opts *owner = &oj->s->opts;
 
-		if (o->offset || owner->offset) {
+		/* offset_increment's clones: the first one's file is made
+		 * long enough for every clone's region */
+		if (jp->nclones > 1 && oj->first_clone == jp->first_clone &&
+		    o->offset >= owner->offset) {
+			if (o->offset - owner->offset > oj->file_extra)
+				oj->file_extra = o->offset - owner->offset;
+		} else if (o->offset || owner->offset) {
 			diag_error(e->d, fio_opt_loc(jp->s, o->offset ? FIO_OPT_OFFSET :
 						 FIO_OPT_FILENAME), "job '%s': offset on a "
 				   "file another job uses too is not supported (flowbench "

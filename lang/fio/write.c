@@ -128,7 +128,15 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 	if (o->given & FIO_BIT(FIO_OPT_FILE_SERVICE))
 		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
 			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
-	if (o->offset_increment)
+	if (o->offset_increment && jp->nclones > 1)
+		fprintf(out, "# offset_increment=%s: fio's clone %d of %d of job '%s', "
+			"a job of its own here at offset $offset%s (flowbench's "
+			"instances of one process would all work at one offset)%s\n",
+			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]), jp->clone + 1,
+			jp->nclones, fio_commented(e, jp->s->name), jp->sfx,
+			jp->file_extra ? "; the file is long enough for every clone's "
+			"region, as fio extends it" : "");
+	else if (o->offset_increment)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
 			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]));
 	if (o->nbss)
@@ -420,10 +428,13 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	const struct fio_opts *o = &jp->s->opts;
 
 	if (!f->fileset) {
+		char b[32];
+
 		fprintf(e->out, "define file name=%s,path=", f->name);
 		fio_print_dir_var(e, f->dir);
-		fprintf(e->out, ",size=$filesize%s%s,prealloc,reuse\n", jp->sfx,
-			offset_plus(e, jp));
+		fprintf(e->out, ",size=$filesize%s%s%s%s,prealloc,reuse\n", jp->sfx,
+			offset_plus(e, jp), jp->file_extra ? " + " : "", jp->file_extra ?
+			fio_wml_size(b, sizeof(b), jp->file_extra) : "");
 		return;
 	}
 	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",

@@ -98,6 +98,25 @@ echo "run --fio: flowbench reports $writes writes, strace counts $pwrites 8 KiB 
 [ "$writes" -ge 64 ] && [ "$writes" -le 65 ] || fail "$writes writes for 512 KiB of 8 KiB"
 ok "run --fio: -D BS=8k reached \${BS}, the writes are the job's"
 
+# ---- offset_increment: each clone reads its own region of the shared
+# file, as fio's do (fio 3.33: a 7 MiB file, clone k reading [k, k + 4) MiB)
+rm -f "$tmp/st".*
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+strace -ff -qq -s 0 -e trace=pread64 -o "$tmp/st" \
+	"$FLOWBENCH" run --cache warm --fio --name=oi --filename="$d/oi" --size=4m \
+	--numjobs=4 --offset_increment=1m --rw=read --bs=64k >"$tmp/out" 2>"$tmp/err" ||
+	{ cat "$tmp/err"; fail "run --fio with offset_increment failed"; }
+for f in "$tmp/st".*; do
+	grep -oE ', 65536, [0-9]+\) += 65536$' "$f" | tr -d ',)=' |
+		awk '{ o = $2; if (!n || o < lo) lo = o; if (o > hi) hi = o; n++ }
+		     END { if (n) print n, lo / 1048576, (hi + 65536) / 1048576 }'
+done | sort -n -k2 >"$tmp/regions"
+printf '64 0 4\n64 1 5\n64 2 6\n64 3 7\n' | cmp -s - "$tmp/regions" ||
+	{ cat "$tmp/regions"; fail "offset_increment: the clones' regions are not fio's"; }
+[ "$(find "$d" -type f -path "*/oi*" -name 00000001 -size 7168k | wc -l)" -eq 1 ] ||
+	fail "offset_increment: the shared file is not 7 MiB"
+ok "offset_increment=1m with 4 clones: 64 reads each in [k, k + 4) MiB of a 7 MiB file, as fio"
+
 # ---- an included file: --lenient warns at its own line; strict refuses there
 printf 'ioscheduler=none\nsize=1m\n' >"$tmp/common.fio"
 printf '[i]\nrw=randread\ndirectory=%s\ninclude common.fio\n' "$d" >"$tmp/inc.fio"

@@ -252,7 +252,7 @@ START_TEST(test_errors_at_argv)
 	HAS(r.err, "argv[6]: unsupported rw 'rand'");
 	HAS(r.err, "the fio command line: 3 errors\n");
 	done(&r);
-	IMPORT(&r, "--name=a", "--size=1m", "--numjobs=2", "--offset_increment=1m");
+	IMPORT(&r, "--name=a", "--size=1m", "--numjobs=300", "--offset_increment=1m");
 	HAS(r.err, "argv[5]: job 'a': offset_increment with numjobs > 1 is not supported");
 	done(&r);
 	/* an option before any --name is global, and an option outside the
@@ -644,6 +644,44 @@ START_TEST(test_include_lines)
 }
 END_TEST
 
+/* offset_increment with clones: each clone a job of its own at its own
+ * offset; on one file, the first clone's file long enough for all (fio
+ * extends it so); in fio's groups they are one job. */
+START_TEST(test_offset_increment)
+{
+	struct imported r;
+	struct result res;
+
+	IMPORT(&r, "--name=z", "--size=1m", "--name=j", "--filename=/tmp/fb-oi",
+	       "--size=4m", "--numjobs=3", "--offset_increment=1m", "--rw=read",
+	       "--bs=64k", "--stonewall");
+	compiles(&res, &r);
+	HAS(r.out, "define file name=fb-oi,path=$dir,size=$filesize_2 + 2m,prealloc,reuse\n");
+	HAS(r.out, "set $offset_3=1m\n");
+	HAS(r.out, "set $offset_4=2m\n");
+	HAS(r.out, "# offset_increment=1m: fio's clone 3 of 3 of job 'j', a job of its "
+	    "own here at offset $offset_4");
+	HAS(r.out, "flowop read name=j-3-read,filename=fb-oi,iosize=$iosize_4,"
+	    "misalign=$offset_4\n");
+	/* the three start together, after job z (stonewall on the first) */
+	HAS(r.out, "define process name=j,instances=$nthreads_2,after=\"z\"");
+	HAS(r.out, "define process name=j-2,instances=$nthreads_3,after=\"z\"");
+	HAS(r.out, "define process name=j-3,instances=$nthreads_4,after=\"z\"");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&res.plan, "j-3-read"),
+							 "misalign"), -1), 2 << 20);
+	release(&res);
+	done(&r);
+	/* per-clone files: each its own, offset + size long */
+	IMPORT(&r, "--name=j", "--directory=/tmp", "--size=1m", "--numjobs=2",
+	       "--offset_increment=512k");
+	compiles(&res, &r);
+	HAS(r.out, "define fileset name=j-files-2,path=$dir,entries=$nthreads_2,"
+	    "dirwidth=$nthreads_2,size=$filesize_2 + $offset_2,");
+	release(&res);
+	done(&r);
+}
+END_TEST
+
 /* fio's io_uring options that change how it submits, not the I/O. */
 START_TEST(test_uring_options)
 {
@@ -677,6 +715,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_device_sizes);
 	tcase_add_test(tc, test_end_fsync);
 	tcase_add_test(tc, test_include_lines);
+	tcase_add_test(tc, test_offset_increment);
 	tcase_add_test(tc, test_uring_options);
 	suite_add_tcase(s, tc);
 	return s;

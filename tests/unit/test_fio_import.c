@@ -1390,7 +1390,7 @@ START_TEST(test_offset)
 	HAS(out, "sequential writes start again at offset $offset after each");
 	plan_done(&plan, &script, out);
 
-	import_fails("[j]\nsize=1m\nnumjobs=2\noffset_increment=1m\n",
+	import_fails("[j]\nsize=1m\nnumjobs=257\noffset_increment=1m\n",
 		     "job.fio:4:1: job 'j': offset_increment with numjobs > 1 is not supported");
 	import_fails("[j]\nsize=1m\nnrfiles=2\noffset=4k\n",
 		     "offset with nrfiles > 1 is not supported");
@@ -1780,7 +1780,8 @@ END_TEST
 /*
  * --lenient imports what used to stop a job: no size (from -D), an
  * unset ${VAR}, and options the workload cannot honour (zones without a
- * size, offset_increment with clones, blockalign with bssplit) become
+ * size, offset_increment with more clones than are made jobs of their
+ * own, blockalign with bssplit) become
  * NOT IMPORTED notes under their job.
  */
 START_TEST(test_lenient_jobs)
@@ -1788,7 +1789,7 @@ START_TEST(test_lenient_jobs)
 	struct ast_script script;
 	struct plan plan;
 	char *out, *err;
-	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=2\n"
+	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=300\n"
 		"offset_increment=1m\nrandom_distribution=zoned:50/5:50/95\n"
 		"bssplit=4k/50:8k/50\nblockalign=4k\n";
 

@@ -19,8 +19,10 @@
 
 #include "plan/oom.h"
 
-/* How far into a file looks_like searches for fio's first document. */
+/* How far into a file looks_like searches for fio's first document... */
 #define FIO_LOOK_BYTES 65536
+/* ... and in how many lines at its start for fio's text lines. */
+#define FIO_TEXT_LINES 4
 
 /* The line at p (n bytes to the buffer's end): where it ends. */
 static const char *line_end(const char *p, size_t n)
@@ -38,14 +40,12 @@ static bool starts(const char *p, const char *end, const char *s)
 }
 
 /*
- * A line only fio's text output has: its version line "fio-3.33", a
- * job's header "JOB: (g=0): rw=...", "Run status group", or a terse
- * line "3;fio-3.33;...".
+ * A line only fio's text output has: a job's header "JOB: (g=0): rw=...",
+ * its version line "fio-3.33", or a terse line "3;fio-3.33;...".
  */
 static bool fio_text_line(const char *p, const char *end)
 {
 	if ((starts(p, end, "fio-") && end - p > 4 && p[4] >= '0' && p[4] <= '9') ||
-	    starts(p, end, "Run status group ") ||
 	    (end - p > 6 && p[0] >= '2' && p[0] <= '5' && starts(p + 1, end, ";fio-")))
 		return true;
 	for (const char *q = p; q + 5 < end; q++)
@@ -65,19 +65,19 @@ static bool fio_document_at(const char *p, const char *end)
 /*
  * fio's JSON (its first document, after any text lines), or fio's text
  * output: the first line starting with '{' must open fio's document
- * (a flowbench JSON file opens with "format"), or a line before it be
- * one of fio's text lines.
+ * (a flowbench JSON file opens with "format"), or one of the first
+ * FIO_TEXT_LINES be one of fio's text lines (fio prints them first).
  */
 bool results_looks_like_fio(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + (len < FIO_LOOK_BYTES ? len : FIO_LOOK_BYTES);
 
-	while (p < end) {
+	for (int line = 0; p < end; line++) {
 		const char *e = line_end(p, (size_t)(end - p));
 
 		if (*p == '{')
 			return fio_document_at(p, buf + len);
-		if (fio_text_line(p, e))
+		if (line < FIO_TEXT_LINES && fio_text_line(p, e))
 			return true;
 		p = e + 1;
 	}
@@ -277,7 +277,7 @@ json_t *results_read_fio(const char *buf, size_t len, struct results_read_fail *
 		goto out;
 	if (json_array_size(d.docs) == 0) {
 		snprintf(fail->text, sizeof(fail->text), "%s", d.text ?
-			 "this is fio's text output; compare and report read fio's JSON: "
+			 "this is fio's normal (text) output; compare and report read fio's JSON: "
 			 "run fio with --output-format=json (or json+) and give that file" :
 			 "no fio JSON document in it");
 		goto out;

@@ -117,28 +117,47 @@ struct fio_totals {
 };
 
 /*
- * The latencies of a row: fio's clat, slat and lat (each where some
- * entry has samples), and the row's own latency, clat (lat where fio
- * has no clat: "sync").
+ * The row's own latency (ms/op, percentiles): fio's clat, what fio users
+ * compare; fio's lat where fio has no clat ("sync"), or where the job
+ * asked for total-latency percentiles (lat_percentiles, which fio gives
+ * instead of clat's), with a note.
  */
-static void row_latencies(json_t *row, const struct fio_dir *d, const json_t *const *objs,
-			  int n, const char *job, struct results_fio_notes *notes)
+static json_t *main_latency(json_t *row, const char *job, struct results_fio_notes *notes)
+{
+	json_t *clat = json_object_get(row, "clat_ns"), *lat = json_object_get(row, "lat_ns");
+	char text[300];
+
+	if (clat && lat && !json_object_get(clat, "percentiles") &&
+	    json_object_get(lat, "percentiles")) {
+		snprintf(text, sizeof(text), "job '%s' has fio's total-latency percentiles "
+			 "(lat_percentiles) instead of clat's: its rows' latency is fio's lat "
+			 "(submission included)", job);
+		note_once(notes, text);
+		return lat;
+	}
+	return clat ? clat : lat;
+}
+
+/*
+ * The latencies of a row: fio's clat, slat and lat (each where some
+ * entry has samples) under their own keys, and the row's own latency
+ * (main_latency()) as its latency_ns and ms_per_op.
+ */
+static void row_latencies(json_t *row, const json_t *const *objs, int n, const char *job,
+			  struct results_fio_notes *notes)
 {
 	static const char *const keys[] = { "clat_ns", "slat_ns", "lat_ns" };
 	bool unmerged = false;
-	json_t *main = NULL;
+	json_t *main;
 	char text[300];
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		json_t *lat = results_fio_latency(objs, n, keys[k], &notes->bins, &unmerged);
 
-		if (!lat)
-			continue;
-		if (!main && (k == 0 || !d->io || k == 2))
-			main = lat;
-		if (json_object_set_new(row, keys[k], lat) < 0)
+		if (lat && json_object_set_new(row, keys[k], lat) < 0)
 			oom_exit();
 	}
+	main = main_latency(row, job, notes);
 	if (main && json_object_set(row, "latency_ns", main) < 0)
 		oom_exit();
 	results_fio_set(row, "ms_per_op", real_or_null(main ? results_fio_num(main, "mean") / 1e6
@@ -196,7 +215,7 @@ static json_t *job_row(const char *base, const struct fio_dir *d, const json_t *
 	results_fio_set(row, "fio", json_pack("{s:s,s:s,s:i,s:f}", "job", job,
 					      "direction", d->key, "entries", n,
 					      "runtime_ms", runtime));
-	row_latencies(row, d, objs, n, job, notes);
+	row_latencies(row, objs, n, job, notes);
 	free(objs);
 	results_fio_set(row, "intervals", json_array());
 	main = json_object_get(row, "latency_ns");
@@ -426,6 +445,12 @@ json_t *results_fio_run(const json_t *doc, int index, int line,
 	json_t *run, *flowops, *cpu, *usage;
 	double elapsed_s;
 
+	if (!jobs && json_object_get(doc, "client_stats")) {
+		snprintf(why, whylen, "fio's document at line %d is a client's of fio's "
+			 "client/server mode (\"client_stats\"), which is not read: run fio "
+			 "on the machine itself", line);
+		return NULL;
+	}
 	if (!json_is_array(jobs) || json_array_size(jobs) == 0) {
 		snprintf(why, whylen, "fio's document at line %d lists no jobs (fio ran none)", line);
 		return NULL;

@@ -50,6 +50,7 @@ double results_fio_num(const json_t *obj, const char *key);
  * for compare and report: plan/oom.h), set under a key or appended.
  */
 json_t *results_fio_new(json_t *v);
+json_t *results_fio_real(double v);        /* null when not finite */
 void results_fio_set(json_t *obj, const char *key, json_t *v);
 void results_fio_append(json_t *list, json_t *v);
 

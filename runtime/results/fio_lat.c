@@ -28,6 +28,11 @@ double results_fio_num(const json_t *obj, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+json_t *results_fio_real(double v)
+{
+	return results_fio_new(isfinite(v) ? json_real(v) : json_null());
+}
+
 json_t *results_fio_new(json_t *v)
 {
 	if (!v)
@@ -231,7 +236,7 @@ static void add_from_bins(json_t *lat, const struct bin *b, size_t nb,
 	results_fio_set(lat, "histogram", hist);
 	for (int i = 0; i < nq; i++) {
 		pct_key(key, sizeof(key), qs[i]);
-		results_fio_set(pcts, key, json_real(bins_percentile(b, nb, qs[i], min, max)));
+		results_fio_set(pcts, key, results_fio_real(bins_percentile(b, nb, qs[i], min, max)));
 	}
 	for (size_t i = 0; i < nb; i++) {
 		uint64_t lo, hi;
@@ -258,7 +263,7 @@ static void add_fio_percentiles(json_t *lat, const json_t *fio_pcts)
 		if (end == k || *end || !(q > 0 && q < 100) || !json_is_number(v))
 			continue;
 		pct_key(key, sizeof(key), q);
-		results_fio_set(pcts, key, json_real(json_number_value(v)));
+		results_fio_set(pcts, key, results_fio_real(json_number_value(v)));
 	}
 }
 
@@ -304,10 +309,12 @@ json_t *results_fio_latency(const json_t *const *dirs, int n, const char *key,
 		add_moments(&m, json_object_get(dirs[d], key));
 	if (m.with == 0)
 		return NULL;
-	lat = results_fio_new(json_pack("{s:f,s:f,s:f,s:f,s:I}", "mean", m.mean,
-					 "stdev", m.n > 1 ? sqrt(m.m2 / (m.n - 1)) : 0.0,
-					 "min", m.min, "max", m.max,
-					 "samples", (json_int_t)m.n));
+	lat = results_fio_new(json_object());
+	results_fio_set(lat, "mean", results_fio_real(m.mean));
+	results_fio_set(lat, "stdev", results_fio_real(m.n > 1 ? sqrt(m.m2 / (m.n - 1)) : 0.0));
+	results_fio_set(lat, "min", results_fio_real(m.min));
+	results_fio_set(lat, "max", results_fio_real(m.max));
+	results_fio_set(lat, "samples", results_fio_real(m.n));
 	fio_pcts = json_object_get(m.one, "percentile");
 	b = merged_bins(dirs, n, key, &nb);
 	if (b) {

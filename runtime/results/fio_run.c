@@ -37,12 +37,6 @@ static const struct fio_dir fio_dirs[] = {
 
 #define NDIRS (sizeof(fio_dirs) / sizeof(fio_dirs[0]))
 
-/* A number, or null when it is not finite (jansson has no NaN). */
-static json_t *real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* Add `text` to the notes unless it is there already. */
 static void note_once(struct results_fio_notes *notes, const char *text)
 {
@@ -160,7 +154,7 @@ static void row_latencies(json_t *row, const json_t *const *objs, int n, const c
 	main = main_latency(row, job, notes);
 	if (main && json_object_set(row, "latency_ns", main) < 0)
 		oom_exit();
-	results_fio_set(row, "ms_per_op", real_or_null(main ? results_fio_num(main, "mean") / 1e6
+	results_fio_set(row, "ms_per_op", results_fio_real(main ? results_fio_num(main, "mean") / 1e6
 							    : NAN));
 	results_fio_set(json_object_get(row, "fio"), "latency",
 			json_string(!main ? "none" : main == json_object_get(row, "clat_ns") ?
@@ -206,15 +200,16 @@ static json_t *job_row(const char *base, const struct fio_dir *d, const json_t *
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%s-%s", base, d->suffix);
-	row = results_fio_new(json_pack("{s:s,s:s,s:s,s:s,s:f,s:f}", "name", name,
-					 "type", "fio", "class", "io", "rw", d->rw,
-					 "ops", ops, "bytes", bytes));
-	results_fio_set(row, "ops_per_s", real_or_null(runtime > 0 ? ops * 1000 / runtime : NAN));
-	results_fio_set(row, "mb_per_s", real_or_null(runtime > 0 ?
+	row = results_fio_new(json_pack("{s:s,s:s,s:s,s:s}", "name", name,
+					 "type", "fio", "class", "io", "rw", d->rw));
+	results_fio_set(row, "ops", results_fio_real(ops));
+	results_fio_set(row, "bytes", results_fio_real(bytes));
+	results_fio_set(row, "ops_per_s", results_fio_real(runtime > 0 ? ops * 1000 / runtime : NAN));
+	results_fio_set(row, "mb_per_s", results_fio_real(runtime > 0 ?
 					  bytes * 1000 / runtime / 1048576.0 : NAN));
-	results_fio_set(row, "fio", json_pack("{s:s,s:s,s:i,s:f}", "job", job,
+	results_fio_set(row, "fio", json_pack("{s:s,s:s,s:i,s:o}", "job", job,
 					      "direction", d->key, "entries", n,
-					      "runtime_ms", runtime));
+					      "runtime_ms", results_fio_real(runtime)));
 	row_latencies(row, objs, n, job, notes);
 	free(objs);
 	results_fio_set(row, "intervals", json_array());
@@ -241,13 +236,13 @@ static json_t *entry_cpu(const json_t *job, int instance)
 					      json_string_value(json_object_get(job, "jobname")),
 					      "instance", instance));
 
-	results_fio_set(c, "usr_pct", real_or_null(usr));
-	results_fio_set(c, "sys_pct", real_or_null(sys));
-	results_fio_set(c, "usr_s", real_or_null(usr / 100 * rt_s));
-	results_fio_set(c, "sys_s", real_or_null(sys / 100 * rt_s));
-	results_fio_set(c, "ctx", real_or_null(results_fio_num(job, "ctx")));
-	results_fio_set(c, "majf", real_or_null(results_fio_num(job, "majf")));
-	results_fio_set(c, "minf", real_or_null(results_fio_num(job, "minf")));
+	results_fio_set(c, "usr_pct", results_fio_real(usr));
+	results_fio_set(c, "sys_pct", results_fio_real(sys));
+	results_fio_set(c, "usr_s", results_fio_real(usr / 100 * rt_s));
+	results_fio_set(c, "sys_s", results_fio_real(sys / 100 * rt_s));
+	results_fio_set(c, "ctx", results_fio_real(results_fio_num(job, "ctx")));
+	results_fio_set(c, "majf", results_fio_real(results_fio_num(job, "majf")));
+	results_fio_set(c, "minf", results_fio_real(results_fio_num(job, "minf")));
 	return c;
 }
 
@@ -263,9 +258,9 @@ static json_t *disks_of(const json_t *du)
 			json_is_string(json_object_get(v, "name")) ?
 			json_string_value(json_object_get(v, "name")) : "", "found", 1));
 
-		results_fio_set(d, "read_ios", real_or_null(results_fio_num(v, "read_ios")));
-		results_fio_set(d, "write_ios", real_or_null(results_fio_num(v, "write_ios")));
-		results_fio_set(d, "util_pct", real_or_null(results_fio_num(v, "util")));
+		results_fio_set(d, "read_ios", results_fio_real(results_fio_num(v, "read_ios")));
+		results_fio_set(d, "write_ios", results_fio_real(results_fio_num(v, "write_ios")));
+		results_fio_set(d, "util_pct", results_fio_real(results_fio_num(v, "util")));
 		results_fio_append(disks, d);
 	}
 	return disks;
@@ -315,14 +310,15 @@ static double elapsed_ms(const json_t *jobs)
 /* The IO Summary of the run from its rows' totals. */
 static json_t *summary_of(const struct fio_totals *t, double elapsed_s)
 {
-	json_t *s = results_fio_new(json_pack("{s:f}", "ops", t->ops));
+	json_t *s = results_fio_new(json_object());
 
-	results_fio_set(s, "ops_per_s", real_or_null(elapsed_s > 0 ? t->ops / elapsed_s : NAN));
-	results_fio_set(s, "rd_per_s", real_or_null(elapsed_s > 0 ? t->rd / elapsed_s : NAN));
-	results_fio_set(s, "wr_per_s", real_or_null(elapsed_s > 0 ? t->wr / elapsed_s : NAN));
-	results_fio_set(s, "mb_per_s", real_or_null(elapsed_s > 0 ?
+	results_fio_set(s, "ops", results_fio_real(t->ops));
+	results_fio_set(s, "ops_per_s", results_fio_real(elapsed_s > 0 ? t->ops / elapsed_s : NAN));
+	results_fio_set(s, "rd_per_s", results_fio_real(elapsed_s > 0 ? t->rd / elapsed_s : NAN));
+	results_fio_set(s, "wr_per_s", results_fio_real(elapsed_s > 0 ? t->wr / elapsed_s : NAN));
+	results_fio_set(s, "mb_per_s", results_fio_real(elapsed_s > 0 ?
 					 t->bytes / 1048576.0 / elapsed_s : NAN));
-	results_fio_set(s, "ms_per_op", real_or_null(t->lat_n > 0 ?
+	results_fio_set(s, "ms_per_op", results_fio_real(t->lat_n > 0 ?
 					  t->lat_sum / t->lat_n / 1e6 : NAN));
 	return s;
 }
@@ -352,7 +348,29 @@ static json_t *started_of(const json_t *doc)
 	return json_string(buf);
 }
 
-/* Every job entry has a "jobname"; why not, in `why`. */
+/*
+ * A direction's latency objects have fio's numbers (fio writes all five
+ * for each, with or without samples); the first missing one, in `what`.
+ */
+static bool latencies_shaped(const json_t *dir, char *what, size_t len)
+{
+	static const char *const lats[] = { "slat_ns", "clat_ns", "lat_ns" };
+	static const char *const nums[] = { "min", "max", "mean", "stddev", "N" };
+
+	for (size_t l = 0; l < sizeof(lats) / sizeof(lats[0]); l++) {
+		const json_t *lat = json_object_get(dir, lats[l]);
+
+		for (size_t k = 0; lat && k < sizeof(nums) / sizeof(nums[0]); k++) {
+			if (json_is_number(json_object_get(lat, nums[k])))
+				continue;
+			snprintf(what, len, "whose \"%s\" has no \"%s\"", lats[l], nums[k]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Every job entry has a "jobname", each direction its numbers; why not, in `why`. */
 static bool jobs_shaped(const json_t *jobs, int line, char *why, size_t whylen)
 {
 	size_t i;
@@ -366,14 +384,15 @@ static bool jobs_shaped(const json_t *jobs, int line, char *why, size_t whylen)
 		}
 		for (size_t d = 0; d < NDIRS; d++) {
 			const json_t *o = json_object_get(job, fio_dirs[d].key);
+			char what[64] = "without \"total_ios\"";
 
-			if (o && !json_is_number(json_object_get(o, "total_ios"))) {
-				snprintf(why, whylen, "fio's document at line %d: job '%s' has a "
-					 "\"%s\" without \"total_ios\"", line,
-					 json_string_value(json_object_get(job, "jobname")),
-					 fio_dirs[d].key);
-				return false;
-			}
+			if (!o || (json_is_number(json_object_get(o, "total_ios")) &&
+				   latencies_shaped(o, what, sizeof(what))))
+				continue;
+			snprintf(why, whylen, "fio's document at line %d: job '%s' has a \"%s\" "
+				 "%s", line, json_string_value(json_object_get(job, "jobname")),
+				 fio_dirs[d].key, what);
+			return false;
 		}
 	}
 	return true;
@@ -470,11 +489,11 @@ json_t *results_fio_run(const json_t *doc, int index, int line,
 	elapsed_s = elapsed_ms(jobs) / 1000;
 	run = results_fio_new(json_pack("{s:i,s:o,s:o,s:b,s:o}", "index", index,
 					"started", results_fio_new(started_of(doc)),
-					"elapsed_s", results_fio_new(real_or_null(elapsed_s)),
+					"elapsed_s", results_fio_real(elapsed_s),
 					"partial", partial, "flowops", flowops));
 	results_fio_set(run, "summary", summary_of(&t, elapsed_s));
 	usage = results_fio_new(json_pack("{s:o,s:o}", "window_s",
-					  results_fio_new(real_or_null(elapsed_s)), "cpu", cpu));
+					  results_fio_real(elapsed_s), "cpu", cpu));
 	if (json_is_array(json_object_get(doc, "disk_util")))
 		results_fio_set(usage, "disks", disks_of(json_object_get(doc, "disk_util")));
 	results_fio_set(run, "usage", usage);

@@ -370,7 +370,7 @@ static const char *offset_plus(struct emit *e, const struct job_plan *jp)
  * split leave the slot's offset at their end, seqfollows), O_DIRECT,
  * depth, iterations.
  */
-static void io_attrs(struct emit *e, const struct job_plan *jp, bool random,
+static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random,
 		     long long iters, bool wrap, int zone)
 {
 	const struct fio_opts *o = &jp->s->opts;
@@ -420,7 +420,7 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	fprintf(e->out, "    flowop %s name=%s-%s%s", io_type(jp, write), jp->name,
 		write ? "write" : "read", zone < 0 ? "" :
 		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone));
-	io_attrs(e, jp, jp->random, iters, wrap, zone);
+	emit_io_attrs(e, jp, jp->random, iters, wrap, zone);
 }
 
 /*
@@ -461,7 +461,7 @@ static void emit_choice(struct emit *e, const struct job_plan *jp)
 
 	if (jp->wsync) {
 		fprintf(out, "define flowop name=%s\n{\n  flowop write name=write", jp->wsname);
-		io_attrs(e, jp, jp->random, 1, false, -1);
+		emit_io_attrs(e, jp, jp->random, 1, false, -1);
 		fprintf(out, "  flowop fsync name=fsync,filename=%s\n}\n",
 			e->files[jp->file].name);
 	}
@@ -478,7 +478,7 @@ static void emit_choice(struct emit *e, const struct job_plan *jp)
 			}
 			fprintf(out, "  flowop %s name=%s%s,weight=%s", io_type(jp, write),
 				write ? "write" : "read", seq ? "-seq" : "", w);
-			io_attrs(e, jp, jp->random && !seq, 1, false, -1);
+			emit_io_attrs(e, jp, jp->random && !seq, 1, false, -1);
 		}
 	}
 	fprintf(out, "}\n");

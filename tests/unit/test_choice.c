@@ -5,8 +5,8 @@
  * members), the sequence passes a Wald-Wolfowitz runs test where a
  * periodic one (7 reads then 3 writes, or strict alternation) fails it,
  * the same seed draws the same sequence and another seed another one, a
- * member of weight 0 is never drawn, and the drawn member runs its
- * `iters` times.
+ * member of weight 0 is never drawn, twelve members (the binary search)
+ * keep their odds, and the drawn member runs its `iters` times.
  */
 #include <check.h>
 #include <math.h>
@@ -22,7 +22,7 @@
 #include "tests/unit/check_main.h"
 
 #define NDRAWS 100000
-#define MAXM 4
+#define MAXM 12
 
 /* What the members' run functions write: one letter per execution. */
 struct recorder {
@@ -236,6 +236,53 @@ START_TEST(test_three_way)
 }
 END_TEST
 
+/* More members than the linear scan takes: the binary search, weights 1..12. */
+START_TEST(test_many_members)
+{
+	int64_t w[MAXM];
+	struct rig g;
+	double chi2 = 0;
+
+	for (int k = 0; k < MAXM; k++)
+		w[k] = k + 1;
+	rig_setup(&g, 9, MAXM, w, 1, NDRAWS);
+	rig_draw(&g, NDRAWS);
+	for (int k = 0; k < MAXM; k++) {
+		double e = (double)(k + 1) / 78 * NDRAWS;       /* 1 + ... + 12 = 78 */
+		double o = (double)count(g.rec.seq, g.rec.n, (char)('a' + k));
+
+		chi2 += (o - e) * (o - e) / e;
+	}
+	/* 31.26: the 0.1 % point of chi-square with 11 degrees of freedom */
+	ck_assert_msg(chi2 < 31.26, "chi-square %.2f", chi2);
+	rig_free(&g);
+}
+END_TEST
+
+static enum flowop_result norsc_run(struct fb_thread *t, struct flowop_inst *fi)
+{
+	(void)t;
+	(void)fi;
+	return FLOWOP_NORSC;
+}
+
+/* A member's FLOWOP_NORSC goes up, naming the member (run directly or not). */
+START_TEST(test_member_norsc)
+{
+	static const int64_t w[2] = { 1, 0 };
+
+	for (int64_t iters = 1; iters <= 2; iters++) {
+		struct rig g;
+
+		rig_setup(&g, 1, 2, w, iters, 16);
+		g.fi[1].run = norsc_run;
+		ck_assert_int_eq(flowops_choice.run(&g.t, &g.fi[0]), FLOWOP_NORSC);
+		ck_assert_ptr_eq(g.t.norsc_fi, &g.fi[1]);
+		rig_free(&g);
+	}
+}
+END_TEST
+
 /* The drawn member runs its iters times in a row. */
 START_TEST(test_member_iters)
 {
@@ -261,7 +308,9 @@ static Suite *choice_suite(void)
 	tcase_add_test(tc, test_runs);
 	tcase_add_test(tc, test_seed);
 	tcase_add_test(tc, test_three_way);
+	tcase_add_test(tc, test_many_members);
 	tcase_add_test(tc, test_member_iters);
+	tcase_add_test(tc, test_member_norsc);
 	tcase_set_timeout(tc, 60);        /* sanitizers, valgrind */
 	suite_add_tcase(s, tc);
 	return s;

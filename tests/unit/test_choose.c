@@ -2,7 +2,8 @@
  * test_choose.c - the compiler's side of a choice (`define flowop ...,
  * choose` with weight= on its flowops, lang/choose.c): the plan it lays
  * out (the choice's ops, the members' weights, composites inside and
- * around it), and every error, each at its file:line:col.
+ * around it), and every error, each at its file:line:col; read's and
+ * write's seqfollows, which import-fio's random/sequential choices use.
  */
 #include <check.h>
 #include <string.h>
@@ -217,6 +218,28 @@ START_TEST(test_compat_refuses)
 }
 END_TEST
 
+/* seqfollows: only with random; --compat filebench refuses it. */
+START_TEST(test_seqfollows)
+{
+	static const char src[] =
+		"define file name=f,path=/tmp,size=1m,prealloc\n"
+		"define process name=p { thread name=t {\n"
+		"  flowop read name=a,filename=f,iosize=4k,random,seqfollows\n"
+		"  flowop read name=b,filename=f,iosize=4k,seqfollows\n"
+		"} }\nrun 1\n";
+	struct result r;
+
+	compile_src(&r, src);
+	HAS(&r, "t.f:4:43: flowop b: seqfollows needs random");
+	ck_assert_int_eq(r.errors, 1);
+	ck_assert(plan_value_bool(plan_flowop_attr(find(&r.plan, "a"), "seqfollows"), false));
+	release(&r);
+	compile_sem(&r, src, PLAN_SEM_FILEBENCH);
+	HAS(&r, "t.f:3:50: flowop a: seqfollows is a flowbench extension (fio's percentage_random); filebench's random offsets leave the sequential one alone, so --compat filebench refuses it");
+	release(&r);
+}
+END_TEST
+
 static Suite *choose_suite(void)
 {
 	Suite *s = suite_create("choose");
@@ -227,6 +250,7 @@ static Suite *choose_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_nested_member);
 	tcase_add_test(tc, test_compat_refuses);
+	tcase_add_test(tc, test_seqfollows);
 	suite_add_tcase(s, tc);
 	return s;
 }

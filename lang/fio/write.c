@@ -630,12 +630,12 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 	fputc('\n', out);
 	if (e->files[jp->file].job == index)
 		emit_file(e, &e->files[jp->file], jp);
-	if (jp->choice)
-		emit_choice(e, jp);
 	else
 		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
 			e->files[jp->file].name,
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
+	if (jp->choice)
+		emit_choice(e, jp);
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
 	emit_phase_attrs(e, jp, index);

@@ -1849,6 +1849,14 @@ START_TEST(test_mix_choice)
 	plan_done(&plan, &script, out);
 	free(err);
 
+	/* a choice on the file of an earlier job: said once, for it */
+	import_compiled("[a]\nsize=1m\nrw=read\nfilename=/tmp/x.dat\n"
+			"[b]\nrw=randrw\nfilename=/tmp/x.dat\n", &out, &script, &plan);
+	HAS(out, "# the file x.dat is the one of job 'a' (same filename)\n"
+	    "define flowop name=b-mix,choose\n");
+	ck_assert_ptr_null(strstr(strstr(out, "is the one of job") + 1, "is the one of job"));
+	plan_done(&plan, &script, out);
+
 	/* rwmixread=100: reads only, no choice */
 	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=100\n", &out, &script, &plan);
 	ck_assert_ptr_null(strstr(out, "choose"));

@@ -2,7 +2,9 @@
 # mix.sh - a choice (`define flowop ..., choose`, docs/wml.md §4.6) run
 # for real, seen in the system calls it makes (strace):
 #  - an fio job with rw=randrw, rwmixread=70, imported and run for 10^5
-#    I/Os: the pread64/pwrite64 calls are the reported ops, one for one;
+#    I/Os (loops=98 of a 4 MiB file: 100352 I/Os of 4 KiB, each clone
+#    stops after its bytes): the pread64/pwrite64 calls are the reported
+#    ops, one for one;
 #    their split is within 1 % of the odds (the issue's bound) and within
 #    3.29 standard deviations of the binomial (two-sided 0.1 %); the
 #    sequence of reads and writes passes a Wald-Wolfowitz runs test at
@@ -65,16 +67,14 @@ size=4m
 ioengine=psync
 directory=$tmp
 filename=mix.dat
-number_ios=100000
-time_based
-runtime=300
+loops=98
 EOT
 "$FLOWBENCH" import-fio "$tmp/mix.fio" >"$tmp/mix.f" 2>"$tmp/import.err" ||
 	{ cat "$tmp/import.err"; fail "import-fio failed"; }
 grep -q "define flowop name=mix-mix,choose" "$tmp/mix.f" ||
 	{ cat "$tmp/mix.f"; fail "the imported randrw job is not a choice"; }
 # the file first (prealloc, reuse): its writes are not the job's
-run_named prep "$tmp/mix.f" -D nios=10 --cache warm
+run_named prep "$tmp/mix.f" -D iobytes=40k --cache warm
 [ "$rc" -eq 0 ] || { cat "$tmp/prep.out"; fail "prep: status $rc"; }
 traced mix "$tmp/mix.f" --seed 11
 sequence "$tmp/mix.st" >"$tmp/mix.seq"
@@ -85,7 +85,7 @@ rops=$(breakdown_field "$tmp/mix.out" mix.read ops)
 wops=$(breakdown_field "$tmp/mix.out" mix.write ops)
 [ "$reads" -eq "$rops" ] && [ "$writes" -eq "$wops" ] ||
 	fail "strace saw $reads pread64 and $writes pwrite64 of 4 KiB, the report $rops reads and $wops writes"
-[ "$n" -ge 100000 ] || fail "only $n I/Os (number_ios=100000)"
+[ "$n" -ge 100352 ] || fail "only $n I/Os (98 loops of 1024 blocks)"
 ok "10^5 I/Os: $reads pread64 and $writes pwrite64, as reported"
 # the binomial: mean n p, standard deviation sqrt(n p (1 - p))
 z=$(awk -v r="$reads" -v n="$n" 'BEGIN { p = 0.7; printf "%.2f\n", (r - n * p) / sqrt(n * p * (1 - p)) }')
@@ -115,16 +115,16 @@ within_z "$z" "$Z" && fail "the control (7 reads then 3 writes) passes the runs 
 ok "the control, 7 reads then 3 writes, fails it: z = $z"
 
 # ---- seeds ---------------------------------------------------------------
-traced seed1 "$tmp/mix.f" -D nios=2000 --seed 5
-traced seed2 "$tmp/mix.f" -D nios=2000 --seed 5
-traced seed3 "$tmp/mix.f" -D nios=2000 --seed 6
+traced seed1 "$tmp/mix.f" -D iobytes=8m --seed 5
+traced seed2 "$tmp/mix.f" -D iobytes=8m --seed 5
+traced seed3 "$tmp/mix.f" -D iobytes=8m --seed 6
 sequence "$tmp/seed1.st" >"$tmp/seed1.seq"
 sequence "$tmp/seed2.st" >"$tmp/seed2.seq"
 sequence "$tmp/seed3.st" >"$tmp/seed3.seq"
-[ "$(wc -l <"$tmp/seed1.seq")" -ge 2000 ] || fail "seed: fewer than 2000 I/Os"
+[ "$(wc -l <"$tmp/seed1.seq")" -ge 2048 ] || fail "seed: fewer than 2048 I/Os"
 cmp -s "$tmp/seed1.seq" "$tmp/seed2.seq" || fail "--seed 5 twice: two sequences"
 cmp -s "$tmp/seed1.seq" "$tmp/seed3.seq" && fail "--seed 5 and --seed 6: the same sequence"
-ok "--seed 5 twice: the same 2000 reads and writes at the same offsets; --seed 6 others"
+ok "--seed 5 twice: the same 2048 reads and writes at the same offsets; --seed 6 others"
 
 # ---- a choice composes ---------------------------------------------------
 cat >"$tmp/comp.f" <<EOT
@@ -187,9 +187,7 @@ bs=4k
 size=4m
 directory=$tmp
 filename=mix.dat
-number_ios=4000
-time_based
-runtime=300
+loops=4
 EOT
 "$FLOWBENCH" import-fio "$tmp/pct.fio" >"$tmp/pct.f" 2>"$tmp/import.err" ||
 	{ cat "$tmp/import.err"; fail "import-fio of percentage_random failed"; }

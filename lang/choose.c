@@ -37,6 +37,12 @@ bool choose_define(struct compiler *c, const struct ast_entity *def,
 		if (!v.u.b)
 			return false;
 	}
+	if (!c->opts->registry->choice) {       /* a registry built without one */
+		diag_error(c->d, at->loc,
+			   "composite flowop '%s': choose needs the choice flowop, which this build's registry lacks",
+			   name);
+		return false;
+	}
 	if (c->opts->semantics == PLAN_SEM_FILEBENCH) {
 		diag_error(c->d, at->loc,
 			   "composite flowop '%s': choose is a flowbench extension (one flowop drawn by weight); filebench has no such construct, so --compat filebench refuses it",

@@ -245,6 +245,34 @@ static void print_summary(const struct plan *p)
 }
 
 /*
+ * check's line for each choice (a composite defined with `choose`): its
+ * members with their weights and odds, so that a mix is seen as the run
+ * will draw it.
+ */
+static void print_choices(const struct plan *p)
+{
+	for (int k = 0; k < p->nflowops; k++) {
+		const struct plan_flowop *f = &p->flowops[k];
+		uint64_t total = 0;
+
+		if (f->ops != flowops_registry.choice)
+			continue;
+		for (int j = k + 1; j <= k + f->ndesc; j += 1 + p->flowops[j].ndesc)
+			total += (uint64_t)plan_attr_int(&p->flowops[j], PA_WEIGHT, 0);
+		printf("%s: choice %s (thread %s) draws one of:", p->filename,
+		       f->name, p->threads[f->thread].name);
+		for (int j = k + 1; j <= k + f->ndesc; j += 1 + p->flowops[j].ndesc) {
+			int64_t w = plan_attr_int(&p->flowops[j], PA_WEIGHT, 0);
+
+			printf("%s %s %lld (%.4g %%)", j == k + 1 ? "" : ",",
+			       p->flowops[j].name, (long long)w,
+			       total ? 100.0 * (double)w / (double)total : 0.0);
+		}
+		printf("\n");
+	}
+}
+
+/*
  * check's second line: the disk the files and filesets will take once
  * prepared (bytes, files, directories), so that a workload's size is
  * seen before it is run.  1 when a tree cannot be made (said).
@@ -334,6 +362,7 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 
 	if (status == 0) {
 		print_summary(&w.fe.plan);
+		print_choices(&w.fe.plan);
 		status = print_footprint(&w.fe.plan);
 	}
 	workload_free(&w);

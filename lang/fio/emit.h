@@ -35,6 +35,18 @@ struct job_plan {
 	bool aio;                 /* iodepth > 1 with an asynchronous engine */
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
+	/*
+	 * Each I/O drawn as fio draws it (plan_iterations): the read/write
+	 * mix (rwmixread) and the random/sequential split (seqmix) become
+	 * a choice, `define flowop <cname>,choose` (docs/wml.md §4.6), run
+	 * reads + writes times per pass: once for a mix, whose passes are
+	 * then one I/O each.  wsync: fsync=1 with a mix, each write member
+	 * a composite <wsname> of the write and its fsync.
+	 */
+	bool choice;
+	bool seqmix;              /* percentage_random 1..99 on a random job */
+	bool wsync;
+	const char *cname, *wsname;
 	bool wrap;                /* sequential writes closed after each pass */
 	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
 				     that of the job whose file it shares */

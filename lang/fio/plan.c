@@ -226,9 +226,52 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 }
 
 /*
+ * A read/write mix (rw=randrw, rw=rw with rwmixread/rwmixwrite) and a
+ * random/sequential split (percentage_random, plan_pct_random) are
+ * drawn per I/O as fio draws them: a choice (jp->choice, written by
+ * write.c) whose pass is one I/O.  fsync=1 makes each write member a
+ * write and its fsync.  Two mixes stay a fixed pass (R reads, then W
+ * writes), said on stderr (fixed_pass_warning()): with an fsync after
+ * every N > 1 writes, which needs a count of the writes a choice does
+ * not keep (with a split too, an error), and an asynchronous one
+ * (aioread and aiowrite at iodepth > 1 each keep their own queue full,
+ * whatever the odds: a choice would not give fio's split either).
+ */
+static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	bool both = jp->reads && jp->writes;
+
+	if (!both && !jp->seqmix)
+		return 0;
+	if (both && every > 1 && jp->seqmix) {
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': "
+			   "percentage_random with a read/write mix and %s=%lld is not "
+			   "supported: flowbench draws each I/O at random but keeps no "
+			   "count of the writes for an %s after every %lld", jp->s->name,
+			   fio_fsync_name(o), every, fio_fsync_name(o), every);
+		return -1;
+	}
+	if (both && (every > 1 || jp->aio))
+		return 0;               /* a fixed pass (plan_iterations says so) */
+	jp->choice = true;
+	jp->cname = fio_unique_name(e, arena_printf(&e->a, "%s-mix", jp->name), "j");
+	if (!both)
+		return 0;
+	jp->reads = jp->writes = 1;
+	if (every == 1) {
+		jp->wsync = true;
+		jp->wsname = fio_unique_name(e, arena_printf(&e->a, "%s-wsync",
+							     jp->name), "j");
+	}
+	return 0;
+}
+
+/*
  * The flowop iterations of one pass: the mix's reads and writes, made
- * whole fsync intervals.  Products checked (at most 100 x 10^9 within the
- * parser's ranges, but checked all the same).
+ * whole fsync intervals, or one draw of a choice (plan_choice).  Products
+ * checked (at most 100 x 10^9 within the parser's ranges, but checked all
+ * the same).
  */
 static int plan_iterations(struct emit *e, struct job_plan *jp)
 {
@@ -243,7 +286,9 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	}
 	long long every = fio_fsync_every(o);
 
-	if (!every || !jp->writes)
+	if (plan_choice(e, jp, every) < 0)
+		return -1;
+	if (!every || !jp->writes || jp->wsync)
 		return 0;
 	/* a pass of whole fsync intervals: N / fio_gcd(writes, N) times more;
 	 * writes and fsync are >= 1 here, so neither gcd nor N is 0 */
@@ -257,6 +302,26 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	}
 	jp->fsyncs = jp->writes / every;
 	return 0;
+}
+
+/* A mix plan_choice() left a fixed pass: said on stderr, at rw=. */
+static void fixed_pass_warning(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!jp->reads || !jp->writes || jp->choice)
+		return;
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s: "
+		     "each pass does %lld read%s then %lld write%s in that order, "
+		     "not fio's random choice per I/O (%s)", jp->s->name,
+		     o->text[FIO_OPT_RW], jp->aio ? arena_printf(&e->a, "ioengine=%s "
+		     "at iodepth=%lld", fio_engine_text[o->engine], o->iodepth) :
+		     arena_printf(&e->a, "%s=%lld", fio_fsync_name(o), fio_fsync_every(o)),
+		     jp->reads, jp->reads == 1 ? "" : "s", jp->writes,
+		     jp->writes == 1 ? "" : "s", jp->aio ? "aioread and aiowrite "
+		     "each keep their own requests in flight, whatever the odds" :
+		     "a choice keeps no count of the writes for an fsync after "
+		     "every N");
 }
 
 /*
@@ -305,12 +370,13 @@ static int plan_pacing(struct emit *e, struct job_plan *jp)
 			   "event generator counts either I/Os or MiB", s->name);
 	if (!o->thinktime_us)
 		return e->d->errors == errs ? 0 : -1;
-	if (fio_is_mixed(o->rw) || jp->fsyncs || jp->aio)
+	/* a choice's pass is one I/O: the pause follows each, as in fio */
+	if ((fio_is_mixed(o->rw) && !jp->choice) || jp->fsyncs || jp->wsync || jp->aio)
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_THINKTIME), "job '%s': thinktime with "
 			   "%s is not supported: flowbench would pause once per pass "
 			   "of several I/Os, not after each one", s->name,
-			   fio_is_mixed(o->rw) ? "a read/write mix" : jp->fsyncs ?
-			   "fsync" : "iodepth > 1");
+			   fio_is_mixed(o->rw) && !jp->choice ? "a read/write mix" :
+			   jp->fsyncs || jp->wsync ? "fsync" : "iodepth > 1");
 	return e->d->errors == errs ? 0 : -1;
 }
 
@@ -619,14 +685,19 @@ static int plan_stride(struct emit *e, struct job_plan *jp)
 
 /*
  * percentage_random=N: 100 is fio's default, 0 makes a random job
- * sequential (exactly).  In between, fio continues a sequential run
- * from wherever the last I/O was, random or not; flowbench's sequential
- * flowop keeps its own offset, so a mixture of two flowops would not
- * have fio's locality: an error (dropped with --lenient).
+ * sequential (exactly).  In between, fio draws per I/O whether its
+ * offset is random (odds N in 100) or continues a sequential run from
+ * the end of the job's previous I/O, random or not: a choice between a
+ * random flowop that leaves the slot's offset at its end (seqfollows)
+ * and a sequential one on the same slot (jp->seqmix, plan_choice).
+ * Not with aioread/aiowrite (no seqfollows) nor zones (their flowops'
+ * working sets are ranges of their own): errors, dropped with
+ * --lenient (the job's offsets are then all random).
  */
 static int plan_pct_random(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
+	const char *why;
 
 	if (o->pct_random == 100 || !jp->random)
 		return 0;
@@ -634,16 +705,20 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->random = false;
 		return 0;
 	}
-	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", "a mix of "
-			"sequential and random offsets")) {
+	if (!jp->aio && !o->nzones) {
+		jp->seqmix = true;
+		return 0;
+	}
+	why = jp->aio ? "aioread/aiowrite (ioengine at iodepth > 1) cannot continue "
+		"a sequential run from a random I/O" : "random_distribution=zoned's "
+		"flowops each pick in a range of their own";
+	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", why)) {
 		jp->lo->pct_random = 100;
 		return 0;
 	}
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': percentage_random="
-		   "%lld is not supported: fio continues each sequential run from "
-		   "the previous I/O, random or not; flowbench's sequential flowop "
-		   "keeps its own offset (0 and 100 are supported)", jp->s->name,
-		   o->pct_random);
+		   "%lld is not supported here: %s (0 and 100 are supported)",
+		   jp->s->name, o->pct_random, why);
 	return -1;
 }
 
@@ -717,7 +792,10 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		     o->rw == FIO_RW_RANDRW;
 	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
 		return -1;
-	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
+	if (plan_iterations(e, jp) < 0)
+		return -1;
+	fixed_pass_warning(e, jp);
+	if (plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
 	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
 		return -1;

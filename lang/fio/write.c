@@ -237,7 +237,14 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			o->nbss ? "several block sizes (flowbench's randommap needs "
 			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
 			"several files (each op on another file's slot)");
-	if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
+	if (jp->seqmix)
+		fprintf(out, "# percentage_random=%lld: each I/O's offset is random with "
+			"odds $pctrandom%s in 100, else it follows the job's previous "
+			"I/O (random ones leave the offset at their end: seqfollows), drawn "
+			"per I/O as fio does (the choice %s)%s\n", o->pct_random, jp->sfx,
+			jp->cname, jp->reads && jp->writes ? "; reads and writes share "
+			"that offset (fio keeps one per direction)" : "");
+	else if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
 			"sequential offsets, as in fio");
@@ -287,7 +294,12 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	else
 		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
 			"synchronous pread/pwrite\n", eng);
-	if (fio_is_mixed(o->rw) && jp->reads && jp->writes)
+	if (jp->choice && jp->reads && jp->writes)
+		fprintf(out, "# rwmixread=%lld: each I/O is a read with odds $rwmixread%s in "
+			"100, else a write, drawn per I/O as fio does (the choice %s%s)\n",
+			o->rwmixread, jp->sfx, jp->cname, jp->wsync ?
+			"; each write is followed by its fsync" : "");
+	else if (fio_is_mixed(o->rw) && jp->reads && jp->writes)
 		fprintf(out, "# rwmixread=%lld: each pass does %lld read%s then %lld write%s, "
 			"in that order: a fixed interleaving, not fio's random choice per op\n",
 			o->rwmixread, jp->reads, jp->reads == 1 ? "" : "s",
@@ -381,28 +393,31 @@ static const char *offset_plus(struct emit *e, const struct job_plan *jp)
 	return jp->s->opts.offset ? arena_printf(&e->a, " + $offset%s", jp->sfx) : "";
 }
 
-/* One read or write flowop line. */
-static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
-		      long long iters, bool wrap, int zone)
+/*
+ * A read or write flowop's attributes after its name: its file and
+ * size, offsets (`random`: random ones, which with a random/sequential
+ * split leave the slot's offset at their end, seqfollows), O_DIRECT,
+ * depth, iterations.
+ */
+static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random,
+		     long long iters, bool wrap, int zone)
 {
 	const struct fio_opts *o = &jp->s->opts;
-	const char *type = jp->aio ? (write ? "aiowrite" : "aioread") :
-			   (write ? "write" : "read");
 	char b[32];
 
-	fprintf(e->out, "    flowop %s name=%s-%s%s,filename=%s,iosize=$iosize%s",
-		type, jp->name, write ? "write" : "read", zone < 0 ? "" :
-		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone), e->files[jp->file].name,
+	fprintf(e->out, ",filename=%s,iosize=$iosize%s", e->files[jp->file].name,
 		jp->sfx);
 	if (zone >= 0)
 		fprintf(e->out, ",workingset=%s%s",
 			fio_wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
-	else if (o->offset && jp->random)
+	else if (o->offset && random)
 		fprintf(e->out, ",workingset=$filesize%s%s", jp->fsfx, offset_plus(e, jp));
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
-	if (jp->random)
+	if (random)
 		fputs(jp_randommap(jp) ? ",random,randommap" : ",random", e->out);
+	if (random && jp->seqmix)
+		fputs(",seqfollows", e->out);
 	if (o->seq_add)
 		fprintf(e->out, ",stride=%s", fio_signed_size(b, sizeof(b), o->seq_add));
 	if (o->direct)
@@ -420,6 +435,82 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	else if (iters > 1)
 		fprintf(e->out, ",iters=%lld", iters);
 	fputc('\n', e->out);
+}
+
+static const char *io_type(const struct job_plan *jp, bool write)
+{
+	return jp->aio ? (write ? "aiowrite" : "aioread") : (write ? "write" : "read");
+}
+
+/* One read or write flowop line of the job's thread. */
+static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
+		      long long iters, bool wrap, int zone)
+{
+	fprintf(e->out, "    flowop %s name=%s-%s%s", io_type(jp, write), jp->name,
+		write ? "write" : "read", zone < 0 ? "" :
+		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone));
+	emit_io_attrs(e, jp, jp->random, iters, wrap, zone);
+}
+
+/*
+ * The weight of one member of the job's choice (plan_choice): its
+ * direction's share of a mix ($rwmixread), times its offsets' share of
+ * a random/sequential split ($pctrandom), as WML expressions, so that
+ * -D rwmixread=... or -D pctrandom=... changes the odds.
+ */
+static const char *member_weight(struct emit *e, const struct job_plan *jp,
+				 bool write, bool random)
+{
+	const char *dir = !(jp->reads && jp->writes) ? NULL : write ?
+		arena_printf(&e->a, "(100 - $rwmixread%s)", jp->sfx) :
+		arena_printf(&e->a, "$rwmixread%s", jp->sfx);
+	const char *off = !jp->seqmix ? NULL : random ?
+		arena_printf(&e->a, "$pctrandom%s", jp->sfx) :
+		arena_printf(&e->a, "(100 - $pctrandom%s)", jp->sfx);
+	const char *w = dir && off ? arena_printf(&e->a, "%s * %s", dir, off) :
+			dir ? dir : off;
+
+	/* a lone term needs no parentheses */
+	if (w[0] == '(' && !strchr(w, '*'))
+		w = arena_strndup(&e->a, w + 1, strlen(w) - 2);
+	return w;
+}
+
+/*
+ * The job's choice (plan_choice): each I/O a read or a write with
+ * rwmixread's odds and/or random or sequential with percentage_random's,
+ * drawn per I/O; with fsync=1 each write is followed by its fsync (the
+ * composite <wsname>).  Written before the job's process, which invokes
+ * it as <job>: the results name its members <job>.read, <job>.write,
+ * <job>.read-seq, ...
+ */
+static void emit_choice(struct emit *e, const struct job_plan *jp)
+{
+	FILE *out = e->out;
+
+	if (jp->wsync) {
+		fprintf(out, "define flowop name=%s\n{\n  flowop write name=write", jp->wsname);
+		emit_io_attrs(e, jp, jp->random, 1, false, -1);
+		fprintf(out, "  flowop fsync name=fsync,filename=%s\n}\n",
+			e->files[jp->file].name);
+	}
+	fprintf(out, "define flowop name=%s,choose\n{\n", jp->cname);
+	for (int write = 0; write < 2; write++) {
+		if (!(write ? jp->writes : jp->reads))
+			continue;
+		for (int seq = 0; seq <= jp->seqmix; seq++) {
+			const char *w = member_weight(e, jp, write, !seq);
+
+			if (write && jp->wsync) {
+				fprintf(out, "  flowop %s name=write,weight=%s\n", jp->wsname, w);
+				continue;
+			}
+			fprintf(out, "  flowop %s name=%s%s,weight=%s", io_type(jp, write),
+				write ? "write" : "read", seq ? "-seq" : "", w);
+			emit_io_attrs(e, jp, jp->random && !seq, 1, false, -1);
+		}
+	}
+	fprintf(out, "}\n");
 }
 
 static void emit_file(struct emit *e, const struct out_file *f,
@@ -598,6 +689,10 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 	if (e->phases && o->runtime_us)
 		fprintf(out, "set $runtime_%d=%s\n", index + 1,
 			fio_wml_seconds(b, sizeof(b), o->runtime_us));
+	if (jp->choice && jp->reads && jp->writes)
+		fprintf(out, "set $rwmixread%s=%lld\n", jp->sfx, o->rwmixread);
+	if (jp->seqmix)
+		fprintf(out, "set $pctrandom%s=%lld\n", jp->sfx, o->pct_random);
 	fputc('\n', out);
 	if (e->files[jp->file].job == index)
 		emit_file(e, &e->files[jp->file], jp);
@@ -605,6 +700,8 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
 			e->files[jp->file].name,
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
+	if (jp->choice)
+		emit_choice(e, jp);
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
 	emit_phase_attrs(e, jp, index);
@@ -612,9 +709,13 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)
 		io_flowop(e, jp, jp->writes > 0, jp->zops[z].iters, false, z);
-	if (jp->reads && !jp->nzops)
+	if (jp->choice)         /* a mix: one draw a pass; a split: as many as I/Os */
+		fprintf(out, "    flowop %s name=%s%s\n", jp->cname, jp->name,
+			jp->reads && jp->writes ? "" : jp->reads + jp->writes > 1 ?
+			arena_printf(&e->a, ",iters=%lld", jp->reads + jp->writes) : "");
+	if (jp->reads && !jp->nzops && !jp->choice)
 		io_flowop(e, jp, false, jp->reads, false, -1);
-	if (jp->writes && !jp->nzops)
+	if (jp->writes && !jp->nzops && !jp->choice)
 		io_flowop(e, jp, true, jp->writes, jp->wrap, -1);
 	if (o->thinktime_us)
 		fprintf(out, "    flowop delay name=%s-think,value=$thinktime%s\n",

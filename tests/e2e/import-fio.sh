@@ -69,16 +69,18 @@ EOF
 	run "exp1-$bs"
 	grep -q "Starting 3 randrw-$bs instances" "$tmp/exp1-$bs.out" ||
 		{ cat "$tmp/exp1-$bs.out"; fail "exp1-$bs: not 3 processes"; }
-	has_ops "exp1-$bs" "randrw-$bs-read" "randrw-$bs-write"
-	r=$(ops "exp1-$bs" "randrw-$bs-read")
-	w=$(ops "exp1-$bs" "randrw-$bs-write")
-	# one read then one write per pass: at most one op apart per job
-	[ $((r - w)) -le 3 ] && [ $((w - r)) -le 3 ] ||
-		fail "exp1-$bs: $r reads and $w writes are not a 1:1 mix"
+	has_ops "exp1-$bs" "randrw-$bs.read" "randrw-$bs.write"
+	r=$(ops "exp1-$bs" "randrw-$bs.read")
+	w=$(ops "exp1-$bs" "randrw-$bs.write")
+	# each I/O drawn a read or a write with odds 50/50 (rwmixread's
+	# default): the reads within 3.29 standard deviations of the binomial
+	awk -v r="$r" -v w="$w" 'BEGIN { n = r + w; z = (r - n / 2) / sqrt(n / 4)
+		exit !(z < 3.2905 && z > -3.2905) }' ||
+		fail "exp1-$bs: $r reads and $w writes are not a 50/50 draw"
 	[ -f "$d/exp1-$bs/fio-test.dat/00000001/00000001" ] ||
 		fail "exp1-$bs: the file is not in the -D dir"
 done
-ok "experiment 1 (psync, direct, randrw, bs 4k and 1m): checked, ran, 1:1 reads and writes"
+ok "experiment 1 (psync, direct, randrw, bs 4k and 1m): checked, ran, reads and writes drawn 50/50"
 
 # Experiment 2: libaio at iodepth 16, O_DIRECT, sequential reads,
 # bs 4k and 1m, numjobs 1 and several: aioread with iodepth=16, which
@@ -142,14 +144,14 @@ numjobs=$nj
 EOF
 		imp "$n"
 		run "$n"
-		has_ops "$n" mix-read mix-write
+		has_ops "$n" mix.read mix.write
 		[ "$(ls "$d/$n/mix-files/00000001" | wc -l)" -eq "$nj" ] ||
 			fail "$n: not one file per job"
 		if [ $rw = randrw ]; then
 			# 16m / 4k = 4096 ops per job; finishonbytes checks once
-			# per pass (read, write): 4098 ops per job at most
-			t=$(($(ops "$n" mix-read) + $(ops "$n" mix-write)))
-			[ "$t" -ge $((nj * 4096)) ] && [ "$t" -le $((nj * 4098)) ] ||
+			# per pass (one drawn I/O): 4097 ops per job at most
+			t=$(($(ops "$n" mix.read) + $(ops "$n" mix.write)))
+			[ "$t" -ge $((nj * 4096)) ] && [ "$t" -le $((nj * 4097)) ] ||
 				fail "$n: $t ops, not $nj x 16 MiB of 4 KiB"
 		fi
 	done

@@ -379,7 +379,9 @@ START_TEST(test_randrw_compiles)
 	HAS(out, "set $filesize=20g\n");
 	HAS(out, "set $iosize=4k\n");
 	HAS(out, "set $nthreads=8\n");
-	HAS(out, "not fio's random choice per op");
+	HAS(out, "each I/O is a read with odds $rwmixread in 100, else a write, "
+	    "drawn per I/O as fio does (the choice rr-4k-mix)");
+	HAS(out, "set $rwmixread=70\n");
 	HAS(out, "set mode quit alldone\n");
 	HAS(out, "flowop finishonbytes name=rr-4k-done,value=$filesize - 1\n");
 	ck_assert_int_eq(compile_wml(out, &script, &plan, &msgs), 0);
@@ -387,18 +389,20 @@ START_TEST(test_randrw_compiles)
 	ck_assert_int_eq(plan.procs[0].instances, 8);
 	ck_assert_int_eq(plan.nthreads, 1);
 	ck_assert_int_eq(plan.threads[0].instances, 1);
-	ck_assert_int_eq(plan.nflowops, 3);
+	ck_assert_int_eq(plan.nflowops, 4);
 	ck_assert_int_eq(plan.quit_mode, QUIT_ALLDONE);
 	ck_assert_int_eq(plan.nfilesets, 1);
 	ck_assert(plan.filesets[0].is_file);
 	ck_assert_str_eq(plan.filesets[0].path, "/data/fio");
 	ck_assert_uint_eq(plan.filesets[0].size, 20ull << 30);
-	rd = flowop(&plan, "rr-4k-read");
-	wr = flowop(&plan, "rr-4k-write");
+	ck_assert_str_eq(flowop(&plan, "rr-4k")->ops->name, "choice");
+	rd = flowop(&plan, "rr-4k.read");
+	wr = flowop(&plan, "rr-4k.write");
 	ck_assert_str_eq(rd->ops->name, "read");
 	ck_assert_str_eq(wr->ops->name, "write");
-	ck_assert_int_eq(plan_attr_int(rd, PA_ITERS, 1), 7);
-	ck_assert_int_eq(plan_attr_int(wr, PA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_attr_int(rd, PA_WEIGHT, 0), 70);
+	ck_assert_int_eq(plan_attr_int(wr, PA_WEIGHT, 0), 30);
+	ck_assert_int_eq(plan_attr_int(rd, PA_ITERS, 1), 1);
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "iosize"), 0), 4096);
 	ck_assert(plan_value_bool(plan_flowop_attr(rd, "random"), false));
 	ck_assert(plan_value_bool(plan_flowop_attr(wr, "directio"), false));
@@ -1080,7 +1084,7 @@ START_TEST(test_aliases)
 	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixwrite=30\nsize=1m\n"
 				"ioengine=pvsync2\nloops=3\ntimeout=20\n",
 				&out, &err), 0);
-	HAS(out, "each pass does 7 reads then 3 writes");
+	HAS(out, "set $rwmixread=70\n");
 	HAS(out, "ioengine=pvsync2: one pread/pwrite per op");
 	HAS(out, "set $iobytes=3m\n");
 	HAS(out, "set $runtime=20\n");
@@ -1198,8 +1202,13 @@ START_TEST(test_thinktime)
 	ck_assert_ptr_null(strstr(out, "flowop delay"));
 	plan_done(&plan, &script, out);
 
-	import_fails("[j]\nsize=1m\nrw=randrw\nthinktime=10\n",
-		     "job.fio:4:1: job 'j': thinktime with a read/write mix is not supported");
+	/* a mix drawn per I/O: the pause follows each I/O */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nthinktime=10\n", &out, &script, &plan);
+	HAS(out, "    flowop j-mix name=j\n    flowop delay name=j-think");
+	plan_done(&plan, &script, out);
+	/* a mix in a fixed pass (fsync after every 4 writes): not per I/O */
+	import_fails("[j]\nsize=1m\nrw=randrw\nfsync=4\nthinktime=10\n",
+		     "job.fio:5:1: job 'j': thinktime with a read/write mix is not supported");
 	import_fails("[j]\nsize=1m\nrw=write\nfsync=4\nthinktime=10\n",
 		     "thinktime with fsync is not supported");
 	import_fails("[j]\nsize=1m\nioengine=io_uring\niodepth=8\nthinktime=10\n",
@@ -1818,7 +1827,7 @@ END_TEST
 
 /* number_ios=N: each clone stops after N reads and writes (finishoncount
  * counts the thread's I/O ops), the run when every job has ended.
- * percentage_random: 0 is sequential, 100 the default; between, an error. */
+ * percentage_random: 0 is sequential, 100 the default (between: test_mix). */
 START_TEST(test_number_ios_pct_random)
 {
 	struct ast_script script;
@@ -1841,9 +1850,127 @@ START_TEST(test_number_ios_pct_random)
 			&out, &script, &plan);
 	ck_assert_ptr_null(strstr(out, "j-close"));
 	plan_done(&plan, &script, out);
-	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n",
-		     "job.fio:4:1: job 'j': percentage_random=30 is not supported");
 	import_fails("[j]\nsize=1m\nnumber_ios=0\n", "number_ios needs a whole number");
+}
+END_TEST
+
+/*
+ * A read/write mix and a random/sequential split become a choice drawn
+ * per I/O (weights from $rwmixread and $pctrandom, which -D changes);
+ * what cannot be a choice stays a fixed pass with a warning, or is an
+ * error.
+ */
+START_TEST(test_mix_choice)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_flowop *f;
+	char *out, *err;
+
+	/* rw=rw, rwmixwrite=40: sequential members, 60/40 */
+	import_compiled("[j]\nsize=1m\nrw=readwrite\nrwmixwrite=40\n", &out, &script, &plan);
+	HAS(out, "define flowop name=j-mix,choose\n{\n"
+	    "  flowop read name=read,weight=$rwmixread,filename=j-files,iosize=$iosize\n"
+	    "  flowop write name=write,weight=100 - $rwmixread,filename=j-files,iosize=$iosize\n"
+	    "}\n");
+	HAS(out, "    flowop j-mix name=j\n");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 60);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 40);
+	ck_assert(!plan_value_bool(plan_flowop_attr(flowop(&plan, "j.read"), "random"), false));
+	plan_done(&plan, &script, out);
+
+	/* -D rwmixread=90 changes the odds */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\n", &out, &err), 0);
+	compiled_with(out, "set $rwmixread=90\n", &script, &plan);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 90);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 10);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	/* a choice on the file of an earlier job: said once, for it */
+	import_compiled("[a]\nsize=1m\nrw=read\nfilename=/tmp/x.dat\n"
+			"[b]\nrw=randrw\nfilename=/tmp/x.dat\n", &out, &script, &plan);
+	HAS(out, "# the file x.dat is the one of job 'a' (same filename)\n"
+	    "define flowop name=b-mix,choose\n");
+	ck_assert_ptr_null(strstr(strstr(out, "is the one of job") + 1, "is the one of job"));
+	plan_done(&plan, &script, out);
+
+	/* rwmixread=100: reads only, no choice */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=100\n", &out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "choose"));
+	ck_assert_str_eq(flowop(&plan, "j-read")->ops->name, "read");
+	plan_done(&plan, &script, out);
+
+	/* fsync=1: each write member is the write and its fsync */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=70\nfsync=1\n", &out, &script, &plan);
+	HAS(out, "define flowop name=j-wsync\n{\n  flowop write name=write,");
+	HAS(out, "  flowop fsync name=fsync,filename=j-files\n}\n");
+	HAS(out, "  flowop j-wsync name=write,weight=100 - $rwmixread\n");
+	ck_assert_str_eq(flowop(&plan, "j.write")->ops->name, "composite");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 30);
+	ck_assert_str_eq(flowop(&plan, "j.write.fsync")->ops->name, "fsync");
+	ck_assert_ptr_null(strstr(out, "flowop fsync name=j-fsync"));
+	plan_done(&plan, &script, out);
+
+	/* fsync=4: a fixed pass, said on stderr */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\nfsync=4\n", &out, &err), 0);
+	HAS(err, "job.fio:3:1: warning: job 'j': rw=randrw with fsync=4: each pass "
+	    "does 4 reads then 4 writes in that order, not fio's random choice per I/O");
+	HAS(out, "each pass does 4 reads then 4 writes");
+	ck_assert_ptr_null(strstr(out, "choose"));
+	free(out);
+	free(err);
+
+	/* an asynchronous mix: a fixed pass, said on stderr */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\nioengine=io_uring\niodepth=8\n"
+				"direct=1\n", &out, &err), 0);
+	HAS(err, "job 'j': rw=randrw with ioengine=io_uring at iodepth=8: each pass "
+	    "does 1 read then 1 write");
+	ck_assert_ptr_null(strstr(out, "choose"));
+	free(out);
+	free(err);
+
+	/* percentage_random: random members leave the offset for the sequential */
+	import_compiled("[j]\nsize=1m\nrw=randread\npercentage_random=30\n", &out, &script, &plan);
+	HAS(out, "set $pctrandom=30\n");
+	HAS(out, "  flowop read name=read,weight=$pctrandom,filename=j-files,"
+	    "iosize=$iosize,random,randommap,seqfollows,noreadahead\n"
+	    "  flowop read name=read-seq,weight=100 - $pctrandom,filename=j-files,"
+	    "iosize=$iosize,noreadahead\n");
+	HAS(out, "# percentage_random=30: each I/O's offset is random with odds $pctrandom in 100");
+	f = flowop(&plan, "j.read");
+	ck_assert(plan_value_bool(plan_flowop_attr(f, "seqfollows"), false));
+	ck_assert_int_eq(plan_attr_int(f, PA_WEIGHT, 0), 30);
+	f = flowop(&plan, "j.read-seq");
+	ck_assert(!plan_value_bool(plan_flowop_attr(f, "random"), false));
+	ck_assert_int_eq(plan_attr_int(f, PA_WEIGHT, 0), 70);
+	plan_done(&plan, &script, out);
+
+	/* ... with a mix: four members, the products of the odds */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=60\npercentage_random=25\n",
+			&out, &script, &plan);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 1500);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read-seq"), PA_WEIGHT, 0), 4500);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 1000);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write-seq"), PA_WEIGHT, 0), 3000);
+	HAS(out, "reads and writes share that offset (fio keeps one per direction)");
+	plan_done(&plan, &script, out);
+
+	/* ... writes only with fsync=4: four draws a pass, then the fsync */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\npercentage_random=50\nfsync=4\n",
+			&out, &script, &plan);
+	HAS(out, "    flowop j-mix name=j,iters=4\n    flowop fsync name=j-fsync");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\nioengine=io_uring\n"
+		     "iodepth=4\ndirect=1\n", "job.fio:4:1: job 'j': percentage_random=30 "
+		     "is not supported here: aioread/aiowrite");
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n"
+		     "random_distribution=zoned:50/10:50/90\n",
+		     "percentage_random=30 is not supported here: random_distribution=zoned");
+	import_fails("[j]\nsize=1m\nrw=randrw\npercentage_random=30\nfsync=2\n",
+		     "job.fio:4:1: job 'j': percentage_random with a read/write mix and "
+		     "fsync=2 is not supported");
 }
 END_TEST
 
@@ -2035,6 +2162,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_aliases);
 	tcase_add_test(tc, test_rate);
 	tcase_add_test(tc, test_thinktime);
+	tcase_add_test(tc, test_mix_choice);
 	tcase_add_test(tc, test_fadvise_hint);
 	tcase_add_test(tc, test_zoned);
 	tcase_add_test(tc, test_fio_ignored);

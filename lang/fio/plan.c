@@ -19,16 +19,20 @@ static int plan_device(struct emit *e, struct job_plan *jp, int index,
 
 /*
  * --lenient: an option of job `jp` that the workload cannot honour is
- * left out, with a NOT IMPORTED note under the job; false (the caller
- * reports the error) without --lenient.
+ * left out, with a NOT IMPORTED note under the job and a warning at the
+ * option's line; false (the caller reports the error) without --lenient,
+ * or for an option that changes how much work the job does or what it
+ * measures (keep.c), which --lenient never drops.
  */
 static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 			const char *name, const char *why)
 {
 	struct src_loc at = fio_opt_loc(jp->s, id);
 
-	if (!e->lenient)
+	if (!e->lenient || fio_keep_why(name))
 		return false;
+	diag_warning(e->d, at, "job '%s': %s=%s: not imported (--lenient): %s; the "
+		     "job runs without it", jp->s->name, name, jp->s->opts.text[id], why);
 	if (!(jp->ndropped & (jp->ndropped - 1))) {
 		const char **d = arena_alloc(&e->a, (size_t)(jp->ndropped ? 2 *
 					     jp->ndropped : 1) * sizeof(*d));
@@ -38,8 +42,8 @@ static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 		jp->dropped = d;
 	}
 	jp->dropped[jp->ndropped++] = arena_printf(&e->a, "NOT IMPORTED: %s=%s "
-						   "(line %d: %s)", name,
-						   jp->s->opts.text[id], at.line, why);
+						   "(%s: %s)", name, jp->s->opts.text[id],
+						   fio_where(e->jf, &e->a, at.line), why);
 	return true;
 }
 
@@ -84,10 +88,16 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	if ((same = fio_lookup(&e->file_index, full))) {
-		const struct fio_opts *owner =
-			&e->jobs[e->files[same->val].job].s->opts;
+		struct job_plan *oj = &e->jobs[e->files[same->val].job];
+		const struct fio_opts *owner = &oj->s->opts;
 
-		if (o->offset || owner->offset) {
+		/* offset_increment's clones: the first one's file is made
+		 * long enough for every clone's region */
+		if (jp->nclones > 1 && oj->first_clone == jp->first_clone &&
+		    o->offset >= owner->offset) {
+			if (o->offset - owner->offset > oj->file_extra)
+				oj->file_extra = o->offset - owner->offset;
+		} else if (o->offset || owner->offset) {
 			diag_error(e->d, fio_opt_loc(jp->s, o->offset ? FIO_OPT_OFFSET :
 						 FIO_OPT_FILENAME), "job '%s': offset on a "
 				   "file another job uses too is not supported (flowbench "
@@ -201,8 +211,9 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 			   (unsigned long long)block);
 		return -1;
 	}
-	jp->iobytes = o->size_pct ? jp->filesize / 100 * o->size_pct +
-			jp->filesize % 100 * o->size_pct / 100 :
+	/* io_size: the bytes the job does, in its region (fio's io_limit) */
+	jp->iobytes = o->io_size ? o->io_size : o->size_pct ?
+		      jp->filesize / 100 * o->size_pct + jp->filesize % 100 * o->size_pct / 100 :
 		      o->filesize && o->size ? o->size : jp->filesize;
 	if (jp->iobytes == 0) {
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_SIZE), "job '%s': size=%s of %llu "
@@ -494,9 +505,14 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	const struct out_file *f = &e->files[jp->file];
 
 	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
+	if (fio_plan_real_size(e, jp) < 0)
+		return -1;
 	if ((o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) && !o->fill_device)
 		return plan_filesize(e, jp);
 	jp->unsized = true;
+	if (o->io_size && checked_mul(e, s, FIO_OPT_IO_SIZE, o->io_size, (uint64_t)o->loops,
+				      &jp->iobytes, "io_size x loops") < 0)
+		return -1;
 	if (f->job != index) {
 		const struct job_plan *owner = &e->jobs[f->job];
 
@@ -507,7 +523,8 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	if (!f->device && !o->fill_device && !e->lenient) {
 		diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': no size: "
 			   "give size= or filesize= (flowbench creates the file, so it "
-			   "must know how large)", s->name);
+			   "must know how large), or the size of the file fio would "
+			   "find with -D filesize%s=SIZE", s->name, jp->sfx);
 		return -1;
 	}
 	jp->needs_size = true;
@@ -578,6 +595,33 @@ static int plan_verify(struct emit *e, struct job_plan *jp)
 	diag_warning(e->d, at, "job '%s': verify=%s: the read-back runs as process "
 		     "%s after the job, but flowbench does not check the data", s->name,
 		     o->verify, jp->vname);
+	return 0;
+}
+
+/*
+ * end_fsync (fsync_on_close: flowbench closes a job's files when it
+ * ends): when a job that writes has done its I/O, fio fsyncs each of its
+ * files.  Here a process of its own after the job, one fsync per clone
+ * on the clone's file (each instance opens the next file, as the job's
+ * clones do), then done: the same I/O, in the same order; its latency
+ * is a line of its own, where fio counts the time in the job's.
+ * nrfiles > 1 is an error (one fsync would not reach every file).
+ */
+static int plan_end_fsync(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!o->end_fsync || !jp->writes)
+		return 0;
+	if (o->nrfiles > 1) {
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_END_FSYNC), "job '%s': "
+			   "end_fsync (fsync_on_close) with nrfiles > 1 is not "
+			   "supported", jp->s->name);
+		return -1;
+	}
+	jp->fname = fio_unique_name(e, arena_printf(&e->a, "%s-end_fsync",
+						    jp->s->name), "j");
+	e->phases = true;
 	return 0;
 }
 
@@ -688,11 +732,6 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = fio_unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (o->size_pct && !o->filesize)
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_SIZE), "job '%s': size=%s%% needs "
-			   "filesize= (the percentage is of the file's size, and "
-			   "flowbench creates the file)", jp->s->name,
-			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
 	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
 	if (fio_fsync_every(o) && o->nrfiles > 1)
@@ -718,7 +757,15 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->fsync && o->fdatasync)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_FDATASYNC), "job '%s': fsync and "
 			   "fdatasync together are not supported", jp->s->name);
-	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
+	if (e->jf->readonly && (fio_is_write(o->rw) || fio_is_mixed(o->rw)))
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
+			   "--readonly: fio refuses to run a job that writes", jp->s->name,
+			   o->text[FIO_OPT_RW]);
+	if (o->io_size && o->size_pct)
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IO_SIZE), "job '%s': io_size "
+			   "with size=N%% is not supported", jp->s->name);
+	if (e->d->errors != errs || fio_plan_filename_format(e, jp) < 0 ||
+	    plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;
@@ -750,7 +797,7 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	fixed_pass_warning(e, jp);
 	if (plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
-	    plan_verify(e, jp) < 0)
+	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */

@@ -370,21 +370,28 @@ has_ops dev dev-read
 	{ find "$d/dev" -ls; fail "dev: no 4 MiB file fbtestdev in \$dir"; }
 ok "filename=/dev/X without size: a file in \$dir, its size from -D filesize="
 
-# --lenient: a job with no size, an unset \${VAR} and zones it cannot
-# write imports (NOT IMPORTED notes) and checks with -D filesize=...
+# --lenient: a job with no size and zones it cannot write imports (NOT
+# IMPORTED notes, each a warning at its line) and checks with -D
+# filesize=...; an unset \${VAR} stays an error until -D gives it
 printf '[j]\nrw=randrw\nbs=${FB_E2E_UNSET}\nrandom_distribution=zoned:60/10:40/90\ntime_based\nruntime=1\n' >"$tmp/len.fio"
 st=0
 env -u FB_E2E_UNSET "$FLOWBENCH" import-fio "$tmp/len.fio" >/dev/null 2>&1 || st=$?
 [ "$st" -eq 1 ] || fail "len: strict import accepted it"
-env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient "$tmp/len.fio" >"$tmp/len.f" 2>"$tmp/len.err" ||
+st=0
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient "$tmp/len.fio" >/dev/null 2>"$tmp/len.err" || st=$?
+[ "$st" -eq 1 ] && grep -q 'len.fio:3:1: bs: ${FB_E2E_UNSET} is not set: give it with -D FB_E2E_UNSET=VALUE' "$tmp/len.err" ||
+	{ cat "$tmp/len.err"; fail "len: an unset \${VAR} was dropped by --lenient"; }
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient -D FB_E2E_UNSET=8k "$tmp/len.fio" >"$tmp/len.f" 2>"$tmp/len.err" ||
 	{ cat "$tmp/len.err"; fail "len: --lenient failed"; }
-grep -q '# NOT IMPORTED: bs=${FB_E2E_UNSET} (line 3' "$tmp/len.f" &&
+grep -q '^set $iosize=8k$' "$tmp/len.f" &&
 	grep -q '# NOT IMPORTED: random_distribution=zoned:60/10:40/90 (line 4' "$tmp/len.f" ||
 	{ cat "$tmp/len.f"; fail "len: no NOT IMPORTED notes"; }
+grep -q "len.fio:4:1: warning: job 'j': random_distribution=zoned:60/10:40/90: not imported (--lenient)" "$tmp/len.err" ||
+	{ cat "$tmp/len.err"; fail "len: the dropped option is not a warning at its line"; }
 mkdir -p "$d/len"
 "$FLOWBENCH" check "$tmp/len.f" -D dir="$d/len" -D filesize=1m >"$tmp/len.chk" 2>&1 ||
 	{ cat "$tmp/len.chk"; fail "len: check failed"; }
-ok "--lenient: no size, an unset \${VAR}, zones with a mix: imported, checked with -D filesize="
+ok "--lenient: no size, zones with a mix: imported with warnings, checked with -D filesize=; an unset \${VAR} needs -D"
 
 # include (relative to the job file, not the current directory) and
 # number_ios (finishoncount): the included options apply, and each clone

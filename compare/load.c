@@ -1,8 +1,9 @@
 /*
  * load.c - reading a results file back: its tree from runtime/results/
  * (read.c: JSON or YAML, whichever its content is, into one jansson
- * tree), refuse a `format` this flowbench does not know, and pull out per
- * run and per flowop the numbers compare and report need, and for a
+ * tree, and fio's JSON output mapped into the same tree with a
+ * "source"), refuse a `format` this flowbench does not know, and pull
+ * out per run and per flowop the numbers compare and report need, and for a
  * flowbench-mpi run each rank's rate.  Keys the schema does not name are
  * ignored; a number that is absent reads as NaN (shown as "-").
  */
@@ -87,10 +88,20 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	return 0;
 }
 
-/* async.WHAT.percentiles of a flowop's "async" block, or NULL. */
-static const json_t *async_pcts(const json_t *async, const char *what)
+/*
+ * One of fio's latencies of flowop `j` (slat_ns, clat_ns, lat_ns): in a
+ * flowbench file its "async" block's, in an fio file's (runtime/results/
+ * fio_run.c) its own key; NULL when absent.
+ */
+static const json_t *fio_latency(const json_t *j, const json_t *async, const char *what)
 {
-	return json_object_get(json_object_get(async, what), "percentiles");
+	return json_object_get(async ? async : j, what);
+}
+
+/* Its percentiles, or NULL. */
+static const json_t *fio_pcts(const json_t *j, const json_t *async, const char *what)
+{
+	return json_object_get(fio_latency(j, async, what), "percentiles");
 }
 
 static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
@@ -106,16 +117,18 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->ops_per_s = jnum(j, "ops_per_s");
 	fo->mb_per_s = jnum(j, "mb_per_s");
 	fo->ms_per_op = jnum(lat, "mean") / 1e6;
+	fo->async = json_is_object(json_object_get(j, "async")) ?
+		    json_object_get(j, "async") : NULL;
+	fo->slat_ms_per_op = jnum(fio_latency(j, fo->async, "slat_ns"), "mean") / 1e6;
+	fo->lat_ms_per_op = jnum(fio_latency(j, fo->async, "lat_ns"), "mean") / 1e6;
 	fo->min_ns = jnum(lat, "min");
 	fo->max_ns = jnum(lat, "max");
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
 			json_object_get(lat, "histogram") : NULL;
-	fo->async = json_is_object(json_object_get(j, "async")) ?
-		    json_object_get(j, "async") : NULL;
-	fo->slat_p50_ns = jnum(async_pcts(fo->async, "slat_ns"), "50");
-	fo->slat_p99_ns = jnum(async_pcts(fo->async, "slat_ns"), "99");
-	fo->clat_p50_ns = jnum(async_pcts(fo->async, "clat_ns"), "50");
-	fo->clat_p99_ns = jnum(async_pcts(fo->async, "clat_ns"), "99");
+	fo->slat_p50_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "50");
+	fo->slat_p99_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "99");
+	fo->clat_p50_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "50");
+	fo->clat_p99_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "99");
 	*why = "out of memory";
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
@@ -399,7 +412,13 @@ static void describe(struct rf_doc *doc)
 	const json_t *fss = json_object_get(env, "filesystems");
 	const json_t *clock = json_object_get(env, "clock");
 	const json_t *drift = json_object_get(clock, "drift_ppm");
+	const json_t *source = json_object_get(doc->root, "source");
 
+	doc->tool = *jstr(source, "tool") ? jstr(source, "tool") : "flowbench";
+	doc->tool_version = jstr(source, "version");
+	doc->tool_format = jstr(source, "output_format");
+	doc->notes = json_array_size(json_object_get(source, "notes")) ?
+		     json_object_get(source, "notes") : NULL;
 	doc->workload = jstr(wl, "file");
 	doc->status = jstr(doc->root, "status");
 	doc->sha256 = jstr(wl, "sha256");

@@ -36,6 +36,10 @@ struct rf_flowop {
 	double ops_per_s;
 	double mb_per_s;
 	double ms_per_op;      /* latency mean; NaN without latency_ns */
+	/* fio's submission and total latency means (its "slat_ns" and
+	   "lat_ns": an fio file's, or a flowbench file's "async" block's),
+	   in ms; NaN when absent */
+	double slat_ms_per_op, lat_ms_per_op;
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
 	/* latency_ns: its extremes (NaN when absent) and its "histogram" of
@@ -43,8 +47,9 @@ struct rf_flowop {
 	   tree): for the report, or for percentiles over merged runs */
 	double min_ns, max_ns;
 	const json_t *histogram;
-	/* an asynchronous flowop's "async" block (NULL when absent): fio's
-	   submission and completion latency at p50 and p99 (NaN without) */
+	/* an asynchronous flowop's "async" block (NULL when absent), and
+	   fio's submission and completion latency at p50 and p99 (from it,
+	   or an fio file's slat_ns and clat_ns; NaN without) */
 	const json_t *async;
 	double slat_p50_ns, slat_p99_ns, clat_p50_ns, clat_p99_ns;
 	struct rf_interval *iv;
@@ -146,6 +151,12 @@ struct rf_doc {
 	const char *status;    /* "" when absent */
 	const char *compat;    /* whose rules it ran by (--compat): "flowbench"
 				  when absent (files written before --compat) */
+	/* the tool that measured it ("source"): "flowbench" when absent, or
+	   "fio" for fio's JSON output, with its version ("fio-3.33") and
+	   output format ("json", "json+"), "" when absent; what the reader
+	   could not keep of it (an array of strings, NULL when none) */
+	const char *tool, *tool_version, *tool_format;
+	const json_t *notes;
 	/* what makes two files comparable (compare's warnings; the HTML
 	   report may show them): pointers into root, "" or NULL when absent */
 	const char *sha256;    /* workload.sha256 */

@@ -1220,10 +1220,11 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 	{ "iodepth_low", T_SIZE, AIO_IODEPTH_LOW,                       \
 	  "with iodepth: once full, reap down to this many in flight (fio's; default and 0: iodepth)" }
 
+/* noreadahead too: fio advises POSIX_FADV_RANDOM on a random writer's files */
 static const struct attr_spec aiowrite_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
-	AIO_ATTR_DEPTH, IO_ATTR_RANDOMMAP,
+	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 

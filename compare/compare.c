@@ -31,6 +31,7 @@ struct metric {
 	double (*of_summary)(const struct rf_summary *s);
 	double pct;            /* the latency percentile, else 0 */
 	const char *summary_row;   /* the summary row's name: NULL, "IO Summary" */
+	bool sparse;           /* rows only for flowops some file has it for */
 };
 
 static double fo_ops(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ops_per_s; }
@@ -54,20 +55,31 @@ static double fo_pct(const struct rf_flowop *fo, const struct metric *m)
 	return NAN;
 }
 
+/* fio's slat and clat percentiles (a flowbench file's "async" block, an fio file's own). */
+static double fo_slat50(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->slat_p50_ns; }
+static double fo_slat99(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->slat_p99_ns; }
+static double fo_clat50(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->clat_p50_ns; }
+static double fo_clat99(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->clat_p99_ns; }
+
 static const struct metric metrics[] = {
-	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0, NULL },
-	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0, NULL },
-	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0, NULL },
+	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0, NULL, false },
+	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0, NULL, false },
+	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0, NULL, false },
 	/* fio's submission and total latency (its slat and lat; ms/op is clat) */
-	{ "slat ms/op", "slat_ms_per_op", fo_slat, NULL, 0, NULL },
-	{ "lat ms/op", "lat_ms_per_op", fo_lat, NULL, 0, NULL },
-	{ "p50 latency", "p50_ns", fo_pct, NULL, 50, NULL },
-	{ "p99 latency", "p99_ns", fo_pct, NULL, 99, NULL },
-	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9, NULL },
+	{ "slat ms/op", "slat_ms_per_op", fo_slat, NULL, 0, NULL, false },
+	{ "lat ms/op", "lat_ms_per_op", fo_lat, NULL, 0, NULL, false },
+	{ "p50 latency", "p50_ns", fo_pct, NULL, 50, NULL, false },
+	{ "p99 latency", "p99_ns", fo_pct, NULL, 99, NULL, false },
+	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9, NULL, false },
+	/* fio's split of asynchronous I/O: submission and completion (clat) */
+	{ "slat p50", "slat_p50_ns", fo_slat50, NULL, 50, NULL, true },
+	{ "slat p99", "slat_p99_ns", fo_slat99, NULL, 99, NULL, true },
+	{ "clat p50", "clat_p50_ns", fo_clat50, NULL, 50, NULL, true },
+	{ "clat p99", "clat_p99_ns", fo_clat99, NULL, 99, NULL, true },
 	/* the window's cost, from "usage" (no per-flowop rows: CPU is a process's) */
-	{ "CPU % (usr+sys, 100 = one CPU)", "cpu_pct", NULL, sum_cpu, 0, "workers" },
-	{ "CPU µs/op", "cpu_us_per_op", NULL, sum_cpu_op, 0, "workers" },
-	{ "disk util %", "disk_util_pct", NULL, sum_util, 0, "busiest device" },
+	{ "CPU % (usr+sys, 100 = one CPU)", "cpu_pct", NULL, sum_cpu, 0, "workers", false },
+	{ "CPU µs/op", "cpu_us_per_op", NULL, sum_cpu_op, 0, "workers", false },
+	{ "disk util %", "disk_util_pct", NULL, sum_util, 0, "busiest device", false },
 };
 
 /* A metric without per-flowop rows, shown only when some file has it. */
@@ -724,6 +736,8 @@ static int metric_rows(struct grid *g, const struct metric *m,
 			any |= s[d].n > 0;
 		}
 		with_values += any;
+		if (!any && m->sparse)
+			continue;       /* not an asynchronous flowop in any file */
 		row_name(name, sizeof(name), key, m);
 		if (fmt == CMP_CSV)
 			csv_row(g, m->csv, name, s, ndocs);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/html_async.h"
 #include "compare/html_usage.h"
 #include "compare/nameidx.h"
 #include "compare/svg.h"
@@ -748,6 +749,7 @@ static void flowop_section(FILE *out, const struct rf_doc *docs, int ndocs,
 		fprintf(out, " (%d)", k->occurrence + 1);
 	fputs("</h2>\n", out);
 	numbers_table(out, docs, ndocs, k, a, rate_metrics, NMETRICS(rate_metrics));
+	html_async_section(out, docs, ndocs, k);
 	legend(out, names, ndocs, repeats(docs, ndocs));
 	fputs("<div class=\"charts\">\n", out);
 	time_charts(out, docs, ndocs, k, a, b);

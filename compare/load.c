@@ -88,6 +88,22 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	return 0;
 }
 
+/*
+ * One of fio's latencies of flowop `j` (slat_ns, clat_ns, lat_ns): in a
+ * flowbench file its "async" block's, in an fio file's (runtime/results/
+ * fio_run.c) its own key; NULL when absent.
+ */
+static const json_t *fio_latency(const json_t *j, const json_t *async, const char *what)
+{
+	return json_object_get(async ? async : j, what);
+}
+
+/* Its percentiles, or NULL. */
+static const json_t *fio_pcts(const json_t *j, const json_t *async, const char *what)
+{
+	return json_object_get(fio_latency(j, async, what), "percentiles");
+}
+
 static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 {
 	const json_t *lat = json_object_get(j, "latency_ns");
@@ -101,12 +117,18 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->ops_per_s = jnum(j, "ops_per_s");
 	fo->mb_per_s = jnum(j, "mb_per_s");
 	fo->ms_per_op = jnum(lat, "mean") / 1e6;
-	fo->slat_ms_per_op = jnum(json_object_get(j, "slat_ns"), "mean") / 1e6;
-	fo->lat_ms_per_op = jnum(json_object_get(j, "lat_ns"), "mean") / 1e6;
+	fo->async = json_is_object(json_object_get(j, "async")) ?
+		    json_object_get(j, "async") : NULL;
+	fo->slat_ms_per_op = jnum(fio_latency(j, fo->async, "slat_ns"), "mean") / 1e6;
+	fo->lat_ms_per_op = jnum(fio_latency(j, fo->async, "lat_ns"), "mean") / 1e6;
 	fo->min_ns = jnum(lat, "min");
 	fo->max_ns = jnum(lat, "max");
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
 			json_object_get(lat, "histogram") : NULL;
+	fo->slat_p50_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "50");
+	fo->slat_p99_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "99");
+	fo->clat_p50_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "50");
+	fo->clat_p99_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "99");
 	*why = "out of memory";
 	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
 	    load_intervals(json_object_get(j, "intervals"), fo) < 0)

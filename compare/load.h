@@ -37,7 +37,8 @@ struct rf_flowop {
 	double mb_per_s;
 	double ms_per_op;      /* latency mean; NaN without latency_ns */
 	/* fio's submission and total latency means (its "slat_ns" and
-	   "lat_ns"), in ms; NaN when absent */
+	   "lat_ns": an fio file's, or a flowbench file's "async" block's),
+	   in ms; NaN when absent */
 	double slat_ms_per_op, lat_ms_per_op;
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
@@ -46,6 +47,11 @@ struct rf_flowop {
 	   tree): for the report, or for percentiles over merged runs */
 	double min_ns, max_ns;
 	const json_t *histogram;
+	/* an asynchronous flowop's "async" block (NULL when absent), and
+	   fio's submission and completion latency at p50 and p99 (from it,
+	   or an fio file's slat_ns and clat_ns; NaN without) */
+	const json_t *async;
+	double slat_p50_ns, slat_p99_ns, clat_p50_ns, clat_p99_ns;
 	struct rf_interval *iv;
 	int niv;
 };

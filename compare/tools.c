@@ -58,8 +58,9 @@ static const char *const points[] = {
 	"the run's",
 	"  latency (ms/op, percentiles): fio's clat (submission to completion) "
 	"against flowbench's op latency, the same span for a synchronous engine "
-	"(sync, psync: one system call each); with libaio or io_uring at an "
-	"iodepth above 1, only where flowbench's flowop reports fio's clat too",
+	"(sync, psync: one system call each) and for an asynchronous one "
+	"(libaio, io_uring, posixaio: flowbench's aioread/aiowrite report fio's "
+	"clat, with slat and lat beside it)",
 	"  engine: fio's ioengine against the flowop import-fio chose for it "
 	"(its comments and warnings say where they differ)",
 	"  not recorded by fio: host, kernel, file systems, mount options, "

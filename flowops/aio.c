@@ -1,52 +1,70 @@
 /*
- * aio.c - asynchronous I/O on io_uring: the aiowrite and aiowait flowops
- * (WML reference 4.3, 4.4) and flowbench's own aioread, with the
- * `iodepth` attribute that keeps a queue of requests in flight.
+ * aio.c - asynchronous I/O: the aiowrite and aiowait flowops (WML
+ * reference 4.3, 4.4) and flowbench's own aioread, with `iodepth` and
+ * fio's depth options, on the engine `ioengine` names (aio.h: io_uring,
+ * the default, in aio_uring.c; libaio in aio_libaio.c; posixaio in
+ * aio_posix.c).  This file is what does not depend on the engine.
  *
  * filebench's aiowrite records its op when it submits a POSIX aio_write,
  * and its aiowait only unlinks requests that happen to be done (and leaks
  * them).  Here the I/O is really asynchronous and aiowait really waits:
  *
- *  - Each thread instance has one io_uring of AIO_DEPTH entries, created
- *    by the init of its first aio flowop (before the start barrier) and
- *    freed after the fini of its last one (a reference count).  It lives
- *    in the thread's slot for this family (thread_family_slot()); each
- *    flowop instance keeps a pointer to it, so no op looks it up.
+ *  - Each thread instance has one context per engine its flowops use
+ *    (an io_uring, a libaio context, glibc's POSIX AIO), of AIO_DEPTH
+ *    requests, created by the init of its first flowop on that engine
+ *    (before the start barrier).  They hang off the thread's slot for
+ *    this family (thread_family_slot(): struct aio_thread, reference
+ *    counted by every aio flowop of the thread), freed after the fini of
+ *    the last one; each flowop instance keeps a pointer to its context,
+ *    so no op looks it up.
  *  - aiowrite sets up its file like write (the implicit open is its own
  *    op in stats->open; `fd`, `opennext`, `directio`, `dsync`), picks the
  *    offset like write (a random whole block of the working set with
  *    `random`, else the slot's sequential offset, which advances at
  *    submission), submits one write of `iosize` from its pattern buffer
  *    and returns without waiting.  Its op is recorded when the write is
- *    reaped: latency from submission to the reap, bytes written.  A
- *    failed or short write fails the run (--keep-going: is counted
- *    against its aiowrite, whichever flowop reaped it).  (filebench refuses sequential
- *    aiowrite; here it appends like write.)  A random `iosize` sample
- *    larger than the buffer replaces it only after the writes in flight
- *    completed.
+ *    reaped, with fio's latencies (docs/metrics.md): the op's latency is
+ *    the completion latency, clat, from the moment the submission call
+ *    returned to the reap; the extension block (thread_astats()) gets
+ *    the submission latency, slat, from the moment the request was
+ *    prepared (fio's start_time) to that return (fio's issue_time), and
+ *    their sum lat.  Bytes written.  A failed or short write fails the
+ *    run (--keep-going: is counted against its aiowrite, whichever
+ *    flowop reaped it).  (filebench refuses sequential aiowrite; here it
+ *    appends like write.)  A random `iosize` sample larger than the
+ *    buffer replaces it only after the writes in flight completed.
  *  - aioread is the same for reads (`noreadahead` too): the bytes read
  *    are recorded; a short read is not an error (the end of the file);
  *    sequential reads wrap to offset 0 at submission once the offset
  *    reaches the file's size (its size at population or when the slot
  *    opened it, the larger), so no read is issued past the end.
- *  - Back-pressure: with AIO_DEPTH requests in flight, aiowrite and
- *    aioread first wait for one completion, so a thread without aiowait
- *    still runs.
- *  - aiowait waits until at least max(1, in flight / 2) requests
- *    completed (filebench's target), reaping every completion it sees,
- *    and records one op of 0 bytes whose latency is the wait; with
- *    nothing in flight that op takes 0 ns.
- *  - `iodepth=N` (aioread, aiowrite) makes the flowop reap its own
- *    completions: one execution prepares requests until N of its own are
- *    in flight, submits them with one io_uring_enter, then waits until
- *    at least one request of the thread completed and reaps all it sees.
- *    A loop of it so runs at a steady queue depth of N, like fio's
- *    libaio and io_uring engines.  Each request is still its own op,
- *    recorded at its reap (latency from its own submission); the
- *    execution itself records nothing.  Each read in flight has its own
- *    IO_ALIGN-aligned buffer (N of them per flowop, allocated at init),
- *    so directio works; writes in flight share the pattern buffer, which
- *    they only read.
+ *  - Back-pressure: with AIO_DEPTH requests in flight on its engine,
+ *    aiowrite and aioread first wait for one completion, so a thread
+ *    without aiowait still runs.
+ *  - aiowait waits, on each engine context of the thread with requests
+ *    in flight, until at least max(1, in flight / 2) of them completed
+ *    (filebench's target), reaping every completion it sees, and records
+ *    one op of 0 bytes whose latency is the wait; with nothing in flight
+ *    that op takes 0 ns.
+ *  - `iodepth=N` (aioread, aiowrite) makes the flowop keep N requests of
+ *    its own in flight with fio's depth rules (fio's backend.c do_io()
+ *    and wait_for_completions()).  One execution prepares requests until
+ *    N of its own are in flight, submitting each time
+ *    `iodepth_batch_submit` are prepared (default N: all at once, one
+ *    call), then reaps as fio does when its queue is full: completion
+ *    rounds of at least min(`iodepth_batch_complete_min`, in flight)
+ *    (at least 1) and at most `iodepth_batch_complete_max` completions
+ *    each (default: every one there is), until no more than
+ *    `iodepth_low` (default N) of its own are in flight.  With
+ *    iodepth_batch_complete_min=0 the engine is asked not to wait (fio
+ *    polls), and with iodepth_batch_complete_max=0 as well a round
+ *    follows every submission (fio's polling mode).  The defaults are
+ *    flowbench's earlier rule; import-fio writes fio's own (a batch of
+ *    1, rounds of exactly 1).  Each request is still its own op,
+ *    recorded at its reap; the execution itself records nothing.  Each
+ *    read in flight has its own IO_ALIGN-aligned buffer (N of them per
+ *    flowop, allocated at init), so directio works; writes in flight
+ *    share the pattern buffer, which they only read.
  *  - Completions are reaped by aiowait, back-pressure and iodepth
  *    flowops, and before the thread sleeps in a rate limit waiting for
  *    events or in a delay (thread_quiesce(), as fio reaps before a rate
@@ -58,29 +76,32 @@
  *    Waits run in AIO_SLICE_NS slices and give up when the run halts.
  *  - At thread end, fini waits for every request still in flight, so none
  *    is pending when the process exits; those are tallied as discarded.
- *    An aborted run (an error, Ctrl-C) cancels them instead of waiting.
- *  - io_uring must be available: if the ring cannot be created, init
- *    fails the run saying why (kernel.io_uring_disabled, seccomp, ...).
+ *    An aborted run (an error, Ctrl-C) cancels them instead of waiting
+ *    (as far as the engine can) and gives up after AIO_ABORT_NS.
+ *  - The engine must be available: if its context cannot be created,
+ *    init fails the run saying why (kernel.io_uring_disabled,
+ *    fs.aio-max-nr, seccomp, ...).
  *  - Under --compat filebench, aiowrite without iodepth is its
  *    `filebench` variant: its op is the submission, as filebench's
  *    aio_write(): recorded when the write is submitted (latency: the
  *    submit call, bytes: iosize), so a write still in flight at the end
  *    of the run is counted, and one submitted after the deadline is not.
- *    Its requests carry AIO_TAG_COUNTED in their user_data: when aiowait,
- *    back-pressure or the drain reaps them, nothing is recorded (a failed
- *    write still fails the run).  The default path tells them apart with
- *    the comparison it already makes (user_data < AIO_DEPTH).  aioread
- *    and iodepth are flowbench's own and keep their rules.
+ *    Its requests are marked `counted`: when aiowait, back-pressure or
+ *    the drain reaps them, nothing is recorded (a failed write still
+ *    fails the run).  aioread and iodepth are flowbench's own and keep
+ *    their rules.
  *
- * Hot path: no allocation, no lock; one io_uring_submit() per execution
- * (however many requests it submits), plus one io_uring_enter to wait
- * when no completion is there yet.  A request remembers its flowop and
- * submission tick in a fixed table indexed by the completion's user_data;
- * requests prepared but not yet submitted are listed in `pend` and are
- * always submitted before any wait.
+ * Hot path: no allocation, no lock; one submission call per execution
+ * (however many requests it submits; with iodepth_batch_submit one per
+ * batch; posixaio: one per request), plus one wait call per completion
+ * round when no completion is there yet; three op-clock readings per
+ * request (prepared, submitted, reaped: the submission's and the
+ * round's are shared by their requests).  A request remembers
+ * its flowop, its preparation and submission ticks in a fixed table
+ * indexed by its tag; requests prepared but not yet submitted are listed
+ * in `pend` and are always submitted before any wait.
  */
 #include <errno.h>
-#include <liburing.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,44 +109,38 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "flowops/aio.h"
 #include "flowops/common.h"
 #include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "flowops/io.h"
 #include "plan/diag.h"
 #include "runtime/fileset/fileset.h"
+#include "runtime/base/clock.h"
 #include "runtime/base/log.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/thread.h"
 #include "runtime/engine/threadfile.h"
 
-/*
- * Requests in flight per thread.  filebench has no limit; 256 covers the
- * shipped workloads (oltp.f's database writers submit 10 between waits)
- * and keeps the ring small (256 SQEs, 512 CQEs: about 24 KiB).  The CQ
- * ring is twice that, so it can never overflow.  It is also the largest
- * `iodepth`.
- */
-#define AIO_DEPTH 256
 /* Waits are cut in slices this long to notice a halting run. */
 #define AIO_SLICE_NS 50000000
 /* Linux's largest single read or write (MAX_RW_COUNT on 4 KiB pages). */
 #define AIO_MAX_LEN 0x7ffff000u
-/* user_data of the cancellation an aborted run's drain submits */
-#define AIO_CANCEL_TAG ((uint64_t)AIO_DEPTH)
-/* After that cancellation, the drain waits at most this many slices. */
-#define AIO_ABORT_SLICES 20
-/*
- * Added to the user_data of a request whose op was recorded at its
- * submission (aiowrite under --compat filebench): its completion records
- * nothing.  Above AIO_CANCEL_TAG, below liburing's own LIBURING_UDATA_TIMEOUT.
- */
-#define AIO_TAG_COUNTED ((uint64_t)1 << 32)
+/* After an aborted run's cancellation, the drain waits at most this long. */
+#define AIO_ABORT_NS 1000000000ull
+
+const struct aio_engine *const aio_engines[] = {
+	&aio_engine_uring, &aio_engine_libaio, &aio_engine_posix, NULL
+};
+_Static_assert(sizeof(aio_engines) / sizeof(aio_engines[0]) == AIO_NENGINES + 1,
+	       "aio_engines: AIO_NENGINES engines");
 
 /* One request in flight. */
 struct aio_req {
 	struct flowop_inst *fi;   /* the aiowrite/aioread that submitted it */
-	uint64_t t0;              /* submission tick */
+	uint64_t t_start;         /* prepared (fio's start_time) */
+	uint64_t t_issue;         /* its submission call returned (fio's issue_time) */
 	uint64_t off;
 	uint32_t len;
 	uint32_t gen;             /* the slot's open generation at submission */
@@ -133,34 +148,45 @@ struct aio_req {
 	int fileset;              /* the file, for error messages */
 	uint64_t entry;
 	int buf;                  /* its read buffer (aio_priv.bufs), -1: none */
+	bool write;
+	/* recorded at its submission (aiowrite under --compat filebench) */
+	bool counted;
 };
 
 /* This family's key to its per-thread slot: the address is what counts. */
 static const char aio_family_key;
 
-/*
- * The io_uring's own memory in the kernel (locked): 256 SQEs of 64
- * bytes, 512 CQEs of 16, the index array and the ring headers, in pages.
- */
-#define AIO_KERNEL_RING_BYTES (32u * 1024)
-
-/* A thread's ring (its family slot) and its request table. */
-struct aio_ring {
-	struct io_uring ring;
-	unsigned refs;            /* aio flowops initialised in this thread */
+/* A thread's context on one engine, and its request table. */
+struct aio_ctx {
+	const struct aio_engine *eng;
+	void *e;                  /* the engine's own context */
 	unsigned inflight;        /* requests taken: submitted or prepared */
 	unsigned npend;           /* of those, prepared but not submitted yet */
 	unsigned nfree;
-	uint16_t free[AIO_DEPTH]; /* stack of free request indices */
-	uint16_t pend[AIO_DEPTH]; /* the prepared requests */
+	uint16_t free[AIO_DEPTH]; /* stack of free request tags */
+	uint16_t pend[AIO_DEPTH]; /* the prepared requests, oldest first */
 	struct aio_req req[AIO_DEPTH];
+	struct aio_event ev[AIO_DEPTH];
+};
+
+/* The family's slot in a thread: its contexts, one per engine used. */
+struct aio_thread {
+	unsigned refs;            /* aio flowops initialised in this thread */
+	struct aio_ctx *ctx[AIO_NENGINES];
 };
 
 struct aio_priv {
 	struct io_priv io;        /* shared with read/write: buffer, slot, offsets */
-	struct aio_ring *ring;    /* the thread's */
+	struct aio_ctx *ctx;      /* the thread's context on its engine */
+	struct aio_thread *th;
+	struct astats *as;        /* its extension block, NULL: none */
 	bool read;
 	unsigned depth;           /* iodepth; 0: one request per execution */
+	/* fio's depth rules (aio_depth_setup()) */
+	unsigned batch;           /* submit once this many are prepared */
+	unsigned cmin, cmax;      /* completions per round: at least, at most */
+	unsigned low;             /* reap until no more of its own in flight */
+	bool polling;             /* a round after every submission */
 	unsigned inflight;        /* this flowop's requests taken */
 	unsigned max_inflight;    /* the most it had submitted at once */
 	/* iodepth reads: `depth` buffers of `bufsz` bytes, a stack of free ones */
@@ -177,6 +203,11 @@ struct aio_priv {
 /* aioread's and aiowrite's own attributes, after read's and write's. */
 enum aio_attr {
 	AIO_IODEPTH = IO_COUNT,   /* requests kept in flight (0: one per execution) */
+	AIO_IOENGINE,             /* the engine's name */
+	AIO_BATCH_SUBMIT,         /* fio's iodepth_batch_submit */
+	AIO_BATCH_COMPLETE_MIN,   /* fio's iodepth_batch_complete_min */
+	AIO_BATCH_COMPLETE_MAX,   /* fio's iodepth_batch_complete_max */
+	AIO_IODEPTH_LOW,          /* fio's iodepth_low */
 	AIO_COUNT
 };
 
@@ -186,98 +217,149 @@ enum {
 	REAP_HALT = 2,    /* give up with FLOWOP_DONE when the run halts */
 };
 
-/* io_uring_queue_init() failed with `err`: say why and what to check. */
-static void aio_unavailable(struct fb_thread *t, const struct flowop_inst *fi,
-			    int err)
-{
-	const char *hint;
+/* What one aio_reap() waits for. */
+struct aio_wait {
+	unsigned want;            /* completions to see */
+	unsigned max;             /* at most this many per engine call */
+	bool poll;                /* ask the engine not to wait (busy rounds) */
+	unsigned how;             /* REAP_* */
+	/* counts the round in its complete map; NULL: the first reaped's flowop */
+	struct astats *mark;
+};
 
-	if (err == ENOSYS)
-		hint = "this kernel has no io_uring (Linux 5.1 or later built with "
-		       "CONFIG_IO_URING is needed), or a seccomp filter (a "
-		       "container's) denies io_uring_setup";
-	else if (err == EPERM)
-		hint = "io_uring is disabled: the sysctl kernel.io_uring_disabled "
-		       "must be 0 (or 1 with this user in kernel.io_uring_group), "
-		       "and no seccomp filter (a container's) may deny "
-		       "io_uring_setup";
-	else if (err == ENOMEM)
-		hint = "not enough locked memory for the ring (raise ulimit -l)";
-	else
-		hint = "check the sysctl kernel.io_uring_disabled (0 enables it)";
-	thread_fail(t, "flowop %s: asynchronous I/O needs io_uring, which is not "
-		    "available (io_uring_queue_init: %s): %s", fi->pf->name,
-		    strerror(err), hint);
+void *aio_engine_context(void *state, int k)
+{
+	struct aio_thread *th = state;
+
+	return th && th->ctx[k] ? th->ctx[k]->e : NULL;
+}
+
+/* The engine attribute `v` names (validated at compile time), or the default. */
+static int aio_engine_index(const struct plan_value *v)
+{
+	if (v->kind == PV_STRING)
+		for (int i = 0; aio_engines[i]; i++)
+			if (strcmp(aio_engines[i]->name, v->u.s) == 0)
+				return i;
+	return 0;
 }
 
 static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
-				   struct aio_ring *r, unsigned want, unsigned how);
+				   struct aio_ctx *c, const struct aio_wait *w);
+
+/* Wait for and record every request of `c` in flight (REAP_* `how`). */
+static enum flowop_result aio_reap_all(struct fb_thread *t, const struct flowop_inst *fi,
+				       struct aio_ctx *c, unsigned how)
+{
+	struct aio_wait w = { .want = c->inflight, .max = AIO_DEPTH, .how = how };
+
+	return c->inflight ? aio_reap(t, fi, c, &w) : FLOWOP_OK;
+}
 
 /* fb_thread.quiesce: every request of the thread in flight, reaped and recorded. */
 static enum flowop_result aio_quiesce(struct fb_thread *t,
 				      const struct flowop_inst *fi, void *state)
 {
-	struct aio_ring *r = state;
+	struct aio_thread *th = state;
 
-	return r->inflight ? aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT) :
-			     FLOWOP_OK;
+	for (int i = 0; i < AIO_NENGINES; i++) {
+		enum flowop_result res;
+
+		if (!th->ctx[i])
+			continue;
+		res = aio_reap_all(t, fi, th->ctx[i], REAP_COUNT | REAP_HALT);
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	return FLOWOP_OK;
 }
 
 /*
- * A reference on the thread's ring, created (into the family slot) by
- * the first aio flowop of the thread.  NULL with the run's error set.
+ * A reference on the thread's family state, created (into the family
+ * slot) by the first aio flowop of the thread.  NULL with the run's
+ * error set.
  */
-static struct aio_ring *aio_ring_get(struct fb_thread *t, struct flowop_inst *fi)
+static struct aio_thread *aio_thread_get(struct fb_thread *t, struct flowop_inst *fi)
 {
 	void **slot = thread_family_slot(t, &aio_family_key);
-	struct aio_ring *r;
-	int rc;
+	struct aio_thread *th;
 
 	if (slot && *slot) {
-		r = *slot;
-		r->refs++;
-		return r;
+		th = *slot;
+		th->refs++;
+		return th;
 	}
-	r = slot ? calloc(1, sizeof(*r)) : NULL;
-	if (!r) {
+	th = slot ? calloc(1, sizeof(*th)) : NULL;
+	if (!th) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
 		return NULL;
 	}
-	rc = io_uring_queue_init(AIO_DEPTH, &r->ring, 0);
-	if (rc < 0) {
-		free(r);
-		aio_unavailable(t, fi, -rc);
-		return NULL;
-	}
-	for (unsigned i = 0; i < AIO_DEPTH; i++)
-		r->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
-	r->nfree = AIO_DEPTH;
-	r->refs = 1;
-	*slot = r;
+	th->refs = 1;
+	*slot = th;
 	/* filebench's aio (--compat) is never reaped before a sleep */
 	if (t->plan->semantics == PLAN_SEM_FLOWBENCH) {
 		t->quiesce = aio_quiesce;
-		t->quiesce_state = r;
+		t->quiesce_state = th;
 	}
-	return r;
+	return th;
 }
 
-/* Drop a reference; the last one frees the ring and empties the slot. */
-static void aio_ring_put(struct fb_thread *t, struct aio_ring *r)
+/* Drop a reference; the last one closes the contexts and empties the slot. */
+static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 {
 	void **slot;
 
-	if (!r || --r->refs > 0)
+	if (!th || --th->refs > 0)
 		return;
-	if (t->quiesce_state == r) {
+	if (t->quiesce_state == th) {
 		t->quiesce = NULL;
 		t->quiesce_state = NULL;
 	}
-	io_uring_queue_exit(&r->ring);
-	free(r);
+	for (int i = 0; i < AIO_NENGINES; i++)
+		if (th->ctx[i]) {
+			th->ctx[i]->eng->close(th->ctx[i]->e);
+			free(th->ctx[i]);
+		}
+	free(th);
 	slot = thread_family_slot(t, &aio_family_key);
 	if (slot)
 		*slot = NULL;
+}
+
+/*
+ * The thread's context on engine `k`, created by its first flowop on
+ * it.  NULL with the run's error set (the engine says why it is not
+ * available).
+ */
+static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct aio_thread *th, int k)
+{
+	const struct aio_engine *eng = aio_engines[k];
+	struct aio_ctx *c = th->ctx[k];
+	char why[512];
+	int err;
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return NULL;
+	}
+	err = eng->open(&c->e, why, sizeof(why));
+	if (err) {
+		free(c);
+		thread_fail(t, "flowop %s: asynchronous I/O needs %s, which is not "
+			    "available (%s: %s): %s", fi->pf->name, eng->what,
+			    eng->open_call, strerror(err), why);
+		return NULL;
+	}
+	c->eng = eng;
+	for (unsigned i = 0; i < AIO_DEPTH; i++)
+		c->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
+	c->nfree = AIO_DEPTH;
+	th->ctx[k] = c;
+	return c;
 }
 
 /*
@@ -285,13 +367,13 @@ static void aio_ring_put(struct fb_thread *t, struct aio_ring *r)
  * buffer back and count it out of the flowop (whose priv is gone if an
  * aborted drain gave up and the flowop's fini ran since).
  */
-static void aio_req_done(struct aio_ring *r, struct aio_req *q,
+static void aio_req_done(struct aio_ctx *c, struct aio_req *q,
 			 struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
 
 	q->fi = NULL;
-	r->inflight--;
+	c->inflight--;
 	if (!p)
 		return;
 	p->inflight--;
@@ -318,8 +400,8 @@ static enum flowop_result aio_failed(struct fb_thread *t,
 	int err = 0;
 
 	if (res < 0)
-		return common_fail(t, fi, ap && ap->read ? "asynchronous read of" :
-				   "asynchronous write of", &where, NULL,
+		return common_fail(t, fi, q->write ? "asynchronous write of" :
+				   "asynchronous read of", &where, NULL,
 				   (int64_t)q->off, -res);
 	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
 		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
@@ -337,16 +419,33 @@ static enum flowop_result aio_failed(struct fb_thread *t,
 }
 
 /*
+ * The completion of a write recorded when it was submitted (--compat
+ * filebench): nothing is recorded, not even as discarded.  A failed or
+ * short write is still an op failure of its flowop (aio_failed()).
+ */
+static __attribute__((cold, noinline)) enum flowop_result
+aio_complete_counted(struct fb_thread *t, const struct flowop_inst *fi,
+		     const struct aio_req *q, int res, unsigned how)
+{
+	if (res == (int)q->len)
+		return FLOWOP_OK;
+	/* drained while the run aborts: cancelled, the run's error is told */
+	if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
+		return FLOWOP_OK;
+	return aio_failed(t, fi, q, res);
+}
+
+/*
  * One completion, reaped at tick `now`: free its request and record the
  * read or write against its flowop (REAP_COUNT; else tally it as
- * discarded).  FLOWOP_OK, FLOWOP_DONE (reaped after the deadline: not counted),
- * FLOWOP_FAILED or FLOWOP_ERROR.
+ * discarded), with fio's three latencies.  FLOWOP_OK, FLOWOP_DONE (reaped
+ * after the deadline: not counted), FLOWOP_FAILED or FLOWOP_ERROR.
  */
-static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ring *r,
-				       const struct io_uring_cqe *cqe, uint64_t now,
+static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ctx *c,
+				       const struct aio_event *ev, uint64_t now,
 				       unsigned how)
 {
-	struct aio_req *q = &r->req[cqe->user_data];
+	struct aio_req *q = &c->req[ev->tag];
 	struct flowop_inst *fi = q->fi;
 	const struct aio_priv *p;
 	struct fo_stats *fs;
@@ -356,193 +455,183 @@ static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 		return FLOWOP_OK;
 	p = fi->priv;
 	fs = fi->stats;
-	aio_req_done(r, q, fi);
-	r->free[r->nfree++] = (uint16_t)cqe->user_data;
-	ok = p && p->read ? cqe->res >= 0 : cqe->res == (int)q->len;
+	aio_req_done(c, q, fi);
+	c->free[c->nfree++] = (uint16_t)ev->tag;
+	if (__builtin_expect(q->counted, 0))
+		return aio_complete_counted(t, fi, q, ev->res, how);
+	ok = q->write ? ev->res == (int)q->len : ev->res >= 0;
 	if (__builtin_expect(!ok, 0)) {
 		/* drained while the run aborts: cancelled, the run's error is told */
 		if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
 			return FLOWOP_OK;
-		return aio_failed(t, fi, q, cqe->res);
+		return aio_failed(t, fi, q, ev->res);
 	}
 	if (!(how & REAP_COUNT)) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return FLOWOP_OK;
 	}
-	return thread_record(t, fs, &fs->op, q->t0, now, (uint64_t)cqe->res) ?
-	       FLOWOP_OK : FLOWOP_DONE;
+	/* the op's latency is fio's clat: from the submission's return */
+	if (!thread_record(t, fs, &fs->op, q->t_issue, now, (uint64_t)ev->res))
+		return FLOWOP_DONE;
+	if (p && p->as)
+		astats_record(p->as, clock_ticks_to_ns(&t->clk, q->t_start, q->t_issue),
+			      clock_ticks_to_ns(&t->clk, q->t_issue, now),
+			      clock_ticks_to_ns(&t->clk, q->t_start, now));
+	return FLOWOP_OK;
 }
 
-/* A request's completion whose user_data is AIO_TAG_COUNTED + its index? */
-static bool aio_is_counted(const struct io_uring_cqe *cqe)
+/* The extension block of the flowop of request `tag`, or NULL. */
+static struct astats *aio_req_astats(const struct aio_ctx *c, unsigned tag)
 {
-	return cqe->user_data >= AIO_TAG_COUNTED &&
-	       cqe->user_data < AIO_TAG_COUNTED + AIO_DEPTH;
-}
+	const struct flowop_inst *fi = c->req[tag].fi;
+	const struct aio_priv *p = fi ? fi->priv : NULL;
 
-/*
- * The completion of a write recorded when it was submitted (--compat
- * filebench): free its request; nothing is recorded, not even as
- * discarded.  A failed or short write is still an op failure of its
- * flowop (aio_failed()).  FLOWOP_OK, FLOWOP_FAILED or FLOWOP_ERROR.
- */
-static __attribute__((cold, noinline)) enum flowop_result
-aio_complete_counted(struct fb_thread *t, struct aio_ring *r,
-		     const struct io_uring_cqe *cqe, unsigned how)
-{
-	unsigned i = (unsigned)(cqe->user_data - AIO_TAG_COUNTED);
-	struct aio_req *q = &r->req[i];
-	struct flowop_inst *fi = q->fi;
-
-	if (!fi)                /* its submission failed: not in flight */
-		return FLOWOP_OK;
-	aio_req_done(r, q, fi);
-	r->free[r->nfree++] = (uint16_t)i;
-	if (cqe->res == (int)q->len)
-		return FLOWOP_OK;
-	/* drained while the run aborts: cancelled, the run's error is told */
-	if (!(how & REAP_COUNT) && (shared_halted(t->ctl) & HALT_ABORT))
-		return FLOWOP_OK;
-	return aio_failed(t, fi, q, cqe->res);
+	return p ? p->as : NULL;
 }
 
 /*
- * Submit the requests prepared since the last submission, all with the
- * same submission tick.  FLOWOP_OK, or FLOWOP_ERROR if the kernel did not take
- * them all (the run fails; those it did not take are counted out of
- * flight, their table entries never reused, so that a late completion of
- * one cannot be mistaken for another request).
+ * pend[from .. from + n) were taken by one submission call that returned
+ * at tick `now`: their issue time, and fio's depth and submit counts (for
+ * the first one's flowop: a call carrying several flowops' requests is
+ * counted once).
  */
-static enum flowop_result aio_submit(struct fb_thread *t, struct aio_ring *r)
+static void aio_issued(struct aio_ctx *c, unsigned from, unsigned n, uint64_t now)
 {
-	unsigned n = r->npend;
-	uint64_t now;
-	int rc;
+	struct astats *as = aio_req_astats(c, c->pend[from]);
+
+	for (unsigned i = from; i < from + n; i++)
+		c->req[c->pend[i]].t_issue = now;
+	if (as)
+		astats_submitted(as, c->inflight, n);
+}
+
+/*
+ * Submit the requests prepared since the last submission, in one call
+ * (or one per request for an engine that submits each).  FLOWOP_OK, or
+ * FLOWOP_ERROR if the engine did not take them all (the run fails; those
+ * it did not take are counted out of flight, their table entries never
+ * reused, so that a late completion of one cannot be mistaken for
+ * another request).
+ */
+static enum flowop_result aio_submit(struct fb_thread *t, struct aio_ctx *c)
+{
+	unsigned n = c->npend, done = 0;
+	int rc = 0;
 
 	if (!n)
 		return FLOWOP_OK;
-	now = thread_ticks(t);
-	for (unsigned i = 0; i < n; i++)
-		r->req[r->pend[i]].t0 = now;
-	rc = io_uring_submit(&r->ring);
-	r->npend = 0;
-	if (__builtin_expect(rc == (int)n, 1))
+	while (done < n) {
+		unsigned k = c->eng->submit_each ? 1 : n - done;
+		uint64_t now;
+
+		rc = c->eng->submit(c->e, k);
+		now = thread_ticks(t);
+		if (rc > 0)
+			aio_issued(c, done, (unsigned)rc, now);
+		if (rc != (int)k)
+			break;
+		done += k;
+	}
+	c->npend = 0;
+	if (__builtin_expect(done == n, 1))
 		return FLOWOP_OK;
 	{
-		unsigned done = rc > 0 ? (unsigned)rc : 0;
-		struct aio_req *q = &r->req[r->pend[done]];
-		struct flowop_inst *fi = q->fi;
-		const struct aio_priv *p = fi->priv;
-		struct fb_slot where = { .fd = -1, .fileset = q->fileset, .entry = q->entry };
+		struct aio_req *q;
+		struct flowop_inst *fi;
+		struct fb_slot where;
+		char what[64];
+		int err = rc < 0 ? -rc : EAGAIN;
 
+		done += rc > 0 ? (unsigned)rc : 0;
+		q = &c->req[c->pend[done]];
+		fi = q->fi;
+		where = (struct fb_slot){ .fd = -1, .fileset = q->fileset, .entry = q->entry };
+		snprintf(what, sizeof(what), "%s of a %s", c->eng->submit_call[q->write],
+			 q->write ? "write to" : "read of");
 		for (unsigned i = done; i < n; i++)
-			aio_req_done(r, &r->req[r->pend[i]], r->req[r->pend[i]].fi);
-		common_fail_fatal(t, fi, p->read ? "io_uring_submit of a read of" :
-				  "io_uring_submit of a write to", &where, NULL,
-				  (int64_t)q->off, rc < 0 ? -rc : EAGAIN);
-		return FLOWOP_ERROR;
+			aio_req_done(c, &c->req[c->pend[i]], c->req[c->pend[i]].fi);
+		return common_fail_fatal(t, fi, what, &where, NULL, (int64_t)q->off, err);
 	}
 }
 
 /*
- * An aborted run (an error, an interrupt) must not wait at its end for
- * requests that may never complete (a stuck device): cancel them all.
- * Best effort (IORING_ASYNC_CANCEL_ANY needs Linux 5.19; older kernels
- * refuse it and the drain waits AIO_ABORT_SLICES, then gives up).
- */
-static void aio_cancel_all(struct aio_ring *r)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
-
-	if (!sqe)
-		return;
-	io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
-	sqe->user_data = AIO_CANCEL_TAG;
-	io_uring_submit(&r->ring);
-}
-
-/*
- * Wait until `want` requests completed (or none is in flight), recording
- * every completion seen; requests still only prepared are submitted
- * first.  Returns FLOWOP_OK; FLOWOP_DONE if one was reaped after the deadline
- * or (REAP_HALT) the run halted; FLOWOP_ERROR if a request failed.  Without
- * REAP_HALT (the drain at thread end) it waits for all `want` even after an
- * error, so no request is left using a buffer about to be freed; only an
- * aborted run cancels them and stops waiting soon.
+ * Wait until w->want requests completed (or none is in flight),
+ * recording every completion seen, at most w->max per engine call;
+ * requests still only prepared are submitted first.  Returns FLOWOP_OK;
+ * FLOWOP_DONE if one was reaped after the deadline or (REAP_HALT) the run
+ * halted; FLOWOP_ERROR if a request failed.  Without REAP_HALT (the drain
+ * at thread end) it waits for all `want` even after an error, so no
+ * request is left using a buffer about to be freed; only an aborted run
+ * cancels them and stops waiting soon.
  */
 static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst *fi,
-				   struct aio_ring *r, unsigned want, unsigned how)
+				   struct aio_ctx *c, const struct aio_wait *w)
 {
-	enum flowop_result res = aio_submit(t, r);
-	int abort_slices = -1;   /* counting down once the abort cancelled */
+	enum flowop_result res = aio_submit(t, c);
+	struct astats *mark = w->mark;
+	unsigned want = w->want, reaped = 0;
+	uint64_t abort_end = 0;     /* set once the abort cancelled */
 
-	if (res != FLOWOP_OK && (how & REAP_HALT))
+	if (res != FLOWOP_OK && (w->how & REAP_HALT))
 		return res;
-	while (want > 0 && r->inflight > 0) {
-		struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = AIO_SLICE_NS };
-		struct io_uring_cqe *cqe;
-		unsigned head, seen = 0;
+	while (want > 0 && c->inflight > 0) {
+		unsigned min = w->poll ? 0 : want < c->inflight ? want : c->inflight;
 		uint64_t now;
-		int rc;
+		int n;
 
-		if ((how & REAP_HALT) && thread_halted(t))
-			return FLOWOP_DONE;
-		if (!(how & REAP_HALT) && abort_slices < 0 &&
-		    (shared_halted(t->ctl) & HALT_ABORT)) {
-			aio_cancel_all(r);
-			abort_slices = AIO_ABORT_SLICES;
+		if ((w->how & REAP_HALT) && thread_halted(t)) {
+			res = FLOWOP_DONE;
+			break;
 		}
-		if (abort_slices >= 0 && abort_slices-- == 0)
+		if (!(w->how & REAP_HALT) && !abort_end &&
+		    (shared_halted(t->ctl) & HALT_ABORT)) {
+			c->eng->cancel(c->e);
+			abort_end = clock_now_ns() + AIO_ABORT_NS;
+		}
+		if (abort_end && clock_now_ns() > abort_end)
 			return FLOWOP_ERROR;
-		rc = io_uring_wait_cqes(&r->ring, &cqe,
-					want < r->inflight ? want : r->inflight,
-					&ts, NULL);
-		if (rc < 0 && rc != -ETIME && rc != -EINTR) {
-			thread_fail(t, "flowop %s: waiting for asynchronous I/O: %s",
-				    fi->pf->name, strerror(-rc));
+		n = c->eng->getevents(c->e, min, w->max, AIO_SLICE_NS, c->ev);
+		if (n < 0) {
+			thread_fail(t, "flowop %s: waiting for asynchronous I/O (%s): %s",
+				    fi->pf->name, c->eng->name, strerror(-n));
 			return FLOWOP_ERROR;
 		}
 		now = thread_ticks(t);
-		io_uring_for_each_cqe(&r->ring, head, cqe) {
-			enum flowop_result c;
+		if (n > 0 && !mark)
+			mark = aio_req_astats(c, c->ev[0].tag);
+		for (int i = 0; i < n; i++) {
+			enum flowop_result r = aio_complete(t, c, &c->ev[i], now, w->how);
 
-			seen++;
-			if (__builtin_expect(cqe->user_data < AIO_DEPTH, 1))
-				c = aio_complete(t, r, cqe, now, how);
-			else if (aio_is_counted(cqe))
-				c = aio_complete_counted(t, r, cqe, how);
-			else    /* the cancellation, or a timeout of liburing's
-				 * own (kernels without IORING_FEAT_EXT_ARG) */
-				continue;
 			if (want)
 				want--;
-			if (c == FLOWOP_FAILED)
-				c = FLOWOP_OK;  /* counted against its flowop */
-			if (c != FLOWOP_OK && res != FLOWOP_ERROR)
-				res = c;
+			if (r == FLOWOP_FAILED)
+				r = FLOWOP_OK;  /* counted against its flowop */
+			if (r != FLOWOP_OK && res != FLOWOP_ERROR)
+				res = r;
 		}
-		io_uring_cq_advance(&r->ring, seen);
-		if (res != FLOWOP_OK && (how & REAP_HALT))
-			return res;
+		reaped += (unsigned)n;
+		if (res != FLOWOP_OK && (w->how & REAP_HALT))
+			break;
 	}
+	if (reaped && mark)
+		astats_completed(mark, reaped);
 	return res;
 }
 
 /* Wait for every request in flight; they are done but not counted. */
 static void aio_drain(struct fb_thread *t, const struct flowop_inst *fi,
-		      struct aio_ring *r)
+		      struct aio_ctx *c)
 {
-	if (r)
-		aio_reap(t, fi, r, r->inflight, 0);
+	if (c)
+		aio_reap_all(t, fi, c, 0);
 }
 
 /* io.c's hook: a random iosize outgrew the buffer the requests in flight use. */
 static enum flowop_result aio_before_regrow(struct fb_thread *t,
 					    struct flowop_inst *fi)
 {
-	struct aio_ring *r = ((struct aio_priv *)fi->priv)->ring;
-
-	return aio_reap(t, fi, r, r->inflight, REAP_COUNT | REAP_HALT);
+	return aio_reap_all(t, fi, ((struct aio_priv *)fi->priv)->ctx,
+			    REAP_COUNT | REAP_HALT);
 }
 
 /*
@@ -580,10 +669,9 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
  * ones.  Almost never in a run: only for a sample larger than all before.
  */
 static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_inst *fi,
-					  struct aio_priv *p, struct aio_ring *r)
+					  struct aio_priv *p, struct aio_ctx *c)
 {
-	enum flowop_result res = aio_reap(t, fi, r, r->inflight,
-					  REAP_COUNT | REAP_HALT);
+	enum flowop_result res = aio_reap_all(t, fi, c, REAP_COUNT | REAP_HALT);
 
 	if (res != FLOWOP_OK)
 		return res;
@@ -620,18 +708,18 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * the request is prepared and counted in flight, or nothing is (FLOWOP_OK
  * or why not).  `counted`: a write whose op is recorded at its
  * submission (aiowrite's filebench variant: never a read, no iodepth
- * buffers), tagged AIO_TAG_COUNTED.  Always inlined with a constant, so
- * the default's code (counted false) has no trace of it.
+ * buffers).  Always inlined with a constant, so the default's code
+ * (counted false) has no trace of it.
  */
 static inline __attribute__((always_inline)) enum flowop_result
 aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
-	       struct aio_ring *r, bool counted)
+	       struct aio_ctx *c, bool counted)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->io.sel);
-	struct io_uring_sqe *sqe;
 	struct aio_req *q;
 	enum flowop_result res;
+	bool write = counted || !p->read;
 	char *buf;
 	int b = -1;
 	uint64_t off;
@@ -639,7 +727,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 
 	/* (may replace p->io.buf: a random iosize larger than all before) */
 	res = io_place(t, fi, &p->io, s, &off);
-	if (res == FLOWOP_OK && (counted || !p->read))
+	if (res == FLOWOP_OK && write)
 		res = slot_writable(t, fi, s);
 	if (res != FLOWOP_OK)
 		return res;
@@ -655,23 +743,25 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 		off = aio_read_wrap(t, p, s, off);
 	if (!counted && p->bufs) {
 		if (__builtin_expect(p->io.iosize > p->bufsz, 0)) {
-			res = aio_bufs_regrow(t, fi, p, r);
+			res = aio_bufs_regrow(t, fi, p, c);
 			if (res != FLOWOP_OK)
 				return res;
 		}
 		b = p->bfree[--p->nbfree];
 		buf = p->bufs + (uint64_t)b * p->bufsz;
 	}
-	sqe = io_uring_get_sqe(&r->ring);
-	if (__builtin_expect(!sqe, 0)) {
+	i = c->free[c->nfree - 1];
+	q = &c->req[i];
+	q->t_start = thread_ticks(t);
+	if (__builtin_expect(c->eng->prep(c->e, i, s->fd, buf, (uint32_t)p->io.iosize,
+					  off, write) != 0, 0)) {
 		if (b >= 0)
 			p->nbfree++;
-		thread_fail(t, "flowop %s: the io_uring submission queue is full",
-			    fi->pf->name);
+		thread_fail(t, "flowop %s: the %s submission queue is full",
+			    fi->pf->name, c->eng->name);
 		return FLOWOP_ERROR;
 	}
-	i = r->free[--r->nfree];
-	q = &r->req[i];
+	c->nfree--;
 	q->fi = fi;
 	q->off = off;
 	q->len = (uint32_t)p->io.iosize;
@@ -680,13 +770,10 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	q->fileset = s->fileset;
 	q->entry = s->entry;
 	q->buf = b;
-	if (!counted && p->read)
-		io_uring_prep_read(sqe, s->fd, buf, q->len, off);
-	else
-		io_uring_prep_write(sqe, s->fd, buf, q->len, off);
-	sqe->user_data = counted ? AIO_TAG_COUNTED + i : i;
-	r->pend[r->npend++] = (uint16_t)i;
-	r->inflight++;
+	q->write = write;
+	q->counted = counted;
+	c->pend[c->npend++] = (uint16_t)i;
+	c->inflight++;
 	p->inflight++;
 	if (!p->io.random)
 		s->offset = off + q->len;
@@ -694,56 +781,104 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 }
 
 static enum flowop_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
-				      struct aio_ring *r)
+				      struct aio_ctx *c)
 {
-	return aio_prepare_as(t, fi, r, false);
+	return aio_prepare_as(t, fi, c, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
 static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = p->ring;
+	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 
-	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
-		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
+		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+				      .how = REAP_COUNT | REAP_HALT };
+
+		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare(t, fi, r);
+	res = aio_prepare(t, fi, c);
 	if (res != FLOWOP_OK)
 		return res;
-	res = aio_submit(t, r);
+	res = aio_submit(t, c);
 	if (p->inflight > p->max_inflight)
 		p->max_inflight = p->inflight;
 	return res;
 }
 
 /*
+ * fio's wait_for_completions() for an iodepth flowop whose queue is
+ * `full` (or, polling, after a submission): rounds of at least
+ * min(iodepth_batch_complete_min, in flight) completions (at least 1),
+ * at most iodepth_batch_complete_max each, until no more than
+ * iodepth_low of its own are in flight (one round when not full).
+ */
+static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst *fi,
+					 struct aio_priv *p, bool full)
+{
+	struct aio_ctx *c = p->ctx;
+	struct aio_wait w = { .how = REAP_COUNT | REAP_HALT, .mark = p->as,
+			      .poll = p->cmin == 0 };
+	enum flowop_result res;
+
+	w.want = p->cmin < c->inflight ? p->cmin : c->inflight;
+	if ((full && !w.want) || !p->cmin)
+		w.want = 1;
+	do {
+		/* fio's td_io_getevents(): max within the depth, never below min */
+		w.max = p->cmax < c->inflight ? p->cmax : c->inflight;
+		if (w.max < w.want)
+			w.max = w.want;
+		res = aio_reap(t, fi, c, &w);
+		if (res != FLOWOP_OK)
+			return res;
+	} while (full && p->inflight > p->low && c->inflight);
+	return FLOWOP_OK;
+}
+
+/*
  * iodepth=N: top this flowop up to N requests in flight (fewer if the
- * thread's ring is full), submit them at once, then reap at least one
- * completion of the thread.
+ * thread's context is full), submitting each iodepth_batch_submit of
+ * them, then reap as fio does with a full queue (aio_depth_wait()).
+ * Polling (fio's, both completion options 0) reaps after each
+ * submission instead, and an execution prepares at most N requests.
  */
 static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = p->ring;
+	struct aio_ctx *c = p->ctx;
 	enum flowop_result res = FLOWOP_OK, sub;
 
-	while (p->inflight < p->depth && r->inflight < AIO_DEPTH) {
-		res = aio_prepare(t, fi, r);
+	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
+	     c->inflight < AIO_DEPTH; n++) {
+		res = aio_prepare(t, fi, c);
 		if (res != FLOWOP_OK)
 			break;
+		if (c->npend >= p->batch) {
+			sub = aio_submit(t, c);
+			if (sub != FLOWOP_OK)
+				return sub;
+		}
+		if (__builtin_expect(p->polling, 0)) {
+			sub = aio_depth_wait(t, fi, p, false);
+			if (sub != FLOWOP_OK)
+				return sub;
+		}
 	}
-	sub = aio_submit(t, r);
+	sub = aio_submit(t, c);
 	if (sub != FLOWOP_OK)
 		return sub;
 	if (p->inflight > p->max_inflight)
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
-	return aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
+		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
+	return aio_depth_wait(t, fi, p, true);
 }
 
 /*
@@ -752,32 +887,57 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
  * the write is submitted, its latency the submit call's, `iosize` bytes;
  * a submission that ends after the deadline is not counted and stops the
  * thread.  Back-pressure and aiowait still reap the write (its buffer
- * and ring entry are needed again) but record nothing for it.
+ * and request entry are needed again) but record nothing for it.
  */
 static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = p->ring;
+	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 	uint64_t t0, t1, len;
 
-	if (__builtin_expect(r->inflight == AIO_DEPTH, 0)) {
-		res = aio_reap(t, fi, r, 1, REAP_COUNT | REAP_HALT);
+	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
+		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+				      .how = REAP_COUNT | REAP_HALT };
+
+		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare_as(t, fi, r, true);
+	res = aio_prepare_as(t, fi, c, true);
 	if (res != FLOWOP_OK)
 		return res;
 	len = p->io.iosize;
 	t0 = thread_ticks(t);
-	res = aio_submit(t, r);
+	res = aio_submit(t, c);
 	t1 = thread_ticks(t);
 	if (p->inflight > p->max_inflight)
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
 	return common_record(t, fi, t0, t1, len);
+}
+
+/*
+ * fio's depth rules from the flowop's attributes (aio_validate() checked
+ * them): a batch of iodepth_batch_submit (0 or unset: iodepth), rounds
+ * of iodepth_batch_complete_min (unset: 1) to iodepth_batch_complete_max
+ * (unset: every completion there is; 0: the minimum, as fio), reaping
+ * down to iodepth_low (0 or unset: iodepth).
+ */
+static void aio_depth_setup(struct aio_priv *p, const struct plan_flowop *f)
+{
+	int64_t batch = plan_attr_int(f, AIO_BATCH_SUBMIT, 0);
+	int64_t low = plan_attr_int(f, AIO_IODEPTH_LOW, 0);
+
+	p->batch = batch > 0 ? (unsigned)batch : p->depth;
+	p->cmin = (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1);
+	p->cmax = plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) ?
+		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH;
+	p->polling = p->cmin == 0 && p->cmax == 0;
+	if (p->cmax < p->cmin)
+		p->cmax = p->cmin;
+	p->low = low > 0 ? (unsigned)low : p->depth;
 }
 
 static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
@@ -791,13 +951,19 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	fi->priv = p;
 	p->read = read;
 	p->depth = (unsigned)plan_attr_int(fi->pf, AIO_IODEPTH, 0);
+	aio_depth_setup(p, fi->pf);
 	p->io.before_regrow = aio_before_regrow;
-	p->ring = aio_ring_get(t, fi);
-	if (!p->ring) {
+	p->as = thread_astats(t, fi);
+	p->th = aio_thread_get(t, fi);
+	if (!p->th) {
 		free(p);
 		fi->priv = NULL;
 		return FLOWOP_ERROR;
 	}
+	p->ctx = aio_ctx_get(t, fi, p->th,
+			     aio_engine_index(&fi->pf->attr[AIO_IOENGINE]));
+	if (!p->ctx)
+		goto fail;
 	if (io_priv_setup(t, fi, &p->io) != 0)
 		goto fail;
 	if (p->depth > AIO_DEPTH) {     /* validate() said so already */
@@ -816,7 +982,7 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	}
 	return 0;
 fail:
-	aio_ring_put(t, p->ring);
+	aio_thread_put(t, p->th);
 	io_priv_teardown(&p->io);
 	free(p->bfree);
 	free(p);
@@ -837,16 +1003,16 @@ static int aioread_init(struct fb_thread *t, struct flowop_inst *fi)
 static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct aio_priv *p = fi->priv;
-	struct aio_ring *r = p ? p->ring : NULL;
 
-	aio_drain(t, fi, r);
+	if (p)
+		aio_drain(t, fi, p->ctx);
 	/* the queue depth reached, once per flowop statement (first instance) */
 	if (p && p->depth && t->proc_inst == 0 && t->thread_inst == 0)
 		log_info("flowop %s: at most %u request%s in flight at once "
 			 "(iodepth=%u)", fi->pf->name, p->max_inflight,
 			 p->max_inflight == 1 ? "" : "s", p->depth);
-	aio_ring_put(t, r);
 	if (p) {
+		aio_thread_put(t, p->th);
 		io_priv_teardown(&p->io);
 		free(p->bufs);
 		free(p->bfree);
@@ -873,12 +1039,35 @@ static enum flowop_result aiowrite_fb_run(struct fb_thread *t, struct flowop_ins
 	return p->depth ? aio_io_run(t, fi) : aiowrite_fb_one(t, fi);
 }
 
-/* io_validate()'s checks, and an iodepth of 1..AIO_DEPTH. */
+/* A depth attribute `a`, if given, is within lo..hi (a located error if not). */
+static int aio_check_range(const struct plan_flowop *f, struct diag *d, int a,
+			   const char *name, int64_t lo, int64_t hi, const char *hi_is)
+{
+	int64_t v = plan_attr_int(f, a, 0);
+
+	if (!plan_attr_given(f, a) || (v >= lo && v <= hi))
+		return 0;
+	diag_error(d, f->attr[a].loc, "flowop %s: %s must be %lld to %lld%s, not %lld",
+		   f->name, name, (long long)lo, (long long)hi, hi_is, (long long)v);
+	return 1;
+}
+
+/*
+ * io_validate()'s checks; an iodepth of 1..AIO_DEPTH; an engine of
+ * aio_engines; fio's depth options only with iodepth, within fio's
+ * ranges (where fio would change a value silently, an error here).
+ */
 static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 			struct diag *d)
 {
+	static const int depth_opts[] = { AIO_BATCH_SUBMIT, AIO_BATCH_COMPLETE_MIN,
+					   AIO_BATCH_COMPLETE_MAX, AIO_IODEPTH_LOW };
+	static const char *const depth_names[] = {
+		"iodepth_batch_submit", "iodepth_batch_complete_min",
+		"iodepth_batch_complete_max", "iodepth_low" };
 	int errs = io_validate(p, f, d);
 	int64_t depth = plan_attr_int(f, AIO_IODEPTH, 1);
+	const struct plan_value *eng = &f->attr[AIO_IOENGINE];
 
 	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
 		diag_error(d, f->attr[AIO_IODEPTH].loc,
@@ -886,33 +1075,77 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 			   AIO_DEPTH, (long long)depth);
 		errs++;
 	}
+	if (eng->kind != PV_UNSET &&
+	    (eng->kind != PV_STRING || strcmp(aio_engines[aio_engine_index(eng)]->name,
+					      eng->u.s) != 0)) {
+		diag_error(d, eng->loc, "flowop %s: ioengine must be io_uring, libaio "
+			   "or posixaio, not %s", f->name,
+			   eng->kind == PV_STRING ? eng->u.s : "a number");
+		errs++;
+	}
+	for (int i = 0; i < 4; i++)
+		if (plan_attr_given(f, depth_opts[i]) && !plan_attr_given(f, AIO_IODEPTH)) {
+			diag_error(d, f->attr[depth_opts[i]].loc, "flowop %s: %s needs "
+				   "iodepth (it shapes the queue iodepth keeps)", f->name,
+				   depth_names[i]);
+			return errs + 1;
+		}
+	if (!plan_attr_given(f, AIO_IODEPTH))
+		return errs;
+	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
+				depth, " (0: iodepth; at most iodepth)");
+	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,
+				"iodepth_batch_complete_min", 0, AIO_DEPTH, "");
+	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MAX,
+				"iodepth_batch_complete_max", 0, AIO_DEPTH, "");
+	errs += aio_check_range(f, d, AIO_IODEPTH_LOW, "iodepth_low", 0, depth,
+				" (0: iodepth; at most iodepth)");
+	if (plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) &&
+	    plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) != 0 &&
+	    plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) <
+	    plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1)) {
+		diag_error(d, f->attr[AIO_BATCH_COMPLETE_MAX].loc, "flowop %s: "
+			   "iodepth_batch_complete_max (%lld) is less than "
+			   "iodepth_batch_complete_min (%lld): give 0 (the minimum) "
+			   "or at least the minimum", f->name,
+			   (long long)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0),
+			   (long long)plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1));
+		errs++;
+	}
 	return errs;
 }
 
-/* aiowait's priv is the thread's ring. */
+/* aiowait's priv is the thread's family state: every engine's context. */
 static int aiowait_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	fi->priv = aio_ring_get(t, fi);
+	fi->priv = aio_thread_get(t, fi);
 	return fi->priv ? 0 : FLOWOP_ERROR;
 }
 
 static void aiowait_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
-	aio_drain(t, fi, fi->priv);
-	aio_ring_put(t, fi->priv);
+	struct aio_thread *th = fi->priv;
+
+	for (int i = 0; th && i < AIO_NENGINES; i++)
+		aio_drain(t, fi, th->ctx[i]);
+	aio_thread_put(t, th);
 	fi->priv = NULL;
 }
 
 static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *fi)
 {
-	struct aio_ring *r = fi->priv;
+	struct aio_thread *th = fi->priv;
 	uint64_t t0 = thread_ticks(t), t1 = t0;
 
-	if (r->inflight) {
-		unsigned want = r->inflight / 2 ? r->inflight / 2 : 1;
-		enum flowop_result res = aio_reap(t, fi, r, want,
-						  REAP_COUNT | REAP_HALT);
+	for (int i = 0; i < AIO_NENGINES; i++) {
+		struct aio_ctx *c = th->ctx[i];
+		struct aio_wait w = { .max = AIO_DEPTH, .how = REAP_COUNT | REAP_HALT };
+		enum flowop_result res;
 
+		if (!c || !c->inflight)
+			continue;
+		w.want = c->inflight / 2 ? c->inflight / 2 : 1;
+		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
 		t1 = thread_ticks(t);
@@ -920,16 +1153,9 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 	return common_record(t, fi, t0, t1, 0);
 }
 
-/* The ring, once per thread whatever the number of aio flowops there. */
-static void aio_need_ring(struct flowop_need *n)
-{
-	n->shared = &aio_family_key;
-	n->shared_mem = sizeof(struct aio_ring) + AIO_KERNEL_RING_BYTES;
-	n->shared_fds = 1;
-}
-
 /*
- * read/write's buffer and slots, aio_priv's own part and the ring; with
+ * read/write's buffer and slots, aio_priv's own part and the engine's
+ * context (once per thread and engine: its key is the engine); with
  * iodepth, a read has `iodepth` buffers of its own (aio_bufs_alloc(): the
  * iosize, or a random one's first size, rounded up to IO_ALIGN), while
  * writes in flight share the pattern buffer.
@@ -938,6 +1164,7 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
 {
 	const struct plan_value *io = &f->attr[COMMON_IOSIZE];
+	const struct aio_engine *eng = aio_engines[aio_engine_index(&f->attr[AIO_IOENGINE])];
 	uint64_t depth = (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
 	uint64_t size = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
 			io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
@@ -947,7 +1174,10 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 	n->mem = plan_sat_add(n->mem, sizeof(struct aio_priv) - sizeof(struct io_priv));
 	if (read && depth)
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
-	aio_need_ring(n);
+	n->shared = eng;
+	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
+			eng->kernel_mem;
+	n->shared_fds = eng->fds;
 }
 
 static void aiowrite_need(const struct plan *p, const struct plan_flowop *f,
@@ -962,29 +1192,46 @@ static void aioread_need(const struct plan *p, const struct plan_flowop *f,
 	aio_io_need(p, f, n, true);
 }
 
+/* aiowait holds the thread's family state (the contexts are its flowops'). */
 static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 			 struct flowop_need *n)
 {
 	(void)p;
 	(void)f;
-	aio_need_ring(n);
+	n->shared = &aio_family_key;
+	n->shared_mem = sizeof(struct aio_thread);
 }
 
-#define AIO_ATTR_IODEPTH                                                \
+#define AIO_ATTR_DEPTH                                                  \
 	{ "iodepth", T_SIZE, AIO_IODEPTH,                               \
-	  "requests of its own kept in flight, 1..256 (flowbench's own)" }
+	  "requests of its own kept in flight, 1..256 (flowbench's own)" }, \
+	{ "ioengine", T_STRING, AIO_IOENGINE,                           \
+	  "the engine: io_uring (default), libaio or posixaio" },       \
+	{ "iodepth_batch_submit", T_SIZE, AIO_BATCH_SUBMIT,             \
+	  "with iodepth: submit once this many are prepared (fio's; default and 0: iodepth)" }, \
+	{ "iodepth_batch", T_SIZE, AIO_BATCH_SUBMIT,                    \
+	  "the same as iodepth_batch_submit" },                         \
+	{ "iodepth_batch_complete_min", T_SIZE, AIO_BATCH_COMPLETE_MIN, \
+	  "with iodepth: wait for at least this many completions a round (fio's; default 1; 0: do not wait)" }, \
+	{ "iodepth_batch_complete", T_SIZE, AIO_BATCH_COMPLETE_MIN,     \
+	  "the same as iodepth_batch_complete_min" },                   \
+	{ "iodepth_batch_complete_max", T_SIZE, AIO_BATCH_COMPLETE_MAX, \
+	  "with iodepth: take at most this many completions a round (fio's; default: all there are; 0: the minimum)" }, \
+	{ "iodepth_low", T_SIZE, AIO_IODEPTH_LOW,                       \
+	  "with iodepth: once full, reap down to this many in flight (fio's; default and 0: iodepth)" }
 
+/* noreadahead too: fio advises POSIX_FADV_RANDOM on a random writer's files */
 static const struct attr_spec aiowrite_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
-	AIO_ATTR_IODEPTH, IO_ATTR_RANDOMMAP,
+	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 
 static const struct attr_spec aioread_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
-	AIO_ATTR_IODEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
 	{ NULL, 0, 0, NULL }
 };
 
@@ -995,6 +1242,7 @@ static const struct flowop_ops fo_aiowrite_fb = {
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
 	.nattr = AIO_COUNT,
+	.split_latency = true,
 	.validate = aio_validate,
 	.need = aiowrite_need,
 	.init = aiowrite_init,
@@ -1008,6 +1256,7 @@ static const struct flowop_ops fo_aiowrite = {
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
 	.nattr = AIO_COUNT,
+	.split_latency = true,
 	.validate = aio_validate,
 	.need = aiowrite_need,
 	.init = aiowrite_init,
@@ -1022,6 +1271,7 @@ static const struct flowop_ops fo_aioread = {
 	.rw = FLOWOP_RW_READ,
 	.attrs = aioread_attrs,
 	.nattr = AIO_COUNT,
+	.split_latency = true,
 	.validate = aio_validate,
 	.need = aioread_need,
 	.init = aioread_init,

@@ -20,6 +20,7 @@
 #include "plan/flowop.h"
 #include "plan/oom.h"
 #include "runtime/base/log.h"
+#include "runtime/measure/astats.h"
 
 const char *cluster_mpi_error(int code, char *buf, int size)
 {
@@ -248,6 +249,7 @@ static int gather_hosts(struct cluster *cl)
 }
 
 void cluster_merge_stats(void *in, void *inout, int *len, MPI_Datatype *type);
+void cluster_merge_astats(void *in, void *inout, int *len, MPI_Datatype *type);
 
 int cluster_init(struct cluster *cl)
 {
@@ -270,6 +272,9 @@ int cluster_init(struct cluster *cl)
 	MPI_Type_contiguous((int)sizeof(struct fo_stats), MPI_BYTE, &cl->stats_type);
 	MPI_Type_commit(&cl->stats_type);
 	MPI_Op_create(cluster_merge_stats, 1, &cl->merge_op);
+	MPI_Type_contiguous((int)sizeof(struct astats), MPI_BYTE, &cl->astats_type);
+	MPI_Type_commit(&cl->astats_type);
+	MPI_Op_create(cluster_merge_astats, 1, &cl->astats_op);
 	liveness_init(cl);
 	share_init(cl);
 
@@ -314,6 +319,8 @@ void cluster_free(struct cluster *cl)
 		return;         /* no collective call: a lost rank would never join it */
 	MPI_Op_free(&cl->merge_op);
 	MPI_Type_free(&cl->stats_type);
+	MPI_Op_free(&cl->astats_op);
+	MPI_Type_free(&cl->astats_type);
 	MPI_Comm_free(&cl->host);
 	MPI_Comm_free(&cl->world);
 }

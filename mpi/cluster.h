@@ -107,6 +107,8 @@ struct cluster {
 
 	MPI_Datatype stats_type;   /* one struct fo_stats, as bytes */
 	MPI_Op merge_op;           /* fo_stats_merge() */
+	MPI_Datatype astats_type;  /* one struct astats, as bytes */
+	MPI_Op astats_op;          /* astats_merge() */
 
 	struct compile_builtin builtins[COMPILE_NBUILTINS];   /* $rank ... */
 	struct run_coord coord;

@@ -32,10 +32,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "plan/flowop.h"
 #include "plan/oom.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/text.h"
 
 #define TAG_PING 11
@@ -59,6 +61,60 @@ void cluster_merge_stats(void *in, void *inout, int *len, MPI_Datatype *type)
 	(void)type;
 	for (int i = 0; i < *len; i++)
 		fo_stats_merge(&dst[i], &src[i]);
+}
+
+/* MPI_Op: inout[i] += in[i] for struct astats (commutative). */
+void cluster_merge_astats(void *in, void *inout, int *len, MPI_Datatype *type);
+void cluster_merge_astats(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	const struct astats *src = in;
+	struct astats *dst = inout;
+
+	(void)type;
+	for (int i = 0; i < *len; i++)
+		astats_merge(&dst[i], &src[i]);
+}
+
+/*
+ * The asynchronous flowops' extension blocks of every rank, merged on
+ * rank 0 into mine->astats: one block per report line whose flowops
+ * split their latency (the plan's, so the same count on every rank),
+ * packed; a rank without its blocks (out of memory) adds empty ones.
+ */
+static void merge_astats(struct cluster *cl, const struct plan *p,
+			 const struct coord_local *mine, struct coord_combined *out)
+{
+	struct astats *packed;
+	int n = 0, k = 0;
+
+	for (int i = 0; i < p->nflowops; i++)
+		n += p->flowops[i].ops->split_latency && p->flowops[i].line == i;
+	if (!n)
+		return;
+	packed = xcalloc((size_t)n, sizeof(*packed));
+	for (int i = 0; i < p->nflowops; i++) {
+		if (!p->flowops[i].ops->split_latency || p->flowops[i].line != i)
+			continue;
+		if (mine->astats && mine->astats[i])
+			packed[k] = *mine->astats[i];
+		else
+			astats_init(&packed[k]);
+		k++;
+	}
+	if (cl->rank == 0)
+		MPI_Reduce(MPI_IN_PLACE, packed, n, cl->astats_type, cl->astats_op, 0,
+			   cl->world);
+	else
+		MPI_Reduce(packed, NULL, n, cl->astats_type, cl->astats_op, 0, cl->world);
+	for (int i = 0, j = 0; cl->rank == 0 && mine->astats && i < p->nflowops; i++) {
+		if (!p->flowops[i].ops->split_latency || p->flowops[i].line != i)
+			continue;
+		if (mine->astats[i])
+			*mine->astats[i] = packed[j];
+		j++;
+	}
+	out->astats_merged = cl->rank == 0 && mine->astats;
+	free(packed);
 }
 
 static int cluster_agree(void *ctx, bool ok)
@@ -759,6 +815,7 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 			   cl->world);
 	else
 		MPI_Reduce(mine->sum, NULL, nf, cl->stats_type, cl->merge_op, 0, cl->world);
+	merge_astats(cl, p, mine, out);
 	if (cl->rank == 0)
 		all = xcalloc((size_t)cl->nranks, ws);
 	MPI_Gather(part, (int)ws, MPI_BYTE, all, (int)ws, MPI_BYTE, 0, cl->world);

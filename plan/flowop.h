@@ -167,6 +167,13 @@ struct flowop_ops {
 	 * (flowbench-mpi --shared-files) would race on its names.
 	 */
 	bool changes_names;
+	/*
+	 * Its ops are submitted and reaped apart (aioread, aiowrite): the
+	 * engine gives each instance an extension block beside its
+	 * statistics (struct astats: submission and total latency, queue
+	 * depths; thread_astats()), which only such flowops pay for.
+	 */
+	bool split_latency;
 
 	/*
 	 * Compile-time checks of attribute values and combinations (e.g. a

@@ -32,7 +32,7 @@ struct job_plan {
 	int file;                 /* index into files[] */
 	uint64_t filesize;        /* all its files, rounded down to whole blocks */
 	uint64_t iobytes;         /* bytes done before it stops (not time_based) */
-	bool aio;                 /* iodepth > 1 with an asynchronous engine */
+	bool aio;                 /* an asynchronous engine: aioread/aiowrite */
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
 	/*
@@ -101,7 +101,6 @@ struct emit {
 	int nfiles;
 	struct job_plan *jobs;
 	int njobs;
-	int engine_logged;        /* the ioengine line last logged (engine_log) */
 	bool lenient;             /* --lenient: no size is -D filesize= too */
 	bool phases;              /* jobs start after others, late, or stop
 				     at their own runtime: per-process times */
@@ -114,7 +113,11 @@ const char *fio_define(const struct fio_jobfile *jf, const char *name);
 
 /* options.c: what a job's options mean */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest);
-bool fio_buffered_aio(const struct fio_opts *o);
+/* fio's depth options, resolved as fio does (options.c) */
+struct fio_depth {
+	long long batch, cmin, cmax, low;
+};
+void fio_depth(const struct fio_opts *o, struct fio_depth *d);
 extern const char *const fio_engine_text[];
 long long fio_fsync_every(const struct fio_opts *o);
 const char *fio_fsync_name(const struct fio_opts *o);

@@ -42,6 +42,8 @@ enum fio_opt {
 	FIO_OPT_PCT_RANDOM, FIO_OPT_EXITALL, FIO_OPT_NORANDOMMAP,
 	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT, FIO_OPT_IO_SIZE,
 	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
+	FIO_OPT_IODEPTH_BATCH, FIO_OPT_IODEPTH_CMIN, FIO_OPT_IODEPTH_CMAX,
+	FIO_OPT_IODEPTH_LOW,
 	FIO_OPT_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
@@ -65,6 +67,9 @@ struct fio_opts {
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
 	long long nrfiles, numjobs, iodepth;     /* 1 */
+	/* fio's depth options as written (fio's defaults: batch 1,
+	 * complete_min 1, complete_max 0, low 0; fio_depth() resolves them) */
+	long long iodepth_batch, iodepth_cmin, iodepth_cmax, iodepth_low;
 	long long openfiles;        /* 0: not given (fio: nrfiles) */
 	long long fsync;            /* 0: never */
 	long long fdatasync;        /* 0: never; as fsync (see import-fio.md) */

@@ -22,15 +22,22 @@ bool fio_sync_engine(int engine)
 }
 
 /*
- * libaio (and posixaio) on a buffered file: Linux's native AIO is
- * asynchronous only with O_DIRECT (io_submit does buffered I/O before it
- * returns), so fio's job does one I/O at a time whatever its iodepth.
- * io_uring runs buffered I/O asynchronously and keeps its depth.
+ * fio's depth options as fio resolves them (init.c: a batch of 0 or more
+ * than iodepth is iodepth, so is an iodepth_low of 0 or more; a
+ * complete_max below complete_min is complete_min) and uses them
+ * (backend.c, ioengines.c: at most the I/Os in flight are asked for, so
+ * a minimum or maximum above iodepth is iodepth).
  */
-bool fio_buffered_aio(const struct fio_opts *o)
+void fio_depth(const struct fio_opts *o, struct fio_depth *d)
 {
-	return (o->engine == FIO_ENGINE_LIBAIO ||
-		o->engine == FIO_ENGINE_POSIXAIO) && !o->direct;
+	long long qd = o->iodepth;
+
+	d->batch = o->iodepth_batch == 0 || o->iodepth_batch > qd ? qd : o->iodepth_batch;
+	d->low = o->iodepth_low == 0 || o->iodepth_low > qd ? qd : o->iodepth_low;
+	d->cmin = o->iodepth_cmin > qd ? qd : o->iodepth_cmin;
+	d->cmax = o->iodepth_cmax < o->iodepth_cmin ? o->iodepth_cmin : o->iodepth_cmax;
+	if (d->cmax > qd)
+		d->cmax = qd;
 }
 
 long long fio_gcd(long long a, long long b)

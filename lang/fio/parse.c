@@ -107,6 +107,12 @@ static const struct opt_spec opt_table[] = {
 	{ "filename_format", FIO_OPT_FILENAME_FORMAT, K_FORMAT, F(filename_format), 0, 0 },
 	{ "end_fsync", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
 	{ "fsync_on_close", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
+	{ "iodepth_batch_submit", FIO_OPT_IODEPTH_BATCH, K_INT, F(iodepth_batch), 0, 65536 },
+	{ "iodepth_batch", FIO_OPT_IODEPTH_BATCH, K_INT, F(iodepth_batch), 0, 65536 },
+	{ "iodepth_batch_complete_min", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
+	{ "iodepth_batch_complete", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
+	{ "iodepth_batch_complete_max", FIO_OPT_IODEPTH_CMAX, K_INT, F(iodepth_cmax), 0, 65536 },
+	{ "iodepth_low", FIO_OPT_IODEPTH_LOW, K_INT, F(iodepth_low), 0, 65536 },
 };
 #undef F
 
@@ -984,6 +990,7 @@ void fio_opts_init(struct fio_opts *o)
 	o->do_verify = true;
 	o->pct_random = 100;
 	o->fadvise_hint = true;
+	o->iodepth_batch = o->iodepth_cmin = 1;
 }
 
 int fio_opt_set(const char *key, const char *value, struct fio_opts *opts,

@@ -252,7 +252,7 @@ static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
 			   fio_fsync_name(o), every, fio_fsync_name(o), every);
 		return -1;
 	}
-	if (both && (every > 1 || jp->aio))
+	if (both && (every > 1 || (jp->aio && o->iodepth > 1)))
 		return 0;               /* a fixed pass (plan_iterations says so) */
 	jp->choice = true;
 	jp->cname = fio_unique_name(e, arena_printf(&e->a, "%s-mix", jp->name), "j");
@@ -325,28 +325,6 @@ static void fixed_pass_warning(struct emit *e, const struct job_plan *jp)
 }
 
 /*
- * libaio and posixaio have no engine of their own in flowbench: say on
- * stderr (once per ioengine line) what runs instead, so that the change
- * is never silent; the output says it too (job_notes).
- */
-static void engine_log(struct emit *e, const struct job_plan *jp)
-{
-	const struct fio_opts *o = &jp->s->opts;
-	struct src_loc at = fio_opt_loc(jp->s, FIO_OPT_IOENGINE);
-
-	if (o->engine != FIO_ENGINE_LIBAIO && o->engine != FIO_ENGINE_POSIXAIO)
-		return;
-	if (at.line == e->engine_logged)
-		return;
-	e->engine_logged = at.line;
-	diag_warning(e->d, at, "ioengine=%s runs %s in flowbench", fio_engine_text[o->engine],
-		     jp->aio ? "on io_uring (aioread/aiowrite)" : o->iodepth > 1 ?
-		     "as synchronous pread/pwrite (buffered I/O: Linux's AIO does "
-		     "it one at a time, as in fio)" :
-		     "as synchronous pread/pwrite (iodepth=1)");
-}
-
-/*
  * rate, rate_iops and thinktime act after each I/O in fio.  flowbench's
  * limit and delay flowops act once per pass, so they are exact only
  * where a pass is one I/O flowop: a read/write mix (fio also limits each
@@ -370,8 +348,10 @@ static int plan_pacing(struct emit *e, struct job_plan *jp)
 			   "event generator counts either I/Os or MiB", s->name);
 	if (!o->thinktime_us)
 		return e->d->errors == errs ? 0 : -1;
-	/* a choice's pass is one I/O: the pause follows each, as in fio */
-	if ((fio_is_mixed(o->rw) && !jp->choice) || jp->fsyncs || jp->wsync || jp->aio)
+	/* a choice's pass is one I/O: the pause follows each, as in fio; so
+	 * is an asynchronous job's at iodepth 1 */
+	if ((fio_is_mixed(o->rw) && !jp->choice) || jp->fsyncs || jp->wsync ||
+	    (jp->aio && o->iodepth > 1))
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_THINKTIME), "job '%s': thinktime with "
 			   "%s is not supported: flowbench would pause once per pass "
 			   "of several I/Os, not after each one", s->name,
@@ -675,7 +655,7 @@ static int plan_stride(struct emit *e, struct job_plan *jp)
 		return 0;
 	if (jp->aio) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
-			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
+			   "ioengine=%s is not supported: flowbench's "
 			   "aioread/aiowrite take no stride", jp->s->name, o->text[FIO_OPT_RW],
 			   fio_engine_text[o->engine]);
 		return -1;
@@ -709,7 +689,7 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->seqmix = true;
 		return 0;
 	}
-	why = jp->aio ? "aioread/aiowrite (ioengine at iodepth > 1) cannot continue "
+	why = jp->aio ? "aioread/aiowrite (an asynchronous ioengine) cannot continue "
 		"a sequential run from a random I/O" : "random_distribution=zoned's "
 		"flowops each pick in a range of their own";
 	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", why)) {
@@ -769,18 +749,19 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;
-	jp->aio = o->iodepth > 1 && !fio_sync_engine(o->engine) && !fio_buffered_aio(o);
+	/* the job's own engine, buffered too: libaio's io_submit then does
+	 * the I/O before it returns, as the kernel does for fio */
+	jp->aio = !fio_sync_engine(o->engine);
 	if (jp->aio && o->offset && drop_option(e, jp, FIO_OPT_OFFSET, "offset",
 						"aioread/aiowrite have no misalign"))
 		jp->lo->offset = 0;
 	else if (jp->aio && o->offset) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET), "job '%s': offset with "
-			   "ioengine=%s at iodepth > 1 is not supported: flowbench's "
+			   "ioengine=%s is not supported: flowbench's "
 			   "aioread/aiowrite have no misalign", jp->s->name,
 			   fio_engine_text[o->engine]);
 		return -1;
 	}
-	engine_log(e, jp);
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IODEPTH), "iodepth=%lld is too "
 			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "

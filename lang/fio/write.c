@@ -276,24 +276,18 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	const char *eng = fio_engine_text[o->engine];
 
 	if (jp->aio)
-		fprintf(out, "# ioengine=%s, iodepth=%lld: asynchronous flowops keep up to "
-			"$iodepth%s I/Os in flight (flowbench submits them with io_uring%s)\n",
-			eng, o->iodepth, jp->sfx,
-			o->engine == FIO_ENGINE_POSIXAIO ?
-			"; posixaio is treated like libaio" : "");
-	else if (fio_sync_engine(o->engine))
+		fprintf(out, "# ioengine=%s, iodepth=%lld: aioread/aiowrite on %s, "
+			"keeping up to $iodepth%s I/Os in flight by fio's depth rules "
+			"(iodepth_batch_submit, iodepth_batch_complete_min/max, "
+			"iodepth_low as fio resolves them)%s\n", eng, o->iodepth, eng,
+			jp->sfx, o->direct || o->engine == FIO_ENGINE_IO_URING ? "" :
+			"; on buffered files the kernel does each I/O inside the "
+			"submission, as for fio");
+	else
 		fprintf(out, "# ioengine=%s: one pread/pwrite per op at an explicit offset%s%s\n",
 			eng, o->iodepth > 1 ? " (iodepth has no effect with a synchronous "
 			"engine, as in fio)" : "", o->engine >= FIO_ENGINE_VSYNC ?
 			" (fio's vectored/pvsync2 calls of one buffer do the same I/O)" : "");
-	else if (o->iodepth > 1)
-		fprintf(out, "# ioengine=%s, iodepth=%lld on buffered files (direct=0): "
-			"Linux's asynchronous I/O is asynchronous only with O_DIRECT (it "
-			"does buffered I/O inside io_submit), so fio does one I/O at a "
-			"time: done as a synchronous pread/pwrite\n", eng, o->iodepth);
-	else
-		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
-			"synchronous pread/pwrite\n", eng);
 	if (jp->choice && jp->reads && jp->writes)
 		fprintf(out, "# rwmixread=%lld: each I/O is a read with odds $rwmixread%s in "
 			"100, else a write, drawn per I/O as fio does (the choice %s%s)\n",
@@ -393,6 +387,27 @@ static const char *offset_plus(struct emit *e, const struct job_plan *jp)
 	return jp->s->opts.offset ? arena_printf(&e->a, " + $offset%s", jp->sfx) : "";
 }
 
+/* A depth value: $iodepth when it is the job's iodepth, else the number. */
+static const char *depth_value(struct emit *e, const struct job_plan *jp, long long v)
+{
+	return v == jp->s->opts.iodepth ? arena_printf(&e->a, "$iodepth%s", jp->sfx) :
+	       arena_printf(&e->a, "%lld", v);
+}
+
+/* An asynchronous flowop's engine, iodepth and fio's depth rules. */
+static void aio_attrs(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	struct fio_depth d;
+
+	fio_depth(o, &d);
+	fprintf(e->out, ",ioengine=%s,iodepth=$iodepth%s,iodepth_batch_submit=%s,"
+		"iodepth_batch_complete_min=%s,iodepth_batch_complete_max=%s,"
+		"iodepth_low=%s", fio_engine_text[o->engine], jp->sfx,
+		depth_value(e, jp, d.batch), depth_value(e, jp, d.cmin),
+		depth_value(e, jp, d.cmax), depth_value(e, jp, d.low));
+}
+
 /*
  * A read or write flowop's attributes after its name: its file and
  * size, offsets (`random`: random ones, which with a random/sequential
@@ -429,7 +444,7 @@ static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random
 	if (o->nrfiles > 1)
 		fputs(",opennext", e->out);
 	if (jp->aio)
-		fprintf(e->out, ",iodepth=$iodepth%s", jp->sfx);
+		aio_attrs(e, jp);
 	if (wrap)
 		fprintf(e->out, ",iters=$filesize%s / $iosize%s", jp->fsfx, jp->sfx);
 	else if (iters > 1)
@@ -622,7 +637,7 @@ static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
 	if (o->nrfiles > 1)
 		fputs(",opennext", out);
 	if (jp->aio)
-		fprintf(out, ",iodepth=$iodepth%s", jp->sfx);
+		aio_attrs(e, jp);
 	fprintf(out, "\n    flowop finishonbytes name=%s-done,value=%s\n  }\n}\n",
 		jp->vname, done_bytes(e, jp));
 }

@@ -82,6 +82,8 @@ struct text_proc_window *coord_phase_windows(const struct plan *p,
 					     uint64_t release_ns, uint64_t start_ns);
 
 /* What this client brings to coord_ops.combine(). */
+struct astats;
+
 struct coord_local {
 	struct fo_stats *sum;        /* [nflowops + 3], as shared_sum_stats() left it */
 	int n;                       /* nflowops + 3 */
@@ -98,6 +100,15 @@ struct coord_local {
 
 	/* run phases: [plan nprocs], within start .. end; NULL without them */
 	const struct coord_phase *phases;
+	/*
+	 * [plan nflowops]: the merged extension block of each report line
+	 * whose flowops split their latency (runtime/measure/astats.h), as
+	 * shared_sum_astats() left them, NULL elsewhere (or NULL as a whole:
+	 * none, or out of memory).  combine() merges every client's into
+	 * them on the reporting client when it can (coord_combined's
+	 * astats_merged); a client without them adds nothing.
+	 */
+	struct astats *const *astats;
 };
 
 /* What combine() leaves on the reporting client. */
@@ -123,6 +134,8 @@ struct coord_combined {
 	 * malloc'ed); NULL without them.
 	 */
 	struct text_proc_window *windows;
+	/* coord_local.astats holds every client's blocks, merged */
+	bool astats_merged;
 };
 
 struct coord_ops {

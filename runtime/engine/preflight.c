@@ -125,6 +125,8 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 
 		flowop_need(p, &p->flowops[k], &n);
 		m = plan_sat_add(m, sizeof(struct fo_stats) + sizeof(struct shared_sync));
+		if (p->flowops[k].ops->split_latency)   /* its extension block */
+			m = plan_sat_add(m, sizeof(struct astats));
 		m = plan_sat_add(m, n.mem);
 		if (n.shared && first_sight(&seen, n.shared))
 			m = plan_sat_add(m, n.shared_mem);

@@ -56,6 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plan/flowop.h"
 #include "runtime/engine/actions.h"
 #include "runtime/fileset/cache.h"
 #include "runtime/base/clock.h"
@@ -66,6 +67,7 @@
 #include "runtime/engine/preflight.h"
 #include "runtime/engine/proc.h"
 #include "runtime/measure/text.h"
+#include "runtime/measure/textaio.h"
 #include "runtime/measure/usage.h"
 #include "runtime/engine/sampler.h"
 #include "runtime/engine/shared.h"
@@ -642,6 +644,50 @@ static struct coord_phase *phase_spans(const struct master *m, uint64_t end_ns)
 	return sp;
 }
 
+/* Free what sum_astats() returned (NULL is fine). */
+static void astats_sum_free(const struct plan *p, struct astats **a)
+{
+	for (int i = 0; a && i < p->nflowops; i++)
+		free(a[i]);
+	free(a);
+}
+
+/*
+ * The extension blocks merged per report line (shared_sum_astats()):
+ * [nflowops], NULL where a line has none; NULL when no flowop splits
+ * its latency or out of memory (then the report has no async block).
+ */
+static struct astats **sum_astats(const struct shared *sh)
+{
+	const struct plan *p = sh->plan;
+	struct astats **a = NULL, *scratch = NULL;
+	bool any = false;
+
+	for (int i = 0; i < p->nflowops; i++)
+		any |= p->flowops[i].ops->split_latency;
+	if (!any)
+		return NULL;
+	a = calloc((size_t)p->nflowops, sizeof(*a));
+	scratch = malloc(2 * sizeof(*scratch));
+	if (!a || !scratch)
+		goto oom;
+	for (int i = 0; i < p->nflowops; i++) {
+		if (!p->flowops[i].ops->split_latency || p->flowops[i].line != i)
+			continue;
+		a[i] = malloc(sizeof(*a[i]));
+		if (!a[i])
+			goto oom;
+	}
+	shared_sum_astats(sh, a, &scratch[0], &scratch[1]);
+	free(scratch);
+	return a;
+oom:
+	log_warn("out of memory for the asynchronous flowops' latencies: not reported");
+	free(scratch);
+	astats_sum_free(p, a);
+	return NULL;
+}
+
 /*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
@@ -657,6 +703,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	struct coord_combined all = { 0 };
 	struct text_proc_window *win = NULL;
 	struct coord_phase *spans = NULL;
+	struct astats **asum = NULL;
 	int reporter = 1;
 
 	if (!sum) {
@@ -671,6 +718,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		spans = NULL;
 	}
 	shared_sum_stats(&m->sh, sum, &sum[p->nflowops + 1], &sum[p->nflowops + 2]);
+	asum = sum_astats(&m->sh);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
 		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
@@ -684,13 +732,19 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
 			.niv = m->smp.nrows, .usage = &m->usage, .phases = spans,
+			.astats = asum,
 		};
 
 		reporter = m->coord->ops->combine(m->coord->ctx, p, &mine, &all);
 		if (reporter < 0) {
 			free(sum);
+			astats_sum_free(p, asum);
 			free(spans);
 			return 1;
+		}
+		if (!all.astats_merged) {   /* this client's alone: not the run's */
+			astats_sum_free(p, asum);
+			asum = NULL;
 		}
 		win = all.windows;      /* the clients' merged windows, moved */
 		all.windows = NULL;
@@ -719,6 +773,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		if (m->coord && m->smp.series)
 			sampler_replace_series(&m->smp, all.iv_stats, all.niv, elapsed_s);
 		text_report_windows(stdout, p, sum, elapsed_s, win, m->pct, m->npct);
+		text_async(stdout, p, sum, asum, m->pct, m->npct);
 		if (m->coord)
 			coord_print_clients(stdout, p, &all);
 		usage_print(stdout, &m->usage,
@@ -728,6 +783,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		log_info("First failed op: %s", shared_first_failure(m->sh.ctl));
 	if (m->out) {
 		m->out->stats = sum;
+		m->out->astats = asum;
+		m->out->nastats = p->nflowops;
 		m->out->elapsed_s = elapsed_s;
 		m->out->warmup_ops = warm_ops;
 		m->out->finish_fired = atomic_load(&m->sh.ctl->finish_fired) != 0;
@@ -743,6 +800,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 		m->out->windows = win;
 	} else {
 		free(sum);
+		astats_sum_free(p, asum);
 		free(win);
 		coord_combined_free(&all);
 	}
@@ -920,6 +978,9 @@ out:
 
 void run_outcome_free(struct run_outcome *o)
 {
+	for (int i = 0; o->astats && i < o->nastats; i++)
+		free(o->astats[i]);
+	free(o->astats);
 	free(o->stats);
 	free(o->iv);
 	free(o->windows);

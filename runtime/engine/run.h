@@ -10,6 +10,7 @@
 #include "plan/plan.h"
 #include "runtime/engine/coord.h"
 #include "runtime/measure/interval.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/stats.h"
 #include "runtime/measure/text.h"
 #include "runtime/measure/usage.h"
@@ -34,6 +35,14 @@ struct run_options {
 /* What a run leaves for the results file (runtime/results/). */
 struct run_outcome {
 	struct fo_stats *stats;   /* [nflowops], merged; NULL without results */
+	/*
+	 * [nflowops]: the merged extension block (runtime/measure/astats.h)
+	 * of each report line of flowops that split their latency, else
+	 * NULL; NULL as a whole without results or under a coordinator
+	 * (the clients' blocks are not combined).
+	 */
+	struct astats **astats;
+	int nastats;              /* its entries: the plan's nflowops */
 	double elapsed_s;         /* what the rates divide by */
 	struct interval_row *iv;  /* --interval: [niv * results lines], or NULL */
 	int niv;

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "plan/flowop.h"
 #include "runtime/base/log.h"
 
 /* Thread slots allowed in one run: the limit the compiler checks (preflight.h). */
@@ -28,6 +29,29 @@
 static size_t align_up(size_t n, size_t a)
 {
 	return (n + a - 1) / a * a;
+}
+
+/* The flowops of plan thread `t` that split their latency. */
+static int split_count(const struct plan *p, int t)
+{
+	const struct plan_thread *pt = &p->threads[t];
+	int n = 0;
+
+	for (int k = 0; k < pt->nflowops; k++)
+		n += p->flowops[pt->first_flowop + k].ops->split_latency;
+	return n;
+}
+
+int shared_split_index(const struct plan *p, int f)
+{
+	const struct plan_thread *pt = &p->threads[p->flowops[f].thread];
+	int n = 0;
+
+	if (!p->flowops[f].ops->split_latency)
+		return -1;
+	for (int k = pt->first_flowop; k < f; k++)
+		n += p->flowops[k].ops->split_latency;
+	return n;
 }
 
 /* Count the slots and give each its offset; *bytes = size of the region. */
@@ -77,6 +101,7 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 					s->proc_inst = i;
 					s->thread_inst = j;
 					size_t nfo = (size_t)p->threads[t].nflowops;
+					size_t nsplit = (size_t)split_count(p, t);
 
 					/* offsets for now, pointers once mapped */
 					s->stats = (struct fo_stats *)off;
@@ -91,6 +116,14 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 								SHARED_CACHELINE);
 						s->base_taken = (_Atomic uint32_t *)off;
 						off += SHARED_CACHELINE;
+					}
+					if (nsplit) {    /* never offset 0: the control words are there */
+						s->astats = (struct astats *)off;
+						off += nsplit * sizeof(struct astats);
+						if (sh->warmup) {
+							s->abase = (struct astats *)off;
+							off += nsplit * sizeof(struct astats);
+						}
 					}
 				}
 			}
@@ -149,6 +182,16 @@ int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 		}
 		for (int k = 0; k < n; k++)     /* the mapping is zero-filled */
 			fo_stats_init_zeroed(&s->stats[k]);
+		if (s->astats) {
+			int ns = split_count(p, s->thread);
+
+			s->astats = (struct astats *)((char *)sh->base + (size_t)s->astats);
+			if (s->abase)
+				s->abase = (struct astats *)((char *)sh->base +
+							     (size_t)s->abase);
+			for (int k = 0; k < ns; k++)
+				astats_init_zeroed(&s->astats[k]);
+		}
 	}
 	return 0;
 fail:
@@ -299,6 +342,44 @@ void shared_sum_stats(const struct shared *sh, struct fo_stats *sum,
 			} else {
 				fo_stats_merge(dst, one);
 			}
+		}
+	}
+}
+
+void shared_sum_astats(const struct shared *sh, struct astats **sum,
+		       struct astats *one, struct astats *base)
+{
+	const struct plan *p = sh->plan;
+
+	for (int i = 0; i < p->nflowops; i++)
+		if (sum[i])
+			astats_init(sum[i]);
+	for (uint64_t s = 0; s < sh->nslots; s++) {
+		const struct shared_slot *ss = &sh->slots[s];
+		const struct plan_thread *pt = &p->threads[ss->thread];
+		bool warm = ss->base != NULL;
+		int j = 0;
+
+		if (!ss->astats)
+			continue;
+		if (warm && !atomic_load_explicit(ss->base_taken, memory_order_acquire))
+			continue;       /* still warming up: nothing measured yet */
+		for (int k = 0; k < pt->nflowops; k++) {
+			const struct plan_flowop *pf = &p->flowops[pt->first_flowop + k];
+			struct astats *dst = sum[pf->line];
+
+			if (!pf->ops->split_latency)
+				continue;
+			astats_load(one, &ss->astats[j]);
+			if (dst && warm) {
+				/* the baseline is immutable once taken */
+				memcpy(base, &ss->abase[j], sizeof(*base));
+				astats_diff(base, one, base);
+				astats_merge(dst, base);
+			} else if (dst) {
+				astats_merge(dst, one);
+			}
+			j++;
 		}
 	}
 }

@@ -35,6 +35,7 @@
 
 #include "runtime/base/clock.h"
 #include "plan/plan.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/stats.h"
 
 #define SHARED_CACHELINE 64
@@ -136,6 +137,13 @@ struct shared_slot {
 	 */
 	struct fo_stats *base;      /* [plan.threads[thread].nflowops] */
 	_Atomic uint32_t *base_taken;
+	/*
+	 * The extension blocks of its flowops that split their latency
+	 * (flowop_ops.split_latency), in plan order (shared_split_index()),
+	 * and with a warm-up their baselines; NULL when it has none.
+	 */
+	struct astats *astats;
+	struct astats *abase;
 };
 
 struct shared {
@@ -237,6 +245,21 @@ void shared_wake_all(struct shared *sh);
  */
 void shared_sum_stats(const struct shared *sh, struct fo_stats *sum,
 		      struct fo_stats *one, struct fo_stats *base);
+
+/*
+ * Plan flowop `f`'s place among the flowops of its thread that split
+ * their latency (their struct astats in a slot), or -1 when it does not.
+ */
+int shared_split_index(const struct plan *p, int f);
+
+/*
+ * The same as shared_sum_stats() for the extension blocks: into
+ * sum[p->nflowops], whose entries are NULL except for the lines of
+ * flowops that split their latency (each an initialised block).  `one`
+ * and `base` are scratch blocks.
+ */
+void shared_sum_astats(const struct shared *sh, struct astats **sum,
+		       struct astats *one, struct astats *base);
 
 /* Ops of every flowop (implicit opens aside) done during the warm-up. */
 uint64_t shared_warmup_ops(const struct shared *sh);

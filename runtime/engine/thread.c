@@ -550,13 +550,36 @@ void thread_end_warmup(struct fb_thread *t)
 	if (!ss || !ss->base)
 		return;                 /* no warm-up in this region */
 	memcpy(ss->base, t->stats, (size_t)n * sizeof(*t->stats));
+	if (ss->abase)
+		for (int k = 0; k < n; k++) {
+			int j = shared_split_index(t->plan, t->pt->first_flowop + k);
+
+			if (j >= 0)
+				memcpy(&ss->abase[j], &ss->astats[j], sizeof(ss->astats[j]));
+		}
 	atomic_store_explicit(ss->base_taken, 1, memory_order_release);
 	for (int k = 0; k < n; k++) {
+		int j = ss->astats ? shared_split_index(t->plan, t->pt->first_flowop + k) : -1;
+
 		STATS_SET(t->stats[k].op.lat_min_ns, UINT64_MAX);
 		STATS_SET(t->stats[k].op.lat_max_ns, 0);
 		STATS_SET(t->stats[k].open.lat_min_ns, UINT64_MAX);
 		STATS_SET(t->stats[k].open.lat_max_ns, 0);
+		if (j >= 0)
+			astats_reset_extremes(&ss->astats[j]);
 	}
+}
+
+struct astats *thread_astats(struct fb_thread *t, const struct flowop_inst *fi)
+{
+	const struct shared_slot *ss = t->slot;
+	int j;
+
+	if (!ss || !ss->astats || !t->pt)
+		return NULL;
+	/* fi's plan entry is one of its thread's: its index in the plan */
+	j = shared_split_index(t->plan, (int)(fi->pf - t->plan->flowops));
+	return j >= 0 ? &ss->astats[j] : NULL;
 }
 
 /*

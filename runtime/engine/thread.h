@@ -172,6 +172,14 @@ enum flowop_result thread_refuse(struct fb_thread *t, const struct flowop_inst *
 /* The reason thread_refuse() gives for ELOOP from runtime/fileset/fsaccess.h. */
 #define THREAD_WHY_LINK "a symbolic link is in its path (flowbench follows none in a fileset)"
 
+/*
+ * The extension block (runtime/measure/astats.h) of flowop `fi`, one
+ * that splits its latency (flowop_ops.split_latency), in this thread
+ * instance's part of the shared region; NULL when it has none (a thread
+ * outside a run's region, the unit tests').  For init: not per op.
+ */
+struct astats *thread_astats(struct fb_thread *t, const struct flowop_inst *fi);
+
 /* Hot path: now, on the op clock (see clock.h). */
 static inline uint64_t thread_ticks(const struct fb_thread *t)
 {

@@ -214,6 +214,92 @@ static void latency(struct walk *w, const struct results *r,
 	map_end(w);
 }
 
+/* A latency of an asynchronous flowop under key `k`, histogram if any. */
+static void async_latency(struct walk *w, const struct results *r, const char *k,
+			  const struct res_latency *l, bool buckets)
+{
+	key(w, k);
+	map_begin(w);
+	real(w, "mean", l->mean);
+	real(w, "stdev", l->stdev);
+	real(w, "min", l->min);
+	real(w, "max", l->max);
+	percentiles(w, r, l->pct);
+	if (buckets)
+		hist_buckets(w, l);
+	map_end(w);
+}
+
+/* One of fio's distributions: { "1": 0.1, ... } in percent, at its labels. */
+static void async_map(struct walk *w, const char *k, const char *const *labels,
+		      const double *pct, int n)
+{
+	key(w, k);
+	map_begin(w);
+	for (int i = 0; i < n; i++)
+		real(w, labels[i], pct[i]);
+	map_end(w);
+}
+
+static void async_counts(struct walk *w, const char *k, const uint64_t *v, int n)
+{
+	key(w, k);
+	flow_list_begin(w);
+	for (int i = 0; i < n; i++)
+		uint_item(w, v[i]);
+	list_end(w);
+}
+
+/*
+ * "async": fio's figures of an asynchronous flowop (docs/results-format.md):
+ * its engine and depth, slat, clat (the flowop's latency_ns, without a
+ * second histogram) and lat, fio's IO depths, submit and complete
+ * distributions and latency buckets, in percent and as counts.
+ */
+static void async_block(struct walk *w, const struct results *r,
+			const struct res_flowop *o)
+{
+	static const char *const depth[ASTATS_MAP_NR] = {
+		"1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const calls[ASTATS_MAP_NR] = {
+		"0", "4", "8", "16", "32", "64", ">=64" };
+	static const char *const units[3] = { "ns", "us", "ms" };
+	const struct res_async *a = o->async;
+
+	key(w, "async");
+	map_begin(w);
+	str(w, "ioengine", a->engine);
+	uint(w, "iodepth", a->iodepth > 0 ? (uint64_t)a->iodepth : 0);
+	async_latency(w, r, "slat_ns", &a->slat, true);
+	async_latency(w, r, "clat_ns", &o->lat, false);
+	async_latency(w, r, "lat_ns", &a->lat, true);
+	async_map(w, "iodepth_level", depth, a->depth_pct, ASTATS_MAP_NR);
+	async_map(w, "iodepth_submit", calls, a->submit_pct, ASTATS_MAP_NR);
+	async_map(w, "iodepth_complete", calls, a->complete_pct, ASTATS_MAP_NR);
+	key(w, "latency_buckets");
+	map_begin(w);
+	for (int u = 0; u < 3; u++) {
+		const char *labels[12];
+		int from = u == 0 ? ASTATS_LATB_NSEC : u == 1 ? ASTATS_LATB_USEC :
+			   ASTATS_LATB_MSEC;
+		int to = u == 0 ? ASTATS_LATB_USEC : u == 1 ? ASTATS_LATB_MSEC :
+			 ASTATS_LATB_NR;
+
+		for (int i = from; i < to; i++)
+			labels[i - from] = astats_latb_label((unsigned)i);
+		async_map(w, units[u], labels, &a->latb_pct[from], to - from);
+	}
+	map_end(w);
+	key(w, "counts");
+	map_begin(w);
+	async_counts(w, "iodepth_level", a->depth, ASTATS_MAP_NR);
+	async_counts(w, "iodepth_submit", a->submit, ASTATS_MAP_NR);
+	async_counts(w, "iodepth_complete", a->complete, ASTATS_MAP_NR);
+	async_counts(w, "latency_buckets", a->latb, ASTATS_LATB_NR);
+	map_end(w);
+	map_end(w);
+}
+
 /* One --interval entry: its counts, rates and latency (mean, percentiles). */
 static void interval(struct walk *w, const struct results *r,
 		     const struct interval_row *iv)
@@ -259,6 +345,8 @@ static void flowop(struct walk *w, const struct results *r,
 	map_end(w);
 	if (o->has_latency)
 		latency(w, r, &o->lat);
+	if (o->async && o->has_latency)
+		async_block(w, r, o);
 	key(w, "intervals");
 	list_begin(w);
 	for (int i = 0; i < o->niv; i++)

@@ -48,6 +48,7 @@ void results_free(struct results *r)
 		for (int j = 0; r->runs[i].flowops && j < r->nflowops; j++) {
 			free(r->runs[i].flowops[j].iv);
 			free(r->runs[i].flowops[j].lat.hist);
+			results_async_free(r->runs[i].flowops[j].async);
 		}
 		free(r->runs[i].flowops);
 		free(r->runs[i].phases);
@@ -111,31 +112,6 @@ static const char *rw_name(const struct flowop_ops *ops)
 	return names[ops ? (ops->rw & 3) : 0];
 }
 
-/*
- * The histogram's non-empty buckets with their bounds, so that any tool
- * can recompute a percentile or merge runs without knowing hist.h's
- * layout.  0, or -1 when out of memory.
- */
-static int sparse_hist(struct res_latency *l, const struct hist *h)
-{
-	int n = 0;
-
-	for (unsigned i = 0; i < HIST_BUCKETS; i++)
-		n += h->b[i] != 0;
-	l->hist = calloc((size_t)n + 1, sizeof(*l->hist));
-	if (!l->hist)
-		return -1;
-	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
-		if (!h->b[i])
-			continue;
-		l->hist[l->nhist].lower_ns = hist_bucket_low(i);
-		l->hist[l->nhist].upper_ns = hist_bucket_low(i) + (hist_bucket_width(i) - 1);
-		l->hist[l->nhist].count = h->b[i];
-		l->nhist++;
-	}
-	return 0;
-}
-
 static int fill_flowop(struct res_flowop *o, const struct results *r,
 			const struct plan_flowop *pf, const struct fo_stats *s,
 			double elapsed_s)
@@ -164,7 +140,7 @@ static int fill_flowop(struct res_flowop *o, const struct results *r,
 	o->lat.max = (double)op->lat_max_ns;
 	for (int k = 0; k < r->npct; k++)
 		o->lat.pct[k] = fo_stats_percentile(s, r->pct[k]);
-	return sparse_hist(&o->lat, &s->lat);
+	return results_sparse_hist(&o->lat, &s->lat);
 }
 
 int results_add_run(struct results *r, const struct plan *p,

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
 #include "runtime/measure/usage.h"
@@ -41,6 +42,21 @@ struct res_latency {
 	int nhist;
 };
 
+/*
+ * An asynchronous flowop's figures as fio reports them (its latency_ns
+ * is fio's clat; runtime/measure/astats.h has the rest).
+ */
+struct res_async {
+	const char *engine;               /* "io_uring", "libaio", "posixaio" */
+	int64_t iodepth;                  /* 0: none */
+	struct res_latency slat, lat;     /* submission, total (histograms too) */
+	/* fio's distributions, in percent (its 0.1 / 0.01 floors) and counts */
+	double depth_pct[ASTATS_MAP_NR], submit_pct[ASTATS_MAP_NR];
+	double complete_pct[ASTATS_MAP_NR], latb_pct[ASTATS_LATB_NR];
+	uint64_t depth[ASTATS_MAP_NR], submit[ASTATS_MAP_NR];
+	uint64_t complete[ASTATS_MAP_NR], latb[ASTATS_LATB_NR];
+};
+
 struct res_flowop {
 	const char *name;
 	const char *type;                 /* "read", "write", ... */
@@ -54,6 +70,7 @@ struct res_flowop {
 	struct res_latency lat;
 	struct interval_row *iv;          /* [niv], --interval, else NULL */
 	int niv;
+	struct res_async *async;          /* results_add_async(); NULL: none */
 };
 
 /* The IO Summary line's numbers. */
@@ -234,6 +251,23 @@ int results_add_intervals(struct results *r, const struct interval_row *rows,
 struct coord_combined;
 int results_add_clients(struct results *r, const struct plan *p,
 			const struct coord_combined *c);
+
+/*
+ * Attach the asynchronous flowops' figures to the run just added:
+ * astats[p->nflowops] as run.h's run_outcome holds them (NULL entries:
+ * none), for each report line with ops and a submission latency.
+ * Copied.  0, or -1 when out of memory or no run was added.
+ */
+int results_add_async(struct results *r, const struct plan *p,
+		      struct astats *const *astats);
+/*
+ * l->hist: the histogram's non-empty buckets with their bounds, so that
+ * any tool can recompute a percentile or merge runs without knowing
+ * hist.h's layout.  0, or -1 when out of memory.
+ */
+int results_sparse_hist(struct res_latency *l, const struct hist *h);
+/* Free what results_add_async() attached to one flowop. */
+void results_async_free(struct res_async *a);
 
 /*
  * Attach what the window cost (CPU, disks; usage.h) to the run just

@@ -70,6 +70,7 @@ static int one_run(const struct plan *p, const struct session_options *so,
 					 (int64_t)started) < 0 ||
 			 results_add_intervals(res, o->iv, o->niv, res->nflowops) < 0 ||
 			 results_add_usage(res, &o->usage) < 0 ||
+			 (o->astats && results_add_async(res, p, o->astats) < 0) ||
 
 			 (o->windows && results_add_phases(res, p, o->windows) < 0) ||
 			 (o->has_clients &&

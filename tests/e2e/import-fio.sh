@@ -115,14 +115,15 @@ EOF
 			{ cat "$tmp/$n.out"; fail "$n: not 16 requests in flight"; }
 	done
 done
-# at iodepth 1 the same job is plain synchronous reads, which run today
+# at iodepth 1 the same job is still libaio, one request in flight
 sed 's/^iodepth=16/iodepth=1/' "$tmp/exp2-3-1m.fio" >"$tmp/exp2-qd1.fio"
 imp exp2-qd1
-grep -q "flowop read name=seqread-read" "$tmp/exp2-qd1.f" || fail "exp2-qd1: not a read"
+grep -q "flowop aioread name=seqread-read,.*ioengine=libaio,iodepth=\$iodepth" "$tmp/exp2-qd1.f" ||
+	fail "exp2-qd1: not an aioread on libaio"
 run exp2-qd1
 grep -q "Starting 3 seqread instances" "$tmp/exp2-qd1.out" || fail "exp2-qd1: not 3 jobs"
 has_ops exp2-qd1 seqread-read
-ok "experiment 2 (libaio, direct, read, iodepth 16): imported, checked, ran at queue depth 16; iodepth 1 runs"
+ok "experiment 2 (libaio, direct, read, iodepth 16): imported, checked, ran at queue depth 16; iodepth 1 runs on libaio"
 
 # Experiment 3: psync, O_DIRECT, rw=randrw and rw=rw, 1 and 3 jobs,
 # per-job files in a directory, no time_based: each job stops after

@@ -9,7 +9,11 @@
  * execution topping the queue up in one submission, every completion one
  * op, short reads and the wrap at the end of the file, O_DIRECT buffers;
  * and aiowrite under --compat filebench: its op is the submission, even
- * for a write that never completes during the run.
+ * for a write that never completes during the run.  On each engine
+ * (io_uring, libaio, posixaio): fio's depth rules (a batch, rounds of at
+ * most N completions, iodepth_low, polling) and its latency split (lat =
+ * slat + clat for every request); two engines in one thread; the message
+ * when libaio's io_setup fails.
  */
 #include <check.h>
 #include <errno.h>
@@ -29,10 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flowops/aio.h"
 #include "flowops/registry.h"
 #include "plan/flowop.h"
 #include "runtime/base/clock.h"
 #include "runtime/engine/shared.h"
+#include "runtime/measure/astats.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/thread.h"
 
@@ -49,6 +55,9 @@ enum { AW, WT };
 struct rig {
 	struct fb_thread t;
 	struct plan plan;             /* empty: flowbench's rules, unless `compat` */
+	struct plan_thread pt;        /* the plan's one thread: pf[0], pf[1] */
+	struct shared_slot slot;      /* the thread's slot: only aw's extension block */
+	struct astats *as;
 	struct plan_flowop pf[2];
 	struct plan_value *attr[2];   /* pf[k].attr, as the compiler lays them out */
 	struct flowop_inst fi[2];
@@ -58,8 +67,9 @@ struct rig {
 };
 
 /*
- * The state of the thread's families that is there (aio.c's ring: the
- * only family of these flowops), or NULL when every slot is empty.
+ * The state of the thread's families that is there (aio.c's struct
+ * aio_thread, the only family of these flowops), or NULL when every slot
+ * is empty.
  */
 static void *family_state(const struct fb_thread *t)
 {
@@ -80,12 +90,19 @@ static void set_attr(struct plan_flowop *pf, const char *name, int64_t v)
 	pf->attr[s->index].u.i = v;
 }
 
+/* Attributes beyond iosize and iodepth: NULL, or -1 for one not given. */
+struct rig_opts {
+	const char *engine;
+	int64_t batch, cmin, cmax, low;
+};
+
 /*
  * The rig with `type` (aiowrite, aioread) of `iosize` and `iodepth` (0:
- * none) first, following `sem`'s rules.
+ * none) first, and options `o` (NULL: none), following `sem`'s rules.
  */
-static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosize,
-			  int64_t depth, enum plan_semantics sem)
+static void rig_setup_full(struct rig *g, int fd, const char *type, int64_t iosize,
+			   int64_t depth, enum plan_semantics sem,
+			   const struct rig_opts *o)
 {
 	static const char *const names[2] = { "aw", "wt" };
 	const char *const types[2] = { type, "aiowait" };
@@ -99,6 +116,18 @@ static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosiz
 	g->t.ctl = c;
 	g->plan.semantics = sem;
 	g->t.plan = &g->plan;
+	/* a plan of the thread's two flowops, and its slot, for aw's extension block */
+	g->plan.flowops = g->pf;
+	g->plan.nflowops = 2;
+	g->plan.threads = &g->pt;
+	g->plan.nthreads = 1;
+	g->pt.nflowops = 2;
+	g->as = malloc(sizeof(*g->as));
+	ck_assert_ptr_nonnull(g->as);
+	astats_init(g->as);
+	g->slot.astats = g->as;
+	g->t.slot = &g->slot;
+	g->t.pt = &g->pt;
 	g->t.clk.tsc = false;            /* ticks are nanoseconds */
 	g->t.clk.mult = 1ull << 32;
 	g->t.deadline_ticks = UINT64_MAX;
@@ -123,11 +152,31 @@ static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosiz
 	set_attr(&g->pf[AW], "iosize", iosize);
 	if (depth)
 		set_attr(&g->pf[AW], "iodepth", depth);
+	if (o && o->engine) {
+		const struct attr_spec *e = flowop_attr_spec(g->pf[AW].ops, "ioengine");
+
+		g->pf[AW].attr[e->index].kind = PV_STRING;
+		g->pf[AW].attr[e->index].u.s = o->engine;
+	}
+	if (o && o->batch >= 0)
+		set_attr(&g->pf[AW], "iodepth_batch_submit", o->batch);
+	if (o && o->cmin >= 0)
+		set_attr(&g->pf[AW], "iodepth_batch_complete_min", o->cmin);
+	if (o && o->cmax >= 0)
+		set_attr(&g->pf[AW], "iodepth_batch_complete_max", o->cmax);
+	if (o && o->low >= 0)
+		set_attr(&g->pf[AW], "iodepth_low", o->low);
 	for (int k = 0; k < 2; k++)
 		ck_assert_int_eq(g->pf[k].ops->init(&g->t, &g->fi[k]), 0);
 	ck_assert_ptr_nonnull(family_state(&g->t));
 	/* its io_priv (read's and write's too) starts a cache line: an op's fields are in one */
 	ck_assert_uint_eq((uintptr_t)g->fi[AW].priv % 64, 0);
+}
+
+static void rig_setup_sem(struct rig *g, int fd, const char *type, int64_t iosize,
+			  int64_t depth, enum plan_semantics sem)
+{
+	rig_setup_full(g, fd, type, iosize, depth, sem, NULL);
 }
 
 static void rig_setup(struct rig *g, int fd, const char *type, int64_t iosize,
@@ -176,6 +225,7 @@ static void rig_fini(struct rig *g)
 	if (g->pipe[1] >= 0)
 		close(g->pipe[1]);
 	free(g->t.ctl);
+	free(g->as);
 }
 
 static enum flowop_result run(struct rig *g, int k)
@@ -431,7 +481,7 @@ START_TEST(test_compat_recorded_at_submission)
 	ck_assert_uint_eq(hist_count(&g.st[AW].lat), 1);   /* in its histogram */
 	/* taken by the kernel, not completed: the pipe is full */
 	ck_assert_uint_eq(ring_submitted(&g), 1);
-	ck_assert_uint_eq(io_uring_cq_ready(family_state(&g.t)), 0);
+	ck_assert_uint_eq(io_uring_cq_ready(aio_engine_context(family_state(&g.t), 0)), 0);
 	drain_pipe(g.pipe[0], g.filled + IOSIZE);
 	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
 	ck_assert_uint_eq(g.st[AW].op.count, 1);
@@ -549,11 +599,11 @@ END_TEST
 
 /*
  * Requests the kernel has taken from the thread's ring so far (its SQ
- * head; aio.c's ring struct begins with the struct io_uring).
+ * head; aio_uring.c's context begins with the struct io_uring).
  */
 static unsigned ring_submitted(const struct rig *g)
 {
-	const struct io_uring *ring = family_state(&g->t);
+	const struct io_uring *ring = aio_engine_context(family_state(&g->t), 0);
 
 	return __atomic_load_n(ring->sq.khead, __ATOMIC_ACQUIRE);
 }
@@ -572,7 +622,7 @@ static void rig_read_pipe(struct rig *g, int64_t depth)
 /* Until `n` completions wait in the ring's CQ (at most 10 s). */
 static void wait_completions(struct rig *g, unsigned n)
 {
-	struct io_uring *ring = family_state(&g->t);
+	struct io_uring *ring = aio_engine_context(family_state(&g->t), 0);
 	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
 	uint64_t until = clock_now_ns() + 10000000000ull;
 
@@ -739,8 +789,207 @@ START_TEST(test_depth_direct_io)
 }
 END_TEST
 
-/* In a child: io_uring_setup fails with `err`; the init's message. */
-static void unavailable_message(int err, char *msg, size_t len)
+/* ---- engines and fio's depth rules ------------------------------------ */
+
+static const char *const engines[] = { "io_uring", "libaio", "posixaio" };
+
+/* fio's rules hold per request: lat = slat + clat (each rounded down to a ns). */
+static void split_adds_up(const struct rig *g)
+{
+	const struct astats *a = g->as;
+	uint64_t n = g->st[AW].op.count;
+
+	ck_assert_uint_eq(a->slat.count, n);
+	ck_assert_uint_eq(a->lat.count, n);
+	ck_assert_uint_ge(a->lat.lat_sum_ns, a->slat.lat_sum_ns + g->st[AW].op.lat_sum_ns);
+	ck_assert_uint_le(a->lat.lat_sum_ns, a->slat.lat_sum_ns + g->st[AW].op.lat_sum_ns + n);
+}
+
+/*
+ * fio's defaults as import-fio writes them (a batch of 1, rounds of
+ * exactly 1 completion, iodepth_low = iodepth), on each engine: every
+ * request is its own submission call at depth 1..4, and each execution
+ * reaps exactly one completion: ops = executions.
+ */
+START_TEST(test_engine_fio_defaults)
+{
+	const struct rig_opts o = { .engine = engines[_i], .batch = 1, .cmin = 1,
+				    .cmax = 1, .low = -1 };
+	struct rig g;
+
+	rig_setup_full(&g, temp_file(1 << 20, 0), "aioread", RD_IOSIZE, 4,
+		       PLAN_SEM_FLOWBENCH, &o);
+	ck_assert_ptr_nonnull(aio_engine_context(family_state(&g.t), _i));
+	for (unsigned i = 1; i <= 6; i++) {
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+		ck_assert_uint_eq(g.st[AW].op.count, i);
+	}
+	/* 4, then 1 a time: 9 submissions of 1 request; the first 4 at depths 1..4 */
+	ck_assert_uint_eq(g.as->submit[1], 9);
+	ck_assert_uint_eq(g.as->depth[0] + g.as->depth[1] + g.as->depth[2], 9);
+	ck_assert_uint_eq(g.as->depth[0], 1);
+	ck_assert_uint_eq(g.as->depth[1], 2);
+	ck_assert_uint_eq(g.as->complete[1], 6);       /* rounds of 1 */
+	ck_assert_uint_eq(g.st[AW].op.bytes, 6 * RD_IOSIZE);
+	split_adds_up(&g);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].discarded, 3);       /* drained at the end */
+}
+END_TEST
+
+/* iodepth_low: once full, rounds of 1 until at most 1 is in flight. */
+START_TEST(test_engine_iodepth_low)
+{
+	const struct rig_opts o = { .engine = engines[_i], .batch = 1, .cmin = 1,
+				    .cmax = 1, .low = 1 };
+	struct rig g;
+
+	rig_setup_full(&g, temp_file(1 << 20, 0), "aioread", RD_IOSIZE, 4,
+		       PLAN_SEM_FLOWBENCH, &o);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 3);
+	ck_assert_uint_eq(g.as->complete[1], 3);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 6);
+	split_adds_up(&g);
+	rig_fini(&g);
+}
+END_TEST
+
+/*
+ * iodepth_batch_submit=2 at iodepth 4: two calls of 2 requests, at
+ * depths 2 and 4 (fio's depth at its commit); aiowrite this time.
+ */
+START_TEST(test_engine_batch)
+{
+	const struct rig_opts o = { .engine = engines[_i], .batch = 2, .cmin = 1,
+				    .cmax = 1, .low = -1 };
+	struct rig g;
+
+	rig_setup_full(&g, open("/dev/null", O_WRONLY), "aiowrite", RD_IOSIZE, 4,
+		       PLAN_SEM_FLOWBENCH, &o);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	if (!strcmp(engines[_i], "posixaio")) {
+		/* aio_write() is its submission: one call per request */
+		ck_assert_uint_eq(g.as->submit[1], 4);
+	} else {
+		ck_assert_uint_eq(g.as->submit[1], 2);
+		ck_assert_uint_eq(g.as->depth[1], 2);      /* 2..3 */
+		ck_assert_uint_eq(g.as->depth[2], 2);      /* 4..7 */
+	}
+	ck_assert_uint_eq(g.st[AW].op.count, 1);
+	ck_assert_uint_eq(g.st[AW].op.bytes, RD_IOSIZE);
+	rig_fini(&g);
+}
+END_TEST
+
+/*
+ * fio's polling (both completion options 0): a round after every
+ * submission, so no more than one request is ever in flight.
+ */
+START_TEST(test_engine_polling)
+{
+	const struct rig_opts o = { .engine = engines[_i], .batch = 1, .cmin = 0,
+				    .cmax = 0, .low = -1 };
+	struct rig g;
+
+	rig_setup_full(&g, temp_file(1 << 20, 0), "aioread", RD_IOSIZE, 4,
+		       PLAN_SEM_FLOWBENCH, &o);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_uint_eq(g.st[AW].op.count, 8);
+	ck_assert_uint_eq(g.as->depth[0], 8);           /* all at depth 1 */
+	split_adds_up(&g);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].discarded, 0);
+}
+END_TEST
+
+/*
+ * flowbench's defaults on each engine (a batch of iodepth, every
+ * completion there is), O_DIRECT where /tmp takes it: all submitted are
+ * counted or drained, reads hold their own buffers.
+ */
+START_TEST(test_engine_defaults_direct)
+{
+	const struct rig_opts o = { .engine = engines[_i], .batch = -1, .cmin = -1,
+				    .cmax = -1, .low = -1 };
+	struct rig g;
+	int fd = temp_file(1 << 20, O_DIRECT);
+	uint64_t sub = 0;
+
+	if (fd < 0)
+		fd = temp_file(1 << 20, 0);
+	rig_setup_full(&g, fd, "aioread", RD_IOSIZE, 8, PLAN_SEM_FLOWBENCH, &o);
+	for (int i = 0; i < 20; i++)
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+	ck_assert_uint_ge(g.st[AW].op.count, 20);
+	for (int i = 0; i < ASTATS_MAP_NR; i++)
+		sub += g.as->depth[i];
+	split_adds_up(&g);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count + g.st[AW].discarded, sub);
+	ck_assert_uint_le(g.st[AW].discarded, 8);
+	ck_assert_uint_eq(g.st[AW].op.bytes, g.st[AW].op.count * RD_IOSIZE);
+}
+END_TEST
+
+/* Two engines in one thread: a context each; aiowait reaps both. */
+START_TEST(test_two_engines_one_thread)
+{
+	struct rig g;
+	struct flowop_inst fi2;
+	struct plan_flowop pf2;
+	struct fo_stats st2;
+	struct plan_value *attr2;
+	const struct attr_spec *e;
+	int fd = temp_file(1 << 20, 0);
+	void *state;
+
+	rig_setup(&g, fd, "aioread", RD_IOSIZE, 0);
+	/* a second aioread on libaio, the same file */
+	memset(&fi2, 0, sizeof(fi2));
+	pf2 = g.pf[AW];
+	attr2 = calloc((size_t)pf2.nattr, sizeof(*attr2));
+	ck_assert_ptr_nonnull(attr2);
+	memcpy(attr2, g.pf[AW].attr, (size_t)pf2.nattr * sizeof(*attr2));
+	e = flowop_attr_spec(pf2.ops, "ioengine");
+	attr2[e->index].kind = PV_STRING;
+	attr2[e->index].u.s = "libaio";
+	pf2.attr = attr2;
+	pf2.name = "aw2";
+	fo_stats_init(&st2);
+	fi2.pf = &pf2;
+	fi2.stats = &st2;
+	g.t.slot = NULL;        /* pf2 is no entry of the rig's plan: no extension block */
+	ck_assert_int_eq(pf2.ops->init(&g.t, &fi2), 0);
+	g.t.slot = &g.slot;
+	state = family_state(&g.t);
+	ck_assert_ptr_nonnull(aio_engine_context(state, 0));
+	ck_assert_ptr_nonnull(aio_engine_context(state, 1));
+	ck_assert_ptr_null(aio_engine_context(state, 2));
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(run(&g, AW), FLOWOP_OK);
+		ck_assert_int_eq(pf2.ops->run(&g.t, &fi2), FLOWOP_OK);
+	}
+	/* aiowait reaps at least half of each engine's requests */
+	ck_assert_int_eq(run(&g, WT), FLOWOP_OK);
+	ck_assert_uint_ge(g.st[AW].op.count, 1);
+	ck_assert_uint_ge(st2.op.count, 1);
+	pf2.ops->fini(&g.t, &fi2);
+	ck_assert_uint_eq(st2.op.count + st2.discarded, 3);
+	rig_fini(&g);
+	ck_assert_uint_eq(g.st[AW].op.count + g.st[AW].discarded, 3);
+	free(attr2);
+}
+END_TEST
+
+/*
+ * In a child: system call `nr` fails with `err` (a seccomp filter), and
+ * an aiowrite on `engine` is initialised: its message.
+ */
+static void unavailable_message(long nr, const char *engine, int err, char *msg,
+				size_t len)
 {
 	int p[2];
 	pid_t pid;
@@ -753,7 +1002,7 @@ static void unavailable_message(int err, char *msg, size_t len)
 	if (pid == 0) {
 		struct sock_filter f[] = {
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)err),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		};
@@ -768,10 +1017,13 @@ static void unavailable_message(int err, char *msg, size_t len)
 		memset(&g, 0, sizeof(g));
 		g.t.ctl = aligned_alloc(64, (sizeof(*g.t.ctl) + 63) / 64 * 64);
 		memset(g.t.ctl, 0, sizeof(*g.t.ctl));
-		g.pf[AW].ops = flowop_registry_lookup(&flowops_registry, "aiowait");
+		g.t.plan = &g.plan;
+		g.pf[AW].ops = flowop_registry_lookup(&flowops_registry, "aiowrite");
 		g.pf[AW].name = "reap";
 		g.pf[AW].nattr = flowop_nattr(g.pf[AW].ops);
 		g.pf[AW].attr = calloc((size_t)g.pf[AW].nattr, sizeof(*g.pf[AW].attr));
+		g.pf[AW].attr[flowop_attr_spec(g.pf[AW].ops, "ioengine")->index] =
+			(struct plan_value){ .kind = PV_STRING, .u.s = engine };
 		g.fi[AW].pf = &g.pf[AW];
 		g.fi[AW].stats = &g.st[AW];
 		if (g.pf[AW].ops->init(&g.t, &g.fi[AW]) == 0 || family_state(&g.t))
@@ -795,13 +1047,21 @@ START_TEST(test_unavailable_says_why)
 {
 	char msg[1024];
 
-	unavailable_message(EPERM, msg, sizeof(msg));
+	unavailable_message(__NR_io_uring_setup, "io_uring", EPERM, msg, sizeof(msg));
 	ck_assert_msg(strstr(msg, "flowop reap:") && strstr(msg, "io_uring") &&
 		      strstr(msg, strerror(EPERM)) &&
 		      strstr(msg, "kernel.io_uring_disabled"), "%s", msg);
-	unavailable_message(ENOSYS, msg, sizeof(msg));
+	unavailable_message(__NR_io_uring_setup, "io_uring", ENOSYS, msg, sizeof(msg));
 	ck_assert_msg(strstr(msg, "flowop reap:") && strstr(msg, strerror(ENOSYS)) &&
 		      strstr(msg, "no io_uring"), "%s", msg);
+	/* libaio: io_setup's EAGAIN is the system's AIO events used up */
+	unavailable_message(__NR_io_setup, "libaio", EAGAIN, msg, sizeof(msg));
+	ck_assert_msg(strstr(msg, "flowop reap: asynchronous I/O needs Linux native "
+			     "AIO (libaio), which is not available (io_setup: ") &&
+		      strstr(msg, strerror(EAGAIN)) && strstr(msg, "fs.aio-max-nr") &&
+		      strstr(msg, "fs.aio-nr"), "%s", msg);
+	unavailable_message(__NR_io_setup, "libaio", ENOSYS, msg, sizeof(msg));
+	ck_assert_msg(strstr(msg, "no native AIO (CONFIG_AIO)"), "%s", msg);
 }
 END_TEST
 
@@ -828,6 +1088,12 @@ static Suite *aio_suite(void)
 	tcase_add_test(tc, test_depth_deadline);
 	tcase_add_test(tc, test_depth_sequential_wraps_at_eof);
 	tcase_add_test(tc, test_depth_direct_io);
+	tcase_add_loop_test(tc, test_engine_fio_defaults, 0, 3);
+	tcase_add_loop_test(tc, test_engine_iodepth_low, 0, 3);
+	tcase_add_loop_test(tc, test_engine_batch, 0, 3);
+	tcase_add_loop_test(tc, test_engine_polling, 0, 3);
+	tcase_add_loop_test(tc, test_engine_defaults_direct, 0, 3);
+	tcase_add_test(tc, test_two_engines_one_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

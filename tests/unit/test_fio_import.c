@@ -263,7 +263,9 @@ START_TEST(test_unsupported_all_listed)
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
 	    "exitall, bsrange, blocksize_range, norandommap, rate_process, "
 	    "rate_poisson, fadvise_hint, io_size, io_limit, filename_format, "
-	    "end_fsync, fsync_on_close)");
+	    "end_fsync, fsync_on_close, iodepth_batch_submit, iodepth_batch, "
+	    "iodepth_batch_complete_min, iodepth_batch_complete, "
+	    "iodepth_batch_complete_max, iodepth_low)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -457,10 +459,8 @@ START_TEST(test_jobs_compile)
 				"ioengine=libaio\n"
 				"iodepth=1\n"
 				"nrfiles=4\n", &out, &err), 0);
-	/* libaio's mapping is never silent (issue 14) */
-	ck_assert_str_eq(err, "job.fio:15:1: warning: ioengine=libaio runs as "
-			 "synchronous pread/pwrite (iodepth=1) in flowbench\n"
-			 "    ioengine=libaio\n    ^\n");
+	/* libaio is libaio (issue 22): nothing to warn about */
+	ck_assert_str_eq(err, "");
 	HAS(out, "set $filesize_1=64m\n");
 	HAS(out, "set $nthreads_1=3\n");
 	HAS(out, "set $iosize_2=4k\n");
@@ -493,8 +493,12 @@ START_TEST(test_jobs_compile)
 	ck_assert_int_eq(plan_attr_int(wr, PA_ITERS, 1), 4);
 	ck_assert(plan_flowop_attr(wr, "random")->kind == PV_UNSET);
 	ck_assert_int_eq(plan_attr_int(flowop(&plan, "seqw-fsync"), PA_ITERS, 1), 1);
-	/* libaio at depth 1: plain reads, every op on the next fd slot */
-	ck_assert_str_eq(flowop(&plan, "rr-read")->ops->name, "read");
+	/* libaio at depth 1: aioread on libaio, every op on the next fd slot */
+	ck_assert_str_eq(flowop(&plan, "rr-read")->ops->name, "aioread");
+	ck_assert_str_eq(plan_flowop_attr(flowop(&plan, "rr-read"), "ioengine")->u.s,
+			 "libaio");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "rr-read"),
+							 "iodepth"), 0), 1);
 	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "rr-read"), "opennext"), false));
 	plan_free(&plan);
 	ast_script_free(&script);
@@ -540,7 +544,11 @@ START_TEST(test_write_wrap)
 }
 END_TEST
 
-/* iodepth > 1 with an asynchronous engine: aioread/aiowrite, iodepth=. */
+/*
+ * An asynchronous engine: aioread/aiowrite on it, iodepth= and fio's
+ * depth options as fio resolves them (defaults: a batch of 1, rounds of
+ * exactly 1 completion, iodepth_low = iodepth).
+ */
 START_TEST(test_aio_output)
 {
 	char *out, *err;
@@ -549,13 +557,37 @@ START_TEST(test_aio_output)
 				"rw=read\nsize=16m\n[r]\nbs=1m\n", &out, &err), 0);
 	HAS(out, "set $iodepth=16\n");
 	HAS(out, "flowop aioread name=r-read,filename=r-files,iosize=$iosize,"
-	    "directio,iodepth=$iodepth\n");
+	    "directio,ioengine=libaio,iodepth=$iodepth,iodepth_batch_submit=1,"
+	    "iodepth_batch_complete_min=1,iodepth_batch_complete_max=1,"
+	    "iodepth_low=$iodepth\n");
 	free(out);
 	free(err);
 	ck_assert_int_eq(import("[w]\nioengine=io_uring\niodepth=8\nrw=randwrite\n"
 				"size=16m\n", &out, &err), 0);
 	HAS(out, "flowop aiowrite name=w-write,filename=w-files,iosize=$iosize,"
-	    "random,randommap,noreadahead,iodepth=$iodepth\n");
+	    "random,randommap,noreadahead,ioengine=io_uring,iodepth=$iodepth,"
+	    "iodepth_batch_submit=1,iodepth_batch_complete_min=1,"
+	    "iodepth_batch_complete_max=1,iodepth_low=$iodepth\n");
+	free(out);
+	free(err);
+	/* fio's resolution: a batch of 0 is iodepth, complete_max below
+	 * complete_min is complete_min, iodepth_low above iodepth is iodepth */
+	ck_assert_int_eq(import("[b]\nioengine=libaio\niodepth=8\nsize=16m\n"
+				"iodepth_batch=0\niodepth_batch_complete=4\n"
+				"iodepth_batch_complete_max=2\niodepth_low=99\n",
+				&out, &err), 0);
+	HAS(out, ",ioengine=libaio,iodepth=$iodepth,iodepth_batch_submit=$iodepth,"
+	    "iodepth_batch_complete_min=4,iodepth_batch_complete_max=4,"
+	    "iodepth_low=$iodepth\n");
+	free(out);
+	free(err);
+	/* fio's polling: both completion options 0 */
+	ck_assert_int_eq(import("[p]\nioengine=io_uring\niodepth=4\nsize=16m\n"
+				"iodepth_batch_submit=2\niodepth_batch_complete_min=0\n"
+				"iodepth_low=1\n", &out, &err), 0);
+	HAS(out, ",ioengine=io_uring,iodepth=$iodepth,iodepth_batch_submit=2,"
+	    "iodepth_batch_complete_min=0,iodepth_batch_complete_max=0,"
+	    "iodepth_low=1\n");
 	free(out);
 	free(err);
 	/* psync ignores iodepth, as fio does */
@@ -992,8 +1024,8 @@ START_TEST(test_team_job_file)
 	HAS(out, ",directio");
 	HAS(out, "set $iodepth=8\n");
 	HAS(out, "flowop aioread");
-	HAS(out, "flowbench submits them with io_uring");
-	HAS(err, "job.fio:13:1: warning: ioengine=libaio runs on io_uring");
+	HAS(out, "# ioengine=libaio, iodepth=8: aioread/aiowrite on libaio");
+	ck_assert_ptr_null(strstr(err, "ioengine=libaio runs"));
 	ck_assert_msg(compile_wml(out, &script, &plan, &msgs) == 0,
 		      "the import does not compile:\n%s\n%s", msgs, out);
 	plan_free(&plan);
@@ -1682,7 +1714,9 @@ START_TEST(test_verify)
 	    "as process w-verify after the job, but flowbench does not check the data");
 	HAS(out, "define process name=w-verify,instances=$nthreads_1,after=w\n");
 	HAS(out, "    flowop aioread name=w-verify,filename=w-files,iosize=$iosize_1,"
-	    "directio,iodepth=$iodepth_1\n"
+	    "directio,ioengine=libaio,iodepth=$iodepth_1,iodepth_batch_submit=1,"
+	    "iodepth_batch_complete_min=1,iodepth_batch_complete_max=1,"
+	    "iodepth_low=$iodepth_1\n"
 	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1 - 1\n");
 	HAS(out, "# verify_fatal=1: no effect on the I/O pattern");
 	HAS(out, "# verify_backlog=16: no effect on the I/O pattern");
@@ -1755,9 +1789,10 @@ START_TEST(test_bsrange_blockalign)
 END_TEST
 
 /*
- * libaio on buffered files does one I/O at a time in Linux (io_submit
- * does buffered I/O before it returns): synchronous reads, whatever
- * iodepth.  With O_DIRECT, and io_uring either way, asynchronous.
+ * libaio on buffered files is still libaio (issue 22): Linux's io_submit
+ * does the buffered I/O before it returns, and that is what fio measures
+ * too, so aioread on libaio, with a note and no warning.  io_uring and
+ * posixaio are their own engines either way.
  */
 START_TEST(test_buffered_aio)
 {
@@ -1767,12 +1802,10 @@ START_TEST(test_buffered_aio)
 
 	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randread\nioengine=libaio\n"
 				"iodepth=16\n", &out, &err), 0);
-	HAS(out, "    flowop read name=j-read,");
-	ck_assert_ptr_null(strstr(out, "aioread"));
-	HAS(out, "# ioengine=libaio, iodepth=16 on buffered files (direct=0): "
-	    "Linux's asynchronous I/O is asynchronous only with O_DIRECT");
-	HAS(err, "job.fio:4:1: warning: ioengine=libaio runs as synchronous "
-	    "pread/pwrite (buffered I/O: Linux's AIO does it one at a time, as in fio)");
+	HAS(out, "    flowop aioread name=j-read,");
+	HAS(out, ",ioengine=libaio,iodepth=$iodepth,");
+	HAS(out, "on buffered files the kernel does each I/O inside the submission");
+	ck_assert_str_eq(err, "");
 	free(out);
 	free(err);
 	import_compiled("[j]\nsize=1m\nrw=randread\nioengine=io_uring\niodepth=16\n",
@@ -1782,6 +1815,18 @@ START_TEST(test_buffered_aio)
 	import_compiled("[j]\nsize=1m\nrw=randread\nioengine=posixaio\niodepth=16\n"
 			"direct=1\n", &out, &script, &plan);
 	HAS(out, "    flowop aioread name=j-read,");
+	plan_done(&plan, &script, out);
+	/* a buffered random writer on libaio: aiowrite takes noreadahead too */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\nioengine=libaio\niodepth=16\n",
+			&out, &script, &plan);
+	HAS(out, "    flowop aiowrite name=j-write,");
+	HAS(out, ",noreadahead,ioengine=libaio,");
+	plan_done(&plan, &script, out);
+	/* at iodepth 1 a mix is still drawn per I/O: a choice of aioread and aiowrite */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nioengine=libaio\n", &out, &script, &plan);
+	HAS(out, "define flowop name=j-mix,choose");
+	HAS(out, "  flowop aioread name=read,weight=$rwmixread,");
+	HAS(out, "  flowop aiowrite name=write,weight=100 - $rwmixread,");
 	plan_done(&plan, &script, out);
 }
 END_TEST

@@ -66,6 +66,8 @@ struct cli_args {
 	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
 	int noutputs;
 	bool fio_lenient;         /* import-fio --lenient: NOT IMPORTED comments */
+	struct plan_oplog oplog;  /* --log-*: per-op logs of every thread instance */
+	bool log_coarseness_given;
 	char *const *argv;        /* the whole command line, for results files */
 	int argc;
 };

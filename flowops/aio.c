@@ -369,7 +369,8 @@ static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ring *r,
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return FLOWOP_OK;
 	}
-	return thread_record(t, fs, &fs->op, q->t0, now, (uint64_t)cqe->res) ?
+	/* (with submission and completion apart: thread_record_split()) */
+	return thread_record_at(t, fs, &fs->op, q->t0, now, (uint64_t)cqe->res, q->off) ?
 	       FLOWOP_OK : FLOWOP_DONE;
 }
 

@@ -138,6 +138,8 @@ struct shared_slot {
 	_Atomic uint32_t *base_taken;
 };
 
+struct oplog_files;
+
 struct shared {
 	const struct plan *plan;
 	struct shared_ctl *ctl;
@@ -149,6 +151,8 @@ struct shared {
 	uint64_t *proc_first_slot;  /* per process definition */
 	uint64_t *proc_inst_slots;  /* slots per instance of that process */
 	struct shared_phase *phases;   /* [plan nprocs], in the region */
+	/* Per-op logs' targets (run_options.oplog, runtime/measure/oplog.h), or NULL. */
+	const struct oplog_files *oplog;
 };
 
 /*

@@ -15,6 +15,7 @@
 
 #include "plan/arena.h"
 #include "plan/diag.h"
+#include "plan/plan.h"
 
 enum fio_rw {
 	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE,
@@ -41,6 +42,9 @@ enum fio_opt {
 	FIO_OPT_FILL_DEVICE, FIO_OPT_BLOCKALIGN, FIO_OPT_NUMBER_IOS,
 	FIO_OPT_PCT_RANDOM, FIO_OPT_EXITALL, FIO_OPT_NORANDOMMAP,
 	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT,
+	FIO_OPT_LAT_LOG, FIO_OPT_BW_LOG, FIO_OPT_IOPS_LOG, FIO_OPT_HIST_LOG,
+	FIO_OPT_LOG_AVG_MSEC, FIO_OPT_LOG_HIST_MSEC, FIO_OPT_LOG_HIST_COARSENESS,
+	FIO_OPT_LOG_OFFSET, FIO_OPT_PER_JOB_LOGS,
 	FIO_OPT_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
@@ -102,6 +106,15 @@ struct fio_opts {
 	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
+	/*
+	 * Per-op logs, a process's latlog=... (write.c emit_log_attrs()):
+	 * write_lat_log, write_bw_log, write_iops_log, write_hist_log by
+	 * enum plan_oplog_kind (NULL: not given; "": the job's name).
+	 */
+	const char *log_prefix[PLAN_OPLOG_NKINDS];
+	long long log_avg_msec, log_hist_msec, log_hist_coarseness;
+	bool log_offset;
+	bool per_job_logs;          /* fio's default 1: a file per clone */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */
 	struct src_loc at[FIO_OPT_COUNT];

@@ -221,8 +221,9 @@ static void supported_list(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NOPTS && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				      opt_table[i].name);
+		if (opt_table[i].kind != K_LOG_REFUSED)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      opt_table[i].name);
 }
 
 /*

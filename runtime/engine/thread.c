@@ -47,7 +47,6 @@
 #include "runtime/base/randvar.h"
 #include "runtime/measure/oplog.h"
 #include "runtime/measure/stats.h"
-#include "runtime/engine/threadlog.h"
 #include "runtime/engine/threadmem.h"
 
 /*
@@ -113,7 +112,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 		if (fi->iters < -1)
 			fi->iters = 0;
 	}
-	return thread_log_prepare(t, sh->oplog, slot);
+	return thread_log_prepare(&t->log, sh->oplog, slot);
 }
 
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
@@ -335,7 +334,7 @@ void thread_families_free(struct fb_thread *t)
 
 void thread_release_mem(struct fb_thread *t)
 {
-	thread_log_free(t);
+	thread_log_free(&t->log);
 	thread_families_free(t);
 	free(t->fo);
 	free(t->rv_rng);
@@ -551,7 +550,7 @@ void thread_end_warmup(struct fb_thread *t)
 	int n = t->pt->nflowops;
 
 	t->warm_real_ticks = UINT64_MAX;
-	t->warm_end_ticks = t->nlogw ? 0 : UINT64_MAX;
+	t->warm_end_ticks = t->log.n ? 0 : UINT64_MAX;
 	if (!ss || !ss->base)
 		return;                 /* no warm-up in this region */
 	memcpy(ss->base, t->stats, (size_t)n * sizeof(*t->stats));
@@ -562,6 +561,17 @@ void thread_end_warmup(struct fb_thread *t)
 		STATS_SET(t->stats[k].open.lat_min_ns, UINT64_MAX);
 		STATS_SET(t->stats[k].open.lat_max_ns, 0);
 	}
+}
+
+/* A log write failed: the run's error; the thread logs no more. */
+static __attribute__((noinline)) void thread_log_failed(struct fb_thread *t)
+{
+	char msg[512];
+
+	thread_log_error(&t->log, msg, sizeof(msg));
+	thread_fail(t, "%s", msg);
+	t->log.n = 0;
+	t->warm_end_ticks = t->warm_real_ticks;
 }
 
 bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
@@ -582,10 +592,34 @@ bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stat
 	else
 		stats_record(s, ns, bytes);
 	/* a flowop's own ops after the warm-up, not its implicit opens */
-	if (t->nlogw && s == &fs->op && t->warm_real_ticks == UINT64_MAX)
-		thread_log_op(t, &t->fo[fs - t->stats],
-			      &(struct thread_log_times){ ts, t0, t1, ns }, bytes, off);
+	if (t->log.n && s == &fs->op && t->warm_real_ticks == UINT64_MAX &&
+	    thread_log_op(&t->log, &t->clk, t->fo[fs - t->stats].pf->ops->rw,
+			  &(struct thread_log_times){ ts, t0, t1, ns }, bytes, off) < 0)
+		thread_log_failed(t);
 	return true;
+}
+
+/*
+ * The logs count from `epoch_ns`; from now on every op takes
+ * thread_record()'s slow path, which hands it to them.
+ */
+static void thread_logs_start(struct fb_thread *t, uint64_t epoch_ns)
+{
+	if (!t->log.n)
+		return;
+	thread_log_start(&t->log, &t->clk, epoch_ns);
+	t->warm_end_ticks = 0;
+}
+
+/* The logs' last windows and buffers, at `end_ns` (clipped to the deadline). */
+static void thread_logs_finish(struct fb_thread *t, uint64_t end_ns)
+{
+	if (!t->log.n)
+		return;
+	if (end_ns > t->ctl->deadline_ns)
+		end_ns = t->ctl->deadline_ns;
+	if (thread_log_finish(&t->log, &t->clk, end_ns) < 0)
+		thread_log_failed(t);
 }
 
 /*
@@ -678,7 +712,7 @@ static bool thread_wait_phase(struct fb_thread *t, uint64_t *phase_end_ns)
 		return false;
 	start = shared_phase_started(t->sh, t->proc, clock_now_ns());
 	if (start > t->ctl->start_ns)
-		thread_log_start(t, start);     /* the logs count from the process's start */
+		thread_logs_start(t, start);    /* the logs count from the process's start */
 	if (pp->runtime_s > 0) {
 		*phase_end_ns = start + (uint64_t)(pp->runtime_s * 1e9);
 		if (*phase_end_ns < t->ctl->deadline_ns)
@@ -708,7 +742,7 @@ void *thread_main(void *arg)
 		if (t->ctl->warmup)
 			t->warm_end_ticks = t->warm_real_ticks =
 				clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
-		thread_log_start(t, t->ctl->start_ns);
+		thread_logs_start(t, t->ctl->start_ns);
 		/* filebench's start (--compat): inside the window, before any op */
 		if (t->mem_zero_at_release)
 			thread_mem_zero(t->mem, t->memsize);
@@ -727,7 +761,7 @@ void *thread_main(void *arg)
 			ops->fini(t, &t->fo[k]);
 	}
 	/* after fini, which may record the last asynchronous ops */
-	thread_log_finish(t, thread_end_ns(phase_end_ns));
+	thread_logs_finish(t, thread_end_ns(phase_end_ns));
 	slot_close_all(t->slots);
 	return NULL;
 }

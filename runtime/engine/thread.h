@@ -19,10 +19,10 @@
 #include "runtime/base/rng.h"
 #include "runtime/engine/shared.h"
 #include "runtime/engine/slot.h"
+#include "runtime/engine/threadlog.h"
 #include "runtime/measure/stats.h"
 
 struct fileset_state;
-struct oplog_writer;
 
 /*
  * One flowop family's state in a thread instance (flowops/aio.c: the
@@ -109,13 +109,11 @@ struct fb_thread {
 	/* The warm-up's end itself (UINT64_MAX: none, or passed). */
 	uint64_t warm_real_ticks;
 	/*
-	 * Per-op logs (runtime/measure/oplog.h): a writer per log set, NULL
-	 * without; their times count from log_epoch_ticks (the measured
-	 * phase's start, or the process's own under run phases).
+	 * Per-op logs (threadlog.h): a writer per log set, none without;
+	 * their times count from the measured phase's start, or the
+	 * process's own under run phases.
 	 */
-	struct oplog_writer *logw;         /* [nlogw] */
-	int nlogw;
-	uint64_t log_epoch_ticks;
+	struct thread_log log;
 };
 _Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
 	       __builtin_offsetof(struct fb_thread, slots) == 128,

@@ -3,71 +3,58 @@
  *
  * Without logs a thread has no writer and thread_record() never comes
  * here for them: the one test on the per-op path is the warm-up's
- * compare, which thread_log_start() makes true for every op (its
- * warm_end_ticks 0) once the thread logs.  The op is then recorded as
- * usual (thread.c, thread_record_slow()) and handed here with its ticks:
- * its time is its end after the log's epoch, its latencies fio's (a
- * synchronous op's total and completion latency are the same; an
- * asynchronous one, recorded through thread_record_split(), has its
- * submission latency too).  Only flowops that read or write are logged,
- * as fio logs only its data directions.
+ * compare, which thread.c makes true for every op (its warm_end_ticks
+ * 0) once the thread logs.  The op is then recorded as usual
+ * (thread_record_slow()) and handed here with its ticks: its time is
+ * its end after the log's epoch, its latencies fio's (a synchronous
+ * op's total and completion latency are the same; an asynchronous one,
+ * recorded through thread_record_split(), has its submission latency
+ * too).
  */
 #include "runtime/engine/threadlog.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/engine/shared.h"
+#include "plan/flowop.h"
 #include "runtime/measure/oplog.h"
 
-int thread_log_prepare(struct fb_thread *t, const struct oplog_files *files,
+int thread_log_prepare(struct thread_log *l, const struct oplog_files *files,
 		       uint64_t slot)
 {
 	const struct oplog_target *tg = oplog_files_of(files, slot);
 
-	t->logw = NULL;
-	t->nlogw = 0;
+	memset(l, 0, sizeof(*l));
+	l->failed = -1;
 	if (!tg)
 		return 0;
-	t->logw = calloc(OPLOG_SETS, sizeof(*t->logw));
-	if (!t->logw)
+	l->w = calloc(OPLOG_SETS, sizeof(*l->w));
+	if (!l->w)
 		return -1;
 	for (int i = 0; i < OPLOG_SETS; i++) {
 		if (!tg[i].conf)
 			continue;
-		if (oplog_writer_init(&t->logw[t->nlogw], &tg[i]) < 0) {
-			thread_log_free(t);
+		if (oplog_writer_init(&l->w[l->n], &tg[i]) < 0) {
+			thread_log_free(l);
 			return -1;
 		}
-		t->nlogw++;
+		l->n++;
 	}
 	return 0;
 }
 
-void thread_log_start(struct fb_thread *t, uint64_t epoch_ns)
+void thread_log_start(struct thread_log *l, const struct clock_scale *clk,
+		      uint64_t epoch_ns)
 {
-	if (!t->nlogw)
-		return;
-	t->log_epoch_ticks = clock_ns_to_ticks(&t->clk, epoch_ns);
-	t->warm_end_ticks = 0;
+	l->epoch_ticks = clock_ns_to_ticks(clk, epoch_ns);
 }
 
-/* The writers stop after a failed write, which ends the run. */
-static void thread_log_failed(struct fb_thread *t, const struct oplog_writer *w)
+int thread_log_op(struct thread_log *l, const struct clock_scale *clk, unsigned rw,
+		  const struct thread_log_times *tm, uint64_t bytes, uint64_t off)
 {
-	shared_set_error(t->ctl, "cannot write the per-op log %s: %s",
-			 w->path[w->err_file], strerror(w->err));
-	t->failed = true;
-	t->nlogw = 0;
-	t->warm_end_ticks = t->warm_real_ticks;
-}
-
-void thread_log_op(struct fb_thread *t, const struct flowop_inst *fi,
-		   const struct thread_log_times *tm, uint64_t bytes, uint64_t off)
-{
-	unsigned rw = fi->pf->ops->rw;
 	struct oplog_op op = {
-		.end_ns = clock_ticks_to_ns(&t->clk, t->log_epoch_ticks, tm->t1),
+		.end_ns = clock_ticks_to_ns(clk, l->epoch_ticks, tm->t1),
 		.lat_ns = tm->ns,
 		.clat_ns = tm->ns,
 		.bytes = bytes,
@@ -76,41 +63,50 @@ void thread_log_op(struct fb_thread *t, const struct flowop_inst *fi,
 	};
 
 	if (!(rw & (FLOWOP_RW_READ | FLOWOP_RW_WRITE)))
-		return;
-	if (tm->ts != THREAD_NO_SUBMIT) {
+		return 0;
+	if (tm->ts != UINT64_MAX) {
 		op.split = true;
-		op.slat_ns = clock_ticks_to_ns(&t->clk, tm->ts, tm->t0);
-		op.lat_ns = clock_ticks_to_ns(&t->clk, tm->ts, tm->t1);
+		op.slat_ns = clock_ticks_to_ns(clk, tm->ts, tm->t0);
+		op.lat_ns = clock_ticks_to_ns(clk, tm->ts, tm->t1);
 	}
-	for (int i = 0; i < t->nlogw; i++)
-		if (oplog_writer_op(&t->logw[i], &op) < 0) {
-			thread_log_failed(t, &t->logw[i]);
-			return;
+	for (int i = 0; i < l->n; i++)
+		if (oplog_writer_op(&l->w[i], &op) < 0) {
+			l->failed = i;
+			return -1;
 		}
+	return 0;
 }
 
-void thread_log_finish(struct fb_thread *t, uint64_t end_ns)
+int thread_log_finish(struct thread_log *l, const struct clock_scale *clk,
+		      uint64_t end_ns)
 {
-	uint64_t end;
+	uint64_t end = clock_ticks_to_ns(clk, l->epoch_ticks,
+					 clock_ns_to_ticks(clk, end_ns));
 
-	if (!t->nlogw)
-		return;
-	if (end_ns > t->ctl->deadline_ns)
-		end_ns = t->ctl->deadline_ns;
-	end = clock_ticks_to_ns(&t->clk, t->log_epoch_ticks,
-				clock_ns_to_ticks(&t->clk, end_ns));
-	for (int i = 0; i < t->nlogw; i++)
-		if (oplog_writer_finish(&t->logw[i], end) < 0) {
-			thread_log_failed(t, &t->logw[i]);
-			return;
+	for (int i = 0; i < l->n; i++)
+		if (oplog_writer_finish(&l->w[i], end) < 0) {
+			l->failed = i;
+			return -1;
 		}
+	return 0;
 }
 
-void thread_log_free(struct fb_thread *t)
+void thread_log_error(const struct thread_log *l, char *buf, size_t size)
 {
-	for (int i = 0; t->logw && i < OPLOG_SETS; i++)
-		oplog_writer_free(&t->logw[i]);
-	free(t->logw);
-	t->logw = NULL;
-	t->nlogw = 0;
+	const struct oplog_writer *w = l->failed >= 0 ? &l->w[l->failed] : NULL;
+
+	if (w)
+		snprintf(buf, size, "cannot write the per-op log %s: %s",
+			 w->path[w->err_file], strerror(w->err));
+	else
+		snprintf(buf, size, "cannot write the per-op logs");
+}
+
+void thread_log_free(struct thread_log *l)
+{
+	for (int i = 0; l->w && i < OPLOG_SETS; i++)
+		oplog_writer_free(&l->w[i]);
+	free(l->w);
+	l->w = NULL;
+	l->n = 0;
 }

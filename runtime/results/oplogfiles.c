@@ -138,7 +138,8 @@ static long logfile_group(struct logfile_list *l)
 {
 	long files = 0;
 
-	qsort(l->e, l->n, sizeof(*l->e), logfile_cmp);
+	if (l->n)
+		qsort(l->e, l->n, sizeof(*l->e), logfile_cmp);
 	for (size_t i = 0; i < l->n; i++) {
 		struct logfile_entry *e = &l->e[i], *prev = i ? &l->e[i - 1] : NULL;
 

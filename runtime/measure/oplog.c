@@ -348,37 +348,50 @@ void oplog_writer_free(struct oplog_writer *w)
 
 /*
  * The op's lines, one per file: fio's per-I/O samples.  Every line of an
- * op shares its time and its columns after the value, formatted once.
+ * op shares its time and its columns after the value, formatted once,
+ * and a line whose value is the previous one's (a synchronous op's lat
+ * and clat) is that line again.
  */
 static int oplog_op_lines(struct oplog_writer *w, const struct oplog_op *op)
 {
 	static const enum oplog_file files[] = {
 		OPLOG_LAT, OPLOG_CLAT, OPLOG_SLAT, OPLOG_BW, OPLOG_IOPS,
 	};
-	uint64_t value[OPLOG_NFILES] = {
-		[OPLOG_LAT] = op->lat_ns, [OPLOG_CLAT] = op->clat_ns,
-		[OPLOG_SLAT] = op->slat_ns, [OPLOG_BW] = oplog_op_bw(op->bytes, op->clat_ns),
-		[OPLOG_IOPS] = 1,
-	};
 	char head[24], tail[OPLOG_LINE_MAX];
 	size_t nh = (size_t)(oplog_put_u64(head, op->end_ns / 1000000) - head);
 	size_t nt = oplog_format_tail(tail, op->dir, op->bytes, w->conf->offset, op->offset);
+	const char *last = NULL;
+	size_t nlast = 0;
+	uint64_t vlast = 0;
 
 	head[nh++] = ',';
 	head[nh++] = ' ';
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		enum oplog_file f = files[i];
-		char *p;
+		uint64_t v;
+		char *p, *line;
 
 		if (w->fd[f] < 0 || (f == OPLOG_SLAT && !op->split))
 			continue;
-		p = oplog_room(w, f, OPLOG_LINE_MAX);
+		v = f == OPLOG_LAT ? op->lat_ns : f == OPLOG_CLAT ? op->clat_ns :
+		    f == OPLOG_SLAT ? op->slat_ns : f == OPLOG_IOPS ? 1 :
+		    oplog_op_bw(op->bytes, op->clat_ns);
+		line = p = oplog_room(w, f, OPLOG_LINE_MAX);
 		if (!p)
 			return -1;
-		memcpy(p, head, nh);
-		p = oplog_put_u64(p + nh, value[f]);
-		memcpy(p, tail, nt);
-		w->buf[f].len = (size_t)(p + nt - w->buf[f].data);
+		if (last && v == vlast) {
+			memcpy(p, last, nlast);
+			p += nlast;
+		} else {
+			memcpy(p, head, nh);
+			p = oplog_put_u64(p + nh, v);
+			memcpy(p, tail, nt);
+			p += nt;
+		}
+		w->buf[f].len += (size_t)(p - line);
+		last = line;
+		nlast = (size_t)(p - line);
+		vlast = v;
 	}
 	return 0;
 }

@@ -511,11 +511,22 @@ uint64_t oplog_file_count(const struct plan *p)
 	return n;
 }
 
-/* "lat, clat, slat, bw": set c's files, with its averaging. */
-static void oplog_describe_set(FILE *out, const struct plan_oplog *c, uint64_t slots,
-			       const char *whose)
+/* Lines a file of windows of `ms` holds at most in a run of `run_s` (0: unknown). */
+static uint64_t oplog_window_lines(uint64_t ms, double run_s)
 {
-	uint64_t mem = oplog_writer_mem(c);
+	double n = run_s * 1000 / (double)ms;
+
+	return run_s > 0 && n < 1e15 ? 2 * ((uint64_t)n + 1) : 0;
+}
+
+/*
+ * "lat, clat, slat, bw": set c's files, its lines and its memory, which
+ * is fixed: the run's length changes only the files' sizes.
+ */
+static void oplog_describe_set(FILE *out, const struct plan_oplog *c, uint64_t slots,
+			       const char *whose, double run_s)
+{
+	uint64_t mem = oplog_writer_mem(c), lines;
 	const char *sep = "";
 	char path[96];
 
@@ -530,15 +541,27 @@ static void oplog_describe_set(FILE *out, const struct plan_oplog *c, uint64_t s
 	}
 	fprintf(out, "%s for %" PRIu64 " thread instance%s",
 		c->shared ? " (one of each for all)" : " ...", slots, slots == 1 ? "" : "s");
-	if (c->avg_msec)
-		fprintf(out, "; a line per direction per %" PRIu64 " ms", c->avg_msec);
-	else
-		fprintf(out, "; a line per op (about 30 to 60 bytes per file)");
-	if (c->prefix[PLAN_OPLOG_HIST])
-		fprintf(out, "; histogram every %" PRIu64 " ms (%d bins)", c->hist_msec,
+	if (c->prefix[PLAN_OPLOG_LAT] || c->prefix[PLAN_OPLOG_BW] ||
+	    c->prefix[PLAN_OPLOG_IOPS]) {
+		lines = c->avg_msec ? oplog_window_lines(c->avg_msec, run_s) : 0;
+		if (!c->avg_msec)
+			fprintf(out, "; a line per op (about 30 to 60 bytes)");
+		else if (lines)
+			fprintf(out, "; a line per direction per %" PRIu64 " ms (at most %" PRIu64
+				" lines per file in %g s)", c->avg_msec, lines, run_s);
+		else
+			fprintf(out, "; a line per direction per %" PRIu64 " ms", c->avg_msec);
+	}
+	if (c->prefix[PLAN_OPLOG_HIST]) {
+		lines = oplog_window_lines(c->hist_msec, run_s);
+		fprintf(out, "; histogram every %" PRIu64 " ms (%d bins", c->hist_msec,
 			OPLOG_HIST_BINS >> c->hist_coarseness);
-	fprintf(out, "; %" PRIu64 " KiB of memory per thread instance\n",
-		(mem + 1023) / 1024);
+		if (lines)
+			fprintf(out, ", at most %" PRIu64 " lines in %g s", lines, run_s);
+		fprintf(out, ")");
+	}
+	fprintf(out, "; %" PRIu64 " KiB of memory per thread instance, whatever the "
+		"run's length\n", (mem + 1023) / 1024);
 }
 
 void oplog_describe(FILE *out, const struct plan *p)
@@ -552,13 +575,16 @@ void oplog_describe(FILE *out, const struct plan *p)
 	fprintf(out, "%s: per-op logs (%" PRIu64 " file%s):\n", p->filename,
 		oplog_file_count(p), oplog_file_count(p) == 1 ? "" : "s");
 	if (plan_oplog_any(&p->oplog))
-		oplog_describe_set(out, &p->oplog, oplog_slots(p), "command line");
+		oplog_describe_set(out, &p->oplog, oplog_slots(p), "command line",
+				   p->runtime_s);
 	for (int i = 0; i < p->nprocs; i++) {
 		char whose[96];
 
 		if (!plan_oplog_any(&p->procs[i].log))
 			continue;
 		snprintf(whose, sizeof(whose), "process %s", p->procs[i].name);
-		oplog_describe_set(out, &p->procs[i].log, oplog_proc_slots(p, i), whose);
+		oplog_describe_set(out, &p->procs[i].log, oplog_proc_slots(p, i), whose,
+				   p->procs[i].runtime_s > 0 ? p->procs[i].runtime_s :
+				   p->runtime_s);
 	}
 }

@@ -19,11 +19,13 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 
 /* One file of one set: for one slot, or (shared) for the set's range. */
@@ -285,27 +287,39 @@ out:
 	return rc;
 }
 
+/*
+ * Two steps, as the results files (session.c): every file flushed to
+ * disk and closed while a second interrupt may still abandon them all
+ * (its cleanup removes the temporary files), then every one renamed with
+ * the signals held, so that the logs are kept all or none.
+ */
 int results_oplog_commit(struct results_oplog *ro)
 {
 	size_t written = 0;
+	sigset_t old;
 	int rc = 0;
 
 	for (size_t i = 0; i < ro->nout; i++) {
-		bool synced = true;
-
 		if (ro->fd[i] < 0)
 			continue;
 		if (fsync(ro->fd[i]) < 0 && errno != EINVAL) {
 			log_error("cannot write %s: fsync: %s", ro->path[i], strerror(errno));
-			synced = false;
+			outfile_close(&ro->out[i]);     /* removes its temporary file */
+			rc = -1;
 		}
 		close(ro->fd[i]);
 		ro->fd[i] = -1;
-		if (synced && outfile_commit(&ro->out[i]) == 0)
+	}
+	interrupt_hold(&old);
+	for (size_t i = 0; i < ro->nout; i++) {
+		if (!ro->out[i].live)
+			continue;
+		if (outfile_commit(&ro->out[i]) == 0)
 			written++;
 		else
 			rc = -1;
 	}
+	interrupt_release(&old);
 	if (written)
 		log_info("Per-op logs written: %s%s (%zu file%s)", ro->path[0],
 			 written > 1 ? " ..." : "", written, written == 1 ? "" : "s");

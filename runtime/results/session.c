@@ -202,7 +202,12 @@ static int outputs_writable(const struct session_options *so)
 /* interrupt_on_exit()'s cleanup while the logs' temporary files exist. */
 static void discard_logs(void *arg)
 {
+	static const char msg[] = "flowbench: error: the per-op logs were not written\n";
+
 	results_oplog_discard_async(arg);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more can be done */
+	}
 }
 
 /*

@@ -243,6 +243,23 @@ expect_failed early "memory"
 ls -a | grep -q '^\.flowbench-log\.' && fail "temporary files left: $(ls -a)"
 ok "a run that fails before its timed phase leaves no log and no temporary file"
 
+# an interrupted run keeps the logs of what it did, as its results
+"$FLOWBENCH" run s.f --cache warm --runtime 60 --log-lat int >int.out 2>&1 &
+pid=$!
+n=0
+until [ -n "$(find . -maxdepth 1 -name '.flowbench-log.*' -size +0 2>/dev/null)" ]; do
+	n=$((n + 1))
+	[ "$n" -lt 600 ] || { kill "$pid"; fail "no log line written in 60 s"; }
+	sleep 0.1
+done
+kill -INT "$pid"
+st=0
+wait "$pid" || st=$?
+[ "$st" -eq 130 ] && grep -q "Per-op logs written: .* (3 files)" int.out &&
+	[ -s int_lat.1.log ] || { cat int.out; fail "an interrupted run did not keep its logs (status $st)"; }
+ls -a | grep -q '^\.flowbench-log\.' && fail "temporary files left: $(ls -a)"
+ok "an interrupted run keeps the logs of its partial results"
+
 # ---- usage errors -----------------------------------------------------
 usage() {
 	st=0

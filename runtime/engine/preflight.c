@@ -314,7 +314,7 @@ static int check_memory(const struct plan *p, const struct preflight_limits *l)
 			snprintf(what, sizeof(what), "memsize=%s",
 				 preflight_bytes(pt->memsize, b1, sizeof(b1)));
 		else
-			snprintf(what, sizeof(what), "%s each (I/O buffers, statistics, per-op logs)",
+			snprintf(what, sizeof(what), "%s each (I/O buffers, statistics)",
 				 preflight_bytes(each, b1, sizeof(b1)));
 		log_error("%s:%d:%d: thread '%s' of process '%s': %s x %" PRIu64
 			  " thread instances needs %s of memory (the whole run about %s); "

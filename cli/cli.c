@@ -24,14 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An option's parser returns 0, CLI_STOP (nothing after it is read), or -1. */
+/* An option's parser returns 0, CLI_STOP (nothing after it is read),
+ * CLI_REST (every word after it is fio's: run --fio), or -1. */
 #define CLI_STOP 1
+#define CLI_REST 2
 
 typedef int cli_option_fn(struct cli_args *args, const char *opt,
 			  const char *value, FILE *err);
 
 #define CMD(c) (1u << (c))
 #define WORKLOAD_CMDS (CMD(CLI_RUN) | CMD(CLI_CHECK))
+#define DEFINE_CMDS (WORKLOAD_CMDS | CMD(CLI_IMPORT_FIO))
 #define EVERY_CMD (CMD(CLI_RUN) | CMD(CLI_CHECK) | CMD(CLI_LIST) | \
 		   CMD(CLI_COMPARE) | CMD(CLI_REPORT) | CMD(CLI_IMPORT_FIO))
 
@@ -227,6 +230,31 @@ static int set_fio_lenient(struct cli_args *args, const char *opt, const char *v
 	(void)v;
 	(void)err;
 	args->fio_lenient = true;
+	return 0;
+}
+
+/* run/check --fio: the words after it are an fio command line. */
+static int set_fio_args(struct cli_args *args, const char *opt, const char *v,
+			FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->fio_args = true;
+	return CLI_REST;
+}
+
+/* A word of fio's command line: its index in argv. */
+static int add_fio_word(struct cli_args *args, int i, FILE *err)
+{
+	int *w = realloc(args->fio_words, (size_t)(args->nfio_words + 1) * sizeof(*w));
+
+	if (!w) {
+		fprintf(err, "flowbench: error: out of memory\n");
+		return -1;
+	}
+	args->fio_words = w;
+	w[args->nfio_words++] = i;
 	return 0;
 }
 
@@ -470,10 +498,14 @@ static const struct cli_option options[] = {
 	{ NULL, 'f', "FILE", WORKLOAD_CMDS, set_file,
 	  "the workload file: flowbench -f FILE is flowbench run FILE; "
 	  "one workload file per run", "a file", NULL },
-	{ "--define", 'D', "NAME=VALUE", WORKLOAD_CMDS, add_define,
+	{ "--define", 'D', "NAME=VALUE", DEFINE_CMDS, add_define,
 	  "set $NAME before the script runs; the script's own "
 	  "'set $NAME=...' is then skipped. VALUE is written as in WML: "
-	  "64m, 8k, true, /tmp/dir. Repeat for several variables", NULL, NULL },
+	  "64m, 8k, true, /tmp/dir. Repeat for several variables. For an fio "
+	  "job (import-fio, run JOB.fio, --fio): the value of ${NAME} in the "
+	  "job file, of fio's $mb_memory, $ncpus, $pagesize, and with "
+	  "filesize (filesize_N for job N) the size of a device or file the "
+	  "job leaves unsaid (size=95% of a device)", NULL, NULL },
 	{ "--runtime", 0, "SECONDS", WORKLOAD_CMDS, parse_runtime,
 	  "duration of the timed phase (overrides 'run N')", NULL, NULL },
 	{ "--cache", 0, "cold|warm", WORKLOAD_CMDS, parse_cache,
@@ -501,6 +533,11 @@ static const struct cli_option options[] = {
 	  "(no .flowbench marker) and use it even if it holds other files: "
 	  "only entries with flowbench's 8-digit names are ever removed; /, "
 	  "home and system directories stay refused", NULL, NULL },
+	{ "--fio", 0, NULL, WORKLOAD_CMDS, set_fio_args,
+	  "FIO-ARGS...: the rest of the line is an fio command line (--name=a --rw=randread "
+	  "--bs=4k ..., job files among it), imported as by import-fio and run "
+	  "(or checked); its warnings come first. A FILE ending in .fio, .job "
+	  "or .ini is an fio job file, imported the same way", NULL, NULL },
 	{ "--shared-files", 0, NULL, WORKLOAD_CMDS, set_shared_files,
 	  "flowbench-mpi only: every rank uses the same files, prepared once by "
 	  "rank 0 (N clients on one shared file); without it each rank works in "
@@ -554,7 +591,10 @@ static const struct cli_option options[] = {
 	  "where to write the page (required)", NULL, NULL },
 	{ "--lenient", 0, NULL, CMD(CLI_IMPORT_FIO), set_fio_lenient,
 	  "import-fio: options it cannot honour become '# NOT IMPORTED:' "
-	  "comments (the job runs without them) instead of errors", NULL, NULL },
+	  "comments and warnings (the job runs without them) instead of "
+	  "errors; options that change how much work a job does or what it "
+	  "measures stay errors. Every other word of import-fio is fio's: "
+	  "its job options (--name=a --rw=randread ...) and job files", NULL, NULL },
 
 	{ "--dir", 0, NULL, CMD(CLI_LIST), set_list_dir,
 	  "print the catalogue's directory instead of its workloads (where "
@@ -634,12 +674,24 @@ static int check_log_options(const struct cli_args *args, FILE *err)
 
 static int workload_finish(struct cli_args *args, FILE *err)
 {
-	if (!args->file) {
-		fprintf(err, "flowbench: error: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
+	if (args->fio_args && args->file) {
+		fprintf(err, "flowbench: error: a workload file or --fio, not both (the "
+			"job files of an fio command line go after --fio)\n");
+		return -1;
+	}
+	if (args->fio_args && !args->nfio_words) {
+		fprintf(err, "flowbench: error: --fio needs an fio command line after it "
+			"(--fio --name=a --rw=randread --bs=4k --size=16m)\n");
 		return -1;
 	}
 	if (check_log_options(args, err) < 0)
 		return -1;
+	if (args->fio_args)
+		return check_interval_count(args, err);
+	if (!args->file) {
+		fprintf(err, "flowbench: error: no workload file given (e.g. flowbench run workloads/randomrw.f)\n");
+		return -1;
+	}
 	return check_interval_count(args, err);
 }
 
@@ -677,23 +729,11 @@ static int report_finish(struct cli_args *args, FILE *err)
 	return 0;
 }
 
-/*
- * import-fio: one job file; a second one, or "-" (standard input is not
- * read), is misuse.  After "--" a job file may start with '-'.
- */
-static int job_operand(struct cli_args *args, const char *a, FILE *err)
-{
-	(void)err;
-	if (args->file || strcmp(a, "-") == 0)
-		return -1;
-	args->file = a;
-	return 0;
-}
-
+/* import-fio: its words are fio's (parse_rest): at least one. */
 static int job_finish(struct cli_args *args, FILE *err)
 {
 	(void)err;
-	return args->file ? 0 : -1;
+	return args->nfio_words ? 0 : -1;
 }
 
 /* list: no operand at all. */
@@ -718,34 +758,42 @@ struct cli_subcommand {
 	int (*finish)(struct cli_args *args, FILE *err);
 	bool named;               /* errors say "flowbench: error: WORD: ..." */
 	const char *misuse;       /* a wrong argument or option: this message */
+	/* its operands, and the options that are not flowbench's, are an
+	 * fio command line's words (import-fio) */
+	bool fio;
 };
 
 static const struct cli_subcommand subcommands[] = {
-	{ "run", CLI_RUN, "run FILE [options]", "run a WML workload",
-	  workload_operand, workload_finish, false, NULL },
+	{ "run", CLI_RUN, "run FILE [options]", "run a WML workload, or an fio "
+	  "job (FILE.fio, or --fio FIO-ARGS... last)",
+	  workload_operand, workload_finish, false, NULL, false },
 	{ NULL, CLI_RUN, "-f FILE [options]", "the same (filebench's habit)",
-	  workload_operand, workload_finish, false, NULL },
+	  workload_operand, workload_finish, false, NULL, false },
 	{ "check", CLI_CHECK, "check FILE [options]",
 	  "parse and validate, touch nothing",
-	  workload_operand, workload_finish, false, NULL },
+	  workload_operand, workload_finish, false, NULL, false },
 	{ "list", CLI_LIST, "list [--dir]",
 	  "the catalogue of workloads; FILE may be a name from it (run fileserver)",
 	  no_operand, NULL, false,
-	  "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" },
+	  "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)", false },
 	{ "compare", CLI_COMPARE, "compare A.json B.json... [options]",
 	  "results files side by side: mean ± stdev, %diff against A, "
 	  "Welch's t-test",
-	  results_operand, compare_finish, true, NULL },
+	  results_operand, compare_finish, true, NULL, false },
 	{ "report", CLI_REPORT, "report A.json... -o FILE.html",
 	  "one self-contained HTML page of charts",
-	  results_operand, report_finish, true, NULL },
-	{ "import-fio", CLI_IMPORT_FIO, "import-fio JOB.fio [--lenient]",
-	  "print a commented WML workload doing what the fio job file does",
-	  job_operand, job_finish, false,
-	  "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" },
+	  results_operand, report_finish, true, NULL, false },
+	{ "import-fio", CLI_IMPORT_FIO, "import-fio [--lenient] [-D NAME=VALUE] "
+	  "(JOB.fio | FIO-ARGS...)",
+	  "print a commented WML workload doing what the fio job file or fio "
+	  "command line does",
+	  no_operand, job_finish, false,
+	  "import-fio takes an fio job file or fio's command line (flowbench "
+	  "import-fio job.fio > job.f, flowbench import-fio --name=a "
+	  "--rw=randread --size=16m)", true },
 	{ "help", CLI_HELP, "--help | --version", "this help, or the version",
-	  NULL, NULL, false, NULL },
-	{ "version", CLI_VERSION, NULL, NULL, NULL, NULL, false, NULL },
+	  NULL, NULL, false, NULL, false },
+	{ "version", CLI_VERSION, NULL, NULL, NULL, NULL, false, NULL, false },
 };
 
 #define NSUBCOMMANDS (sizeof(subcommands) / sizeof(subcommands[0]))
@@ -886,14 +934,28 @@ static int parse_rest(const struct cli_subcommand *sc, int argc, char **argv,
 		const char *a = argv[i];
 		int r;
 
+		const char *value;
+
 		if (!options_done && strcmp(a, "--") == 0) {
 			options_done = true;
+			/* fio's own "--": the job files follow */
+			if (sc->fio && add_fio_word(args, i, err) < 0)
+				return -1;
 			continue;
 		}
-		if (!options_done && a[0] == '-' && a[1])
+		if (!options_done && a[0] == '-' && a[1] &&
+		    (!sc->fio || find_option(sc, a, &value)))
 			r = take_option(sc, argc, argv, &i, args, err);
+		else if (sc->fio)
+			r = add_fio_word(args, i, err);
 		else
 			r = misused(sc, sc->operand(args, a, err), err);
+		/* run --fio: every word after it is fio's */
+		while (r == CLI_REST && ++i < argc)
+			if (add_fio_word(args, i, err) < 0)
+				return -1;
+		if (r == CLI_REST)
+			break;
 		if (r != 0)
 			return r < 0 ? -1 : 0;     /* an error, or CLI_STOP */
 	}
@@ -968,6 +1030,9 @@ void cli_args_free(struct cli_args *args)
 	free(args->outputs);
 	args->outputs = NULL;
 	args->noutputs = 0;
+	free(args->fio_words);
+	args->fio_words = NULL;
+	args->nfio_words = 0;
 }
 
 /* ---- --help, from the same tables --------------------------------- */

@@ -7,6 +7,8 @@
  *   flowbench compare A.json B.json... [--format text|markdown|csv]
  *   flowbench report A.json... -o report.html
  *   flowbench import-fio JOB.fio            (WML for an fio job file, on stdout)
+ *   flowbench import-fio --name=a --rw=...  (the same for fio's command line)
+ *   flowbench run|check JOB.fio, run|check --fio FIO-ARGS...  (imported in memory)
  *   flowbench --help | --version
  *
  * cli.c holds two tables, the subcommands and the options (one row each:
@@ -66,6 +68,10 @@ struct cli_args {
 	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
 	int noutputs;
 	bool fio_lenient;         /* import-fio --lenient: NOT IMPORTED comments */
+	int *fio_words;           /* argv indices of fio's words (malloc'ed): import-fio's
+				     operands and unknown options, or all after run --fio */
+	int nfio_words;
+	bool fio_args;            /* run/check --fio: the rest of the line is fio's */
 	struct plan_oplog oplog;  /* --log-*: per-op logs of every thread instance */
 	bool log_coarseness_given;
 	char *const *argv;        /* the whole command line, for results files */

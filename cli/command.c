@@ -69,7 +69,86 @@ static char *workload_path(const char *file)
 struct workload {
 	char *path;
 	struct frontend_result fe;
+	char *fio_wml;            /* an fio job's WML, imported in memory */
+	char *fio_path;           /* the name its messages give it */
+	struct frontend_define *fio_defines;   /* the -D its WML gets */
 };
+
+/*
+ * An fio job file: named .fio, .job or .ini (fio's habits).  Any other
+ * name is WML; a WML file that starts as a job file does gets a hint
+ * from the front end instead of a guess.
+ */
+static bool is_fio_job_file(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot && !strchr(dot, '/') && (strcmp(dot, ".fio") == 0 ||
+					    strcmp(dot, ".job") == 0 ||
+					    strcmp(dot, ".ini") == 0);
+}
+
+/* -D as import-fio takes them (the same NAME=VALUE pairs). */
+static struct fio_define *fio_defines(const struct cli_args *args)
+{
+	struct fio_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
+
+	for (int i = 0; i < args->ndefines; i++) {
+		defs[i].name = args->defines[i].name;
+		defs[i].value = args->defines[i].value;
+	}
+	return defs;
+}
+
+/*
+ * run or check of an fio job: `run JOB.fio` (its word of argv) or `run
+ * --fio ARGS...`, imported into memory as import-fio would print it,
+ * after a line saying so; the import's warnings come before the run's
+ * output.  The -D the import used (${NAME}, keywords, a device's size)
+ * are left out of those the WML gets.  0, or 1 after the messages.
+ */
+static int fio_load(const struct cli_args *args, struct workload *w,
+		    struct frontend_define *wml_defs, int *nwml_defs, FILE *err)
+{
+	struct fio_define *defs = fio_defines(args);
+	bool *used = xcalloc((size_t)args->ndefines + 1, sizeof(*used));
+	struct fio_read_opts ro = {
+		.defines = defs, .ndefines = args->ndefines, .define_used = used,
+	};
+	int file_word = -1, status;
+	struct fio_cmdline cl = {
+		.argv = args->argv, .argc = args->argc,
+		.words = args->fio_words, .nwords = args->nfio_words,
+	};
+	size_t n = 0;
+	FILE *mem;
+
+	if (!args->fio_args) {
+		for (int i = 0; i < args->argc; i++)
+			if (args->argv[i] == args->file)
+				file_word = i;
+		cl.words = &file_word;
+		cl.nwords = 1;
+		fprintf(err, "%s: an fio job file: imported (flowbench import-fio %s "
+			"shows the WML)\n", args->file, args->file);
+	} else {
+		fprintf(err, "flowbench: an fio command line: imported (flowbench "
+			"import-fio with the same words shows the WML)\n");
+	}
+	mem = open_memstream(&w->fio_wml, &n);
+	if (!mem)
+		oom_exit();
+	status = fio_import_cmdline(&cl, &ro, mem, err);
+	fclose(mem);
+	*nwml_defs = 0;
+	for (int i = 0; status == 0 && i < args->ndefines; i++)
+		if (!used[i])
+			wml_defs[(*nwml_defs)++] = args->defines[i];
+	w->fio_path = xstrdup(args->fio_args ? "the fio command line" : args->file);
+	free(defs);
+	free(used);
+	return status ? 1 : 0;
+}
 
 /*
  * run and check: FILE through the front end to a plan that has something
@@ -98,10 +177,25 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 	}
 
 	memset(w, 0, sizeof(*w));
-	w->path = workload_path(args->file);
-	if (!w->path)
-		return 1;
-	in.path = w->path;
+	if (args->fio_args || is_fio_job_file(args->file)) {
+		struct frontend_define *defs = xcalloc((size_t)args->ndefines + 1,
+						       sizeof(*defs));
+		int st = fio_load(args, w, defs, &in.ndefines, in.err);
+
+		in.defines = defs;
+		w->fio_defines = defs;
+		if (st)
+			return 1;
+		w->path = xstrdup(w->fio_path);
+		in.path = w->fio_path;
+		in.text = w->fio_wml;
+		in.len = strlen(w->fio_wml);
+	} else {
+		w->path = workload_path(args->file);
+		if (!w->path)
+			return 1;
+		in.path = w->path;
+	}
 	if (h && h->compiled) {
 		/* every client compiles; one message for all, from one client */
 		if (h->compiled(h->ctx, frontend_compile(&in, &w->fe)) != 0)
@@ -122,6 +216,9 @@ static void workload_free(struct workload *w)
 {
 	frontend_free(&w->fe);
 	free(w->path);
+	free(w->fio_wml);
+	free(w->fio_path);
+	free(w->fio_defines);
 }
 
 /* check's one line: what the plan holds. */
@@ -147,6 +244,34 @@ static void print_summary(const struct plan *p)
 	       p->nprocs, p->nprocs == 1 ? "" : "s",
 	       (unsigned long long)threads, threads == 1 ? "" : "s",
 	       p->nflowops, p->nflowops == 1 ? "" : "s", run);
+}
+
+/*
+ * check's line for each choice (a composite defined with `choose`): its
+ * members with their weights and odds, so that a mix is seen as the run
+ * will draw it.
+ */
+static void print_choices(const struct plan *p)
+{
+	for (int k = 0; k < p->nflowops; k++) {
+		const struct plan_flowop *f = &p->flowops[k];
+		uint64_t total = 0;
+
+		if (f->ops != flowops_registry.choice)
+			continue;
+		for (int j = k + 1; j <= k + f->ndesc; j += 1 + p->flowops[j].ndesc)
+			total += (uint64_t)plan_attr_int(&p->flowops[j], PA_WEIGHT, 0);
+		printf("%s: choice %s (thread %s) draws one of:", p->filename,
+		       f->name, p->threads[f->thread].name);
+		for (int j = k + 1; j <= k + f->ndesc; j += 1 + p->flowops[j].ndesc) {
+			int64_t w = plan_attr_int(&p->flowops[j], PA_WEIGHT, 0);
+
+			printf("%s %s %lld (%.4g %%)", j == k + 1 ? "" : ",",
+			       p->flowops[j].name, (long long)w,
+			       total ? 100.0 * (double)w / (double)total : 0.0);
+		}
+		printf("\n");
+	}
 }
 
 /*
@@ -278,6 +403,7 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 
 	if (status == 0) {
 		print_summary(&w.fe.plan);
+		print_choices(&w.fe.plan);
 		status = print_footprint(&w.fe.plan);
 		oplog_describe(stdout, &w.fe.plan);
 	}
@@ -308,19 +434,23 @@ static int cmd_report_files(const struct cli_args *args, const struct command_ho
 	return report_command(args->inputs, args->ninputs, args->report_out, stderr);
 }
 
-/* `import-fio JOB.fio`: the WML translation on stdout. */
+/* `import-fio JOB.fio` or fio's command line: the WML on stdout. */
 static int cmd_import_fio(const struct cli_args *args, const struct command_hooks *h)
 {
-	(void)h;
-	size_t len = 0;
-	char *text = frontend_read(args->file, &len, stderr);
+	struct fio_define *defs = fio_defines(args);
+	struct fio_read_opts ro = {
+		.lenient = args->fio_lenient, .defines = defs,
+		.ndefines = args->ndefines,
+	};
+	struct fio_cmdline cl = {
+		.argv = args->argv, .argc = args->argc,
+		.words = args->fio_words, .nwords = args->nfio_words,
+	};
 	int status;
 
-	if (!text)
-		return 1;
-	status = fio_import_lenient(args->file, text, len, stdout, stderr,
-				    args->fio_lenient);
-	free(text);
+	(void)h;
+	status = fio_import_cmdline(&cl, &ro, stdout, stderr);
+	free(defs);
 	return status;
 }
 

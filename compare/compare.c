@@ -14,6 +14,7 @@
 
 #include "runtime/base/clock.h"
 #include "runtime/base/units.h"
+#include "compare/tools.h"
 #include "compare/welch.h"
 
 /*
@@ -35,6 +36,8 @@ struct metric {
 static double fo_ops(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ops_per_s; }
 static double fo_mb(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->mb_per_s; }
 static double fo_ms(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->ms_per_op; }
+static double fo_slat(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->slat_ms_per_op; }
+static double fo_lat(const struct rf_flowop *fo, const struct metric *m) { (void)m; return fo->lat_ms_per_op; }
 static double sum_ops(const struct rf_summary *s) { return s->ops_per_s; }
 static double sum_mb(const struct rf_summary *s) { return s->mb_per_s; }
 static double sum_ms(const struct rf_summary *s) { return s->ms_per_op; }
@@ -55,6 +58,9 @@ static const struct metric metrics[] = {
 	{ "ops/s", "ops_per_s", fo_ops, sum_ops, 0, NULL },
 	{ "MB/s", "mb_per_s", fo_mb, sum_mb, 0, NULL },
 	{ "ms/op", "ms_per_op", fo_ms, sum_ms, 0, NULL },
+	/* fio's submission and total latency (its slat and lat; ms/op is clat) */
+	{ "slat ms/op", "slat_ms_per_op", fo_slat, NULL, 0, NULL },
+	{ "lat ms/op", "lat_ms_per_op", fo_lat, NULL, 0, NULL },
 	{ "p50 latency", "p50_ns", fo_pct, NULL, 50, NULL },
 	{ "p99 latency", "p99_ns", fo_pct, NULL, 99, NULL },
 	{ "p99.9 latency", "p99.9_ns", fo_pct, NULL, 99.9, NULL },
@@ -68,6 +74,16 @@ static const struct metric metrics[] = {
 static bool summary_only(const struct metric *m)
 {
 	return m->of_flowop == NULL;
+}
+
+/*
+ * A table shown only when some file has a value in it: one without an
+ * IO Summary row (a percentile, fio's slat and lat) or without flowop
+ * rows (a cost).
+ */
+static bool if_any(const struct metric *m)
+{
+	return m->of_summary == NULL || summary_only(m);
 }
 
 /*
@@ -441,6 +457,17 @@ static void legend_line(FILE *out, bool md, const char *line)
 	fputc('\n', out);
 }
 
+/* rf_tools_lines()'s lines as legend lines. */
+static void tool_line_text(void *out, const char *text)
+{
+	legend_line(out, false, text);
+}
+
+static void tool_line_md(void *out, const char *text)
+{
+	legend_line(out, true, text);
+}
+
 /* A JSON value as short text for a legend line ("-" when absent). */
 static char *legend_value(const json_t *v)
 {
@@ -623,7 +650,8 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 		rank_lines(out, &docs[d], md);
 	}
 	for (int d = 1; d < ndocs; d++)
-		if (strcmp(docs[d].compat, docs[0].compat) != 0)
+		if (rf_tools_same(&docs[0], &docs[d]) &&
+		    strcmp(docs[d].compat, docs[0].compat) != 0)
 			fprintf(out, "%swarning: %s ran by %s's rules and %s by %s's "
 				"(--compat): they count different work, so their numbers "
 				"are not comparable (docs/differences.md section 10)\n",
@@ -634,7 +662,9 @@ static void legend(FILE *out, const struct rf_doc *docs, int ndocs, bool md)
 		warn_clock(out, &docs[d], md);
 	}
 	for (int d = 1; d < ndocs; d++)
-		warn_differences(out, &docs[0], &docs[d], md);
+		if (rf_tools_same(&docs[0], &docs[d]))
+			warn_differences(out, &docs[0], &docs[d], md);
+	rf_tools_lines(docs, ndocs, md ? tool_line_md : tool_line_text, out);
 	fprintf(out, "%svalues: mean ± stdev over a file's runs; %%diff against the baseline; significant: Welch's t-test, p < %g\n\n",
 		md ? "- " : "", WELCH_SIGNIFICANCE);
 }
@@ -728,7 +758,7 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 			int before = g.ncells;
 
 			if (metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v) == 0 &&
-			    (metrics[m].pct > 0 || summary_only(&metrics[m])))
+			    if_any(&metrics[m]))
 				g.ncells = before;    /* a percentile or a cost no file has */
 		}
 		if (!g.oom)
@@ -744,7 +774,7 @@ int compare_print(FILE *out, const struct rf_doc *docs, int ndocs,
 			rows = metric_rows(&g, &metrics[m], docs, ndocs, keys, nkeys, fmt, s, v);
 			if (g.oom)
 				break;
-			if (rows == 0 && (metrics[m].pct > 0 || summary_only(&metrics[m])))
+			if (rows == 0 && if_any(&metrics[m]))
 				continue;       /* a percentile or a cost no file has */
 			if (m)
 				fputc('\n', out);

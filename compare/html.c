@@ -15,6 +15,7 @@
 #include "compare/html_usage.h"
 #include "compare/nameidx.h"
 #include "compare/svg.h"
+#include "compare/tools.h"
 #include "compare/welch.h"
 
 static const char style[] =
@@ -235,6 +236,7 @@ static void header_pairs(struct pairs *p, const struct rf_doc *doc)
 	flatten(p, "flowbench", json_object_get(root, "flowbench"));
 	flatten(p, "seed", json_object_get(root, "seed"));
 	flatten(p, "compat", json_object_get(root, "compat"));     /* whose rules (--compat) */
+	flatten(p, "source", json_object_get(root, "source"));     /* another tool's (fio's) */
 	flatten(p, "workload.sha256", json_object_get(wl, "sha256"));
 	variable_pairs(p, json_object_get(wl, "variables"));
 	flatten(p, "environment", json_object_get(root, "environment"));
@@ -315,6 +317,33 @@ static int files_table(FILE *out, const struct rf_doc *docs, int ndocs)
 		free_pairs(&p[d]);
 	free(p);
 	return status;
+}
+
+/* The page's list of rf_tools_lines(), opened at its first line. */
+struct tool_list {
+	FILE *out;
+	int n;
+};
+
+static void tool_item(void *arg, const char *text)
+{
+	struct tool_list *l = arg;
+
+	if (l->n++ == 0)
+		fputs("<ul class=\"tools\">\n", l->out);
+	fputs("<li>", l->out);
+	html_escape(l->out, text);
+	fputs("</li>\n", l->out);
+}
+
+/* What compare's legend says of files of other tools (fio's), as a list. */
+static void tools_list(FILE *out, const struct rf_doc *docs, int ndocs)
+{
+	struct tool_list l = { out, 0 };
+
+	rf_tools_lines(docs, ndocs, tool_item, &l);
+	if (l.n)
+		fputs("</ul>\n", out);
 }
 
 /* The coloured keys of the files, inside a legend paragraph. */
@@ -958,6 +987,7 @@ int html_report(FILE *out, const struct rf_doc *docs, int ndocs)
 	fputs("</h1>\n", out);
 	if (files_table(out, docs, ndocs) < 0)
 		status = -1;
+	tools_list(out, docs, ndocs);
 
 	fputs("<h2>IO Summary</h2>\n", out);
 	numbers_table(out, docs, ndocs, NULL, a, rate_metrics, NMETRICS(rate_metrics));

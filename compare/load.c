@@ -1,8 +1,9 @@
 /*
  * load.c - reading a results file back: its tree from runtime/results/
  * (read.c: JSON or YAML, whichever its content is, into one jansson
- * tree), refuse a `format` this flowbench does not know, and pull out per
- * run and per flowop the numbers compare and report need, and for a
+ * tree, and fio's JSON output mapped into the same tree with a
+ * "source"), refuse a `format` this flowbench does not know, and pull
+ * out per run and per flowop the numbers compare and report need, and for a
  * flowbench-mpi run each rank's rate.  Keys the schema does not name are
  * ignored; a number that is absent reads as NaN (shown as "-").
  */
@@ -100,6 +101,8 @@ static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
 	fo->ops_per_s = jnum(j, "ops_per_s");
 	fo->mb_per_s = jnum(j, "mb_per_s");
 	fo->ms_per_op = jnum(lat, "mean") / 1e6;
+	fo->slat_ms_per_op = jnum(json_object_get(j, "slat_ns"), "mean") / 1e6;
+	fo->lat_ms_per_op = jnum(json_object_get(j, "lat_ns"), "mean") / 1e6;
 	fo->min_ns = jnum(lat, "min");
 	fo->max_ns = jnum(lat, "max");
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
@@ -387,7 +390,13 @@ static void describe(struct rf_doc *doc)
 	const json_t *fss = json_object_get(env, "filesystems");
 	const json_t *clock = json_object_get(env, "clock");
 	const json_t *drift = json_object_get(clock, "drift_ppm");
+	const json_t *source = json_object_get(doc->root, "source");
 
+	doc->tool = *jstr(source, "tool") ? jstr(source, "tool") : "flowbench";
+	doc->tool_version = jstr(source, "version");
+	doc->tool_format = jstr(source, "output_format");
+	doc->notes = json_array_size(json_object_get(source, "notes")) ?
+		     json_object_get(source, "notes") : NULL;
 	doc->workload = jstr(wl, "file");
 	doc->status = jstr(doc->root, "status");
 	doc->sha256 = jstr(wl, "sha256");

@@ -36,6 +36,9 @@ struct rf_flowop {
 	double ops_per_s;
 	double mb_per_s;
 	double ms_per_op;      /* latency mean; NaN without latency_ns */
+	/* fio's submission and total latency means (its "slat_ns" and
+	   "lat_ns"), in ms; NaN when absent */
+	double slat_ms_per_op, lat_ms_per_op;
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
 	/* latency_ns: its extremes (NaN when absent) and its "histogram" of
@@ -142,6 +145,12 @@ struct rf_doc {
 	const char *status;    /* "" when absent */
 	const char *compat;    /* whose rules it ran by (--compat): "flowbench"
 				  when absent (files written before --compat) */
+	/* the tool that measured it ("source"): "flowbench" when absent, or
+	   "fio" for fio's JSON output, with its version ("fio-3.33") and
+	   output format ("json", "json+"), "" when absent; what the reader
+	   could not keep of it (an array of strings, NULL when none) */
+	const char *tool, *tool_version, *tool_format;
+	const json_t *notes;
 	/* what makes two files comparable (compare's warnings; the HTML
 	   report may show them): pointers into root, "" or NULL when absent */
 	const char *sha256;    /* workload.sha256 */

@@ -222,6 +222,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->workingset = ws > 0 ? (uint64_t)ws : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
 	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
+	p->sets_offset = !p->random || plan_attr_bool(pf, IO_SEQFOLLOWS, false);
 	p->noreadahead = plan_attr_bool(pf, COMMON_NOREADAHEAD, false);
 	common_slotsel_init(&p->sel, pf);
 	if (p->sel.fixed >= FB_FD_SLOTS) {
@@ -663,7 +664,7 @@ io_read_timed(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	    !thread_record_plain(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FLOWOP_DONE;
 	/* at EOF: wrap; misaligned runs wrap at the partial last block */
-	if (!p->random)
+	if (p->sets_offset)
 		s->offset = (uint64_t)n == p->iosize || (n && !p->misalign) ?
 			    off + (uint64_t)n : 0;
 	return FLOWOP_OK;
@@ -767,7 +768,7 @@ io_write_timed(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 				       t0, t1, (uint64_t)n, off) :
 	    !thread_record_plain(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FLOWOP_DONE;
-	if (!p->random)
+	if (p->sets_offset)
 		s->offset = off + (uint64_t)n;
 	return FLOWOP_OK;
 }
@@ -952,6 +953,33 @@ static int io_validate_stride(const struct plan *p, const struct plan_flowop *f,
 	return 0;
 }
 
+/*
+ * seqfollows (a flowbench extension, read and write only): only with
+ * `random` (a sequential op moves the slot's offset anyway), and never
+ * under --compat filebench.
+ */
+static int io_validate_seqfollows(const struct plan *p, const struct plan_flowop *f,
+				  struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_SEQFOLLOWS];
+
+	if (f->nattr <= IO_SEQFOLLOWS || !plan_attr_bool(f, IO_SEQFOLLOWS, false))
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH) {
+		diag_error(d, v->loc, "flowop %s: seqfollows is a flowbench extension "
+			   "(fio's percentage_random); filebench's random offsets leave "
+			   "the sequential one alone, so --compat filebench refuses it",
+			   f->name);
+		return 1;
+	}
+	if (!plan_attr_bool(f, IO_RANDOM, false)) {
+		diag_error(d, v->loc, "flowop %s: seqfollows needs random (a "
+			   "sequential op moves the slot's offset anyway)", f->name);
+		return 1;
+	}
+	return 0;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -991,6 +1019,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	errs += io_validate_memoffset(p, f, d);
 	errs += io_validate_randommap(p, f, d);
 	errs += io_validate_stride(p, f, d);
+	errs += io_validate_seqfollows(p, f, d);
 	return errs;
 }
 
@@ -1029,6 +1058,8 @@ static const struct attr_spec io_attrs[] = {
 	IO_ATTR_RANDOMMAP,
 	{ "stride", T_INT, IO_STRIDE,
 	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" },
+	{ "seqfollows", T_BOOL, IO_SEQFOLLOWS,
+	  "with random: each op leaves the slot's offset at its end, so the slot's next sequential op follows it (fio's percentage_random; flowbench's own)" },
 	{ NULL, 0, 0, NULL }
 };
 

@@ -31,6 +31,7 @@ enum io_attr {
 	IO_MEMOFFSET,           /* the buffer starts this far into thread memory */
 	IO_RANDOMMAP,           /* random: every block once per pass (fio's random map) */
 	IO_STRIDE,              /* sequential: a hole of N bytes after each op (N < 0: backwards) */
+	IO_SEQFOLLOWS,          /* random: leave the slot's offset at the op's end */
 	IO_COUNT
 };
 
@@ -58,6 +59,12 @@ struct io_priv {
 	const struct fb_slot *wss_slot;   /* slot and open nblocks was computed for */
 	uint32_t wss_gen;
 	bool random;
+	/*
+	 * The op leaves the slot's offset at its end, where the slot's next
+	 * sequential op starts: sequential ops, and random ones with
+	 * seqfollows (fio's percentage_random).
+	 */
+	bool sets_offset;
 	bool iosize_random;    /* a random variable: sampled at every op */
 	/*
 	 * Sequential: misalign or stride is set, so the op takes

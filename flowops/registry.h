@@ -37,8 +37,10 @@ FLOWOPS_FAMILIES(FLOWOPS_FAMILY_TABLE)
 
 /* The ops of a composite invocation (composite.c): not reachable by name. */
 extern const struct flowop_ops flowops_composite;
+/* The ops of a choice, a composite defined with `choose` (choice.c). */
+extern const struct flowop_ops flowops_choice;
 
-/* Every family's flowops by name, and the composite's ops. */
+/* Every family's flowops by name, and the composite's and choice's ops. */
 extern const struct flowop_registry flowops_registry;
 
 #endif

@@ -17,6 +17,7 @@
  *   builtins.c   read-only variables ($rank...): seeded before everything
  *   defines.c    -D variables: seeded before the walk, checked after it
  *   attrs.c      what each entity accepts, and values converted to it
+ *   choose.c     a choice (`define flowop ..., choose`) and its weights checked
  *   entities.c   filesets, processes, threads, flowops, composites
  *   compile.c    the entry point and the script walk in source order
  *
@@ -75,6 +76,7 @@ struct local {
 
 struct scope {
 	const char *composite;
+	bool choose;              /* a choice: its direct flowops need weight= */
 	struct local *vars;
 	int n;
 	struct name_index names;  /* into vars */
@@ -101,6 +103,7 @@ struct composite {
 	const struct ast_entity *e;
 	bool expanding;           /* being expanded: catches recursion */
 	long weight;              /* what one invocation evaluates */
+	bool choose;              /* defined with `choose` (choose.c) */
 };
 
 /* A definition collected in source order, evaluated at `run`. */
@@ -271,6 +274,32 @@ int attrs_convert(struct compiler *c, const struct ast_attr *a,
 		  struct plan_value *out);
 const char *attrs_name(struct compiler *c, const struct ast_attr *attrs,
 		       struct src_loc loc, const char *what);
+
+/* ---- choose.c --------------------------------------------------------- */
+
+/* A member's weight above this is an error (so no sum of them can wrap). */
+#define CHOOSE_MAX_WEIGHT 1000000000000LL
+
+/*
+ * Is composite `def` (called `name`) a choice: `choose` (bare, or a
+ * true boolean) among its attributes?  Errors for a value that is not a
+ * boolean, --compat filebench, fewer than two flowops in its body.
+ */
+bool choose_define(struct compiler *c, const struct ast_entity *def,
+		   const char *name);
+/*
+ * The weight (PV_UNSET when not written) of `flowop`, written at `loc`,
+ * built where c->scope is: required directly inside a choice, an error
+ * anywhere else, and bounded by CHOOSE_MAX_WEIGHT.
+ */
+void choose_member(struct compiler *c, const char *flowop,
+		   const struct plan_value *weight, struct src_loc loc);
+/*
+ * After the invocation at plan entry `index` (at `loc`, of choice
+ * `composite`) is expanded: not every weight of its members 0.
+ */
+void choose_check_total(struct compiler *c, int index, struct src_loc loc,
+			const char *composite);
 
 /* ---- entities.c ------------------------------------------------------- */
 

@@ -216,10 +216,11 @@ void composite_define(struct compiler *c, const struct ast_stmt *st)
 
 		for (; a; a = a->next) {
 			if (a->is_local || strcmp(a->name, "name") == 0 ||
-			    strcmp(a->name, "iters") == 0)
+			    strcmp(a->name, "iters") == 0 ||
+			    strcmp(a->name, "choose") == 0)
 				continue;
 			diag_error(c->d, a->loc,
-				   "'define flowop' takes name, iters and local variables ($name=value), not '%s'",
+				   "'define flowop' takes name, iters, choose and local variables ($name=value), not '%s'",
 				   a->name);
 		}
 	}
@@ -229,6 +230,7 @@ void composite_define(struct compiler *c, const struct ast_stmt *st)
 	cp->e = e;
 	cp->expanding = false;
 	cp->weight = expansion_weight(e);
+	cp->choose = choose_define(c, e, name);
 }
 
 static void build_composite(struct compiler *c, const struct ast_entity *e,
@@ -363,6 +365,7 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 	}
 	name = prefix ? arena_printf(&c->p->arena, "%s.%s", prefix,
 				     v[PA_NAME].u.s) : v[PA_NAME].u.s;
+	choose_member(c, name, &v[PA_WEIGHT], e->loc);
 	line = report_line(c, name, v[PA_NAME].loc, c->p->nflowops);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
@@ -414,10 +417,11 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 			    int depth)
 {
 	const struct ast_entity *def = cp->e;
-	struct plan_value iters = { 0 };
+	struct plan_value iters = { 0 }, weight = { 0 };
 	const char *name = NULL;
-	struct scope sc = { .composite = cp->name, .up = c->scope };
-	int nlocals = 0, index, line;
+	struct scope sc = { .composite = cp->name, .choose = cp->choose,
+			    .up = c->scope };
+	int nlocals = 0, index, line, errors;
 	struct plan_flowop *f;
 
 	if (cp->expanding) {
@@ -461,9 +465,16 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 		} else if (strcmp(a->name, "iters") == 0 && a->value) {
 			if (eval_expr(c, a->value, &v) == 0)
 				attrs_convert(c, a, T_SIZE, &v, &iters);
+		} else if (strcmp(a->name, "weight") == 0) {
+			/* a member of a choice; bare, a boolean: refused as such */
+			if (!a->value)
+				v = (struct value){ .kind = V_BOOL, .b = true };
+			if ((!a->value || eval_expr(c, a->value, &v) == 0) &&
+			    attrs_convert(c, a, T_SIZE, &v, &weight) < 0)
+				weight.kind = PV_UNSET;
 		} else {
 			diag_error(c->d, a->loc,
-				   "composite flowop '%s' takes name, iters and its local variables, not '%s'",
+				   "composite flowop '%s' takes name, iters, weight and its local variables, not '%s'",
 				   cp->name, a->name);
 		}
 	}
@@ -475,11 +486,12 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	}
 	if (prefix)
 		name = arena_printf(&c->p->arena, "%s.%s", prefix, name);
+	choose_member(c, name, &weight, e->loc);
 	index = c->p->nflowops;
 	line = report_line(c, name, e->loc, index);
 	f = PUSH(c->p->flowops, c->p->nflowops, c->caps_flowops);
 	memset(f, 0, sizeof(*f));
-	f->ops = c->opts->registry->composite;
+	f->ops = cp->choose ? c->opts->registry->choice : c->opts->registry->composite;
 	f->name = name;
 	f->line = line;
 	f->loc = e->loc;
@@ -489,14 +501,18 @@ static void build_composite(struct compiler *c, const struct ast_entity *e,
 	f->nattr = flowop_nattr(f->ops);
 	f->attr = arena_alloc(&c->p->arena, (size_t)f->nattr * sizeof(*f->attr));
 	f->attr[PA_ITERS] = iters;
+	f->attr[PA_WEIGHT] = weight;
 
 	cp->expanding = true;
 	c->scope = &sc;
+	errors = c->d->errors;
 	for (const struct ast_entity *inner = def->body; inner; inner = inner->next)
 		build_flowop(c, inner, thread, name, depth + 1);
 	c->scope = sc.up;
 	cp->expanding = false;
 	c->p->flowops[index].ndesc = c->p->nflowops - index - 1;
+	if (cp->choose && c->d->errors == errors)
+		choose_check_total(c, index, e->loc, cp->name);
 	free(sc.vars);
 	name_index_free(&sc.names);
 }

@@ -92,6 +92,29 @@ static void default_builtins(const struct frontend_input *in,
 	opts->nbuiltins = COMPILE_NBUILTINS;
 }
 
+/*
+ * Does `text` start as an fio job file does: its first line that is not
+ * blank or a comment a `[section]`?  WML has no such line, so a file that
+ * fails to parse and starts so gets a hint (never a guess: it stays WML).
+ */
+static bool looks_like_fio(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i < len && (text[i] == '#' || text[i] == ';' || text[i] == '\n')) {
+			while (i < len && text[i] != '\n')
+				i++;
+			i++;
+			continue;
+		}
+		return i < len && text[i] == '[';
+	}
+	return false;
+}
+
 /* "FILE: N errors", after the errors themselves. */
 static void report_count(const struct diag *d)
 {
@@ -128,6 +151,11 @@ int frontend_compile(const struct frontend_input *in,
 
 	out->errors = d.errors;
 	out->warnings = d.warnings;
+	if (d.errors && looks_like_fio(out->text, out->len))
+		fprintf(in->err, "%s: note: this looks like an fio job file, read as "
+			"WML: name it .fio, .job or .ini to run it (flowbench run "
+			"job.fio), or see its WML with flowbench import-fio %s\n",
+			in->path, in->path);
 	if (d.errors)
 		report_count(&d);
 	return d.errors;

@@ -29,15 +29,16 @@ void diag_init(struct diag *d, const char *filename, const char *source,
  * 100 KB (a generated expression) is quoted as a window around the column
  * rather than whole, with the caret line under it as long.
  */
-static void quote_line(struct diag *d, struct src_loc loc)
+static void quote_line(const char *source, size_t source_len, FILE *out,
+		       struct src_loc loc)
 {
-	const char *p = d->source, *end, *line_end;
+	const char *p = source, *end, *line_end;
 	size_t len, col, from, to;
 	int line = 1;
 
 	if (!p || loc.line <= 0)
 		return;
-	end = p + d->source_len;
+	end = p + source_len;
 	while (p < end && line < loc.line) {
 		if (*p++ == '\n')
 			line++;
@@ -58,12 +59,12 @@ static void quote_line(struct diag *d, struct src_loc loc)
 		if (to > from + QUOTE_WIDTH)
 			to = from + QUOTE_WIDTH;
 	}
-	fprintf(d->out, "    %s%.*s%s\n    %s", from ? "..." : "",
+	fprintf(out, "    %s%.*s%s\n    %s", from ? "..." : "",
 		(int)(to - from), p + from, to < len ? "..." : "",
 		from ? "   " : "");
 	for (size_t i = from; i < col && i < to; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', d->out);
-	fputs("^\n", d->out);
+		fputc(p[i] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
 }
 
 static void vreport(struct diag *d, struct src_loc loc, const char *kind,
@@ -73,15 +74,26 @@ static void vreport(struct diag *d, struct src_loc loc, const char *kind,
 static void vreport(struct diag *d, struct src_loc loc, const char *kind,
 		    bool quote, const char *fmt, va_list ap)
 {
-	if (loc.line > 0)
-		fprintf(d->out, "%s:%d:%d: %s", d->filename, loc.line, loc.col,
+	struct diag_origin o = {
+		.filename = d->filename, .source = d->source,
+		.source_len = d->source_len, .line = loc.line,
+	};
+
+	if (loc.line > 0 && d->origin && !d->origin(d->origin_ctx, loc.line, &o))
+		o = (struct diag_origin){ d->filename, d->source, d->source_len,
+					  loc.line, false };
+	loc.line = o.line;
+	if (loc.line > 0 && o.argv)
+		fprintf(d->out, "argv[%d]: %s", loc.line - 1, kind);
+	else if (loc.line > 0)
+		fprintf(d->out, "%s:%d:%d: %s", o.filename, loc.line, loc.col,
 			kind);
 	else
 		fprintf(d->out, "%s: %s", d->filename, kind);
 	vfprintf(d->out, fmt, ap);
 	fputc('\n', d->out);
 	if (quote)
-		quote_line(d, loc);
+		quote_line(o.source, o.source_len, d->out, loc);
 }
 
 void diag_error(struct diag *d, struct src_loc loc, const char *fmt, ...)

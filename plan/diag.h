@@ -21,6 +21,21 @@
 
 #include "plan/srcloc.h"
 
+/*
+ * Where a line of a text read from several sources came from: import-fio
+ * numbers the lines of a job file, the files it includes and the
+ * command line in one sequence, and its hook gives each line's own file
+ * and line back, so that every message names the place the user wrote.
+ */
+struct diag_origin {
+	const char *filename;   /* the source's name as the user named it */
+	const char *source;     /* its whole text, for quoting; may be NULL */
+	size_t source_len;
+	int line;               /* the line in that source */
+	bool argv;              /* a command line: printed "argv[line - 1]" */
+};
+typedef bool diag_origin_fn(const void *ctx, int line, struct diag_origin *o);
+
 struct diag {
 	const char *filename;   /* as the user named it */
 	const char *source;     /* whole text, for quoting lines; may be NULL */
@@ -31,6 +46,9 @@ struct diag {
 	int max_errors;         /* stop reporting after this many (0 = 20) */
 	int max_warnings;       /* the same for warnings (20) */
 	bool hushed;            /* the last error/warning was not shown: nor its notes */
+	/* NULL, or where line N came from (false: this text's own line N) */
+	diag_origin_fn *origin;
+	const void *origin_ctx;
 };
 
 void diag_init(struct diag *d, const char *filename, const char *source,

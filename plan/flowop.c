@@ -15,6 +15,8 @@ const struct attr_spec plan_flowop_common_attrs[] = {
 	{ "name", T_STRING, PA_NAME, "its name: its line in the report" },
 	{ "iters", T_SIZE_RV, PA_ITERS,
 	  "executions each time the thread's loop reaches it (default 1)" },
+	{ "weight", T_SIZE, PA_WEIGHT,
+	  "its odds among the flowops of a composite defined with choose (flowbench's own)" },
 	{ NULL, 0, 0, NULL }
 };
 

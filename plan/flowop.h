@@ -217,6 +217,12 @@ const char *plan_semantics_name(enum plan_semantics sem);
 struct flowop_registry {
 	const struct flowop_ops *const *const *families;
 	const struct flowop_ops *composite;
+	/*
+	 * The ops of an invocation of a composite defined with `choose`: each
+	 * execution runs one of its direct children, drawn by their weights
+	 * (PA_WEIGHT).  Not reachable by name either.
+	 */
+	const struct flowop_ops *choice;
 };
 
 /* The flowop of `r` called `name`; NULL if there is none. */

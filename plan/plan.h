@@ -86,6 +86,8 @@ enum plan_attr {
 	PA_FILENAME,     /* filename / filesetname: resolved to plan_flowop.fileset */
 	PA_FD,           /* the fd slot it works on (runtime/engine/slot.h) */
 	PA_INDEXED,      /* the entry it picks (runtime/engine/threadfile.c) */
+	PA_WEIGHT,       /* every flowop: its odds as a member of a choice
+			    (`define flowop ..., choose`; flowops/choice.c) */
 	PA_OWN           /* the first index of a family's own attributes */
 };
 

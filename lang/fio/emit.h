@@ -2,9 +2,10 @@
  * emit.h - what import-fio's writer shares between its files, private to
  * them: import.c (the entry points), plan.c (what each job becomes, and
  * every refusal), write.c (the WML text), and the helpers both plan.c
- * and write.c use, options.c (what a job's options mean) and wml.c
- * (names, numbers as WML reads them back, escaped strings and comments).
- * Each calls only those after it in that list.  Planning is done for
+ * and write.c use, layout.c (filename_format, sizes -D gives), options.c
+ * (what a job's options mean) and wml.c (names, numbers as WML reads
+ * them back, escaped strings and comments).  Each calls only those after
+ * it in that list.  Planning is done for
  * every job before anything is printed, so a job file with an error
  * prints nothing.
  */
@@ -34,12 +35,25 @@ struct job_plan {
 	bool aio;                 /* iodepth > 1 with an asynchronous engine */
 	bool random;
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
+	/*
+	 * Each I/O drawn as fio draws it (plan_iterations): the read/write
+	 * mix (rwmixread) and the random/sequential split (seqmix) become
+	 * a choice, `define flowop <cname>,choose` (docs/wml.md §4.6), run
+	 * reads + writes times per pass: once for a mix, whose passes are
+	 * then one I/O each.  wsync: fsync=1 with a mix, each write member
+	 * a composite <wsname> of the write and its fsync.
+	 */
+	bool choice;
+	bool seqmix;              /* percentage_random 1..99 on a random job */
+	bool wsync;
+	const char *cname, *wsname;
 	bool wrap;                /* sequential writes closed after each pass */
 	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
 				     that of the job whose file it shares */
 	bool unsized;             /* no size known: no `set $filesize` */
 	bool needs_size;          /* ... and -D filesize=... must give it */
 	const char *vname;        /* verify's read-back process, or NULL */
+	const char *fname;        /* end_fsync's process, or NULL */
 	int group;                /* fio's group: stonewall starts a new one */
 	int *after;               /* jobs it starts after (indices), -1 ends */
 	/* random_distribution=zoned: one flowop per range [0, end of zone
@@ -47,6 +61,14 @@ struct job_plan {
 	 * file, with its iterations */
 	struct zone_op { uint64_t ws; long long iters; int zone; } *zops;
 	int nzops;
+	/* layout.c: what filename_format and -D filesize became */
+	const char *fmt_note, *real_note;
+	bool fmt_one_file;        /* nrfiles entries of one name: one file */
+	/* offset_increment: fio's clone `clone` (0 ..) of `nclones`, a job of
+	 * its own from job index `first_clone` on; the first clone's shared
+	 * file is `file_extra` bytes longer, for the others' regions */
+	int clone, nclones, first_clone;
+	uint64_t file_extra;
 };
 
 struct out_file {
@@ -66,6 +88,7 @@ struct keyed {
 
 struct emit {
 	struct arena a;
+	const struct fio_jobfile *jf;
 	struct diag *d;
 	FILE *out;
 	void *names;              /* WML names given: the next "-N" to try */
@@ -83,6 +106,11 @@ struct emit {
 	bool phases;              /* jobs start after others, late, or stop
 				     at their own runtime: per-process times */
 };
+
+/* keep.c, expand.c (read.h): why --lenient keeps an option an error, or
+ * NULL; the value of -D NAME=VALUE, or NULL */
+const char *fio_keep_why(const char *key);
+const char *fio_define(const struct fio_jobfile *jf, const char *name);
 
 /* options.c: what a job's options mean */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest);
@@ -110,6 +138,13 @@ const char *fio_signed_size(char *buf, size_t n, int64_t v);
 const char *fio_unique_name(struct emit *e, const char *raw, const char *prefix);
 const char *fio_wml_seconds(char *buf, size_t n, uint64_t us);
 const char *fio_wml_size(char *buf, size_t n, uint64_t v);
+
+/* layout.c: filename_format, and the sizes a job leaves to the device */
+int fio_clones_to_split(const struct fio_section *s);
+void fio_split_clone(struct emit *e, const struct fio_section *s, int k,
+		     struct fio_section *out);
+int fio_plan_filename_format(struct emit *e, struct job_plan *jp);
+int fio_plan_real_size(struct emit *e, struct job_plan *jp);
 
 /* plan.c: each job's plan, the phases, the rate and the run time */
 int fio_plan_exitall(struct emit *e);

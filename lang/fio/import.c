@@ -34,18 +34,29 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 	int j = 0, rated, exitall;
 	struct fio_section *sec;
 
-	e->njobs = jf->njobs;
-	e->jobs = xcalloc((size_t)jf->njobs, sizeof(*e->jobs));
+	/* offset_increment's clones are jobs of their own (layout.c) */
+	e->njobs = 0;
+	for (int i = 0; i < jf->nsections; i++)
+		e->njobs += jf->sections[i].global ? 0 : fio_clones_to_split(&jf->sections[i]);
+	e->jobs = xcalloc((size_t)e->njobs, sizeof(*e->jobs));
 	/* the jobs' own copies, which --lenient may drop options of */
-	sec = arena_alloc(&e->a, (size_t)jf->njobs * sizeof(*sec));
+	sec = arena_alloc(&e->a, (size_t)e->njobs * sizeof(*sec));
 	for (int i = 0; i < jf->nsections; i++) {
-		if (jf->sections[i].global)
-			continue;
-		e->jobs[j].s = &sec[j];
-		sec[j] = jf->sections[i];
-		e->jobs[j].lo = &sec[j].opts;
-		fio_plan_job(e, &e->jobs[j], j);
-		j++;
+		int n = jf->sections[i].global ? 0 : fio_clones_to_split(&jf->sections[i]);
+
+		for (int k = 0; k < n; k++) {
+			if (n > 1)
+				fio_split_clone(e, &jf->sections[i], k, &sec[j]);
+			else
+				sec[j] = jf->sections[i];
+			e->jobs[j].s = &sec[j];
+			e->jobs[j].lo = &sec[j].opts;
+			e->jobs[j].clone = k;
+			e->jobs[j].nclones = n;
+			e->jobs[j].first_clone = j - k;
+			fio_plan_job(e, &e->jobs[j], j);
+			j++;
+		}
 	}
 	if (e->d->errors || fio_plan_phases(e) < 0 ||
 	    fio_plan_run_time(e, &runtime_us, &alldone) < 0 || fio_plan_rate(e, &rated) < 0 ||
@@ -93,7 +104,7 @@ static int emit_all(struct emit *e, const struct fio_jobfile *jf,
 int fio_emit(const struct fio_jobfile *jf, const char *source_name,
 	     struct diag *d, FILE *out)
 {
-	struct emit e = { .d = d, .out = out, .lenient = jf->lenient };
+	struct emit e = { .d = d, .out = out, .lenient = jf->lenient, .jf = jf };
 	int errs = d->errors;
 
 	arena_init(&e.a);
@@ -114,31 +125,77 @@ int fio_import(const char *source_name, const char *text, size_t len,
 	return fio_import_lenient(source_name, text, len, out, err, false);
 }
 
-int fio_import_lenient(const char *source_name, const char *text, size_t len,
-		       FILE *out, FILE *err, bool lenient)
+/* Emit jf into memory, then to `out` only if all of it is right. */
+static int emit_checked(struct fio_jobfile *jf, const char *name, struct diag *d,
+			FILE *out, FILE *err)
 {
-	struct fio_jobfile jf;
-	struct diag d;
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *mem;
 	int status = 1;
 
-	diag_init(&d, source_name, text, len, err);
-	/* into memory first: nothing is printed unless all of it is right */
 	mem = open_memstream(&buf, &n);
 	if (!mem)
 		oom_exit();
-	if (fio_parse_ex(text, len, &d, &jf, lenient) == 0 &&
-	    fio_emit(&jf, source_name, &d, mem) == 0)
+	if (d->errors == 0 && fio_emit(jf, name, d, mem) == 0)
 		status = 0;
 	fclose(mem);
 	if (status == 0)
 		fwrite(buf, 1, n, out);
 	else
-		fprintf(err, "%s: %d error%s\n", source_name, d.errors,
-			d.errors == 1 ? "" : "s");
+		fprintf(err, "%s: %d error%s\n", d->filename, d->errors,
+			d->errors == 1 ? "" : "s");
 	free(buf);
+	return status;
+}
+
+int fio_import_lenient(const char *source_name, const char *text, size_t len,
+		       FILE *out, FILE *err, bool lenient)
+{
+	struct fio_jobfile jf;
+	struct diag d;
+	int status;
+
+	diag_init(&d, source_name, text, len, err);
+	fio_parse_ex(text, len, &d, &jf, lenient);
+	status = emit_checked(&jf, source_name, &d, out, err);
 	fio_jobfile_free(&jf);
+	return status;
+}
+
+/*
+ * The name the output and the messages give the import: the job file's
+ * when the command line is that file alone, else the command line.
+ */
+static const char *import_name(const struct fio_cmdline *cl, struct arena *a)
+{
+	const char *name = "fio";
+
+	if (cl->nwords == 1 && cl->argv[cl->words[0]][0] != '-')
+		return cl->argv[cl->words[0]];
+	for (int i = 0; i < cl->nwords; i++)
+		name = arena_printf(a, "%s %s", name, cl->argv[cl->words[i]]);
+	return name;
+}
+
+int fio_import_cmdline(const struct fio_cmdline *cl, const struct fio_read_opts *ro,
+		       FILE *out, FILE *err)
+{
+	struct fio_jobfile jf;
+	struct arena a;
+	struct diag d;
+	const char *name;
+	int status;
+
+	arena_init(&a);
+	name = import_name(cl, &a);
+	diag_init(&d, cl->nwords == 1 && name == cl->argv[cl->words[0]] ? name :
+		  "the fio command line", NULL, 0, err);
+	fio_read_begin(&jf, ro, &d);
+	fio_read_cmdline(&jf, cl, &d);
+	fio_read_end(&jf, &d);
+	status = emit_checked(&jf, name, &d, out, err);
+	fio_jobfile_free(&jf);
+	arena_free(&a);
 	return status;
 }

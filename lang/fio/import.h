@@ -38,4 +38,13 @@ int fio_import(const char *source_name, const char *text, size_t len,
 int fio_import_lenient(const char *source_name, const char *text, size_t len,
 		       FILE *out, FILE *err, bool lenient);
 
+/*
+ * The command `flowbench import-fio ARGS`: fio's command line (options
+ * and job files, cl) read as fio reads it, with -D and --lenient (ro),
+ * then emitted.  0 on success, 1 on any error (nothing on `out` then).
+ * ro->define_used, if given, says which -D the import used.
+ */
+int fio_import_cmdline(const struct fio_cmdline *cl, const struct fio_read_opts *ro,
+		       FILE *out, FILE *err);
+
 #endif

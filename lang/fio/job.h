@@ -41,7 +41,8 @@ enum fio_opt {
 	FIO_OPT_STARTDELAY, FIO_OPT_VERIFY, FIO_OPT_DO_VERIFY,
 	FIO_OPT_FILL_DEVICE, FIO_OPT_BLOCKALIGN, FIO_OPT_NUMBER_IOS,
 	FIO_OPT_PCT_RANDOM, FIO_OPT_EXITALL, FIO_OPT_NORANDOMMAP,
-	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT,
+	FIO_OPT_RATE_POISSON, FIO_OPT_FADVISE_HINT, FIO_OPT_IO_SIZE,
+	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
 	FIO_OPT_LAT_LOG, FIO_OPT_BW_LOG, FIO_OPT_IOPS_LOG, FIO_OPT_HIST_LOG,
 	FIO_OPT_LOG_AVG_MSEC, FIO_OPT_LOG_HIST_MSEC, FIO_OPT_LOG_HIST_COARSENESS,
 	FIO_OPT_LOG_OFFSET, FIO_OPT_PER_JOB_LOGS,
@@ -75,6 +76,9 @@ struct fio_opts {
 	uint64_t bs;                /* 4096; at most FIO_SIZE_MAX */
 	uint64_t size;              /* 0: not given; at most FIO_SIZE_MAX */
 	uint64_t size_pct;          /* size=N%: N (1..100) of the files' size */
+	uint64_t io_size;           /* io_size (io_limit): bytes the job does
+				       in its size; 0: not given (size) */
+	uint64_t offset_pct;        /* offset=N%: N (0..99) of the file's size */
 	uint64_t filesize;          /* 0: not given; each file's size */
 	uint64_t runtime_us, ramp_us;       /* 0: not given; <= FIO_TIME_MAX_US */
 	long long rate_iops;        /* 0: no limit; I/Os per second per clone */
@@ -104,8 +108,11 @@ struct fio_opts {
 	bool fadvise_hint;          /* fio's default 1: POSIX_FADV_RANDOM on
 				       random jobs' files (no readahead) */
 	bool rate_poisson;          /* rate_process=poisson: exponential gaps */
+	bool end_fsync;             /* end_fsync, fsync_on_close: an fsync of the
+				       job's files when its writes are done */
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
+	const char *filename_format;        /* NULL: fio's JOB.N.M */
 	/*
 	 * Per-op logs, a process's latlog=... (write.c emit_log_attrs()):
 	 * write_lat_log, write_bw_log, write_iops_log, write_hist_log by
@@ -133,6 +140,38 @@ struct fio_opts {
 /* The longest time: 10^9 s (about 31 years), also --warmup's maximum. */
 #define FIO_TIME_MAX_US (UINT64_C(1000000000) * 1000000)
 
+/*
+ * One text import-fio read: the job file, a file it includes, fio's
+ * command line.  The lines of all of them are numbered in one sequence,
+ * a source's line N being line `base + N`; fio_origin() (a diag hook,
+ * diag.h) turns such a number back into the source's name and line, so
+ * that every message, wherever it is found, names the place it was
+ * written.
+ */
+struct fio_source {
+	const char *name;         /* as the user named it */
+	const char *text;         /* its bytes (for quoting lines), or NULL */
+	size_t len;
+	int base, nlines;
+	bool argv;                /* the command line: line N is argv[N - 1] */
+};
+
+/* -D NAME=VALUE: ${NAME} in the job file, and sizes it leaves to the
+ * device (-D filesize=SIZE). */
+struct fio_define {
+	const char *name, *value;
+};
+
+/* How import-fio reads: --lenient, -D, fio's --section. */
+struct fio_read_opts {
+	bool lenient;
+	const struct fio_define *defines;
+	int ndefines;
+	bool *define_used;        /* [ndefines] set when the import used it, or NULL */
+	const char *const *sections;    /* --section: only these jobs run */
+	int nsections;
+};
+
 /* An option line as written, for the comments of the output. */
 struct fio_line {
 	int line;
@@ -142,6 +181,7 @@ struct fio_line {
 struct fio_section {
 	const char *name;           /* "global" or the job's name, as written */
 	int line;
+	const char *where;          /* its line for comments: "line 3", "argv[2]" */
 	bool global;
 	struct fio_opts opts;       /* jobs: the effective options */
 	struct fio_line *lines;     /* its own option lines (arena) */
@@ -158,6 +198,22 @@ struct fio_jobfile {
 	struct fio_section *sections;   /* in file order, [global] included */
 	int nsections, sections_cap;
 	int njobs;
+	struct fio_read_opts ro;    /* -D, --section */
+	struct fio_source *sources; /* every text read, in order */
+	int nsources, sources_cap;
+	int next_base;              /* the next source's base */
+	/* notes of the whole run (fio's command-line options): comments */
+	struct fio_line *run_notes;
+	int nrun_notes, run_notes_cap;
+	/* reading: the options [global] and the command line set so far,
+	 * the section lines go to (-1: none yet), the job files read, a
+	 * section --section leaves out, the unknown options */
+	bool readonly;              /* fio's --readonly: jobs that write are refused */
+	struct fio_opts global;
+	int cur;
+	int nfiles;
+	bool skipping;
+	int unsupported;
 };
 
 /*
@@ -171,6 +227,50 @@ int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *
 int fio_parse_ex(const char *text, size_t len, struct diag *d,
 		 struct fio_jobfile *jf, bool lenient);
 void fio_jobfile_free(struct fio_jobfile *jf);
+
+/*
+ * Reading in steps (reader.c), for a command line that mixes options
+ * and job files as fio takes them: begin, then job files and the
+ * command line's sections and options in fio's order, then finish,
+ * which reports what is missing; each returns its errors' count.  `d`
+ * is the diagnostics of the whole import: its origin hook is set to
+ * fio_origin() over jf's sources.
+ */
+void fio_read_begin(struct fio_jobfile *jf, const struct fio_read_opts *ro,
+		    struct diag *d);
+/* A source's lines get numbers; returns its base. */
+int fio_read_source(struct fio_jobfile *jf, const char *name, const char *text,
+		    size_t len, bool argv);
+int fio_read_file(struct fio_jobfile *jf, const char *name, const char *text,
+		  size_t len, struct diag *d);
+/* fio's --name=NAME: a section; `line` is the sequence's number. */
+void fio_read_section(struct fio_jobfile *jf, const char *name, int line,
+		      struct diag *d);
+/* One KEY[=VALUE] (modified in place) of the current section. */
+void fio_read_option(struct fio_jobfile *jf, char *text, int line, int col,
+		     struct diag *d);
+/*
+ * fio's command line: the words argv[words[0]], argv[words[1]], ... are
+ * fio's (options and job files); `argv` is the whole command line as
+ * typed, which messages count in (argv[N]: ...).
+ */
+struct fio_cmdline {
+	char *const *argv;
+	int argc;
+	const int *words;
+	int nwords;
+};
+/* Its options, then its job files, as fio reads them (cmdline.c). */
+int fio_read_cmdline(struct fio_jobfile *jf, const struct fio_cmdline *cl,
+		     struct diag *d);
+/* A comment for the whole run (a command-line option of fio's own). */
+void fio_read_run_note(struct fio_jobfile *jf, int line, const char *text);
+int fio_read_end(struct fio_jobfile *jf, struct diag *d);
+/* The diag hook: line N of the sequence in its own source. */
+bool fio_origin(const void *jf, int line, struct diag_origin *o);
+/* "line 12", "common.fio line 3" or "argv[5]": where line N was written,
+ * for comments (in arena `a`). */
+const char *fio_where(const struct fio_jobfile *jf, struct arena *a, int line);
 
 /*
  * fio values.  Each returns 0, FIO_PARSE_NOT_A_VALUE when the text is not

@@ -1,15 +1,12 @@
 /*
- * parse.c - reading an fio job file (INI) for `flowbench import-fio`.
- *
- * The format: `[section]` headers, `key=value` or a bare `key` (a boolean
- * set to true), blanks around `=`, whole-line comments starting with `;`
- * or `#`.  [global] sections set defaults for the job sections after
- * them; a job's own lines override.  Only the options of the table below
- * are accepted: every other one is an error, all of them reported in one
- * pass with their lines, so a user sees at once what the job file uses
- * that import-fio cannot translate.
+ * parse.c - fio's job options for `flowbench import-fio`: the table of
+ * those it maps, the values each takes (sizes, times, lists), and the
+ * options that only change what fio records, which become comments.
+ * Only the options of the table are accepted: reader.c, which reads the
+ * job file's lines and fio's command line, reports every other one.
  */
 #include "lang/fio/job.h"
+#include "lang/fio/read.h"
 #include "plan/oom.h"
 
 #include <ctype.h>
@@ -39,6 +36,8 @@ enum opt_kind {
 	K_RATE_PROCESS, /* rate_process=linear|poisson (a bool: poisson) */
 	K_LOGNAME,      /* write_lat_log[=NAME]: a log's prefix ("": the job's name) */
 	K_LOG_REFUSED,  /* a log option flowbench's logs cannot follow: refused, why */
+	K_OFFSET,       /* offset: a size, 0, or N% of the file's size */
+	K_FORMAT,       /* filename_format: a name with fio's $keywords */
 };
 
 struct opt_spec {
@@ -82,7 +81,7 @@ static const struct opt_spec opt_table[] = {
 	{ "bssplit", FIO_OPT_BSSPLIT, K_BSSPLIT, F(bss), 0, 0 },
 	{ "fdatasync", FIO_OPT_FDATASYNC, K_INT, F(fdatasync), 0, 1000000000 },
 	{ "sync", FIO_OPT_SYNC, K_SYNC, F(osync), 0, 0 },
-	{ "offset", FIO_OPT_OFFSET, K_SIZE0, F(offset), 0, 0 },
+	{ "offset", FIO_OPT_OFFSET, K_OFFSET, F(offset), 0, 0 },
 	{ "offset_increment", FIO_OPT_OFFSET_INCREMENT, K_SIZE0, F(offset_increment), 0, 0 },
 	{ "openfiles", FIO_OPT_OPENFILES, K_INT, F(openfiles), 1, 1000000 },
 	{ "file_service_type", FIO_OPT_FILE_SERVICE, K_FILE_SERVICE, F(nrfiles), 0, 0 },
@@ -105,6 +104,11 @@ static const struct opt_spec opt_table[] = {
 	{ "rate_process", FIO_OPT_RATE_POISSON, K_RATE_PROCESS, F(rate_poisson), 0, 0 },
 	{ "rate_poisson", FIO_OPT_RATE_POISSON, K_BOOL, F(rate_poisson), 0, 0 },
 	{ "fadvise_hint", FIO_OPT_FADVISE_HINT, K_BOOL, F(fadvise_hint), 0, 0 },
+	{ "io_size", FIO_OPT_IO_SIZE, K_SIZE, F(io_size), 0, 0 },
+	{ "io_limit", FIO_OPT_IO_SIZE, K_SIZE, F(io_size), 0, 0 },
+	{ "filename_format", FIO_OPT_FILENAME_FORMAT, K_FORMAT, F(filename_format), 0, 0 },
+	{ "end_fsync", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
+	{ "fsync_on_close", FIO_OPT_END_FSYNC, K_BOOL, F(end_fsync), 0, 0 },
 	/* per-op logs: a process's latlog=, ... (docs/import-fio.md) */
 	{ "write_lat_log", FIO_OPT_LAT_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_LAT]), 0, 0 },
 	{ "write_bw_log", FIO_OPT_BW_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_BW]), 0, 0 },
@@ -187,6 +191,11 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "verify_async", "fio's checking threads; flowbench checks no data" },
 	{ "verify_write_sequence", "the data verify checks; flowbench checks no data" },
 	{ "verify_header_seed", "the data verify checks; flowbench checks no data" },
+	/* io_uring's: how it submits, not which I/O */
+	{ "registerfiles", "io_uring's registered files: fewer CPU cycles per "
+	  "I/O in fio, the same I/O (flowbench's io_uring does not register them)" },
+	{ "fixedbufs", "io_uring's fixed buffers: fewer CPU cycles per I/O in "
+	  "fio, the same I/O (flowbench's io_uring does not register them)" },
 };
 #define NCOMMENT (sizeof(comment_only) / sizeof(comment_only[0]))
 
@@ -856,6 +865,50 @@ static void log_refused(const struct opt_spec *o, struct diag *d, struct src_loc
 				   o->name, why[i].why);
 }
 
+/* offset=N%, or a size (0 allowed). */
+static int set_offset(const struct opt_spec *o, const char *v, struct fio_opts *opts,
+		      struct diag *d, struct src_loc loc)
+{
+	size_t n = strlen(v);
+	char *end;
+	long pct;
+
+	opts->offset_pct = 0;
+	if (n && v[n - 1] == '%') {
+		errno = 0;
+		pct = strtol(v, &end, 10);
+		if (!isdigit((unsigned char)v[0]) || errno || *end != '%' || pct > 99) {
+			diag_error(d, loc, "%s=%s: a percentage is 0%% to 99%%", o->name, v);
+			return -1;
+		}
+		opts->offset_pct = (uint64_t)pct;
+		opts->offset = 0;
+		return 0;
+	}
+	if (strcmp(v, "0") == 0) {
+		opts->offset = 0;
+		return 0;
+	}
+	return set_size(o, v, &opts->offset, d, loc);
+}
+
+/* filename_format: fio's $jobname, $jobnum, $filenum, $clientuid are
+ * kept for the planner; a control character is an error. */
+static int set_filename_format(const struct opt_spec *o, const char *v, void *field,
+		      struct arena *a, struct diag *d, struct src_loc loc)
+{
+	char where[48];
+
+	if (!*v || strchr(v, ':') || control_char(v, where, sizeof(where))) {
+		diag_error(d, loc, !*v ? "%s needs a value" : strchr(v, ':') ?
+			   "%s with several names (':') is not supported" :
+			   "%s: a control character in the name", o->name);
+		return -1;
+	}
+	*(const char **)field = arena_strdup(a, v);
+	return 0;
+}
+
 /* Store `value` (NULL for a bare key) into the option `o` of `opts`. */
 static int set_option(const struct opt_spec *o, const char *value,
 		      struct fio_opts *opts, struct arena *a, struct diag *d,
@@ -962,6 +1015,12 @@ static int set_option(const struct opt_spec *o, const char *value,
 	case K_LOG_REFUSED:
 		log_refused(o, d, loc);
 		return -1;
+	case K_OFFSET:
+		st = set_offset(o, v, opts, d, loc);
+		break;
+	case K_FORMAT:
+		st = set_filename_format(o, v, field, a, d, loc);
+		break;
 	case K_SIZE0:
 		if (strcmp(v, "0") == 0)
 			*(uint64_t *)field = 0;
@@ -977,7 +1036,8 @@ static int set_option(const struct opt_spec *o, const char *value,
 	return 0;
 }
 
-static void opts_defaults(struct fio_opts *o)
+/* fio's defaults, before [global] and the job's own lines. */
+void fio_opts_init(struct fio_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->rw = FIO_RW_READ;
@@ -991,128 +1051,20 @@ static void opts_defaults(struct fio_opts *o)
 	o->per_job_logs = true;
 }
 
-static char *trim(char *s)
+int fio_opt_set(const char *key, const char *value, struct fio_opts *opts,
+		struct arena *a, struct diag *d, struct src_loc loc)
 {
-	char *e;
+	const struct opt_spec *o = find_opt(key);
 
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
+	return o ? set_option(o, value, opts, a, d, loc) : FIO_OPT_UNKNOWN;
 }
 
-/* A new section, its options starting as `from`.  The array doubles when
- * full, so that a file of many sections is read in linear time. */
-static struct fio_section *new_section(struct fio_jobfile *jf, const char *name,
-				       int line, const struct fio_opts *from)
+bool fio_opt_known(const char *key)
 {
-	struct fio_section *s;
-
-	if (jf->nsections == jf->sections_cap) {
-		int cap = jf->sections_cap ? 2 * jf->sections_cap : 8;
-
-		s = xreallocarray(jf->sections, (size_t)cap, sizeof(*s));
-		jf->sections = s;
-		jf->sections_cap = cap;
-	}
-	s = &jf->sections[jf->nsections++];
-	memset(s, 0, sizeof(*s));
-	s->name = arena_strdup(&jf->arena, name);
-	s->line = line;
-	s->global = strcmp(name, "global") == 0;
-	s->opts = *from;
-	if (!s->global)
-		jf->njobs++;
-	return s;
+	return find_opt(key) != NULL;
 }
 
-/* Append a line to an array of the arena that doubles when full (the
- * old one stays in the arena): n appends cost linear time. */
-static void push_line(struct arena *a, struct fio_line **lines, int *n, int *cap,
-		      int line, const char *text)
-{
-	if (*n == *cap) {
-		int c = *cap ? 2 * *cap : 8;
-		struct fio_line *l = arena_alloc(a, (size_t)c * sizeof(*l));
-
-		if (*n)
-			memcpy(l, *lines, (size_t)*n * sizeof(*l));
-		*lines = l;
-		*cap = c;
-	}
-	(*lines)[*n].line = line;
-	(*lines)[*n].text = arena_strdup(a, text);
-	(*n)++;
-}
-
-/* Keep an option line for the comments. */
-static void add_line(struct fio_jobfile *jf, struct fio_section *s, int line,
-		     const char *text)
-{
-	push_line(&jf->arena, &s->lines, &s->nlines, &s->lines_cap, line, text);
-}
-
-/* A comment the emitter writes under the section's option lines. */
-static void add_note(struct fio_jobfile *jf, struct fio_section *s, int line,
-		     const char *text)
-{
-	push_line(&jf->arena, &s->notes, &s->nnotes, &s->notes_cap, line, text);
-}
-
-/*
- * Cut a trailing comment off an option line: fio allows `numjobs=4 ; why`
- * and `bs=4k # why`.  Only a ';' or '#' after a blank starts one, so a
- * path with '#' in it stays whole.
- */
-static void strip_trailing_comment(char *text)
-{
-	for (char *p = text + 1; *p; p++) {
-		if ((*p == ';' || *p == '#') && isblank((unsigned char)p[-1])) {
-			*p = '\0';
-			break;
-		}
-	}
-	trim(text);
-}
-
-/*
- * fio's ${VAR}: the variable's value from the environment.  An unset
- * variable is an error (fio would run with an empty value); fio's
- * arithmetic and $pagesize-style keywords stay errors at the option.
- * Returns the expanded text (arena), or NULL with *why set.
- */
-static const char *expand_env(struct arena *a, const char *v, const char **why)
-{
-	char *out = arena_strdup(a, "");
-	const char *p = v;
-
-	while (*p) {
-		const char *dollar = strstr(p, "${"), *close, *val;
-		char *name;
-
-		if (!dollar)
-			return arena_printf(a, "%s%s", out, p);
-		close = strchr(dollar, '}');
-		if (!close || close == dollar + 2) {
-			*why = arena_printf(a, "'%s': ${ without a variable name and }", v);
-			return NULL;
-		}
-		name = arena_strndup(a, dollar + 2, (size_t)(close - dollar - 2));
-		val = getenv(name);
-		if (!val) {
-			*why = arena_printf(a, "${%s} is not set in the environment", name);
-			return NULL;
-		}
-		out = arena_printf(a, "%s%.*s%s", out, (int)(dollar - p), p, val);
-		p = close + 1;
-	}
-	return out;
-}
-
-/* Why option `key` is only a comment, or NULL if it is not one of those. */
-static const char *comment_only_why(const char *key)
+const char *fio_opt_comment_why(const char *key)
 {
 	for (size_t i = 0; i < NCOMMENT; i++)
 		if (strcmp(comment_only[i].name, key) == 0)
@@ -1120,300 +1072,16 @@ static const char *comment_only_why(const char *key)
 	return NULL;
 }
 
-/*
- * An option import-fio cannot honour.  Without --lenient, an error at
- * its line; with it, a `NOT IMPORTED` comment: the job runs without it.
- */
-static void not_imported(struct fio_jobfile *jf, struct fio_section *s,
-			 const char *text, const char *why, struct src_loc loc)
+const char *fio_opt_suggest(char *buf, size_t size, const char *key)
 {
-	add_note(jf, s, loc.line, arena_printf(&jf->arena, "NOT IMPORTED: %s "
-					       "(line %d: %s)", text, loc.line, why));
+	const char *names[NOPTS + 1] = { NULL };
+
+	for (size_t i = 0; i < NOPTS; i++)
+		names[i] = opt_table[i].name;
+	return diag_did_you_mean(buf, size, key, names);
 }
 
-/* The first line of what `set_option` said, for a NOT IMPORTED note. */
-static int set_option_quietly(const struct opt_spec *o, const char *value,
-			      struct fio_opts *opts, struct fio_jobfile *jf,
-			      struct diag *d, struct src_loc loc, char **why)
+void fio_opt_supported(char *buf, size_t size)
 {
-	struct diag q = *d;
-	size_t n = 0;
-	int st;
-
-	q.out = open_memstream(why, &n);
-	if (!q.out)
-		oom_exit();
-	q.source = NULL;
-	q.filename = "";
-	st = set_option(o, value, opts, &jf->arena, &q, loc);
-	fclose(q.out);
-	if (strchr(*why, '\n'))
-		*strchr(*why, '\n') = '\0';
-	return st;
-}
-
-/* One `key[=value]` line of section `s`; `col` is the key's column. */
-static void option_line(struct fio_jobfile *jf, struct fio_section *s,
-			struct fio_opts *global, char *text, int line, int col,
-			struct diag *d, int *unsupported)
-{
-	struct src_loc loc = { line, col };
-	char *eq, *key = text, *value = NULL;
-	const char *why, *v;
-	const struct opt_spec *o;
-	struct fio_opts *opts = s->global ? global : &s->opts;
-	int st;
-
-	strip_trailing_comment(text);
-	add_line(jf, s, line, text);
-	eq = strchr(text, '=');
-	if (eq) {
-		*eq = '\0';
-		value = trim(eq + 1);
-		key = trim(key);
-	}
-	if ((why = comment_only_why(key))) {
-		add_note(jf, s, line, arena_printf(&jf->arena, "%s%s%s: no effect on "
-			 "the I/O pattern (%s): a comment only", key, value ? "=" : "",
-			 value ? value : "", why));
-		return;
-	}
-	o = find_opt(key);
-	if (!o && jf->lenient) {
-		not_imported(jf, s, value ? arena_printf(&jf->arena, "%s=%s", key,
-			     value) : key, "an option import-fio does not support", loc);
-		return;
-	}
-	if (!o) {
-		const char *names[NOPTS + 1] = { NULL };
-		char hint[128];
-
-		for (size_t i = 0; i < NOPTS; i++)
-			names[i] = opt_table[i].name;
-		diag_error(d, loc, "unsupported option '%s'%s", key,
-			   diag_did_you_mean(hint, sizeof(hint), key, names));
-		(*unsupported)++;
-		return;
-	}
-	v = value;
-	if (value && strstr(value, "${")) {
-		const char *env_why = NULL;
-
-		if (!(v = expand_env(&jf->arena, value, &env_why))) {
-			/* --lenient: the job runs without the option */
-			if (jf->lenient)
-				not_imported(jf, s, arena_printf(&jf->arena, "%s=%s", key,
-					     value), env_why, loc);
-			else
-				diag_error(d, loc, "%s", env_why);
-			return;
-		}
-		add_note(jf, s, line, arena_printf(&jf->arena, "%s=%s: %s from the "
-						   "environment", key, value, v));
-	}
-	if (jf->lenient) {
-		char *msg = NULL;
-
-		st = set_option_quietly(o, v, opts, jf, d, loc, &msg);
-		/* the message without its ":LINE:COL: " (the note has the line) */
-		if (st < 0)
-			not_imported(jf, s, value ? arena_printf(&jf->arena, "%s=%s",
-				     key, value) : key, strstr(msg, ": ") ?
-				     strstr(msg, ": ") + 2 : msg, loc);
-		free(msg);
-	} else {
-		st = set_option(o, v, opts, &jf->arena, d, loc);
-	}
-	if (st == 0 && s->global)
-		s->opts = *global;
-}
-
-int fio_parse(const char *text, size_t len, struct diag *d, struct fio_jobfile *jf)
-{
-	return fio_parse_ex(text, len, d, jf, false);
-}
-
-/* What reading lines carries from one file to the next (include). */
-struct parse_state {
-	struct fio_jobfile *jf;
-	struct fio_opts global;
-	struct fio_section *cur;
-	int unsupported;
-};
-
-/* fio's include FILE may nest; deeper than this is taken for a loop. */
-#define FIO_INCLUDE_DEPTH 8
-/* The largest job file read by include (the command reads the first). */
-#define FIO_INCLUDE_MAX (16u << 20)
-
-static void parse_text(struct parse_state *ps, const char *text, size_t len,
-		       struct diag *d, int depth);
-
-/* The whole of file `path` (NUL-terminated, arena), or NULL with errno. */
-static char *read_whole(struct arena *a, const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *copy;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			buf = xrealloc(buf, cap + 1);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got && n <= FIO_INCLUDE_MAX);
-	if (ferror(f) || n > FIO_INCLUDE_MAX) {
-		errno = ferror(f) ? EIO : EFBIG;
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	copy = arena_strndup(a, buf ? buf : "", n);
-	free(buf);
-	*len = n;
-	return copy;
-}
-
-/*
- * `include FILE`: fio reads FILE's lines as if they were here, in the
- * section that includes it (an included file has no sections); a
- * relative name is taken from the directory of the job file that
- * includes it.  Its
- * own errors are located in it (FILE:LINE:COL); a missing file, or
- * includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors at
- * the include line.
- */
-static void include_file(struct parse_state *ps, const char *name, struct diag *d,
-			 struct src_loc loc, int depth)
-{
-	struct arena *a = &ps->jf->arena;
-	const char *slash = strrchr(d->filename, '/');
-	const char *path = name[0] == '/' || !slash ? name :
-		arena_printf(a, "%.*s/%s", (int)(slash - d->filename), d->filename, name);
-	struct diag sub;
-	size_t len = 0;
-	char *text;
-
-	if (!*name) {
-		diag_error(d, loc, "include needs a file name");
-		return;
-	}
-	if (depth >= FIO_INCLUDE_DEPTH) {
-		diag_error(d, loc, "include %s: more than %d includes deep (does "
-			   "it include itself?)", name, FIO_INCLUDE_DEPTH);
-		return;
-	}
-	if (!(text = read_whole(a, path, &len))) {
-		diag_error(d, loc, "include %s: cannot read %s: %s", name, path,
-			   errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
-		return;
-	}
-	diag_init(&sub, path, text, len, d->out);
-	parse_text(ps, text, len, &sub, depth + 1);
-	d->errors += sub.errors;
-	d->warnings += sub.warnings;
-}
-
-/* The lines of one file (the job file or an included one) into ps. */
-static void parse_text(struct parse_state *ps, const char *text, size_t len,
-		       struct diag *d, int depth)
-{
-	struct fio_jobfile *jf = ps->jf;
-	int line = 0;
-	size_t pos = 0;
-
-	if (len > INT_MAX - 2) {
-		/* lines and columns are ints */
-		diag_error(d, (struct src_loc){ 0, 0 }, "job file too large "
-			   "(%zu bytes)", len);
-		return;
-	}
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		char *raw = arena_strndup(&jf->arena, text + pos, n);
-		bool nul = memchr(text + pos, '\0', n) != NULL;
-		char *s = trim(raw);
-		struct src_loc loc = { ++line, (int)(s - raw) + 1 };
-
-		pos += n + 1;
-		if (nul) {
-			diag_error(d, loc, "NUL byte in the line");
-			continue;
-		}
-		if (!*s || *s == ';' || *s == '#')
-			continue;
-		if (strncmp(s, "include", 7) == 0 && (!s[7] || isblank((unsigned char)s[7]))) {
-			strip_trailing_comment(s);
-			include_file(ps, trim(s + 7), d, loc, depth);
-			continue;
-		}
-		if (*s == '[' && depth > 0) {
-			diag_error(d, loc, "a section header in an included file: fio's "
-				   "include files hold options only");
-			continue;
-		}
-		if (*s == '[') {
-			char *close = strchr(s, ']');
-			char *name;
-
-			if (!close || *trim(close + 1)) {
-				diag_error(d, loc, "a section header is [name], alone on its line");
-				continue;
-			}
-			*close = '\0';
-			name = trim(s + 1);
-			if (!*name) {
-				diag_error(d, loc, "empty section name");
-				continue;
-			}
-			ps->cur = new_section(jf, name, line, &ps->global);
-			if (ps->cur->global)
-				ps->cur->opts = ps->global;
-			continue;
-		}
-		if (!ps->cur) {
-			diag_error(d, loc, "option outside a section: start with [global] "
-				   "or [jobname]");
-			continue;
-		}
-		option_line(jf, ps->cur, &ps->global, s, line, loc.col, d,
-			    &ps->unsupported);
-	}
-}
-
-int fio_parse_ex(const char *text, size_t len, struct diag *d,
-		 struct fio_jobfile *jf, bool lenient)
-{
-	struct parse_state ps = { .jf = jf };
-	int errors0 = d->errors;
-
-	memset(jf, 0, sizeof(*jf));
-	arena_init(&jf->arena);
-	jf->lenient = lenient;
-	opts_defaults(&ps.global);
-	parse_text(&ps, text, len, d, 0);
-	if (ps.unsupported) {
-		char list[1024];
-
-		supported_list(list, sizeof(list));
-		fprintf(d->out, "%s: %d unsupported option%s (import-fio supports: %s)\n",
-			d->filename, ps.unsupported, ps.unsupported == 1 ? "" : "s", list);
-	}
-	if (d->errors == errors0 && jf->njobs == 0)
-		diag_error(d, (struct src_loc){ 0, 0 }, "no job section: fio runs "
-			   "nothing (add a [jobname] section)");
-	return d->errors - errors0;
-}
-
-void fio_jobfile_free(struct fio_jobfile *jf)
-{
-	free(jf->sections);
-	jf->sections = NULL;
-	arena_free(&jf->arena);
+	supported_list(buf, size);
 }

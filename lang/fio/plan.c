@@ -19,16 +19,20 @@ static int plan_device(struct emit *e, struct job_plan *jp, int index,
 
 /*
  * --lenient: an option of job `jp` that the workload cannot honour is
- * left out, with a NOT IMPORTED note under the job; false (the caller
- * reports the error) without --lenient.
+ * left out, with a NOT IMPORTED note under the job and a warning at the
+ * option's line; false (the caller reports the error) without --lenient,
+ * or for an option that changes how much work the job does or what it
+ * measures (keep.c), which --lenient never drops.
  */
 static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 			const char *name, const char *why)
 {
 	struct src_loc at = fio_opt_loc(jp->s, id);
 
-	if (!e->lenient)
+	if (!e->lenient || fio_keep_why(name))
 		return false;
+	diag_warning(e->d, at, "job '%s': %s=%s: not imported (--lenient): %s; the "
+		     "job runs without it", jp->s->name, name, jp->s->opts.text[id], why);
 	if (!(jp->ndropped & (jp->ndropped - 1))) {
 		const char **d = arena_alloc(&e->a, (size_t)(jp->ndropped ? 2 *
 					     jp->ndropped : 1) * sizeof(*d));
@@ -38,8 +42,8 @@ static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 		jp->dropped = d;
 	}
 	jp->dropped[jp->ndropped++] = arena_printf(&e->a, "NOT IMPORTED: %s=%s "
-						   "(line %d: %s)", name,
-						   jp->s->opts.text[id], at.line, why);
+						   "(%s: %s)", name, jp->s->opts.text[id],
+						   fio_where(e->jf, &e->a, at.line), why);
 	return true;
 }
 
@@ -84,10 +88,16 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 		return -1;
 	}
 	if ((same = fio_lookup(&e->file_index, full))) {
-		const struct fio_opts *owner =
-			&e->jobs[e->files[same->val].job].s->opts;
+		struct job_plan *oj = &e->jobs[e->files[same->val].job];
+		const struct fio_opts *owner = &oj->s->opts;
 
-		if (o->offset || owner->offset) {
+		/* offset_increment's clones: the first one's file is made
+		 * long enough for every clone's region */
+		if (jp->nclones > 1 && oj->first_clone == jp->first_clone &&
+		    o->offset >= owner->offset) {
+			if (o->offset - owner->offset > oj->file_extra)
+				oj->file_extra = o->offset - owner->offset;
+		} else if (o->offset || owner->offset) {
 			diag_error(e->d, fio_opt_loc(jp->s, o->offset ? FIO_OPT_OFFSET :
 						 FIO_OPT_FILENAME), "job '%s': offset on a "
 				   "file another job uses too is not supported (flowbench "
@@ -201,8 +211,9 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 			   (unsigned long long)block);
 		return -1;
 	}
-	jp->iobytes = o->size_pct ? jp->filesize / 100 * o->size_pct +
-			jp->filesize % 100 * o->size_pct / 100 :
+	/* io_size: the bytes the job does, in its region (fio's io_limit) */
+	jp->iobytes = o->io_size ? o->io_size : o->size_pct ?
+		      jp->filesize / 100 * o->size_pct + jp->filesize % 100 * o->size_pct / 100 :
 		      o->filesize && o->size ? o->size : jp->filesize;
 	if (jp->iobytes == 0) {
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_SIZE), "job '%s': size=%s of %llu "
@@ -215,9 +226,52 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 }
 
 /*
+ * A read/write mix (rw=randrw, rw=rw with rwmixread/rwmixwrite) and a
+ * random/sequential split (percentage_random, plan_pct_random) are
+ * drawn per I/O as fio draws them: a choice (jp->choice, written by
+ * write.c) whose pass is one I/O.  fsync=1 makes each write member a
+ * write and its fsync.  Two mixes stay a fixed pass (R reads, then W
+ * writes), said on stderr (fixed_pass_warning()): with an fsync after
+ * every N > 1 writes, which needs a count of the writes a choice does
+ * not keep (with a split too, an error), and an asynchronous one
+ * (aioread and aiowrite at iodepth > 1 each keep their own queue full,
+ * whatever the odds: a choice would not give fio's split either).
+ */
+static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	bool both = jp->reads && jp->writes;
+
+	if (!both && !jp->seqmix)
+		return 0;
+	if (both && every > 1 && jp->seqmix) {
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': "
+			   "percentage_random with a read/write mix and %s=%lld is not "
+			   "supported: flowbench draws each I/O at random but keeps no "
+			   "count of the writes for an %s after every %lld", jp->s->name,
+			   fio_fsync_name(o), every, fio_fsync_name(o), every);
+		return -1;
+	}
+	if (both && (every > 1 || jp->aio))
+		return 0;               /* a fixed pass (plan_iterations says so) */
+	jp->choice = true;
+	jp->cname = fio_unique_name(e, arena_printf(&e->a, "%s-mix", jp->name), "j");
+	if (!both)
+		return 0;
+	jp->reads = jp->writes = 1;
+	if (every == 1) {
+		jp->wsync = true;
+		jp->wsname = fio_unique_name(e, arena_printf(&e->a, "%s-wsync",
+							     jp->name), "j");
+	}
+	return 0;
+}
+
+/*
  * The flowop iterations of one pass: the mix's reads and writes, made
- * whole fsync intervals.  Products checked (at most 100 x 10^9 within the
- * parser's ranges, but checked all the same).
+ * whole fsync intervals, or one draw of a choice (plan_choice).  Products
+ * checked (at most 100 x 10^9 within the parser's ranges, but checked all
+ * the same).
  */
 static int plan_iterations(struct emit *e, struct job_plan *jp)
 {
@@ -232,7 +286,9 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	}
 	long long every = fio_fsync_every(o);
 
-	if (!every || !jp->writes)
+	if (plan_choice(e, jp, every) < 0)
+		return -1;
+	if (!every || !jp->writes || jp->wsync)
 		return 0;
 	/* a pass of whole fsync intervals: N / fio_gcd(writes, N) times more;
 	 * writes and fsync are >= 1 here, so neither gcd nor N is 0 */
@@ -246,6 +302,26 @@ static int plan_iterations(struct emit *e, struct job_plan *jp)
 	}
 	jp->fsyncs = jp->writes / every;
 	return 0;
+}
+
+/* A mix plan_choice() left a fixed pass: said on stderr, at rw=. */
+static void fixed_pass_warning(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!jp->reads || !jp->writes || jp->choice)
+		return;
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s: "
+		     "each pass does %lld read%s then %lld write%s in that order, "
+		     "not fio's random choice per I/O (%s)", jp->s->name,
+		     o->text[FIO_OPT_RW], jp->aio ? arena_printf(&e->a, "ioengine=%s "
+		     "at iodepth=%lld", fio_engine_text[o->engine], o->iodepth) :
+		     arena_printf(&e->a, "%s=%lld", fio_fsync_name(o), fio_fsync_every(o)),
+		     jp->reads, jp->reads == 1 ? "" : "s", jp->writes,
+		     jp->writes == 1 ? "" : "s", jp->aio ? "aioread and aiowrite "
+		     "each keep their own requests in flight, whatever the odds" :
+		     "a choice keeps no count of the writes for an fsync after "
+		     "every N");
 }
 
 /*
@@ -294,12 +370,13 @@ static int plan_pacing(struct emit *e, struct job_plan *jp)
 			   "event generator counts either I/Os or MiB", s->name);
 	if (!o->thinktime_us)
 		return e->d->errors == errs ? 0 : -1;
-	if (fio_is_mixed(o->rw) || jp->fsyncs || jp->aio)
+	/* a choice's pass is one I/O: the pause follows each, as in fio */
+	if ((fio_is_mixed(o->rw) && !jp->choice) || jp->fsyncs || jp->wsync || jp->aio)
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_THINKTIME), "job '%s': thinktime with "
 			   "%s is not supported: flowbench would pause once per pass "
 			   "of several I/Os, not after each one", s->name,
-			   fio_is_mixed(o->rw) ? "a read/write mix" : jp->fsyncs ?
-			   "fsync" : "iodepth > 1");
+			   fio_is_mixed(o->rw) && !jp->choice ? "a read/write mix" :
+			   jp->fsyncs || jp->wsync ? "fsync" : "iodepth > 1");
 	return e->d->errors == errs ? 0 : -1;
 }
 
@@ -428,9 +505,14 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	const struct out_file *f = &e->files[jp->file];
 
 	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
+	if (fio_plan_real_size(e, jp) < 0)
+		return -1;
 	if ((o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) && !o->fill_device)
 		return plan_filesize(e, jp);
 	jp->unsized = true;
+	if (o->io_size && checked_mul(e, s, FIO_OPT_IO_SIZE, o->io_size, (uint64_t)o->loops,
+				      &jp->iobytes, "io_size x loops") < 0)
+		return -1;
 	if (f->job != index) {
 		const struct job_plan *owner = &e->jobs[f->job];
 
@@ -441,7 +523,8 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	if (!f->device && !o->fill_device && !e->lenient) {
 		diag_error(e->d, (struct src_loc){ s->line, 1 }, "job '%s': no size: "
 			   "give size= or filesize= (flowbench creates the file, so it "
-			   "must know how large)", s->name);
+			   "must know how large), or the size of the file fio would "
+			   "find with -D filesize%s=SIZE", s->name, jp->sfx);
 		return -1;
 	}
 	jp->needs_size = true;
@@ -516,6 +599,33 @@ static int plan_verify(struct emit *e, struct job_plan *jp)
 }
 
 /*
+ * end_fsync (fsync_on_close: flowbench closes a job's files when it
+ * ends): when a job that writes has done its I/O, fio fsyncs each of its
+ * files.  Here a process of its own after the job, one fsync per clone
+ * on the clone's file (each instance opens the next file, as the job's
+ * clones do), then done: the same I/O, in the same order; its latency
+ * is a line of its own, where fio counts the time in the job's.
+ * nrfiles > 1 is an error (one fsync would not reach every file).
+ */
+static int plan_end_fsync(struct emit *e, struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (!o->end_fsync || !jp->writes)
+		return 0;
+	if (o->nrfiles > 1) {
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_END_FSYNC), "job '%s': "
+			   "end_fsync (fsync_on_close) with nrfiles > 1 is not "
+			   "supported", jp->s->name);
+		return -1;
+	}
+	jp->fname = fio_unique_name(e, arena_printf(&e->a, "%s-end_fsync",
+						    jp->s->name), "j");
+	e->phases = true;
+	return 0;
+}
+
+/*
  * With --lenient, a random_distribution=zoned that cannot be written
  * (see plan_zones) is dropped: the job's offsets are uniform.
  */
@@ -575,14 +685,19 @@ static int plan_stride(struct emit *e, struct job_plan *jp)
 
 /*
  * percentage_random=N: 100 is fio's default, 0 makes a random job
- * sequential (exactly).  In between, fio continues a sequential run
- * from wherever the last I/O was, random or not; flowbench's sequential
- * flowop keeps its own offset, so a mixture of two flowops would not
- * have fio's locality: an error (dropped with --lenient).
+ * sequential (exactly).  In between, fio draws per I/O whether its
+ * offset is random (odds N in 100) or continues a sequential run from
+ * the end of the job's previous I/O, random or not: a choice between a
+ * random flowop that leaves the slot's offset at its end (seqfollows)
+ * and a sequential one on the same slot (jp->seqmix, plan_choice).
+ * Not with aioread/aiowrite (no seqfollows) nor zones (their flowops'
+ * working sets are ranges of their own): errors, dropped with
+ * --lenient (the job's offsets are then all random).
  */
 static int plan_pct_random(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
+	const char *why;
 
 	if (o->pct_random == 100 || !jp->random)
 		return 0;
@@ -590,16 +705,20 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->random = false;
 		return 0;
 	}
-	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", "a mix of "
-			"sequential and random offsets")) {
+	if (!jp->aio && !o->nzones) {
+		jp->seqmix = true;
+		return 0;
+	}
+	why = jp->aio ? "aioread/aiowrite (ioengine at iodepth > 1) cannot continue "
+		"a sequential run from a random I/O" : "random_distribution=zoned's "
+		"flowops each pick in a range of their own";
+	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", why)) {
 		jp->lo->pct_random = 100;
 		return 0;
 	}
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': percentage_random="
-		   "%lld is not supported: fio continues each sequential run from "
-		   "the previous I/O, random or not; flowbench's sequential flowop "
-		   "keeps its own offset (0 and 100 are supported)", jp->s->name,
-		   o->pct_random);
+		   "%lld is not supported here: %s (0 and 100 are supported)",
+		   jp->s->name, o->pct_random, why);
 	return -1;
 }
 
@@ -613,11 +732,6 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = fio_unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (o->size_pct && !o->filesize)
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_SIZE), "job '%s': size=%s%% needs "
-			   "filesize= (the percentage is of the file's size, and "
-			   "flowbench creates the file)", jp->s->name,
-			   arena_printf(&e->a, "%llu", (unsigned long long)o->size_pct));
 	if (o->time_based && !o->runtime_us)
 		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
 	if (fio_fsync_every(o) && o->nrfiles > 1)
@@ -643,7 +757,15 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->fsync && o->fdatasync)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_FDATASYNC), "job '%s': fsync and "
 			   "fdatasync together are not supported", jp->s->name);
-	if (e->d->errors != errs || plan_file(e, jp, index) < 0)
+	if (e->jf->readonly && (fio_is_write(o->rw) || fio_is_mixed(o->rw)))
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
+			   "--readonly: fio refuses to run a job that writes", jp->s->name,
+			   o->text[FIO_OPT_RW]);
+	if (o->io_size && o->size_pct)
+		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IO_SIZE), "job '%s': io_size "
+			   "with size=N%% is not supported", jp->s->name);
+	if (e->d->errors != errs || fio_plan_filename_format(e, jp) < 0 ||
+	    plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;
@@ -670,9 +792,12 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		     o->rw == FIO_RW_RANDRW;
 	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
 		return -1;
-	if (plan_iterations(e, jp) < 0 || plan_pacing(e, jp) < 0 ||
+	if (plan_iterations(e, jp) < 0)
+		return -1;
+	fixed_pass_warning(e, jp);
+	if (plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
-	    plan_verify(e, jp) < 0)
+	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */

@@ -47,7 +47,7 @@ static void emit_iosize(struct emit *e, const struct job_plan *jp)
 /* A section's header and its own option lines, as comments. */
 static void comment_section(struct emit *e, const struct fio_section *s)
 {
-	fprintf(e->out, "# [%s]  (line %d)\n", fio_commented(e, s->name), s->line);
+	fprintf(e->out, "# [%s]  (%s)\n", fio_commented(e, s->name), s->where);
 	for (int i = 0; i < s->nlines; i++)
 		fprintf(e->out, "#   %s\n", fio_commented(e, s->lines[i].text));
 	for (int i = 0; i < s->nnotes; i++)
@@ -128,7 +128,15 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 	if (o->given & FIO_BIT(FIO_OPT_FILE_SERVICE))
 		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
 			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
-	if (o->offset_increment)
+	if (o->offset_increment && jp->nclones > 1)
+		fprintf(out, "# offset_increment=%s: fio's clone %d of %d of job '%s', "
+			"a job of its own here at offset $offset%s (flowbench's "
+			"instances of one process would all work at one offset)%s\n",
+			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]), jp->clone + 1,
+			jp->nclones, fio_commented(e, jp->s->name), jp->sfx,
+			jp->file_extra ? "; the file is long enough for every clone's "
+			"region, as fio extends it" : "");
+	else if (o->offset_increment)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
 			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]));
 	if (o->nbss)
@@ -229,7 +237,14 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			o->nbss ? "several block sizes (flowbench's randommap needs "
 			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
 			"several files (each op on another file's slot)");
-	if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
+	if (jp->seqmix)
+		fprintf(out, "# percentage_random=%lld: each I/O's offset is random with "
+			"odds $pctrandom%s in 100, else it follows the job's previous "
+			"I/O (random ones leave the offset at their end: seqfollows), drawn "
+			"per I/O as fio does (the choice %s)%s\n", o->pct_random, jp->sfx,
+			jp->cname, jp->reads && jp->writes ? "; reads and writes share "
+			"that offset (fio keeps one per direction)" : "");
+	else if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
 			"sequential offsets, as in fio");
@@ -279,7 +294,12 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	else
 		fprintf(out, "# ioengine=%s at iodepth=1: one I/O at a time, done as a "
 			"synchronous pread/pwrite\n", eng);
-	if (fio_is_mixed(o->rw) && jp->reads && jp->writes)
+	if (jp->choice && jp->reads && jp->writes)
+		fprintf(out, "# rwmixread=%lld: each I/O is a read with odds $rwmixread%s in "
+			"100, else a write, drawn per I/O as fio does (the choice %s%s)\n",
+			o->rwmixread, jp->sfx, jp->cname, jp->wsync ?
+			"; each write is followed by its fsync" : "");
+	else if (fio_is_mixed(o->rw) && jp->reads && jp->writes)
 		fprintf(out, "# rwmixread=%lld: each pass does %lld read%s then %lld write%s, "
 			"in that order: a fixed interleaving, not fio's random choice per op\n",
 			o->rwmixread, jp->reads, jp->reads == 1 ? "" : "s",
@@ -317,9 +337,10 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (o->time_based)
 		fprintf(out, "# time_based: the job loops until the run time is over\n");
 	else
-		fprintf(out, "# no time_based: as fio, each clone stops after $filesize%s "
-			"bytes (finishonbytes; it checks once per pass, so it may do one "
-			"pass more than fio)\n", jp->fsfx);
+		fprintf(out, "# no time_based: as fio, each clone stops once it has done "
+			"$filesize%s bytes (finishonbytes, one byte less: it stops past "
+			"its value; it checks once per pass, so a pass of several I/Os "
+			"may end past fio's stop)\n", jp->fsfx);
 	if (jp->wrap)
 		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
@@ -332,11 +353,31 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	decimal_size_note(e, o, FIO_OPT_BS, "bs", o->bs);
 	decimal_size_note(e, o, FIO_OPT_SIZE, "size", o->size);
 	if (jp->iobytes != jp->filesize && !o->time_based)
-		fprintf(out, "# size%s%s: the job does $iobytes%s bytes over its "
+		fprintf(out, "# %s%s: the job does $iobytes%s bytes over its "
 			"$filesize%s bytes of files, then stops\n",
-			o->size_pct ? "=N% of filesize" : o->filesize ? " with filesize" : "",
+			o->io_size ? arena_printf(&e->a, "io_size=%s", fio_commented(e,
+				     o->text[FIO_OPT_IO_SIZE])) :
+			o->size_pct ? "size=N% of filesize" : o->filesize ?
+			"size with filesize" : "size",
 			o->loops > 1 ? arena_printf(&e->a, ", loops=%lld", o->loops) : "",
 			jp->sfx, jp->fsfx);
+	if (o->io_size && o->time_based)
+		fprintf(out, "# io_size=%s: no effect, the job is time_based (as in "
+			"fio)\n", fio_commented(e, o->text[FIO_OPT_IO_SIZE]));
+	if (jp->fmt_note)
+		fprintf(out, "# filename_format=%s: %s%s\n",
+			fio_commented(e, o->filename_format), jp->fmt_note,
+			jp->fmt_one_file ? "; without $filenum the job's files have one "
+			"name: fio opens that one file nrfiles times" : "");
+	if (jp->real_note)
+		fprintf(out, "# %s\n", fio_commented(e, jp->real_note));
+	if (jp->fname)
+		fprintf(out, "# end_fsync (fsync_on_close): the job's files are fsynced "
+			"once its writes are done, by process %s after it (its latency "
+			"a line of its own; fio counts that time in the job's)\n",
+			jp->fname);
+	else if (o->end_fsync)
+		fprintf(out, "# end_fsync: no effect, the job does not write\n");
 	if (o->loops > 1 && o->time_based)
 		fprintf(out, "# loops=%lld: no effect, the job is time_based\n", o->loops);
 	if (o->group_reporting)
@@ -352,28 +393,31 @@ static const char *offset_plus(struct emit *e, const struct job_plan *jp)
 	return jp->s->opts.offset ? arena_printf(&e->a, " + $offset%s", jp->sfx) : "";
 }
 
-/* One read or write flowop line. */
-static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
-		      long long iters, bool wrap, int zone)
+/*
+ * A read or write flowop's attributes after its name: its file and
+ * size, offsets (`random`: random ones, which with a random/sequential
+ * split leave the slot's offset at their end, seqfollows), O_DIRECT,
+ * depth, iterations.
+ */
+static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random,
+		     long long iters, bool wrap, int zone)
 {
 	const struct fio_opts *o = &jp->s->opts;
-	const char *type = jp->aio ? (write ? "aiowrite" : "aioread") :
-			   (write ? "write" : "read");
 	char b[32];
 
-	fprintf(e->out, "    flowop %s name=%s-%s%s,filename=%s,iosize=$iosize%s",
-		type, jp->name, write ? "write" : "read", zone < 0 ? "" :
-		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone), e->files[jp->file].name,
+	fprintf(e->out, ",filename=%s,iosize=$iosize%s", e->files[jp->file].name,
 		jp->sfx);
 	if (zone >= 0)
 		fprintf(e->out, ",workingset=%s%s",
 			fio_wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
-	else if (o->offset && jp->random)
+	else if (o->offset && random)
 		fprintf(e->out, ",workingset=$filesize%s%s", jp->fsfx, offset_plus(e, jp));
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
-	if (jp->random)
+	if (random)
 		fputs(jp_randommap(jp) ? ",random,randommap" : ",random", e->out);
+	if (random && jp->seqmix)
+		fputs(",seqfollows", e->out);
 	if (o->seq_add)
 		fprintf(e->out, ",stride=%s", fio_signed_size(b, sizeof(b), o->seq_add));
 	if (o->direct)
@@ -393,16 +437,95 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	fputc('\n', e->out);
 }
 
+static const char *io_type(const struct job_plan *jp, bool write)
+{
+	return jp->aio ? (write ? "aiowrite" : "aioread") : (write ? "write" : "read");
+}
+
+/* One read or write flowop line of the job's thread. */
+static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
+		      long long iters, bool wrap, int zone)
+{
+	fprintf(e->out, "    flowop %s name=%s-%s%s", io_type(jp, write), jp->name,
+		write ? "write" : "read", zone < 0 ? "" :
+		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone));
+	emit_io_attrs(e, jp, jp->random, iters, wrap, zone);
+}
+
+/*
+ * The weight of one member of the job's choice (plan_choice): its
+ * direction's share of a mix ($rwmixread), times its offsets' share of
+ * a random/sequential split ($pctrandom), as WML expressions, so that
+ * -D rwmixread=... or -D pctrandom=... changes the odds.
+ */
+static const char *member_weight(struct emit *e, const struct job_plan *jp,
+				 bool write, bool random)
+{
+	const char *dir = !(jp->reads && jp->writes) ? NULL : write ?
+		arena_printf(&e->a, "(100 - $rwmixread%s)", jp->sfx) :
+		arena_printf(&e->a, "$rwmixread%s", jp->sfx);
+	const char *off = !jp->seqmix ? NULL : random ?
+		arena_printf(&e->a, "$pctrandom%s", jp->sfx) :
+		arena_printf(&e->a, "(100 - $pctrandom%s)", jp->sfx);
+	const char *w = dir && off ? arena_printf(&e->a, "%s * %s", dir, off) :
+			dir ? dir : off;
+
+	/* a lone term needs no parentheses */
+	if (w[0] == '(' && !strchr(w, '*'))
+		w = arena_strndup(&e->a, w + 1, strlen(w) - 2);
+	return w;
+}
+
+/*
+ * The job's choice (plan_choice): each I/O a read or a write with
+ * rwmixread's odds and/or random or sequential with percentage_random's,
+ * drawn per I/O; with fsync=1 each write is followed by its fsync (the
+ * composite <wsname>).  Written before the job's process, which invokes
+ * it as <job>: the results name its members <job>.read, <job>.write,
+ * <job>.read-seq, ...
+ */
+static void emit_choice(struct emit *e, const struct job_plan *jp)
+{
+	FILE *out = e->out;
+
+	if (jp->wsync) {
+		fprintf(out, "define flowop name=%s\n{\n  flowop write name=write", jp->wsname);
+		emit_io_attrs(e, jp, jp->random, 1, false, -1);
+		fprintf(out, "  flowop fsync name=fsync,filename=%s\n}\n",
+			e->files[jp->file].name);
+	}
+	fprintf(out, "define flowop name=%s,choose\n{\n", jp->cname);
+	for (int write = 0; write < 2; write++) {
+		if (!(write ? jp->writes : jp->reads))
+			continue;
+		for (int seq = 0; seq <= jp->seqmix; seq++) {
+			const char *w = member_weight(e, jp, write, !seq);
+
+			if (write && jp->wsync) {
+				fprintf(out, "  flowop %s name=write,weight=%s\n", jp->wsname, w);
+				continue;
+			}
+			fprintf(out, "  flowop %s name=%s%s,weight=%s", io_type(jp, write),
+				write ? "write" : "read", seq ? "-seq" : "", w);
+			emit_io_attrs(e, jp, jp->random && !seq, 1, false, -1);
+		}
+	}
+	fprintf(out, "}\n");
+}
+
 static void emit_file(struct emit *e, const struct out_file *f,
 		      const struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
 	if (!f->fileset) {
+		char b[32];
+
 		fprintf(e->out, "define file name=%s,path=", f->name);
 		fio_print_dir_var(e, f->dir);
-		fprintf(e->out, ",size=$filesize%s%s,prealloc,reuse\n", jp->sfx,
-			offset_plus(e, jp));
+		fprintf(e->out, ",size=$filesize%s%s%s%s,prealloc,reuse\n", jp->sfx,
+			offset_plus(e, jp), jp->file_extra ? " + " : "", jp->file_extra ?
+			fio_wml_size(b, sizeof(b), jp->file_extra) : "");
 		return;
 	}
 	fprintf(e->out, "# fio's files %s.N.M become the fileset %s\n",
@@ -419,16 +542,21 @@ static void emit_file(struct emit *e, const struct out_file *f,
 	fprintf(e->out, ",dirgamma=0,prealloc,reuse\n");
 }
 
-/* The bytes after which a size-limited job stops. */
+/*
+ * The bytes after which a size-limited job stops.  fio stops once a job
+ * has done that many (bytes >= the limit); finishonbytes ends its thread
+ * once its bytes exceed its value (filebench's rule), so the value is one
+ * byte less: the same pass ends both.
+ */
 static const char *done_bytes(struct emit *e, const struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
 
-	if (jp->unsized)
-		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld",
+	if (jp->unsized && !o->io_size)
+		return o->loops > 1 ? arena_printf(&e->a, "$filesize%s * %lld - 1",
 						   jp->fsfx, o->loops) :
-			arena_printf(&e->a, "$filesize%s", jp->fsfx);
-	return arena_printf(&e->a, "$%s%s", jp->iobytes != jp->filesize ?
+			arena_printf(&e->a, "$filesize%s - 1", jp->fsfx);
+	return arena_printf(&e->a, "$%s%s - 1", jp->iobytes != jp->filesize ?
 			    "iobytes" : "filesize", jp->sfx);
 }
 
@@ -440,6 +568,8 @@ static void print_after(struct emit *e, const struct job_plan *jp)
 		const struct job_plan *w = &e->jobs[jp->after[k]];
 
 		fprintf(e->out, "%s%s", k ? ":" : ",after=\"", w->name);
+		if (w->fname)
+			fprintf(e->out, ":%s", w->fname);
 		if (w->vname)
 			fprintf(e->out, ":%s", w->vname);
 	}
@@ -537,7 +667,8 @@ static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
 	fprintf(out, "\n# fio's verify phase of job '%s': the same bytes read back "
 		"after it (not checked)\n", fio_commented(e, jp->s->name));
 	fprintf(out, "define process name=%s,instances=%s%s,after=%s", jp->vname,
-		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx, jp->name);
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx,
+		jp->fname ? jp->fname : jp->name);
 	if (e->phases && o->runtime_us)
 		fprintf(out, ",runtime=$runtime_%d", index + 1);
 	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->vname,
@@ -554,6 +685,32 @@ static void emit_verify(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, ",iodepth=$iodepth%s", jp->sfx);
 	fprintf(out, "\n    flowop finishonbytes name=%s-done,value=%s\n  }\n}\n",
 		jp->vname, done_bytes(e, jp));
+}
+
+/*
+ * end_fsync's process: after the job, each clone's file opened (the
+ * next one of the fileset, as the job's clones took them), fsynced once
+ * and closed, then the thread is done.
+ */
+static void emit_end_fsync(struct emit *e, const struct job_plan *jp, int index)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	FILE *out = e->out;
+
+	fprintf(out, "\n# fio's end_fsync of job '%s': its files fsynced once its "
+		"writes are done\n", fio_commented(e, jp->s->name));
+	fprintf(out, "define process name=%s,instances=%s%s,after=%s", jp->fname,
+		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx, jp->name);
+	if (e->phases && o->runtime_us)
+		fprintf(out, ",runtime=$runtime_%d", index + 1);
+	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->fname,
+		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
+	fprintf(out, "    flowop openfile name=%s-open,filename=%s%s\n", jp->fname,
+		e->files[jp->file].name, o->direct ? ",directio" : "");
+	fprintf(out, "    flowop fsync name=%s\n", jp->fname);
+	fprintf(out, "    flowop closefile name=%s-close\n", jp->fname);
+	fprintf(out, "    flowop finishoncount name=%s-done,value=1,target=%s\n  }\n}\n",
+		jp->fname, jp->fname);
 }
 
 void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
@@ -592,6 +749,10 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 	if (e->phases && o->runtime_us)
 		fprintf(out, "set $runtime_%d=%s\n", index + 1,
 			fio_wml_seconds(b, sizeof(b), o->runtime_us));
+	if (jp->choice && jp->reads && jp->writes)
+		fprintf(out, "set $rwmixread%s=%lld\n", jp->sfx, o->rwmixread);
+	if (jp->seqmix)
+		fprintf(out, "set $pctrandom%s=%lld\n", jp->sfx, o->pct_random);
 	fputc('\n', out);
 	if (e->files[jp->file].job == index)
 		emit_file(e, &e->files[jp->file], jp);
@@ -599,6 +760,8 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "# the file %s is the one of job '%s' (same filename)\n",
 			e->files[jp->file].name,
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
+	if (jp->choice)
+		emit_choice(e, jp);
 	log_notes(e, jp);
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
@@ -608,9 +771,13 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)
 		io_flowop(e, jp, jp->writes > 0, jp->zops[z].iters, false, z);
-	if (jp->reads && !jp->nzops)
+	if (jp->choice)         /* a mix: one draw a pass; a split: as many as I/Os */
+		fprintf(out, "    flowop %s name=%s%s\n", jp->cname, jp->name,
+			jp->reads && jp->writes ? "" : jp->reads + jp->writes > 1 ?
+			arena_printf(&e->a, ",iters=%lld", jp->reads + jp->writes) : "");
+	if (jp->reads && !jp->nzops && !jp->choice)
 		io_flowop(e, jp, false, jp->reads, false, -1);
-	if (jp->writes && !jp->nzops)
+	if (jp->writes && !jp->nzops && !jp->choice)
 		io_flowop(e, jp, true, jp->writes, jp->wrap, -1);
 	if (o->thinktime_us)
 		fprintf(out, "    flowop delay name=%s-think,value=$thinktime%s\n",
@@ -632,6 +799,8 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 		fprintf(out, "    flowop finishoncount name=%s-count,value=$nios%s\n",
 			jp->name, jp->sfx);
 	fprintf(out, "  }\n}\n");
+	if (jp->fname)
+		emit_end_fsync(e, jp, index);
 	if (jp->vname)
 		emit_verify(e, jp, index);
 }
@@ -649,6 +818,9 @@ void fio_emit_header(struct emit *e, const struct fio_jobfile *jf,
 		"# differs from fio (docs/import-fio.md has the whole mapping).\n"
 		"# Scale it without editing, e.g.\n"
 		"#   flowbench run THIS.f -D dir=/mnt/test -D runtime=30\n#\n");
+	for (int i = 0; i < jf->nrun_notes; i++)
+		fprintf(out, "# %s\n%s", fio_commented(e, jf->run_notes[i].text),
+			i == jf->nrun_notes - 1 ? "#\n" : "");
 	for (int i = 0; i < jf->nsections; i++) {
 		if (jf->sections[i].global) {
 			comment_section(e, &jf->sections[i]);

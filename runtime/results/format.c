@@ -10,10 +10,14 @@
 
 /*
  * One row per format, in the order the lists name them.  A file's
- * content is JSON when it starts like JSON, and YAML otherwise (the row
- * without looks_like).
+ * content is in the first row whose looks_like claims it, and in YAML
+ * when none does (the row without looks_like): fio's JSON output before
+ * JSON, since it is JSON too.  fio's row is read only: no ending asks
+ * for it and it has no writer.
  */
 static const struct results_format formats[] = {
+	{ "fio JSON", (const char *const[]){ NULL },
+	  NULL, results_looks_like_fio, results_read_fio },
 	{ "JSON", (const char *const[]){ ".json", NULL },
 	  results_write_json, results_looks_like_json, results_read_json },
 	{ "YAML", (const char *const[]){ ".yaml", ".yml", NULL },
@@ -87,7 +91,7 @@ static size_t items_of(const struct results_format *f, enum results_list_kind wh
 			n++;
 		return n;
 	case RESULTS_ENDINGS_BY_FORMAT:
-		return 1;
+		return f->endings[0] != NULL;      /* not a read-only row */
 	case RESULTS_CLAIMING_NAMES:
 		return f->looks_like != NULL;
 	}

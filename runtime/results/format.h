@@ -21,20 +21,23 @@
 struct results_read_fail {
 	bool placed;               /* line and column (from 1) say where */
 	int line, column;
-	char text[160];
+	char text[320];
 };
 
 struct results_format {
 	const char *name;              /* "JSON", in messages */
 	const char *const *endings;    /* ".yaml", ".yml": NULL-terminated */
-	/* the whole document to `f`: 0 or -1 */
+	/* the whole document to `f`: 0 or -1; NULL for a format flowbench
+	   only reads (fio's JSON: no ending asks for it) */
 	int (*write)(FILE *f, const struct results *r);
 	/*
 	 * A file's first bytes say it is in this format.  NULL for the one
 	 * format that reads whatever no other row claims.
 	 */
 	bool (*looks_like)(const char *buf, size_t len);
-	/* The document in buf as a jansson tree, or NULL with *fail set. */
+	/* The document in buf as a jansson tree, or NULL with *fail set:
+	   a results file's tree (docs/results-format.md), whatever the
+	   format (fio's JSON is mapped into it: fio.c) */
 	json_t *(*read)(const char *buf, size_t len, struct results_read_fail *fail);
 };
 
@@ -70,11 +73,13 @@ const char *results_format_list(char *buf, size_t size, enum results_list_kind w
  */
 json_t *results_read_file(const char *path, FILE *err);
 
-/* The rows' writers and readers (json.c, yaml.c). */
+/* The rows' writers and readers (json.c, yaml.c, fio.c). */
 int results_write_json(FILE *f, const struct results *r);
 bool results_looks_like_json(const char *buf, size_t len);
 json_t *results_read_json(const char *buf, size_t len, struct results_read_fail *fail);
 int results_write_yaml(FILE *f, const struct results *r);
 json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail *fail);
+bool results_looks_like_fio(const char *buf, size_t len);
+json_t *results_read_fio(const char *buf, size_t len, struct results_read_fail *fail);
 
 #endif

@@ -128,8 +128,10 @@ usage_msg "compare needs two results files or more (flowbench compare base.json 
 usage_msg "report needs -o FILE.html (where to write the page)" report a.json
 usage_msg "--output needs a value" report a.json --output
 usage_msg "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)" list x
-usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio a.fio b.fio
-usage_msg "import-fio takes one fio job file (flowbench import-fio job.fio > job.f)" import-fio -
+usage_msg "import-fio takes an fio job file or fio's command line (flowbench import-fio job.fio > job.f, flowbench import-fio --name=a --rw=randread --size=16m)" import-fio
+usage_msg "import-fio takes an fio job file or fio's command line (flowbench import-fio job.fio > job.f, flowbench import-fio --name=a --rw=randread --size=16m)" import-fio --lenient -D x=1
+usage_msg "--fio needs an fio command line after it (--fio --name=a --rw=randread --bs=4k --size=16m)" run --fio
+usage_msg "a workload file or --fio, not both (the job files of an fio command line go after --fio)" check "$R" --fio --name=a
 ok "usage errors of the option table keep their messages"
 
 # every value form: --opt=value, -Dvalue, -fFILE

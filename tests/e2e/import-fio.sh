@@ -69,16 +69,18 @@ EOF
 	run "exp1-$bs"
 	grep -q "Starting 3 randrw-$bs instances" "$tmp/exp1-$bs.out" ||
 		{ cat "$tmp/exp1-$bs.out"; fail "exp1-$bs: not 3 processes"; }
-	has_ops "exp1-$bs" "randrw-$bs-read" "randrw-$bs-write"
-	r=$(ops "exp1-$bs" "randrw-$bs-read")
-	w=$(ops "exp1-$bs" "randrw-$bs-write")
-	# one read then one write per pass: at most one op apart per job
-	[ $((r - w)) -le 3 ] && [ $((w - r)) -le 3 ] ||
-		fail "exp1-$bs: $r reads and $w writes are not a 1:1 mix"
+	has_ops "exp1-$bs" "randrw-$bs.read" "randrw-$bs.write"
+	r=$(ops "exp1-$bs" "randrw-$bs.read")
+	w=$(ops "exp1-$bs" "randrw-$bs.write")
+	# each I/O drawn a read or a write with odds 50/50 (rwmixread's
+	# default): the reads within 3.29 standard deviations of the binomial
+	awk -v r="$r" -v w="$w" 'BEGIN { n = r + w; z = (r - n / 2) / sqrt(n / 4)
+		exit !(z < 3.2905 && z > -3.2905) }' ||
+		fail "exp1-$bs: $r reads and $w writes are not a 50/50 draw"
 	[ -f "$d/exp1-$bs/fio-test.dat/00000001/00000001" ] ||
 		fail "exp1-$bs: the file is not in the -D dir"
 done
-ok "experiment 1 (psync, direct, randrw, bs 4k and 1m): checked, ran, 1:1 reads and writes"
+ok "experiment 1 (psync, direct, randrw, bs 4k and 1m): checked, ran, reads and writes drawn 50/50"
 
 # Experiment 2: libaio at iodepth 16, O_DIRECT, sequential reads,
 # bs 4k and 1m, numjobs 1 and several: aioread with iodepth=16, which
@@ -142,14 +144,14 @@ numjobs=$nj
 EOF
 		imp "$n"
 		run "$n"
-		has_ops "$n" mix-read mix-write
+		has_ops "$n" mix.read mix.write
 		[ "$(ls "$d/$n/mix-files/00000001" | wc -l)" -eq "$nj" ] ||
 			fail "$n: not one file per job"
 		if [ $rw = randrw ]; then
 			# 16m / 4k = 4096 ops per job; finishonbytes checks once
-			# per pass (read, write): 4098 ops per job at most
-			t=$(($(ops "$n" mix-read) + $(ops "$n" mix-write)))
-			[ "$t" -ge $((nj * 4096)) ] && [ "$t" -le $((nj * 4098)) ] ||
+			# per pass (one drawn I/O): 4097 ops per job at most
+			t=$(($(ops "$n" mix.read) + $(ops "$n" mix.write)))
+			[ "$t" -ge $((nj * 4096)) ] && [ "$t" -le $((nj * 4097)) ] ||
 				fail "$n: $t ops, not $nj x 16 MiB of 4 KiB"
 		fi
 	done
@@ -368,21 +370,28 @@ has_ops dev dev-read
 	{ find "$d/dev" -ls; fail "dev: no 4 MiB file fbtestdev in \$dir"; }
 ok "filename=/dev/X without size: a file in \$dir, its size from -D filesize="
 
-# --lenient: a job with no size, an unset \${VAR} and zones it cannot
-# write imports (NOT IMPORTED notes) and checks with -D filesize=...
+# --lenient: a job with no size and zones it cannot write imports (NOT
+# IMPORTED notes, each a warning at its line) and checks with -D
+# filesize=...; an unset \${VAR} stays an error until -D gives it
 printf '[j]\nrw=randrw\nbs=${FB_E2E_UNSET}\nrandom_distribution=zoned:60/10:40/90\ntime_based\nruntime=1\n' >"$tmp/len.fio"
 st=0
 env -u FB_E2E_UNSET "$FLOWBENCH" import-fio "$tmp/len.fio" >/dev/null 2>&1 || st=$?
 [ "$st" -eq 1 ] || fail "len: strict import accepted it"
-env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient "$tmp/len.fio" >"$tmp/len.f" 2>"$tmp/len.err" ||
+st=0
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient "$tmp/len.fio" >/dev/null 2>"$tmp/len.err" || st=$?
+[ "$st" -eq 1 ] && grep -q 'len.fio:3:1: bs: ${FB_E2E_UNSET} is not set: give it with -D FB_E2E_UNSET=VALUE' "$tmp/len.err" ||
+	{ cat "$tmp/len.err"; fail "len: an unset \${VAR} was dropped by --lenient"; }
+env -u FB_E2E_UNSET "$FLOWBENCH" import-fio --lenient -D FB_E2E_UNSET=8k "$tmp/len.fio" >"$tmp/len.f" 2>"$tmp/len.err" ||
 	{ cat "$tmp/len.err"; fail "len: --lenient failed"; }
-grep -q '# NOT IMPORTED: bs=${FB_E2E_UNSET} (line 3' "$tmp/len.f" &&
+grep -q '^set $iosize=8k$' "$tmp/len.f" &&
 	grep -q '# NOT IMPORTED: random_distribution=zoned:60/10:40/90 (line 4' "$tmp/len.f" ||
 	{ cat "$tmp/len.f"; fail "len: no NOT IMPORTED notes"; }
+grep -q "len.fio:4:1: warning: job 'j': random_distribution=zoned:60/10:40/90: not imported (--lenient)" "$tmp/len.err" ||
+	{ cat "$tmp/len.err"; fail "len: the dropped option is not a warning at its line"; }
 mkdir -p "$d/len"
 "$FLOWBENCH" check "$tmp/len.f" -D dir="$d/len" -D filesize=1m >"$tmp/len.chk" 2>&1 ||
 	{ cat "$tmp/len.chk"; fail "len: check failed"; }
-ok "--lenient: no size, an unset \${VAR}, zones with a mix: imported, checked with -D filesize="
+ok "--lenient: no size, zones with a mix: imported with warnings, checked with -D filesize=; an unset \${VAR} needs -D"
 
 # include (relative to the job file, not the current directory) and
 # number_ios (finishoncount): the included options apply, and each clone

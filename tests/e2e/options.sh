@@ -26,8 +26,11 @@ n=$(wc -l <"$tmp/table")
 	{ cat "$tmp/help"; fail "could not read the option table from --help ($n options)"; }
 ok "$n options in the table: $(tr '\n' ' ' <"$tmp/table")"
 
-# the man page in plain text: \- is -, fonts and quotes dropped
-sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' -e 's/"//g' "$man" >"$tmp/man"
+# the man page in plain text: \- is -, fonts and quotes dropped; the
+# examples of fio's command lines (between the comments fio-words-begin
+# and fio-words-end) hold fio's options, not flowbench's
+sed -e '/^\.\\" fio-words-begin/,/^\.\\" fio-words-end/d' \
+    -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' -e 's/"//g' "$man" >"$tmp/man"
 # its terms: the line after each .TP
 awk 'prev == ".TP" { print } { prev = $0 }' "$tmp/man" | options_in >"$tmp/man-terms"
 # every --long word anywhere in it, examples and prose included
@@ -73,7 +76,7 @@ ok "the man page and the README document every option of the table, and no other
 # an option with a value given one (the value may be refused, the option
 # may not be unknown)
 while read -r o; do
-	case $o in -h|--help|-V|--version|-o|--format|--lenient|--dir) continue ;; esac
+	case $o in -h|--help|-V|--version|-o|--format|--lenient|--dir|--fio) continue ;; esac
 	set +e
 	"$FLOWBENCH" check "$WORKLOADS/randomrw.f" "$o" 1 >/dev/null 2>"$tmp/err"
 	set -e

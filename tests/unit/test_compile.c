@@ -528,7 +528,7 @@ START_TEST(test_composite_errors)
 		    "} }\nrun 1\n", NULL);
 	HAS(&r, "t.f:3:40: local variable '$io' of composite 'c' has no value");
 	HAS(&r, "t.f:11:20: composite 'c' has no local variable '$ioo' (did you mean '$io'?)");
-	HAS(&r, "t.f:11:29: composite flowop 'c' takes name, iters and its local variables, not 'filename'");
+	HAS(&r, "t.f:11:29: composite flowop 'c' takes name, iters, weight and its local variables, not 'filename'");
 	HAS(&r, "t.f:6:10: composite 'self' invokes itself");
 	HAS(&r, "t.f:8:8: a composite flowop cannot be named 'read': that is a built-in flowop");
 	HAS(&r, "t.f:13:43: local variable '$io' is only allowed in a composite flowop");

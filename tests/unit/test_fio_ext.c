@@ -360,7 +360,7 @@ START_TEST(test_import_stride)
 			 112 * 1024);
 	ck_assert_int_eq(imported_stride("[w]\nrw=write:112k\nsize=1m\ntime_based\n"
 					 "runtime=1\n", "w-write", NULL), 112 * 1024);
-	ck_assert_int_eq(imported_stride("[m]\nrw=rw:4k\nsize=1m\n", "m-write",
+	ck_assert_int_eq(imported_stride("[m]\nrw=rw:4k\nsize=1m\n", "m.write",
 					 NULL), 4096);
 	ck_assert_int_eq(imported_stride("[r]\nrw=read:0\nsize=1m\n", "r-read",
 					 NULL), 0);

@@ -262,7 +262,8 @@ START_TEST(test_unsupported_all_listed)
 	    "wait_for_previous, wait_for, startdelay, verify, do_verify, "
 	    "fill_device, fill_fs, blockalign, ba, number_ios, percentage_random, "
 	    "exitall, bsrange, blocksize_range, norandommap, rate_process, "
-	    "rate_poisson, fadvise_hint, write_lat_log, write_bw_log, "
+	    "rate_poisson, fadvise_hint, io_size, io_limit, filename_format, "
+	    "end_fsync, fsync_on_close, write_lat_log, write_bw_log, "
 	    "write_iops_log, write_hist_log, log_avg_msec, log_hist_msec, "
 	    "log_hist_coarseness, log_offset, per_job_logs)");
 	HAS(err, "job.fio: 3 errors");
@@ -380,31 +381,35 @@ START_TEST(test_randrw_compiles)
 	HAS(out, "set $filesize=20g\n");
 	HAS(out, "set $iosize=4k\n");
 	HAS(out, "set $nthreads=8\n");
-	HAS(out, "not fio's random choice per op");
+	HAS(out, "each I/O is a read with odds $rwmixread in 100, else a write, "
+	    "drawn per I/O as fio does (the choice rr-4k-mix)");
+	HAS(out, "set $rwmixread=70\n");
 	HAS(out, "set mode quit alldone\n");
-	HAS(out, "flowop finishonbytes name=rr-4k-done,value=$filesize\n");
+	HAS(out, "flowop finishonbytes name=rr-4k-done,value=$filesize - 1\n");
 	ck_assert_int_eq(compile_wml(out, &script, &plan, &msgs), 0);
 	ck_assert_int_eq(plan.nprocs, 1);
 	ck_assert_int_eq(plan.procs[0].instances, 8);
 	ck_assert_int_eq(plan.nthreads, 1);
 	ck_assert_int_eq(plan.threads[0].instances, 1);
-	ck_assert_int_eq(plan.nflowops, 3);
+	ck_assert_int_eq(plan.nflowops, 4);
 	ck_assert_int_eq(plan.quit_mode, QUIT_ALLDONE);
 	ck_assert_int_eq(plan.nfilesets, 1);
 	ck_assert(plan.filesets[0].is_file);
 	ck_assert_str_eq(plan.filesets[0].path, "/data/fio");
 	ck_assert_uint_eq(plan.filesets[0].size, 20ull << 30);
-	rd = flowop(&plan, "rr-4k-read");
-	wr = flowop(&plan, "rr-4k-write");
+	ck_assert_str_eq(flowop(&plan, "rr-4k")->ops->name, "choice");
+	rd = flowop(&plan, "rr-4k.read");
+	wr = flowop(&plan, "rr-4k.write");
 	ck_assert_str_eq(rd->ops->name, "read");
 	ck_assert_str_eq(wr->ops->name, "write");
-	ck_assert_int_eq(plan_attr_int(rd, PA_ITERS, 1), 7);
-	ck_assert_int_eq(plan_attr_int(wr, PA_ITERS, 1), 3);
+	ck_assert_int_eq(plan_attr_int(rd, PA_WEIGHT, 0), 70);
+	ck_assert_int_eq(plan_attr_int(wr, PA_WEIGHT, 0), 30);
+	ck_assert_int_eq(plan_attr_int(rd, PA_ITERS, 1), 1);
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "iosize"), 0), 4096);
 	ck_assert(plan_value_bool(plan_flowop_attr(rd, "random"), false));
 	ck_assert(plan_value_bool(plan_flowop_attr(wr, "directio"), false));
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "rr-4k-done"), "value"), 0),
-			 (int64_t)20 << 30);
+			 ((int64_t)20 << 30) - 1);
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(msgs);
@@ -685,7 +690,7 @@ START_TEST(test_numbers_round_trip)
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"), "iosize"), 0),
 			 (int64_t)(8191ull << 50));
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
-			 (int64_t)(8191ull << 50));
+			 (int64_t)(8191ull << 50) - 1);
 	plan_free(&plan);
 	ast_script_free(&script);
 	free(out);
@@ -980,7 +985,7 @@ START_TEST(test_team_job_file)
 	HAS(out, "# name=team-test: no effect on the I/O pattern");
 	HAS(out, "# norandommap: plain random (with replacement): flowbench's default");
 	HAS(out, "# percentile_list=50:99:99.9: no effect on the I/O pattern");
-	HAS(out, "blocksize=${FB_TEST_FIO_BS}: 16k from the environment");
+	HAS(out, "blocksize=${FB_TEST_FIO_BS}: ${FB_TEST_FIO_BS} is 16k (the environment)");
 	HAS(out, "set $iosize=16k\n");
 	HAS(out, "set $filesize=1m\n");
 	/* 10% of 1 MiB */
@@ -1004,17 +1009,19 @@ END_TEST
 
 /*
  * What cannot be honoured stays an error, all of it in one pass; with
- * --lenient each becomes a NOT IMPORTED comment and the rest imports.
+ * --lenient each becomes a NOT IMPORTED comment and a warning at its
+ * line, and the rest imports.  What changes how much work a job does or
+ * what it measures (flow, rw, io_size, an unset ${VAR}) stays an error.
  */
 START_TEST(test_lenient)
 {
 	const char *fio =
 		"[a]\n"
-		"rw=randread:8\n"
+		"rw=read\n"
 		"size=1m\n"
 		"zonemode=zbd\n"
 		"[b]\n"
-		"flow=2\n"
+		"ioscheduler=none\n"
 		"rw=write\n"
 		"filesize=1m\n"
 		"bs=${FB_TEST_FIO_UNSET}\n";
@@ -1023,23 +1030,50 @@ START_TEST(test_lenient)
 	unsetenv("FB_TEST_FIO_UNSET");
 	ck_assert_int_eq(import(fio, &out, &err), 1);
 	ck_assert_str_eq(out, "");
-	HAS(err, "job.fio:2:1: unsupported rw 'randread:8'");
 	HAS(err, "job.fio:4:1: unsupported option 'zonemode'");
-	HAS(err, "job.fio:6:1: unsupported option 'flow'");
-	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
+	HAS(err, "job.fio:6:1: unsupported option 'ioscheduler'");
+	HAS(err, "job.fio:9:1: bs: ${FB_TEST_FIO_UNSET} is not set: give it with "
+	    "-D FB_TEST_FIO_UNSET=VALUE");
+	free(out);
+	free(err);
+	/* an unset ${VAR} is not dropped: the option would be fio's default */
+	ck_assert_int_eq(import_lenient(fio, &out, &err), 1);
+	HAS(err, "job.fio:9:1: bs: ${FB_TEST_FIO_UNSET} is not set");
 	free(out);
 	free(err);
 
 	setenv("FB_TEST_FIO_UNSET", "8k", 1);
 	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
-	HAS(out, "# NOT IMPORTED: rw=randread:8 (line 2: unsupported rw 'randread:8'");
 	HAS(out, "# NOT IMPORTED: zonemode=zbd (line 4: an option import-fio does "
 	    "not support)");
-	HAS(out, "# NOT IMPORTED: flow=2 (line 6:");
+	HAS(out, "# NOT IMPORTED: ioscheduler=none (line 6:");
+	HAS(err, "job.fio:4:1: warning: zonemode=zbd: not imported (--lenient): "
+	    "an option import-fio does not support; the job runs without it");
+	HAS(err, "job.fio:6:1: warning: ioscheduler=none: not imported");
 	HAS(out, "set $iosize_2=8k\n");
 	free(out);
 	free(err);
 	unsetenv("FB_TEST_FIO_UNSET");
+
+	/* kept: the amount of work, the pace, the kind of I/O */
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nflow=2\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: unsupported option 'flow': --lenient keeps it an "
+	    "error: it sets the pace of the I/O");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nrw=randread:8\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: unsupported rw 'randread:8'");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nio_size=2x\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: io_size needs a positive size");
+	free(out);
+	free(err);
+	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nrate_min=1m\n", &out, &err), 1);
+	HAS(err, "unsupported option 'rate_min': --lenient keeps it an error: it "
+	    "sets the pace of the I/O");
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -1052,7 +1086,7 @@ START_TEST(test_aliases)
 	ck_assert_int_eq(import("[j]\nrw=randrw\nrwmixwrite=30\nsize=1m\n"
 				"ioengine=pvsync2\nloops=3\ntimeout=20\n",
 				&out, &err), 0);
-	HAS(out, "each pass does 7 reads then 3 writes");
+	HAS(out, "set $rwmixread=70\n");
 	HAS(out, "ioengine=pvsync2: one pread/pwrite per op");
 	HAS(out, "set $iobytes=3m\n");
 	HAS(out, "set $runtime=20\n");
@@ -1060,7 +1094,8 @@ START_TEST(test_aliases)
 	free(err);
 	/* size=N% needs a file size to be a percentage of */
 	ck_assert_int_eq(import("[j]\nsize=10%\n", &out, &err), 1);
-	HAS(err, "size=10% needs filesize=");
+	HAS(err, "job.fio:2:1: job 'j': size=10% of a size the job file does not "
+	    "give (fio takes the file's or device's): give it with -D filesize=SIZE");
 	free(out);
 	free(err);
 }
@@ -1169,8 +1204,13 @@ START_TEST(test_thinktime)
 	ck_assert_ptr_null(strstr(out, "flowop delay"));
 	plan_done(&plan, &script, out);
 
-	import_fails("[j]\nsize=1m\nrw=randrw\nthinktime=10\n",
-		     "job.fio:4:1: job 'j': thinktime with a read/write mix is not supported");
+	/* a mix drawn per I/O: the pause follows each I/O */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nthinktime=10\n", &out, &script, &plan);
+	HAS(out, "    flowop j-mix name=j\n    flowop delay name=j-think");
+	plan_done(&plan, &script, out);
+	/* a mix in a fixed pass (fsync after every 4 writes): not per I/O */
+	import_fails("[j]\nsize=1m\nrw=randrw\nfsync=4\nthinktime=10\n",
+		     "job.fio:5:1: job 'j': thinktime with a read/write mix is not supported");
 	import_fails("[j]\nsize=1m\nrw=write\nfsync=4\nthinktime=10\n",
 		     "thinktime with fsync is not supported");
 	import_fails("[j]\nsize=1m\nioengine=io_uring\niodepth=8\nthinktime=10\n",
@@ -1346,7 +1386,7 @@ START_TEST(test_offset)
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(rd, "workingset"), 0), 1280 << 10);
 	/* the job still does `size` bytes */
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-done"), "value"), 0),
-			 1 << 20);
+			 (1 << 20) - 1);
 	plan_done(&plan, &script, out);
 
 	/* zones are shifted by the offset too; a wrapping writer restarts there */
@@ -1361,14 +1401,18 @@ START_TEST(test_offset)
 	HAS(out, "sequential writes start again at offset $offset after each");
 	plan_done(&plan, &script, out);
 
-	import_fails("[j]\nsize=1m\nnumjobs=2\noffset_increment=1m\n",
+	import_fails("[j]\nsize=1m\nnumjobs=257\noffset_increment=1m\n",
 		     "job.fio:4:1: job 'j': offset_increment with numjobs > 1 is not supported");
 	import_fails("[j]\nsize=1m\nnrfiles=2\noffset=4k\n",
 		     "offset with nrfiles > 1 is not supported");
 	import_fails("[a]\nfilename=/data/f\nsize=1m\n[b]\nfilename=/data/f\nsize=1m\n"
 		     "offset=1m\n", "job.fio:7:1: job 'b': offset on a file another job "
 		     "uses too is not supported");
-	import_fails("[j]\nsize=1m\noffset=10%\n", "offset needs a positive size");
+	import_fails("[j]\nsize=1m\noffset=10%\n", "job.fio:3:1: job 'j': offset=10% "
+		     "of a size the job file does not give: give the file's or "
+		     "device's size with -D filesize=SIZE");
+	import_fails("[j]\nsize=1m\noffset=100%\n", "offset=100%: a percentage is "
+		     "0% to 99%");
 }
 END_TEST
 
@@ -1564,7 +1608,7 @@ START_TEST(test_devices)
 	ck_assert_ptr_null(strstr(out, "set $filesize"));
 	HAS(out, "# REQUIRED: the size of the file of job 'j' is not in the job "
 	    "file: run with -D filesize=SIZE\n");
-	HAS(out, "flowop finishonbytes name=j-done,value=$filesize\n");
+	HAS(out, "flowop finishonbytes name=j-done,value=$filesize - 1\n");
 	ck_assert_int_ne(compile_wml(out, &script, &plan, &msgs), 0);
 	HAS(msgs, "variable '$filesize' is not set");
 	free(msgs);
@@ -1580,7 +1624,7 @@ START_TEST(test_devices)
 				"[steady]\nstonewall\nrw=randwrite\n", &out, &err), 0);
 	HAS(out, "# REQUIRED: the size of the file of job 'fill' is not in the job "
 	    "file: run with -D filesize_1=SIZE\n");
-	HAS(out, "flowop finishonbytes name=steady-done,value=$filesize_1\n");
+	HAS(out, "flowop finishonbytes name=steady-done,value=$filesize_1 - 1\n");
 	HAS(out, "# no size: the job uses the file of job 'fill' and its $filesize_1");
 	compiled_with(out, "set $filesize_1=1m\n", &script, &plan);
 	plan_done(&plan, &script, out);
@@ -1641,7 +1685,7 @@ START_TEST(test_verify)
 	HAS(out, "define process name=w-verify,instances=$nthreads_1,after=w\n");
 	HAS(out, "    flowop aioread name=w-verify,filename=w-files,iosize=$iosize_1,"
 	    "directio,iodepth=$iodepth_1\n"
-	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1\n");
+	    "    flowop finishonbytes name=w-verify-done,value=$filesize_1 - 1\n");
 	HAS(out, "# verify_fatal=1: no effect on the I/O pattern");
 	HAS(out, "# verify_backlog=16: no effect on the I/O pattern");
 	/* waiting for a job waits for its read-back too */
@@ -1747,7 +1791,8 @@ END_TEST
 /*
  * --lenient imports what used to stop a job: no size (from -D), an
  * unset ${VAR}, and options the workload cannot honour (zones without a
- * size, offset_increment with clones, blockalign with bssplit) become
+ * size, offset_increment with more clones than are made jobs of their
+ * own, blockalign with bssplit) become
  * NOT IMPORTED notes under their job.
  */
 START_TEST(test_lenient_jobs)
@@ -1755,20 +1800,22 @@ START_TEST(test_lenient_jobs)
 	struct ast_script script;
 	struct plan plan;
 	char *out, *err;
-	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=2\n"
+	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=300\n"
 		"offset_increment=1m\nrandom_distribution=zoned:50/5:50/95\n"
-		"bssplit=4k/50:8k/50\nblockalign=4k\nbs=${FB_TEST_FIO_UNSET}\n";
+		"bssplit=4k/50:8k/50\nblockalign=4k\n";
 
-	unsetenv("FB_TEST_FIO_UNSET");
 	ck_assert_int_eq(import(fio, &out, &err), 1);
-	HAS(err, "job.fio:9:1: ${FB_TEST_FIO_UNSET} is not set in the environment");
+	HAS(err, "job.fio:5:1: job 'j': offset_increment with numjobs > 1 is not "
+	    "supported");
 	free(out);
 	free(err);
 	ck_assert_msg(import_lenient(fio, &out, &err) == 0, "lenient failed:\n%s", err);
 	HAS(err, "job.fio:1:1: warning: job 'j': no size (--lenient): the file's "
 	    "size is not in the job file");
-	HAS(out, "# NOT IMPORTED: bs=${FB_TEST_FIO_UNSET} (line 9: "
-	    "${FB_TEST_FIO_UNSET} is not set in the environment)\n");
+	/* what --lenient drops is said at its own line too */
+	HAS(err, "job.fio:5:1: warning: job 'j': offset_increment=1m: not imported "
+	    "(--lenient): flowbench has no per-clone offset; the job runs without it");
+	HAS(err, "job.fio:8:1: warning: job 'j': blockalign=4k: not imported");
 	HAS(out, "# NOT IMPORTED: offset_increment=1m (line 5: flowbench has no "
 	    "per-clone offset)\n");
 	HAS(out, "# NOT IMPORTED: random_distribution=zoned:50/5:50/95 (line 6: ");
@@ -1782,7 +1829,7 @@ END_TEST
 
 /* number_ios=N: each clone stops after N reads and writes (finishoncount
  * counts the thread's I/O ops), the run when every job has ended.
- * percentage_random: 0 is sequential, 100 the default; between, an error. */
+ * percentage_random: 0 is sequential, 100 the default (between: test_mix). */
 START_TEST(test_number_ios_pct_random)
 {
 	struct ast_script script;
@@ -1805,9 +1852,127 @@ START_TEST(test_number_ios_pct_random)
 			&out, &script, &plan);
 	ck_assert_ptr_null(strstr(out, "j-close"));
 	plan_done(&plan, &script, out);
-	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n",
-		     "job.fio:4:1: job 'j': percentage_random=30 is not supported");
 	import_fails("[j]\nsize=1m\nnumber_ios=0\n", "number_ios needs a whole number");
+}
+END_TEST
+
+/*
+ * A read/write mix and a random/sequential split become a choice drawn
+ * per I/O (weights from $rwmixread and $pctrandom, which -D changes);
+ * what cannot be a choice stays a fixed pass with a warning, or is an
+ * error.
+ */
+START_TEST(test_mix_choice)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_flowop *f;
+	char *out, *err;
+
+	/* rw=rw, rwmixwrite=40: sequential members, 60/40 */
+	import_compiled("[j]\nsize=1m\nrw=readwrite\nrwmixwrite=40\n", &out, &script, &plan);
+	HAS(out, "define flowop name=j-mix,choose\n{\n"
+	    "  flowop read name=read,weight=$rwmixread,filename=j-files,iosize=$iosize\n"
+	    "  flowop write name=write,weight=100 - $rwmixread,filename=j-files,iosize=$iosize\n"
+	    "}\n");
+	HAS(out, "    flowop j-mix name=j\n");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 60);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 40);
+	ck_assert(!plan_value_bool(plan_flowop_attr(flowop(&plan, "j.read"), "random"), false));
+	plan_done(&plan, &script, out);
+
+	/* -D rwmixread=90 changes the odds */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\n", &out, &err), 0);
+	compiled_with(out, "set $rwmixread=90\n", &script, &plan);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 90);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 10);
+	plan_done(&plan, &script, out);
+	free(err);
+
+	/* a choice on the file of an earlier job: said once, for it */
+	import_compiled("[a]\nsize=1m\nrw=read\nfilename=/tmp/x.dat\n"
+			"[b]\nrw=randrw\nfilename=/tmp/x.dat\n", &out, &script, &plan);
+	HAS(out, "# the file x.dat is the one of job 'a' (same filename)\n"
+	    "define flowop name=b-mix,choose\n");
+	ck_assert_ptr_null(strstr(strstr(out, "is the one of job") + 1, "is the one of job"));
+	plan_done(&plan, &script, out);
+
+	/* rwmixread=100: reads only, no choice */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=100\n", &out, &script, &plan);
+	ck_assert_ptr_null(strstr(out, "choose"));
+	ck_assert_str_eq(flowop(&plan, "j-read")->ops->name, "read");
+	plan_done(&plan, &script, out);
+
+	/* fsync=1: each write member is the write and its fsync */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=70\nfsync=1\n", &out, &script, &plan);
+	HAS(out, "define flowop name=j-wsync\n{\n  flowop write name=write,");
+	HAS(out, "  flowop fsync name=fsync,filename=j-files\n}\n");
+	HAS(out, "  flowop j-wsync name=write,weight=100 - $rwmixread\n");
+	ck_assert_str_eq(flowop(&plan, "j.write")->ops->name, "composite");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 30);
+	ck_assert_str_eq(flowop(&plan, "j.write.fsync")->ops->name, "fsync");
+	ck_assert_ptr_null(strstr(out, "flowop fsync name=j-fsync"));
+	plan_done(&plan, &script, out);
+
+	/* fsync=4: a fixed pass, said on stderr */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\nfsync=4\n", &out, &err), 0);
+	HAS(err, "job.fio:3:1: warning: job 'j': rw=randrw with fsync=4: each pass "
+	    "does 4 reads then 4 writes in that order, not fio's random choice per I/O");
+	HAS(out, "each pass does 4 reads then 4 writes");
+	ck_assert_ptr_null(strstr(out, "choose"));
+	free(out);
+	free(err);
+
+	/* an asynchronous mix: a fixed pass, said on stderr */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\nioengine=io_uring\niodepth=8\n"
+				"direct=1\n", &out, &err), 0);
+	HAS(err, "job 'j': rw=randrw with ioengine=io_uring at iodepth=8: each pass "
+	    "does 1 read then 1 write");
+	ck_assert_ptr_null(strstr(out, "choose"));
+	free(out);
+	free(err);
+
+	/* percentage_random: random members leave the offset for the sequential */
+	import_compiled("[j]\nsize=1m\nrw=randread\npercentage_random=30\n", &out, &script, &plan);
+	HAS(out, "set $pctrandom=30\n");
+	HAS(out, "  flowop read name=read,weight=$pctrandom,filename=j-files,"
+	    "iosize=$iosize,random,randommap,seqfollows,noreadahead\n"
+	    "  flowop read name=read-seq,weight=100 - $pctrandom,filename=j-files,"
+	    "iosize=$iosize,noreadahead\n");
+	HAS(out, "# percentage_random=30: each I/O's offset is random with odds $pctrandom in 100");
+	f = flowop(&plan, "j.read");
+	ck_assert(plan_value_bool(plan_flowop_attr(f, "seqfollows"), false));
+	ck_assert_int_eq(plan_attr_int(f, PA_WEIGHT, 0), 30);
+	f = flowop(&plan, "j.read-seq");
+	ck_assert(!plan_value_bool(plan_flowop_attr(f, "random"), false));
+	ck_assert_int_eq(plan_attr_int(f, PA_WEIGHT, 0), 70);
+	plan_done(&plan, &script, out);
+
+	/* ... with a mix: four members, the products of the odds */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nrwmixread=60\npercentage_random=25\n",
+			&out, &script, &plan);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 1500);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read-seq"), PA_WEIGHT, 0), 4500);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write"), PA_WEIGHT, 0), 1000);
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.write-seq"), PA_WEIGHT, 0), 3000);
+	HAS(out, "reads and writes share that offset (fio keeps one per direction)");
+	plan_done(&plan, &script, out);
+
+	/* ... writes only with fsync=4: four draws a pass, then the fsync */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\npercentage_random=50\nfsync=4\n",
+			&out, &script, &plan);
+	HAS(out, "    flowop j-mix name=j,iters=4\n    flowop fsync name=j-fsync");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\nioengine=io_uring\n"
+		     "iodepth=4\ndirect=1\n", "job.fio:4:1: job 'j': percentage_random=30 "
+		     "is not supported here: aioread/aiowrite");
+	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n"
+		     "random_distribution=zoned:50/10:50/90\n",
+		     "percentage_random=30 is not supported here: random_distribution=zoned");
+	import_fails("[j]\nsize=1m\nrw=randrw\npercentage_random=30\nfsync=2\n",
+		     "job.fio:4:1: job 'j': percentage_random with a read/write mix and "
+		     "fsync=2 is not supported");
 }
 END_TEST
 
@@ -1929,10 +2094,10 @@ START_TEST(test_exitall)
 	plan_done(&plan, &script, out);
 	import_fails("[a]\nsize=1m\nexitall\n[b]\nsize=1m\nstonewall\n",
 		     "job.fio:3:1: job 'a': exitall with run phases");
+	/* --lenient keeps it: when a job ends is how much work it does */
 	ck_assert_int_eq(import_lenient("[a]\nsize=1m\nexitall\n[b]\nsize=1m\n"
-					"stonewall\n", &out, &err), 0);
-	HAS(out, "# NOT IMPORTED: exitall=");
-	HAS(out, "set mode quit alldone\n");
+					"stonewall\n", &out, &err), 1);
+	HAS(err, "job.fio:3:1: job 'a': exitall with run phases");
 	free(out);
 	free(err);
 }
@@ -2071,6 +2236,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_aliases);
 	tcase_add_test(tc, test_rate);
 	tcase_add_test(tc, test_thinktime);
+	tcase_add_test(tc, test_mix_choice);
 	tcase_add_test(tc, test_fadvise_hint);
 	tcase_add_test(tc, test_zoned);
 	tcase_add_test(tc, test_fio_ignored);

@@ -136,18 +136,38 @@ START_TEST(test_format_lists)
 	ck_assert_str_eq(results_format_list(buf, sizeof(buf), RESULTS_ENDINGS_BY_FORMAT),
 			 ".json or .yaml/.yml");
 	ck_assert_str_eq(results_format_list(buf, sizeof(buf), RESULTS_CLAIMING_NAMES),
-			 "JSON");
+			 "fio JSON or JSON");
 	ck_assert_str_eq(results_format_list(small, sizeof(small), RESULTS_ENDINGS),
 			 ".json, ");
-	ck_assert_str_eq(results_format_at(0)->name, "JSON");
-	ck_assert_str_eq(results_format_at(1)->name, "YAML");
-	ck_assert_ptr_null(results_format_at(2));
+	/* fio's row is read only: no ending, no writer, before JSON (it is JSON too) */
+	ck_assert_str_eq(results_format_at(0)->name, "fio JSON");
+	ck_assert_ptr_null(results_format_at(0)->endings[0]);
+	ck_assert_ptr_null(results_format_at(0)->write);
+	ck_assert_str_eq(results_format_at(1)->name, "JSON");
+	ck_assert_str_eq(results_format_at(2)->name, "YAML");
+	ck_assert_ptr_null(results_format_at(3));
 }
 END_TEST
 
-/* By content, not by name: '{' after blanks is JSON, anything else YAML. */
+/*
+ * By content, not by name: '{' after blanks is JSON, anything else YAML;
+ * fio's JSON (its first document opens with "fio version", after any
+ * of fio's text lines) and fio's text output are fio's row.
+ */
 START_TEST(test_format_of_content)
 {
+	static const char fio_doc[] = "note: both iodepth >= 1 and synchronous I/O engine "
+		"are selected\n{\n  \"fio version\" : \"fio-3.33\",\n";
+	static const char fio_text[] = "a: (g=0): rw=read, bs=(R) 4096B-4096B, "
+		"ioengine=psync, iodepth=1\nfio-3.33\n";
+	static const char flowbench[] = "{\n  \"format\": \"flowbench-results/1\"\n}\n";
+
+	ck_assert_str_eq(results_format_of_content(fio_doc, strlen(fio_doc))->name, "fio JSON");
+	ck_assert_str_eq(results_format_of_content(fio_text, strlen(fio_text))->name, "fio JSON");
+	ck_assert_str_eq(results_format_of_content("fio-3.33\n", 9)->name, "fio JSON");
+	ck_assert_str_eq(results_format_of_content(flowbench, strlen(flowbench))->name, "JSON");
+	ck_assert_str_eq(results_format_of_content("fio: x\n{}", 9)->name, "YAML");
+	ck_assert_str_eq(results_format_of_content("format: fio-3\n", 14)->name, "YAML");
 	ck_assert_str_eq(results_format_of_content(" \n\t{}", 5)->name, "JSON");
 	ck_assert_str_eq(results_format_of_content("format: x\n", 10)->name, "YAML");
 	ck_assert_str_eq(results_format_of_content("  ", 2)->name, "YAML");

@@ -15,6 +15,7 @@
 
 #include "plan/arena.h"
 #include "plan/diag.h"
+#include "plan/plan.h"
 
 enum fio_rw {
 	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE,
@@ -44,9 +45,13 @@ enum fio_opt {
 	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
 	FIO_OPT_IODEPTH_BATCH, FIO_OPT_IODEPTH_CMIN, FIO_OPT_IODEPTH_CMAX,
 	FIO_OPT_IODEPTH_LOW,
+	FIO_OPT_LAT_LOG, FIO_OPT_BW_LOG, FIO_OPT_IOPS_LOG, FIO_OPT_HIST_LOG,
+	FIO_OPT_LOG_AVG_MSEC, FIO_OPT_LOG_HIST_MSEC, FIO_OPT_LOG_HIST_COARSENESS,
+	FIO_OPT_LOG_OFFSET, FIO_OPT_PER_JOB_LOGS,
 	FIO_OPT_COUNT
 };
 #define FIO_BIT(id) ((uint64_t)1 << (id))
+_Static_assert(FIO_OPT_COUNT <= 64, "fio_job.given: one bit per option");
 
 /* One zone of random_distribution=zoned: `access` % of the I/O falls in
  * the next `space` % of the file. */
@@ -114,6 +119,15 @@ struct fio_opts {
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
 	const char *filename_format;        /* NULL: fio's JOB.N.M */
+	/*
+	 * Per-op logs, a process's latlog=... (write.c emit_log_attrs()):
+	 * write_lat_log, write_bw_log, write_iops_log, write_hist_log by
+	 * enum plan_oplog_kind (NULL: not given; "": the job's name).
+	 */
+	const char *log_prefix[PLAN_OPLOG_NKINDS];
+	long long log_avg_msec, log_hist_msec, log_hist_coarseness;
+	bool log_offset;
+	bool per_job_logs;          /* fio's default 1: a file per clone */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */
 	struct src_loc at[FIO_OPT_COUNT];

@@ -10,7 +10,8 @@
 # computed here); fio2gnuplot reads the files (when installed).  Then the
 # files' safety (a link refused, a regular file replaced, a missing
 # directory, nothing left by a failed run), the usage errors, check's
-# description, and an imported fio job's write_lat_log.
+# description, an imported fio job's write_lat_log, and a libaio job's
+# slat, clat and lat per request (lat = slat + clat).
 . "$(dirname "$0")/lib.sh"
 need python3
 
@@ -303,3 +304,27 @@ grep -q 'latlog="j",logavgmsec=50' j.f || fail "write_lat_log did not become lat
 awk -F', ' 'NF != 5 || $3 != 0 || $4 != 0 { bad = 1 } END { exit bad }' j_lat.1.log ||
 	fail "j_lat.1.log is not an averaged read log: $(head -3 j_lat.1.log)"
 ok "an fio job's write_lat_log and log_avg_msec: j_lat.1.log, averaged"
+
+# ---- an asynchronous job: fio's slat, clat and lat per request ---------
+cat >a.fio <<F
+[a]
+filename=$tmp/af
+size=2m
+bs=4k
+rw=randread
+ioengine=libaio
+iodepth=4
+write_lat_log
+F
+"$FLOWBENCH" run a.fio --cache warm >a.out 2>&1 || { cat a.out; fail "the libaio job failed"; }
+ops=$(breakdown_field a.out a-read ops)
+for k in slat clat lat; do
+	[ "$(wc -l <a_$k.1.log)" -eq "$ops" ] ||
+		fail "a_$k.1.log: $(wc -l <a_$k.1.log) lines, not the $ops reads reported"
+done
+# line by line: lat = slat + clat (each rounded to the ns on its own)
+paste -d, a_slat.1.log a_clat.1.log a_lat.1.log | awk -F', *' '
+	{ d = $2 + $7 - $12; if (d < -2 || d > 2 || $2 <= 0 || $7 <= 0) bad = NR }
+	END { exit bad ? 1 : 0 }' ||
+	fail "an aioread's lat is not its slat + clat: $(paste -d'|' a_slat.1.log a_clat.1.log a_lat.1.log | head -3)"
+ok "an aioread (libaio) logs fio's slat, clat and lat per request, lat = slat + clat"

@@ -71,12 +71,13 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 	 * multi-threaded process.  `started` counts the pthreads.
 	 */
 	for (uint64_t k = 0; k < n; k++) {
-		struct fb_thread *t = aligned_alloc(64, (sizeof(*t) + 63) / 64 * 64);
+		/* in the shared region: an early end lowers its deadline word */
+		uint64_t slot = shared_slot_of(sh, proc, inst, k);
+		struct fb_thread *t = sh->slots[slot].thread_mem;
 		int err;
 
 		th[k] = t;
-		if (!t || thread_prepare(t, ctx->plan, ctx->filesets, sh, proc,
-					 shared_slot_of(sh, proc, inst, k)) < 0) {
+		if (thread_prepare(t, ctx->plan, ctx->filesets, sh, proc, slot) < 0) {
 			shared_set_error(sh->ctl, "process %s: out of memory", pp->name);
 			rc = PROC_EXIT_REPORTED;
 			break;
@@ -103,10 +104,8 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 			rc = PROC_EXIT_REPORTED;
 	}
 	for (uint64_t k = 0; k < n; k++) {
-		if (th[k]) {
+		if (th[k])
 			thread_release_mem(th[k]);
-			free(th[k]);
-		}
 	}
 	free(th);
 	return rc;

@@ -9,7 +9,8 @@
  * first error is printed and the status is 1.
  *
  * The timed phase ends at the deadline, when a thread asks for the end
- * of the run (firstdone, a finish* limit: results kept), when every
+ * of the run (firstdone, a finish* limit: results kept; the end it sets
+ * is every thread's deadline, thread_end_run()), when every
  * worker has exited (alldone), or on an error or interrupt (no results).
  * Rates divide by the time until the run actually ended (a process with
  * run phases: by its own window, phase_spans()).  When it ends,
@@ -71,6 +72,7 @@
 #include "runtime/measure/usage.h"
 #include "runtime/engine/sampler.h"
 #include "runtime/engine/shared.h"
+#include "runtime/engine/thread.h"
 
 #define NS_PER_S 1000000000ull
 #define MS_NS (1000 * 1000ull)
@@ -268,7 +270,7 @@ static int wait_ready(struct master *m)
 static uint64_t end_time(struct master *m, uint64_t now)
 {
 	struct shared_ctl *c = m->sh.ctl;
-	uint64_t stop = atomic_load(&c->stop_ns);
+	uint64_t stop = shared_stop_ns(c);
 	uint64_t last = atomic_load(&c->last_exit_ns);
 	uint64_t end = now;
 
@@ -302,7 +304,7 @@ static int coord_agree(struct master *m, bool ok)
  * this client's run too (its results are kept as partial); its early end
  * ends this one.  Returns true when the run was halted.
  */
-static bool coord_heard(struct master *m, uint64_t now)
+static bool coord_heard(struct master *m)
 {
 	char why[512];
 	enum coord_event ev;
@@ -317,10 +319,7 @@ static bool coord_heard(struct master *m, uint64_t now)
 		shared_set_error(m->sh.ctl, "%s", why);
 		shared_halt(m->sh.ctl, HALT_ABORT);
 	} else {
-		uint64_t zero = 0;
-
-		atomic_compare_exchange_strong(&m->sh.ctl->stop_ns, &zero, now);
-		shared_halt(m->sh.ctl, HALT_STOP);
+		thread_end_run(&m->sh, &m->clk);    /* the window ends now here too */
 	}
 	return true;
 }
@@ -339,7 +338,7 @@ static void coord_tell_end(struct master *m)
 		m->coord->ops->tell(m->coord->ctx, COORD_EVENT_ABORT,
 				    interrupt_signal() ? "interrupted" :
 				    err ? err : m->why[0] ? m->why : "the run failed");
-	} else if (atomic_load(&c->stop_ns)) {
+	} else if (shared_stop_ns(c)) {
 		m->coord->ops->tell(m->coord->ctx, COORD_EVENT_STOP, NULL);
 	}
 }
@@ -364,7 +363,7 @@ static uint64_t timed_phase(struct master *m)
 			return c->deadline_ns;
 		if (reap(m, false))
 			continue;
-		if (coord_heard(m, now))
+		if (coord_heard(m))
 			continue;
 		sampler_collect(&m->smp);
 		if (m->warming && now >= c->start_ns) {
@@ -1151,7 +1150,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	}
 	if (stop_asked(out))
 		goto refused;
-	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
+	if (shared_create(&m.sh, p, m.warmup_s > 0, sizeof(struct fb_thread)) < 0)
 		goto refused;
 	m.sh.ctl->keep_going = opt && opt->keep_going;
 	m.sh.oplog = opt ? opt->oplog : NULL;

@@ -54,8 +54,12 @@ int shared_split_index(const struct plan *p, int f)
 	return n;
 }
 
-/* Count the slots and give each its offset; *bytes = size of the region. */
-static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
+/*
+ * Count the slots and give each its offset, with `thread_bytes` for its
+ * thread instance; *bytes = size of the region.
+ */
+static int layout(struct shared *sh, const struct plan *p, size_t thread_bytes,
+		  size_t *bytes)
 {
 	uint64_t n = 0;
 	size_t off = align_up(sizeof(struct shared_ctl), SHARED_CACHELINE);
@@ -117,6 +121,8 @@ static int layout(struct shared *sh, const struct plan *p, size_t *bytes)
 						s->base_taken = (_Atomic uint32_t *)off;
 						off += SHARED_CACHELINE;
 					}
+					s->thread_mem = (void *)off;
+					off += align_up(thread_bytes, SHARED_CACHELINE);
 					if (nsplit) {    /* never offset 0: the control words are there */
 						s->astats = (struct astats *)off;
 						off += nsplit * sizeof(struct astats);
@@ -137,7 +143,8 @@ too_many:
 	return -1;
 }
 
-int shared_create(struct shared *sh, const struct plan *p, bool warmup)
+int shared_create(struct shared *sh, const struct plan *p, bool warmup,
+		  size_t thread_bytes)
 {
 	size_t bytes = 0;
 
@@ -150,7 +157,7 @@ int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 		log_error("out of memory");
 		goto fail;
 	}
-	if (layout(sh, p, &bytes) < 0)
+	if (layout(sh, p, thread_bytes, &bytes) < 0)
 		goto fail;
 	bytes = align_up(bytes, (size_t)sysconf(_SC_PAGESIZE));
 	sh->base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -175,6 +182,7 @@ int shared_create(struct shared *sh, const struct plan *p, bool warmup)
 
 		s->stats = (struct fo_stats *)((char *)sh->base + (size_t)s->stats);
 		s->sync = (struct shared_sync *)((char *)sh->base + (size_t)s->sync);
+		s->thread_mem = (char *)sh->base + (size_t)s->thread_mem;
 		if (sh->warmup) {
 			s->base = (struct fo_stats *)((char *)sh->base + (size_t)s->base);
 			s->base_taken = (_Atomic uint32_t *)((char *)sh->base +
@@ -237,12 +245,24 @@ void shared_halt_wait(struct shared_ctl *c, uint32_t seen, uint64_t timeout_ns)
 	futex_wait_ns(&c->halt, seen, timeout_ns);
 }
 
-void shared_request_stop(struct shared_ctl *c, uint64_t now_ns)
+bool shared_stop_claim(struct shared_ctl *c)
 {
 	uint64_t zero = 0;
 
-	atomic_compare_exchange_strong(&c->stop_ns, &zero, now_ns);
+	return atomic_compare_exchange_strong(&c->stop_ns, &zero, SHARED_STOP_PENDING);
+}
+
+void shared_stop_publish(struct shared_ctl *c, uint64_t ns)
+{
+	atomic_store(&c->stop_ns, ns > SHARED_STOP_PENDING ? ns : SHARED_STOP_PENDING + 1);
 	shared_halt(c, HALT_STOP);
+}
+
+uint64_t shared_stop_ns(struct shared_ctl *c)
+{
+	uint64_t ns = atomic_load(&c->stop_ns);
+
+	return ns == SHARED_STOP_PENDING ? 0 : ns;
 }
 
 void shared_thread_done(struct shared_ctl *c, uint64_t now_ns)

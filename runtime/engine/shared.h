@@ -39,6 +39,8 @@
 #include "runtime/measure/stats.h"
 
 #define SHARED_CACHELINE 64
+/* shared_ctl.stop_ns while an early end is claimed but its time not yet known. */
+#define SHARED_STOP_PENDING 1
 #define SHARED_ERRLEN 1024
 
 /* Bits of shared_ctl.halt. */
@@ -88,8 +90,12 @@ struct shared_ctl {
 	struct clock_scale clk;     /* op clock calibration, set before go */
 	bool keep_going;            /* --keep-going: count op failures, go on */
 
-	/* How the run ended early (normal ends only; 0 = not yet). */
-	alignas(SHARED_CACHELINE) _Atomic uint64_t stop_ns;  /* first stop request by a thread */
+	/*
+	 * How the run ended early (normal ends only; 0 = not yet,
+	 * SHARED_STOP_PENDING while its end is being set): the end of the
+	 * window (thread_end_run()).
+	 */
+	alignas(SHARED_CACHELINE) _Atomic uint64_t stop_ns;  /* first stop request */
 	_Atomic uint64_t last_exit_ns;                     /* latest end of a thread's loop */
 	_Atomic uint64_t threads_done;                     /* threads whose loop ended */
 	_Atomic uint32_t finish_fired;                     /* a finish* limit was reached */
@@ -144,6 +150,12 @@ struct shared_slot {
 	 */
 	struct astats *astats;
 	struct astats *abase;
+	/*
+	 * The thread instance's own struct fb_thread (thread.h), in the
+	 * region so that an early end of the run, decided in any process,
+	 * can lower its deadline word (thread_end_run()).
+	 */
+	void *thread_mem;
 };
 
 struct oplog_files;
@@ -165,9 +177,12 @@ struct shared {
 
 /*
  * Map the region for `p` and initialise every counter, with room for
- * warm-up baselines if `warmup`.  0 or -1 (logged).
+ * warm-up baselines if `warmup` and `thread_bytes` (zeroed, line-aligned)
+ * per slot for its thread instance (shared_slot.thread_mem).  0 or -1
+ * (logged).
  */
-int shared_create(struct shared *sh, const struct plan *p, bool warmup);
+int shared_create(struct shared *sh, const struct plan *p, bool warmup,
+		  size_t thread_bytes);
 void shared_destroy(struct shared *sh);
 
 /* Slot of thread definition-relative position `k` of proc `proc` instance `inst`. */
@@ -209,10 +224,16 @@ void shared_note_vfailure(struct shared_ctl *c, const char *fmt, va_list ap)
 const char *shared_first_failure(struct shared_ctl *c);
 
 /*
- * A thread ends the run normally before its deadline (firstdone, a
- * finish* limit): remember when (first request wins) and set HALT_STOP.
+ * The run ends early, normally (firstdone, a finish* limit, another
+ * client's end): thread_end_run() claims the end (true for the first
+ * request only: stop_ns becomes SHARED_STOP_PENDING), sets every
+ * thread's deadline to it, then, once the end has come, publishes its
+ * time `ns` and sets HALT_STOP (shared_stop_publish()).
  */
-void shared_request_stop(struct shared_ctl *c, uint64_t now_ns);
+bool shared_stop_claim(struct shared_ctl *c);
+void shared_stop_publish(struct shared_ctl *c, uint64_t ns);
+/* When the run ended early, or 0: not (or not yet published). */
+uint64_t shared_stop_ns(struct shared_ctl *c);
 /* A thread's loop ended at `now_ns` (for the end of an alldone run). */
 void shared_thread_done(struct shared_ctl *c, uint64_t now_ns);
 

@@ -10,6 +10,10 @@
  *    the deadline is discarded and the thread stops (FLOWOP_DONE).
  *  - Rates are computed over exactly deadline - start, so no op outside
  *    that window is ever counted and none inside is lost.
+ *  - An early end (firstdone, a finish* limit) is a deadline too: the
+ *    thread that ends the run sets an end a moment ahead as every
+ *    thread's deadline before it comes (thread_end_run()), so the same
+ *    compare holds it for every thread, in every process.
  *  - Between ops the thread reads the shared halt word once (a relaxed
  *    load): STOP (master saw the deadline, or the run ended early) and
  *    ABORT (an error or an interrupt) both end the loop.
@@ -496,7 +500,7 @@ static void thread_norsc(struct fb_thread *t, const struct flowop_inst *fi)
 	if (mode == QUIT_TIMEOUT && t->finish_reached && t->plan->has_phases)
 		return;
 	if (mode == QUIT_FIRSTDONE || t->finish_reached) {
-		shared_request_stop(t->ctl, clock_now_ns());
+		thread_end_run(t->sh, &t->clk);
 		return;
 	}
 	if (fi->pf->fileset < 0) {
@@ -605,7 +609,7 @@ bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stat
 
 	if (t0 >= t->warm_real_ticks)
 		thread_end_warmup(t);
-	if (t1 > t->deadline_ticks) {
+	if (thread_past_deadline(t, t1)) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return false;
 	}
@@ -710,6 +714,68 @@ static void thread_loop(struct fb_thread *t)
 }
 
 /*
+ * Thread `t`'s deadline becomes `ticks` if that is earlier: its own
+ * (the release, its process's runtime=) or an early end's, set from
+ * another thread or process (thread_end_run()), whichever comes first.
+ */
+static void deadline_lower(struct fb_thread *t, uint64_t ticks)
+{
+	uint64_t cur = __atomic_load_n(&t->deadline_ticks, __ATOMIC_RELAXED);
+
+	while (ticks < cur &&
+	       !__atomic_compare_exchange_n(&t->deadline_ticks, &cur, ticks, true,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * How far ahead of the request an early end is set: time enough to
+ * lower every thread's deadline before it comes (a store per thread,
+ * a cache line moved at most), so that it is exact.
+ */
+#define END_AHEAD_NS 100000ull          /* 100 us */
+#define END_AHEAD_PER_THREAD_NS 500ull
+
+/*
+ * thread_end_run(): the window ends at E = now + ahead, E being set as
+ * every thread's deadline before it comes.  An op that read its
+ * thread's deadline before that store ended before the store, so
+ * before E: counted rightly; one that read it after compares with E
+ * itself.  Hence every counted op ends by E, and every op that ends by
+ * E is counted: the same rule as at the deadline.  Should the stores
+ * take longer than `ahead` (the request's thread preempted), the end is
+ * when they are done, which keeps the first half (no counted op after
+ * the end); an op ending between E and that end is then not counted.
+ * The request's thread waits until the end has come, then publishes it
+ * (stop_ns, on CLOCK_MONOTONIC) and sets HALT_STOP.
+ */
+void thread_end_run(const struct shared *sh, const struct clock_scale *clk)
+{
+	struct shared_ctl *c = sh->ctl;
+	uint64_t ahead_ns = END_AHEAD_NS + END_AHEAD_PER_THREAD_NS * sh->nslots;
+	uint64_t now_ticks, now_ns, end_ticks, end_ns;
+
+	if (!shared_stop_claim(c))
+		return;         /* another request ends the run */
+	now_ticks = clock_ticks(clk);
+	now_ns = clock_now_ns();
+	end_ns = now_ns + ahead_ns;
+	end_ticks = now_ticks + (clk->tsc ? (uint64_t)(((unsigned __int128)ahead_ns << 32) /
+						     clk->mult) : ahead_ns);
+	for (uint64_t i = 0; i < sh->nslots; i++)
+		deadline_lower(sh->slots[i].thread_mem, end_ticks);
+	atomic_thread_fence(memory_order_seq_cst);
+	now_ticks = clock_ticks(clk);
+	if (now_ticks > end_ticks) {    /* the stores overran: the end is now */
+		end_ns = clock_now_ns();
+	} else {
+		while (clock_ticks(clk) < end_ticks)
+			;               /* the end comes within `ahead` */
+	}
+	shared_stop_publish(c, end_ns);
+}
+
+/*
  * Run phases (plan_proc.after, startdelay, runtime): after the release,
  * wait for every thread of the after= processes to end, then for
  * startdelay from the latest of those ends (or from the release), and
@@ -739,7 +805,7 @@ static bool thread_wait_phase(struct fb_thread *t, uint64_t *phase_end_ns)
 	if (pp->runtime_s > 0) {
 		*phase_end_ns = start + (uint64_t)(pp->runtime_s * 1e9);
 		if (*phase_end_ns < t->ctl->deadline_ns)
-			t->deadline_ticks = clock_ns_to_ticks(&t->clk, *phase_end_ns);
+			deadline_lower(t, clock_ns_to_ticks(&t->clk, *phase_end_ns));
 	}
 	return true;
 }
@@ -761,7 +827,7 @@ void *thread_main(void *arg)
 	shared_arrive_and_wait(t->ctl);
 	if (rc == 0 && !(shared_halted(t->ctl) & HALT_ABORT)) {
 		t->clk = t->ctl->clk;
-		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
+		deadline_lower(t, clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns));
 		if (t->ctl->warmup)
 			t->warm_end_ticks = t->warm_real_ticks =
 				clock_ns_to_ticks(&t->clk, t->ctl->start_ns);

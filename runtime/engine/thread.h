@@ -43,7 +43,13 @@ struct thread_family {
 struct fb_thread {
 	/* line 0: the clock, the deadline, the warm-up end, the halt word */
 	struct clock_scale clk;            /* copied from ctl at release */
-	uint64_t deadline_ticks;           /* the deadline on that clock */
+	/*
+	 * The deadline on that clock: the run's, its process's, or an early
+	 * end's (thread_end_run(), from any process: the struct is in the
+	 * shared region).  Read per op by thread_past_deadline(), changed
+	 * only with atomics, only ever lowered.
+	 */
+	uint64_t deadline_ticks;
 	/*
 	 * An op starting at or after this tick takes thread_record()'s slow
 	 * path: the warm-up's end (UINT64_MAX: none, or passed), or 0 while
@@ -221,6 +227,40 @@ bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stat
 			uint64_t off) __attribute__((noinline, cold));
 
 /*
+ * Hot path: did an op that ended at tick t1 end after the thread's
+ * deadline?  One aligned 8-byte load of a word that another process may
+ * lower at any time (thread_end_run()): on x86-64 it is made inside the
+ * compare itself (a naturally aligned load is atomic there), because a
+ * C atomic load would cost every op an instruction (compilers do not
+ * fold one into the compare; bench/opinsns).  Elsewhere a relaxed
+ * atomic load.
+ */
+static inline __attribute__((always_inline)) bool
+thread_past_deadline(const struct fb_thread *t, uint64_t t1)
+{
+#if defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool late;
+
+	__asm__("cmpq %[d], %[t1]" : "=@cca"(late)
+		: [t1] "r"(t1), [d] "m"(t->deadline_ticks));
+	return late;
+#else
+	return t1 > __atomic_load_n(&t->deadline_ticks, __ATOMIC_RELAXED);
+#endif
+}
+
+/*
+ * End the run early, normally (firstdone, a finish* limit: a thread;
+ * another client's end: the master, `clk` being the op clock): the
+ * window ends at a time E a moment ahead (thread_end_run() in thread.c
+ * says how far), which becomes every thread's deadline, and the run
+ * stops there like at a deadline: an op that ends after E is not counted
+ * (Not counted) and stops its thread, one that ends by E is.  The first
+ * request wins; later ones do nothing.
+ */
+void thread_end_run(const struct shared *sh, const struct clock_scale *clk);
+
+/*
  * Hot path: thread_record() past its first compare: count one op of
  * flowop statistics `fs` that ran from tick t0 to tick t1 into `s`, or
  * tally it as discarded after the deadline (false).  For a flowop that
@@ -234,7 +274,7 @@ thread_record_plain(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s
 {
 	uint64_t ns;
 
-	if (t1 > t->deadline_ticks) {
+	if (thread_past_deadline(t, t1)) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return false;
 	}
@@ -257,7 +297,8 @@ thread_record_gated(const struct fb_thread *t, uint64_t t0)
  * Hot path: count one op of flowop statistics `fs` that ran from tick t0
  * to tick t1 into `s` (fs->op, or for an implicit open the flowop
  * instance's open_stats: fs->open, or fs->op under filebench's rules).  An op
- * that ended after the deadline is not counted but tallied as discarded,
+ * that ended after the deadline (the run's, its process's, an early
+ * end's: thread_end_run()) is not counted but tallied as discarded,
  * and false tells the flowop to stop the thread (FLOWOP_DONE).  With a
  * warm-up, the first op starting after it first takes the baseline.
  * `ts` is when an asynchronous op was submitted, t0 when its submission

@@ -109,8 +109,8 @@ void text_discarded(FILE *out, const struct plan *p,
 	if (!total)
 		return;
 	log_stamp(out);
-	fprintf(out, "Not counted: %llu ops ended after the deadline",
-		(unsigned long long)total);
+	fprintf(out, "Not counted: %llu op%s ended after the end of the run",
+		(unsigned long long)total, total == 1 ? "" : "s");
 	for (int i = p->nflowops - 1; i >= 0; i--) {
 		if (!per_flowop[i].discarded)
 			continue;

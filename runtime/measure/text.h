@@ -45,7 +45,8 @@ void text_io_totals(const struct plan *p, const struct fo_stats *per_flowop,
 		    struct text_totals *t);
 
 /*
- * "Not counted: N ops ended after the deadline (name n, ...)", timestamped,
+ * "Not counted: N ops ended after the end of the run (name n, ...)" (the
+ * deadline, or an early end: "1 op"), timestamped,
  * only if some op straddled the end of the run (one per thread, usually):
  * with it every system call of the timed phase is accounted for.
  */

@@ -6,14 +6,18 @@
 #include "runtime/engine/actions.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "plan/flowop.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/helper.h"
+#include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 
 static void list_filesets(const struct plan *p)
@@ -61,6 +65,51 @@ static void action_sleep(double secs)
 	log_info("Slept for %g seconds...", secs);
 }
 
+/* helper_wait()'s hook: pass the interrupt on to the command's group. */
+static void pass_interrupt(void *arg)
+{
+	kill(-*(pid_t *)arg, interrupt_signal());
+}
+
+/*
+ * A `system` action: `sh -c text`, as system(3) runs it, but in a
+ * process group of its own, waited for under the interrupt rule
+ * (runtime/base/helper.h): the interrupt is passed on to the group, which
+ * is killed if it has not ended after the grace, so a command that is
+ * stopped or goes on cannot hold SIGINT/SIGTERM up (system(3) itself
+ * ignores SIGINT while it waits).  Its exit status is not looked at, as
+ * before; -1 when it could not be run.
+ */
+static int action_system(const char *text)
+{
+	sigset_t mask;
+	pid_t pid;
+	int status, rc = 0;
+
+	fflush(NULL);
+	interrupt_hold(&mask);
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		interrupt_release(&mask);
+		execl("/bin/sh", "sh", "-c", text, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);      /* either side may come first */
+	if (pid < 0) {
+		log_error("system \"%s\": fork: %s", text, strerror(errno));
+		rc = -1;
+	} else if (helper_wait(pid, "the system command", HELPER_GROUP, &mask,
+			       pass_interrupt, &pid, &status) < 0 &&
+		   !interrupt_signal()) {
+		log_error("system \"%s\": %s", text, strerror(errno));
+		rc = -1;
+	}
+	interrupt_release(&mask);
+	return rc;
+}
+
 /*
  * The script's actions, in order.  Returns 0 to go on, 1 for `quit`
  * (stop, status 0), -1 when an action failed.
@@ -80,11 +129,8 @@ int actions_run(const struct plan *p)
 		case PLAN_ACTION_SYSTEM:
 			if (!p->allow_system)
 				break;          /* the compiler refused it already */
-			fflush(NULL);
-			if (system(a->text) == -1) {
-				log_error("system \"%s\": %s", a->text, strerror(errno));
+			if (action_system(a->text) < 0)
 				return -1;
-			}
 			break;
 		case PLAN_ACTION_VERSION:
 			log_info("flowbench version %s", PACKAGE_VERSION);

@@ -54,7 +54,6 @@
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -65,13 +64,13 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runtime/fileset/beneath.h"
 #include "runtime/base/clock.h"
+#include "runtime/base/helper.h"
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 
@@ -593,45 +592,12 @@ static void child_main(const struct prealloc_job *job, struct prealloc_link *lin
 	_exit(rc);
 }
 
-/* A descriptor that turns readable when `pid` exits, or -1 (before Linux 5.3). */
-static int exit_fd(pid_t pid)
+/* helper_wait()'s hook: pass the interrupt on to the child's threads. */
+static void stop_child(void *arg)
 {
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	return -1;
-#endif
-}
+	struct prealloc_link *link = arg;
 
-/*
- * Wait for the child, passing an interrupt on to it.  Entered with
- * SIGINT and SIGTERM held (`mask`: the signal mask to wait with): the
- * signal can only come inside ppoll(), which it cuts short, so it is
- * seen at once and never lost between a check and the wait.  Without a
- * pidfd the wait wakes every 10 ms to look.  0 with *status, or -1 and
- * errno (waitpid's).
- */
-static int wait_child(pid_t pid, struct prealloc_link *link, const sigset_t *mask,
-		      int *status)
-{
-	int fd = exit_fd(pid);
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct timespec tick = { .tv_sec = fd >= 0 ? 1 : 0,
-				 .tv_nsec = fd >= 0 ? 0 : 10000000L };
-	pid_t w;
-	int err;
-
-	while ((w = waitpid(pid, status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
-		if (interrupt_signal())
-			atomic_store(&link->stop, 1);
-		ppoll(fd >= 0 ? &pfd : NULL, fd >= 0 ? 1 : 0, &tick, mask);
-	}
-	err = errno;
-	if (fd >= 0)
-		close(fd);
-	errno = err;
-	return w == pid ? 0 : -1;
+	atomic_store(&link->stop, 1);
 }
 
 /*
@@ -647,7 +613,7 @@ static int child_outcome(const struct prealloc_job *job, struct prealloc_link *l
 		return 0;
 	if (link->error[0])
 		log_error("%s", link->error);
-	else if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status) && !interrupt_signal())
 		log_error("cannot preallocate %s: the process writing its files was "
 			  "killed by signal %d (%s)", job->root, WTERMSIG(status),
 			  strsignal(WTERMSIG(status)));
@@ -686,9 +652,12 @@ int prealloc_files(const struct prealloc_job *job)
 		munmap(link, sizeof(*link));
 		return run_in_master(job, "fork", err);
 	}
-	if (wait_child(pid, link, &mask, &status) < 0) {
-		log_error("cannot preallocate %s: waiting for the process writing its "
-			  "files: %s", job->root, strerror(errno));
+	if (helper_wait(pid, "the preallocation process", 0, &mask, stop_child, link,
+			&status) < 0) {
+		/* an interrupt that had to kill the child says so itself */
+		if (!interrupt_signal())
+			log_error("cannot preallocate %s: waiting for the process "
+				  "writing its files: %s", job->root, strerror(errno));
 		rc = -1;
 	} else {
 		rc = child_outcome(job, link, status);

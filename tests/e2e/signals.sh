@@ -12,7 +12,9 @@
 #    measured here, + flowbench's own waits for it + 1 s) nor the end of
 #    the run silently: it is named
 #    with its state, 5 s after the end or when it is killed;
-#  - SIGINT during preallocation prints "flowbench: interrupted", exit 130.
+#  - SIGINT during preallocation prints "flowbench: interrupted", exit 130;
+#  - a stopped preallocation child, or a script's `system` command that
+#    goes on, holds neither SIGINT nor SIGTERM: killed after the grace.
 . "$(dirname "$0")/lib.sh"
 need python3
 
@@ -298,6 +300,8 @@ for base_dir in /dev/shm "$tmp"; do
 	else continue
 	fi
 	pdir=$(mktemp -d "$base_dir/flowbench-prealloc.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp' '$pdir'" EXIT    # a failed check leaves no 4 GiB behind
 	break
 done
 if [ -z "$pdir" ]; then
@@ -328,6 +332,73 @@ W
 	[ "$took" -lt "$bound" ] || fail "SIGINT during preallocation took $took ms (a plain SIGINT: $base ms)"
 	! grep -q 'Starting' "$tmp/prealloc.out" || fail "the run went on after the interrupt"
 	no_workers_left "$pid" "SIGINT during preallocation"
-	rm -rf "$pdir"
 	ok "SIGINT during the preallocation of a $size file: 'flowbench: interrupted (Interrupt)', exit 130 in $took ms"
+
+	# a stopped preallocation child holds neither SIGINT nor SIGTERM: it
+	# gets the workers' grace, then is named and killed (runtime/base/helper.h)
+	for sig in INT TERM; do
+		want=$([ $sig = INT ] && echo 130 || echo 143)
+		start "$tmp/pstop.out" "$tmp/prealloc.f" --cache warm
+		wait_log "$tmp/pstop.out" 'Pre-allocating files'
+		i=0
+		until cpid=$(pgrep -P "$pid" | head -1) && [ -n "$cpid" ]; do
+			i=$((i + 1)); [ $i -le 200 ] || fail "no preallocation child: $(cat "$tmp/pstop.out")"
+			sleep 0.05
+		done
+		kill -STOP "$cpid"
+		i=0
+		until [ "$(sed 's/.*) \(.\).*/\1/' "/proc/$cpid/stat" 2>/dev/null)" = T ]; do
+			i=$((i + 1)); [ $i -le 200 ] || fail "the preallocation child $cpid did not stop"
+			sleep 0.05
+		done
+		kill -$sig "$pid"
+		t0=$(now_ms)
+		wait_exit "$pid" 10
+		took=$(($(now_ms) - t0))
+		[ "$st" -eq "$want" ] || fail "SIG$sig with a stopped preallocation child: exit status $st, not $want: $(cat "$tmp/pstop.out")"
+		[ "$took" -lt $((bound + grace)) ] ||
+			fail "SIG$sig with a stopped preallocation child took $took ms (a plain SIGINT: $base ms)"
+		grep -q "the preallocation process (pid $cpid) has not exited 0.25 s after the interrupt; killing it" \
+			"$tmp/pstop.out" || fail "the stopped child is not named: $(cat "$tmp/pstop.out")"
+		grep -q '^flowbench: interrupted' "$tmp/pstop.out" ||
+			fail "SIG$sig with a stopped preallocation child: no 'flowbench: interrupted': $(cat "$tmp/pstop.out")"
+		! grep -q 'Starting' "$tmp/pstop.out" || fail "the run went on after SIG$sig"
+		no_workers_left "$pid" "SIG$sig with a stopped preallocation child"
+		ok "SIG$sig with the preallocation child stopped: named and killed after the grace, exit $want in $took ms"
+	done
+	rm -rf "$pdir"
 fi
+
+# a script's `system` command that goes on (system(3) ignored SIGINT while
+# it waited): the interrupt is passed on to it, which this one ignores;
+# after the same grace it is killed (its whole process group); exit 130
+cat >"$tmp/system.f" <<W
+system "trap '' INT TERM; sleep 60"
+define process name=p {
+  thread name=t {
+    flowop delay name=d,value=0.01
+  }
+}
+run 1
+W
+start "$tmp/system.out" "$tmp/system.f" --allow-system
+i=0
+until spid=$(pgrep -s "$pid" -x sleep | head -1) && [ -n "$spid" ]; do
+	i=$((i + 1)); [ $i -le 200 ] || fail "no system command: $(cat "$tmp/system.out")"
+	sleep 0.05
+done
+kill -INT "$pid"
+t0=$(now_ms)
+wait_exit "$pid" 10
+took=$(($(now_ms) - t0))
+[ "$st" -eq 130 ] || fail "SIGINT during a system command: exit status $st, not 130: $(cat "$tmp/system.out")"
+[ "$took" -lt $((bound + grace)) ] || fail "SIGINT during a system command took $took ms (a plain SIGINT: $base ms)"
+grep -q "the system command (pid [0-9]*) has not exited 0.25 s after the interrupt; killing it" \
+	"$tmp/system.out" || fail "the system command is not named: $(cat "$tmp/system.out")"
+# the killed command's own child (sleep) is init's to reap now
+i=0
+while pgrep -s "$pid" >/dev/null 2>&1 && [ $i -lt 50 ]; do
+	i=$((i + 1)); sleep 0.1
+done
+no_workers_left "$pid" "SIGINT during a system command"
+ok "SIGINT during a system command that goes on: killed after the grace, exit 130 in $took ms"

@@ -531,8 +531,10 @@ static const struct cli_option options[] = {
 	{ "--force", 0, NULL, WORKLOAD_CMDS, set_force,
 	  "adopt an existing fileset directory that flowbench did not create "
 	  "(no .flowbench marker) and use it even if it holds other files: "
-	  "only entries with flowbench's 8-digit names are ever removed; /, "
-	  "home and system directories stay refused", NULL, NULL },
+	  "only what flowbench creates there (listed in its marker) is ever "
+	  "removed or reused, what was there before stays, whatever its name, "
+	  "and a numbered entry the tree needs that was there stops the run; "
+	  "/, home and system directories stay refused", NULL, NULL },
 	{ "--fio", 0, NULL, WORKLOAD_CMDS, set_fio_args,
 	  "FIO-ARGS...: the rest of the line is an fio command line (--name=a --rw=randread "
 	  "--bs=4k ..., job files among it), imported as by import-fio and run "

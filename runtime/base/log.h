@@ -26,6 +26,15 @@ double log_elapsed(void);
 /* Write the "%.3f: " prefix of a log line to `out`. */
 void log_stamp(FILE *out);
 
+/*
+ * "s" unless `n` is 1: the plural of a count's noun in a message ("1
+ * file", "2 files": printf("%llu file%s", n, log_plural(n))).
+ */
+static inline const char *log_plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

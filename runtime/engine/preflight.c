@@ -616,12 +616,13 @@ static int check_device(const struct plan *p, struct space_need *need, int first
 	if (write != need[first].fp.to_write)
 		snprintf(others, sizeof(others), " (%s with the other filesets there)",
 			 preflight_bytes(write, b3, sizeof(b3)));
-	log_error("%s:%d:%d: %s '%s': %" PRIu64 " files x %s, %d %% preallocated%s%s; "
+	log_error("%s:%d:%d: %s '%s': %" PRIu64 " file%s x %s, %d %% preallocated%s%s; "
 		  "the file system of %s has %s free%s: lower the file size or the "
 		  "number of files (often -D filesize=... or -D nfiles=...)",
 		  p->filename, fs->loc.line, fs->loc.col,
 		  fs->is_file ? "file" : "fileset", fs->name,
 		  fs->is_file ? (uint64_t)1 : fs->entries,
+		  log_plural(fs->is_file ? 1 : fs->entries),
 		  preflight_bytes(fs->size, b1, sizeof(b1)), fs->prealloc_pct,
 		  space_state(&need[first].fp, state, sizeof(state)), others, fs->path,
 		  preflight_bytes(plan_sat_mul(sv.f_bavail, sv.f_frsize), b2, sizeof(b2)),

@@ -256,10 +256,11 @@ static int wait_ready(struct master *m)
 			return -1;
 		}
 		if (clock_now_ns() > limit) {
-			shared_set_error(c, "start-up took more than %llu s (%llu of %llu threads ready)",
+			shared_set_error(c, "start-up took more than %llu s (%llu of %llu thread%s ready)",
 					 STARTUP_TIMEOUT_NS / NS_PER_S,
 					 (unsigned long long)ready,
-					 (unsigned long long)m->sh.nslots);
+					 (unsigned long long)m->sh.nslots,
+					 log_plural(m->sh.nslots));
 			return -1;
 		}
 		sleep_until(clock_now_ns() + 1000 * 1000);
@@ -720,8 +721,8 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 	asum = sum_astats(&m->sh);
 	sampler_end(&m->smp, sum, end_ns);
 	if (m->warmup_s > 0)
-		log_info("Warm-up: %.3g s, %llu ops not recorded", m->warmup_s,
-			 (unsigned long long)warm_ops);
+		log_info("Warm-up: %.3g s, %llu op%s not recorded", m->warmup_s,
+			 (unsigned long long)warm_ops, log_plural(warm_ops));
 	if (m->coord) {
 		struct coord_local mine = {
 			.sum = sum, .n = p->nflowops + 3,

@@ -478,11 +478,11 @@ static void thread_fail_norsc_fileset(struct fb_thread *t,
 							PICK_WANT_EXISTING),
 			 (unsigned long long)pick_busy_count(&fs->leafdirs));
 	thread_fail(t, "flowop %s (%s) could not obtain a file of fileset '%s' "
-		    "(%llu files: %llu exist, %llu do not, %llu busy%s): the run "
+		    "(%llu file%s: %llu exist, %llu do not, %llu busy%s): the run "
 		    "stopped early; add entries ($nfiles), shorten the run, "
 		    "or use 'set mode quit firstdone' or 'alldone'",
 		    fi->pf->name, fi->pf->ops->name, fs->pf->name,
-		    (unsigned long long)fs->pf->entries,
+		    (unsigned long long)fs->pf->entries, log_plural(fs->pf->entries),
 		    (unsigned long long)pick_count(&fs->files, PICK_WANT_EXISTING),
 		    (unsigned long long)pick_count(&fs->files, PICK_WANT_ABSENT),
 		    (unsigned long long)pick_busy_count(&fs->files), dirs);

@@ -88,7 +88,7 @@ int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
 		}
 	}
 	snprintf(text, sizeof(text),
-		 "cold via fdatasync+fadvise(DONTNEED) on %llu files", n);
+		 "cold via fdatasync+fadvise(DONTNEED) on %llu file%s", n, log_plural(n));
 	decided(what, len, text);
 	return 0;
 }

@@ -197,8 +197,8 @@ static int clean_tree(const struct fileset_state *fs, bool force, bool remove)
 	if (walk_tree(fs->rootfd, fs->root, 0, &w) < 0)
 		return -1;
 	if (w.kept > FS_KEPT_LOGGED)
-		log_info("--force: left %lu entries in %s that are not flowbench's",
-			 w.kept, fs->root);
+		log_info("--force: left %lu entr%s in %s that are not flowbench's",
+			 w.kept, w.kept == 1 ? "y" : "ies", fs->root);
 	if (!remove)
 		return 0;
 	w.remove = true;
@@ -541,10 +541,11 @@ static int populate(struct fileset_state *fs, const struct plan *p, int idx,
 	if (map_state(fs) < 0)
 		return -1;
 	if (!pf->is_file && announce)
-		log_info("%s populated: %llu files, avg. dir. width = %.0f, avg. dir. "
-			 "depth = %.1f, %llu leafdirs, %.3fMB total size", pf->name,
-			 (unsigned long long)fs->tree.nfiles, floor(fs->tree.meanwidth),
-			 fs->tree.meandepth, (unsigned long long)fs->tree.nleaf,
+		log_info("%s populated: %llu file%s, avg. dir. width = %.0f, avg. dir. "
+			 "depth = %.1f, %llu leafdir%s, %.3fMB total size", pf->name,
+			 (unsigned long long)fs->tree.nfiles, log_plural(fs->tree.nfiles),
+			 floor(fs->tree.meanwidth), fs->tree.meandepth,
+			 (unsigned long long)fs->tree.nleaf, log_plural(fs->tree.nleaf),
 			 (double)fs->tree.total_bytes / 1048576.0);
 	return 0;
 }

@@ -439,10 +439,10 @@ static void show_progress(struct prealloc_run *r, uint64_t want_files,
 	double left = b >= want_bytes ? 0 : rate > 0 ? (double)(want_bytes - b) / rate : -1;
 	char eta[32];
 
-	fprintf(stderr, "\rpreallocating %s: %.1f of %.1f MiB, %llu of %llu files, "
+	fprintf(stderr, "\rpreallocating %s: %.1f of %.1f MiB, %llu of %llu file%s, "
 		"%.1f MiB/s, ETA %s\033[K", r->job->name, (double)b / 1048576.0,
 		(double)want_bytes / 1048576.0, (unsigned long long)f,
-		(unsigned long long)want_files, rate / 1048576.0,
+		(unsigned long long)want_files, log_plural(want_files), rate / 1048576.0,
 		eta_text(left, eta, sizeof(eta)));
 	fflush(stderr);
 	r->shown = true;
@@ -559,9 +559,9 @@ static int run_threads(const struct prealloc_job *job, struct prealloc_link *lin
 	if (atomic_load(&r.failed))
 		return -1;
 	if (!job->is_file)
-		log_info("Pre-allocated %llu of %llu files (%.3f MB) in %s in %.3f seconds",
+		log_info("Pre-allocated %llu of %llu file%s (%.3f MB) in %s in %.3f seconds",
 			 (unsigned long long)atomic_load(&r.files_done),
-			 (unsigned long long)r.nfiles,
+			 (unsigned long long)r.nfiles, log_plural(r.nfiles),
 			 (double)atomic_load(&r.bytes_done) / 1048576.0,
 			 job->name, (double)(clock_now_ns() - t0) / 1e9);
 	return 0;

@@ -169,7 +169,8 @@ void text_async_block(FILE *out, bool stamp, const char *name, const char *engin
 	fprintf(out, "Async I/O of %s (ioengine=%s", name, engine);
 	if (depth > 0)
 		fprintf(out, ", iodepth=%lld", depth);
-	fprintf(out, "): %llu requests\n", (unsigned long long)s->op.count);
+	fprintf(out, "): %llu request%s\n", (unsigned long long)s->op.count,
+		log_plural(s->op.count));
 	if (a->slat.count)
 		text_aio_lat(out, stamp, "slat", &a->slat, astats_slat_stdev(a));
 	text_aio_lat(out, stamp, "clat", &s->op, fo_stats_stdev(s));

@@ -322,10 +322,11 @@ int outfile_commit(struct outfile *o)
 		discard(o);
 		return -1;
 	}
-	if (links > 1)
+	if (links > 1)      /* "the new report", not "the new the report" */
 		log_warn("%s has %ju other hard link%s: only this name gets the new %s, "
 			 "the other names keep the previous contents",
-			 o->path, (uintmax_t)(links - 1), links == 2 ? "" : "s", o->what);
+			 o->path, (uintmax_t)(links - 1), links == 2 ? "" : "s",
+			 strncmp(o->what, "the ", 4) ? o->what : o->what + 4);
 	interrupt_hold(&old);           /* the file is renamed or removed, never left */
 	o->live = 0;
 	if (renameat(o->dirfd, o->tmp, o->dirfd, o->base) < 0) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "plan/flowop.h"
+#include "runtime/base/log.h"
 #include "runtime/measure/stats.h"
 #include "runtime/measure/text.h"
 
@@ -148,8 +149,9 @@ static bool whole_seconds(const struct plan *p, const struct run_outcome *o,
 	text_io_totals(p, o->stats, &t);
 	snprintf(effect, size, "the run ended by itself after %.3f s; filebench "
 		 "divides by whole seconds (at least 1), so it would show about %.0f "
-		 "ops/s for these %llu ops, not %.0f", o->elapsed_s,
-		 (double)t.ops / secs, (unsigned long long)t.ops,
+		 "ops/s for %s %llu op%s, not %.0f", o->elapsed_s,
+		 (double)t.ops / secs, t.ops == 1 ? "this" : "these",
+		 (unsigned long long)t.ops, log_plural(t.ops),
 		 (double)t.ops / o->elapsed_s);
 	return true;
 }

@@ -26,7 +26,7 @@ calls=$(cat "$trace".* | grep -cE '^p(read|write)64\([0-9]+, .*, 8192, [0-9]+\) 
 reads=$(breakdown_field "$out" rand-read1 ops)
 writes=$(breakdown_field "$out" rand-write1 ops)
 late=$(sed -n 's/.*Not counted: \([0-9][0-9]*\) op.*/\1/p' "$out" | head -1 | grep . || echo 0)
-warm=$(sed -n 's/.*Warm-up: .* s, \([0-9][0-9]*\) ops not recorded.*/\1/p' "$out" | grep . ||
+warm=$(sed -n 's/.*Warm-up: .* s, \([0-9][0-9]*\) ops* not recorded.*/\1/p' "$out" | grep . ||
 	fail "no warm-up line: $(cat "$out")")
 echo "strace: $calls calls; reported: $reads + $writes recorded, $warm warm-up, $late late"
 [ "$warm" -gt 0 ] && [ "$reads" -gt 0 ] && [ "$writes" -gt 0 ] || fail "nothing recorded or warmed up"

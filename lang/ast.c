@@ -162,15 +162,84 @@ static double decimal_value(const char *text, size_t len, size_t dot)
 }
 
 /*
- * digits [ '.' digits ] [ k | m | g | t ] (suffix in either case).
- * Without a fraction the value is an exact int64 (EX_INT); with one it is
- * a double (EX_DOUBLE) and the suffix still multiplies: 1.5k = 1536.0.
- * Leading zeros are decimal.
+ * The whole value of digits[.digits] x 10^exp (`len` bytes, the dot at
+ * `dot` or 0), when it is whole: *v, NUM_OK, or NUM_TOO_LARGE past
+ * uint64; NUM_INVALID when it has a fraction.
+ */
+static enum num_status whole_value(const char *text, size_t len, size_t dot,
+				   long exp, uint64_t *v)
+{
+	size_t last = len;      /* the digits without their trailing zeros */
+	long scale = exp - (dot ? (long)(len - dot - 1) : 0);
+
+	while (last > 0 && (text[last - 1] == '0' || text[last - 1] == '.')) {
+		if (text[last - 1] == '0')
+			scale++;
+		last--;
+	}
+	*v = 0;
+	if (last == 0)
+		return NUM_OK;          /* all zeros */
+	if (scale < 0)
+		return NUM_INVALID;     /* digits remain after the point */
+	for (size_t i = 0; i < last; i++) {
+		unsigned digit = (unsigned)(text[i] - '0');
+
+		if (text[i] == '.')
+			continue;
+		if (*v > (UINT64_MAX - digit) / 10)
+			return NUM_TOO_LARGE;
+		*v = *v * 10 + digit;
+	}
+	for (long k = 0; k < scale; k++) {
+		if (*v > UINT64_MAX / 10)
+			return NUM_TOO_LARGE;
+		*v *= 10;
+	}
+	return NUM_OK;
+}
+
+/*
+ * The exponent of text[*i..len): (e|E) [+|-] digits, as strtod reads it
+ * (the command line's --runtime 3e10); *i moves past it.  false when it
+ * is malformed.  A huge exponent is clamped: the value is then out of
+ * range whatever the digits.
+ */
+static bool exponent(const char *text, size_t len, size_t *i, long *exp)
+{
+	size_t k = *i + 1;
+	bool neg = false;
+
+	*exp = 0;
+	if (k < len && (text[k] == '+' || text[k] == '-'))
+		neg = text[k++] == '-';
+	if (k == len || !isdigit((unsigned char)text[k]))
+		return false;
+	for (; k < len && isdigit((unsigned char)text[k]); k++)
+		if (*exp < 100000)
+			*exp = *exp * 10 + (text[k] - '0');
+	if (neg)
+		*exp = -*exp;
+	*i = k;
+	return true;
+}
+
+/*
+ * digits [ '.' digits ] [ (e|E) [+|-] digits ] [ k | m | g | t ] (exponent
+ * and suffix in either case).  Without a fraction or exponent the value is
+ * an exact int64 (EX_INT); with a fraction it is a double (EX_DOUBLE) and
+ * the suffix still multiplies: 1.5k = 1536.0.  With an exponent (the
+ * forms strtod reads, as for --runtime 3e10) a whole value is an exact
+ * int64 (1e9, 1.5e3), anything else a double (1.5e0, 2.5e-1); a value
+ * past int64, or a nonzero one that rounds to 0 as a double (1e-400), is
+ * out of range.  Leading zeros are decimal.
  */
 enum num_status ast_number(const char *text, size_t len, struct ast_expr *out)
 {
 	size_t i = 0, dot = 0, end;
 	uint64_t mult = 1;
+	bool has_exp = false;
+	long exp = 0;
 
 	while (i < len && isdigit((unsigned char)text[i]))
 		i++;
@@ -184,6 +253,11 @@ enum num_status ast_number(const char *text, size_t len, struct ast_expr *out)
 			i++;
 	}
 	end = i;
+	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+		if (!exponent(text, len, &i, &exp))
+			return NUM_INVALID;
+		has_exp = true;
+	}
 	if (i < len) {
 		mult = suffix_mult(text[i]);
 		if (!mult)
@@ -193,6 +267,30 @@ enum num_status ast_number(const char *text, size_t len, struct ast_expr *out)
 	if (i != len)
 		return NUM_INVALID;
 
+	if (has_exp) {
+		uint64_t v;
+		enum num_status st = whole_value(text, end, dot, exp, &v);
+		char *copy;
+		double d;
+
+		if (st == NUM_TOO_LARGE || (st == NUM_OK && v > (uint64_t)INT64_MAX / mult))
+			return NUM_TOO_LARGE;
+		if (st == NUM_OK) {
+			out->kind = EX_INT;
+			out->u.i = (int64_t)(v * mult);
+			return NUM_OK;
+		}
+		copy = xstrndup(text, i - (mult > 1));
+		d = strtod(copy, NULL) * (double)mult;
+		free(copy);
+		if (!isfinite(d))
+			return NUM_TOO_LARGE;
+		if (d == 0)
+			return NUM_TOO_SMALL;   /* a fraction, so not all zeros */
+		out->kind = EX_DOUBLE;
+		out->u.d = d;
+		return NUM_OK;
+	}
 	if (dot) {
 		double v = decimal_value(text, end, dot) * (double)mult;
 
@@ -363,6 +461,12 @@ struct ast_expr *ast_parse_value(const char *origin, const char *text,
 			case NUM_TOO_LARGE:
 				diag_error(&vd, col_loc(neg),
 					   "number '%s' is too large",
+					   text + neg);
+				e = NULL;
+				break;
+			case NUM_TOO_SMALL:
+				diag_error(&vd, col_loc(neg),
+					   "number '%s' is too small (it is not 0, but rounds to 0)",
 					   text + neg);
 				e = NULL;
 				break;

@@ -184,8 +184,9 @@ extern const char *const ast_entity_names[];
 
 enum num_status {
 	NUM_OK,
-	NUM_INVALID,            /* not digits[.digits][kmgt] */
+	NUM_INVALID,            /* not digits[.digits][e[+-]digits][kmgt] */
 	NUM_TOO_LARGE,          /* does not fit int64 (or double) */
+	NUM_TOO_SMALL,          /* a nonzero value that rounds to 0 (1e-400) */
 };
 
 /* Convert `len` bytes of number text into an EX_INT or EX_DOUBLE node. */

@@ -3,7 +3,8 @@
 # gives the current deletion rule (what flowbench created, listed in its
 # marker, never a foreign file because of its name); a count of one takes
 # the singular ("1 file"); the hard-link warning of `report -o` reads
-# "the new report".
+# "the new report"; WML numbers take the command line's exponents (1e9
+# is 1000000000, 1.5e0 given to a whole-number attribute is an error).
 . "$(dirname "$0")/lib.sh"
 
 "$FLOWBENCH" --help >"$tmp/help" 2>&1 || true
@@ -40,3 +41,29 @@ grep -q "only this name gets the new report, the other names keep the previous c
 	fail "the hard-link warning: $(cat "$tmp/rep.out")"
 [ "$(cat "$tmp/hl/b.html")" = "old page" ] || fail "the other hard link changed"
 ok "report -o over a hard-linked file: 'only this name gets the new report'"
+
+# WML numbers with exponents, as --runtime 3e10 takes them
+cat >"$tmp/exp.f" <<W
+define file name=f,path=$tmp,size=8e3,prealloc
+define process name=p,instances=1e0 {
+  thread name=t,memsize=4e3 {
+    flowop read name=r,filename=f,iosize=4e3
+  }
+}
+run 2e-1
+W
+"$FLOWBENCH" run "$tmp/exp.f" --cache warm >"$tmp/exp.out" 2>&1 ||
+	{ cat "$tmp/exp.out"; fail "a script with exponents failed"; }
+grep -q "Run took 0.2" "$tmp/exp.out" || fail "run 2e-1 did not run 0.2 s: $(grep 'Run took' "$tmp/exp.out")"
+sed 's/instances=1e0/instances=1.5e0/' "$tmp/exp.f" >"$tmp/exp2.f"
+rc=0
+"$FLOWBENCH" run "$tmp/exp2.f" --cache warm >"$tmp/exp2.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "instances=1.5e0: exit $rc, not 1"
+grep -q "exp2.f:2:33: attribute 'instances' needs a whole number, not 1.5" "$tmp/exp2.out" ||
+	fail "instances=1.5e0: $(cat "$tmp/exp2.out")"
+sed 's/instances=1e0/instances=1e19/' "$tmp/exp.f" >"$tmp/exp3.f"
+rc=0
+"$FLOWBENCH" run "$tmp/exp3.f" --cache warm >"$tmp/exp3.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q "exp3.f:2:33: number '1e19' is too large" "$tmp/exp3.out" ||
+	fail "instances=1e19: exit $rc: $(cat "$tmp/exp3.out")"
+ok "WML numbers take exponents: size=8e3, iosize=4e3, instances=1e0, run 2e-1; 1.5e0 needs a whole number, 1e19 is too large"

@@ -356,6 +356,70 @@ START_TEST(test_number_too_large)
 }
 END_TEST
 
+/*
+ * Exponents, as the command line's numbers (--runtime 3e10, strtod) take
+ * them: a whole value is an exact integer, anything else a double.
+ */
+START_TEST(test_number_exponents)
+{
+	struct result r = parse_ok("set $a = 1e9\nset $b = 3e10\nset $c = 1.5e0\n"
+				   "set $d = 2.5E-1\nset $e = 1.5e3\nset $f = 1500e-2\n"
+				   "set $g = 1e+2k\nset $h = 9.223372036854775807e18\n"
+				   "set $i = 0e999\nset $j = 1e-3\n");
+	const struct ast_stmt *s = r.script.stmts;
+
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == 1000000000);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == INT64_C(30000000000));
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_DOUBLE);
+	ck_assert_double_eq(s->expr->u.d, 1.5);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_DOUBLE);
+	ck_assert_double_eq(s->expr->u.d, 0.25);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == 1500);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == 15);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == 102400);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == INT64_MAX);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_INT);
+	ck_assert(s->expr->u.i == 0);
+	s = s->next;
+	ck_assert_int_eq(s->expr->kind, EX_DOUBLE);
+	ck_assert_double_eq(s->expr->u.d, 1e-3);
+	done(&r);
+}
+END_TEST
+
+START_TEST(test_number_exponent_errors)
+{
+	struct result r = parse("set $a = 1e19\nset $b = 9.223372036854775808e18\n"
+				"set $c = 1e-400\nset $d = 1e\n"
+				"set $f = 1e2.5\nset $g = 1e999\n");
+
+	ck_assert_int_eq(r.nerrors, 6);
+	ck_assert_first_error(r, "t.f:1:10: number '1e19' is too large");
+	ck_assert_ptr_nonnull(strstr(r.errors,
+		"t.f:2:10: number '9.223372036854775808e18' is too large\n"));
+	ck_assert_ptr_nonnull(strstr(r.errors,
+		"t.f:3:10: number '1e-400' is too small (it is not 0, but rounds to 0)\n"));
+	ck_assert_ptr_nonnull(strstr(r.errors, "t.f:4:10: invalid number '1e'\n"));
+	ck_assert_ptr_nonnull(strstr(r.errors, "t.f:5:10: invalid number '1e2.5'\n"));
+	ck_assert_ptr_nonnull(strstr(r.errors, "t.f:6:10: number '1e999' is too large\n"));
+	done(&r);
+}
+END_TEST
+
 /* ---- variables, words and strings ---- */
 
 START_TEST(test_variables)
@@ -1454,6 +1518,12 @@ START_TEST(test_parse_value)
 	ck_assert_value("\"\"", "str()");
 	ck_assert_value("99999999999999999999",
 			"-D v:1:1: number '99999999999999999999' is too large");
+	ck_assert_value("1e9", "1000000000");
+	ck_assert_value("2.5e-1", "0.25d");
+	ck_assert_value("-1.5e3", "(neg 1500)");
+	ck_assert_value("1e19", "-D v:1:1: number '1e19' is too large");
+	ck_assert_value("1e-400",
+			"-D v:1:1: number '1e-400' is too small (it is not 0, but rounds to 0)");
 	ck_assert_value("\"abc", "-D v:1:1: unterminated string (missing closing '\"')");
 	ck_assert_value("\"a\\qb\"", "-D v:1:3: unknown escape '\\q'");
 	ck_assert_value("\"a\"b", "-D v:1:4: unexpected text after the closing '\"'");
@@ -1496,6 +1566,8 @@ static Suite *parser_suite(void)
 	tcase_add_test(lex, test_number_int64_limits);
 	tcase_add_test(lex, test_number_invalid);
 	tcase_add_test(lex, test_number_too_large);
+	tcase_add_test(lex, test_number_exponents);
+	tcase_add_test(lex, test_number_exponent_errors);
 	tcase_add_test(lex, test_variables);
 	tcase_add_test(lex, test_lone_dollar);
 	tcase_add_test(lex, test_words);

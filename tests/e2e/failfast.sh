@@ -32,7 +32,7 @@ f=$small/largefile1/00000001/00000001
 [ "$(size_of "$f")" -eq 4194304 ] || fail "first: the file is not 4 MiB"
 
 run_named grow "$RW" -D dir="$small" -D filesize=64m -D nthreads=1 --cache warm --runtime 1
-refused grow "randomrw.f:20:1: file 'largefile1': 1 files x 64 MiB" \
+refused grow "randomrw.f:20:1: file 'largefile1': 1 file x 64 MiB" \
 	"4 MiB of it already there (reused), 60 MiB still to write" \
 	"the file system of $small has [0-9.]* MiB free"
 [ "$(size_of "$f")" -eq 4194304 ] || fail "grow: the file was written ($(size_of "$f") bytes)"
@@ -113,7 +113,7 @@ if command -v script >/dev/null 2>&1; then
 		/dev/null >"$tmp/tty.out" 2>&1 || { cat "$tmp/tty.out"; fail "tty: the run failed"; }
 	esc=$(printf '\033')
 	cr=$(printf '\r')
-	grep -aq "${cr}preallocating largefile1: 16\.0 of 16\.0 MiB, 1 of 1 files, [0-9.]* MiB/s, ETA 0 s${esc}\[K" "$tmp/tty.out" ||
+	grep -aq "${cr}preallocating largefile1: 16\.0 of 16\.0 MiB, 1 of 1 file, [0-9.]* MiB/s, ETA 0 s${esc}\[K" "$tmp/tty.out" ||
 		{ cat -A "$tmp/tty.out" | head -40; fail "tty: no status line with phase, bytes of total, rate and ETA"; }
 	# erased before the next log line
 	grep -aq "${esc}\[K${cr}${esc}\[K[0-9]*\.[0-9]*: " "$tmp/tty.out" ||

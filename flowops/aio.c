@@ -169,10 +169,23 @@ struct aio_ctx {
 	struct aio_event ev[AIO_DEPTH];
 };
 
+/*
+ * The one queue the asynchronous members of a choice share (fio's
+ * rw=randrw at iodepth N: one queue of N, each request's direction
+ * drawn): its requests in flight, whichever member submitted them.
+ */
+struct aio_mix {
+	int entry;                /* the choice's index in t->fo */
+	unsigned inflight;
+	unsigned max_inflight;    /* the most in flight at once */
+	struct aio_mix *next;
+};
+
 /* The family's slot in a thread: its contexts, one per engine used. */
 struct aio_thread {
 	unsigned refs;            /* aio flowops initialised in this thread */
 	struct aio_ctx *ctx[AIO_NENGINES];
+	struct aio_mix *mixes;    /* the shared queues of its choices */
 };
 
 struct aio_priv {
@@ -189,6 +202,7 @@ struct aio_priv {
 	bool polling;             /* a round after every submission */
 	unsigned inflight;        /* this flowop's requests taken */
 	unsigned max_inflight;    /* the most it had submitted at once */
+	struct aio_mix *mix;      /* a choice's shared queue, or NULL: its own */
 	/* iodepth reads: `depth` buffers of `bufsz` bytes, a stack of free ones */
 	char *bufs;
 	uint64_t bufsz;
@@ -275,6 +289,45 @@ static enum flowop_result aio_quiesce(struct fb_thread *t,
 }
 
 /*
+ * The choice (`define flowop ..., choose`) plan flowop `k` is a direct
+ * member of, as its index in p->flowops, or -1: the nearest entry before
+ * it one level up is its composite.
+ */
+static int aio_choice_of(const struct plan *p, int k)
+{
+	const struct plan_flowop *f = &p->flowops[k];
+	int first = p->threads[f->thread].first_flowop;
+
+	for (int j = k - 1; f->depth > 0 && j >= first; j--)
+		if (p->flowops[j].depth == f->depth - 1)
+			return p->flowops[j].ops == &flowops_choice ? j : -1;
+	return -1;
+}
+
+/*
+ * The shared queue of choice `choice` (its plan index) in the thread,
+ * made by its first member's init.  NULL with the run's error set.
+ */
+static struct aio_mix *aio_mix_get(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct aio_thread *th, int choice)
+{
+	struct aio_mix *m;
+
+	for (m = th->mixes; m; m = m->next)
+		if (m->entry == choice)
+			return m;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return NULL;
+	}
+	m->entry = choice;
+	m->next = th->mixes;
+	th->mixes = m;
+	return m;
+}
+
+/*
  * A reference on the thread's family state, created (into the family
  * slot) by the first aio flowop of the thread.  NULL with the run's
  * error set.
@@ -320,6 +373,12 @@ static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 			th->ctx[i]->eng->close(th->ctx[i]->e);
 			free(th->ctx[i]);
 		}
+	while (th->mixes) {
+		struct aio_mix *m = th->mixes;
+
+		th->mixes = m->next;
+		free(m);
+	}
 	free(th);
 	slot = thread_family_slot(t, &aio_family_key);
 	if (slot)
@@ -377,6 +436,8 @@ static void aio_req_done(struct aio_ctx *c, struct aio_req *q,
 	if (!p)
 		return;
 	p->inflight--;
+	if (p->mix)
+		p->mix->inflight--;
 	if (q->buf >= 0)
 		p->bfree[p->nbfree++] = (uint16_t)q->buf;
 }
@@ -779,6 +840,8 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	c->pend[c->npend++] = (uint16_t)i;
 	c->inflight++;
 	p->inflight++;
+	if (p->mix)
+		p->mix->inflight++;
 	if (!p->io.random)
 		s->offset = off + q->len;
 	return FLOWOP_OK;
@@ -814,12 +877,18 @@ static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *f
 	return res;
 }
 
+/* The requests in flight in the queue of flowop `p`: its own, or its choice's. */
+static inline unsigned aio_queued(const struct aio_priv *p)
+{
+	return p->mix ? p->mix->inflight : p->inflight;
+}
+
 /*
  * fio's wait_for_completions() for an iodepth flowop whose queue is
  * `full` (or, polling, after a submission): rounds of at least
  * min(iodepth_batch_complete_min, in flight) completions (at least 1),
  * at most iodepth_batch_complete_max each, until no more than
- * iodepth_low of its own are in flight (one round when not full).
+ * iodepth_low are in flight in its queue (one round when not full).
  */
 static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst *fi,
 					 struct aio_priv *p, bool full)
@@ -840,7 +909,7 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
-	} while (full && p->inflight > p->low && c->inflight);
+	} while (full && aio_queued(p) > p->low && c->inflight);
 	return FLOWOP_OK;
 }
 
@@ -882,6 +951,47 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 		return res;
 	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
 		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
+	return aio_depth_wait(t, fi, p, true);
+}
+
+/*
+ * An iodepth member of a choice (aio_mix_find()): each execution, the
+ * choice having drawn this member, prepares ONE request, as fio's loop
+ * draws each request's direction; the requests are submitted once
+ * iodepth_batch_submit are prepared (whichever members prepared them),
+ * and a full shared queue is reaped as fio reaps one (aio_depth_wait():
+ * completions of every member, down to iodepth_low).
+ */
+static enum flowop_result aio_run_mixed(struct fb_thread *t, struct flowop_inst *fi)
+{
+	struct aio_priv *p = fi->priv;
+	struct aio_ctx *c = p->ctx;
+	enum flowop_result res;
+
+	if (__builtin_expect(p->mix->inflight >= p->depth || c->inflight == AIO_DEPTH, 0)) {
+		res = aio_depth_wait(t, fi, p, true);   /* another use of the context filled it */
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	res = aio_prepare(t, fi, c);
+	if (res != FLOWOP_OK)
+		return res;
+	if (p->inflight > p->max_inflight)
+		p->max_inflight = p->inflight;
+	if (p->mix->inflight > p->mix->max_inflight)
+		p->mix->max_inflight = p->mix->inflight;
+	if (c->npend >= p->batch) {
+		res = aio_submit(t, c);
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	if (__builtin_expect(p->polling, 0)) {
+		res = aio_depth_wait(t, fi, p, false);
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	if (p->mix->inflight < p->depth && c->inflight < AIO_DEPTH)
+		return FLOWOP_OK;
 	return aio_depth_wait(t, fi, p, true);
 }
 
@@ -975,6 +1085,12 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 			    p->depth, AIO_DEPTH);
 		goto fail;
 	}
+	if (p->depth) {
+		int choice = aio_choice_of(t->plan, (int)(fi->pf - t->plan->flowops));
+
+		if (choice >= 0 && !(p->mix = aio_mix_get(t, fi, p->th, choice)))
+			goto fail;
+	}
 	if (read && p->depth) {
 		p->bfree = calloc(p->depth, sizeof(*p->bfree));
 		if (!p->bfree) {
@@ -1013,8 +1129,16 @@ static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 	/* the queue depth reached, once per flowop statement (first instance) */
 	if (p && p->depth && t->proc_inst == 0 && t->thread_inst == 0)
 		log_info("flowop %s: at most %u request%s in flight at once "
-			 "(iodepth=%u)", fi->pf->name, p->max_inflight,
-			 p->max_inflight == 1 ? "" : "s", p->depth);
+			 "(iodepth=%u%s)", fi->pf->name, p->max_inflight,
+			 p->max_inflight == 1 ? "" : "s", p->depth,
+			 p->mix ? ", one queue with the other members of its choice" : "");
+	if (p && p->mix && p->mix->max_inflight && t->proc_inst == 0 && t->thread_inst == 0) {
+		log_info("choice %s: at most %u request%s of its members in flight "
+			 "at once (their shared iodepth=%u)",
+			 t->plan->flowops[p->mix->entry].name, p->mix->max_inflight,
+			 p->mix->max_inflight == 1 ? "" : "s", p->depth);
+		p->mix->max_inflight = 0;      /* said once, by the member ending first */
+	}
 	if (p) {
 		aio_thread_put(t, p->th);
 		io_priv_teardown(&p->io);
@@ -1029,7 +1153,9 @@ static enum flowop_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi
 {
 	const struct aio_priv *p = fi->priv;
 
-	return p->depth ? aio_run_depth(t, fi) : aio_run_one(t, fi);
+	if (!p->depth)
+		return aio_run_one(t, fi);
+	return p->mix ? aio_run_mixed(t, fi) : aio_run_depth(t, fi);
 }
 
 /*
@@ -1054,6 +1180,70 @@ static int aio_check_range(const struct plan_flowop *f, struct diag *d, int a,
 	diag_error(d, f->attr[a].loc, "flowop %s: %s must be %lld to %lld%s, not %lld",
 		   f->name, name, (long long)lo, (long long)hi, hi_is, (long long)v);
 	return 1;
+}
+
+/* aioread or aiowrite (the default's or --compat's ops). */
+static bool aio_is_io(const struct plan_flowop *f)
+{
+	return f->ops == flowops_aio[0] || f->ops == flowops_aio[1];
+}
+
+/*
+ * An iodepth member of a choice shares one queue with the choice's other
+ * members (aio_run_mixed()): every member must be an aioread or aiowrite
+ * with the same iodepth, engine and depth options.  Each member is
+ * checked against the first; the first also says which members are not
+ * asynchronous at all.
+ */
+static int aio_validate_mix(const struct plan *p, const struct plan_flowop *f,
+			    struct diag *d)
+{
+	static const int same[] = { AIO_IODEPTH, AIO_IOENGINE, AIO_BATCH_SUBMIT,
+				    AIO_BATCH_COMPLETE_MIN, AIO_BATCH_COMPLETE_MAX,
+				    AIO_IODEPTH_LOW };
+	static const char *const same_names[] = {
+		"iodepth", "ioengine", "iodepth_batch_submit", "iodepth_batch_complete_min",
+		"iodepth_batch_complete_max", "iodepth_low" };
+	int k = (int)(f - p->flowops), choice = aio_choice_of(p, k), errs = 0;
+	const struct plan_flowop *ch, *first;
+
+	if (choice < 0)
+		return 0;
+	ch = &p->flowops[choice];
+	first = &p->flowops[choice + 1];
+	if (first == f) {
+		for (int j = choice + 1; j <= choice + ch->ndesc; j += 1 + p->flowops[j].ndesc) {
+			const struct plan_flowop *m = &p->flowops[j];
+
+			if (aio_is_io(m) && plan_attr_given(m, AIO_IODEPTH))
+				continue;
+			diag_error(d, m->loc, "flowop %s: a member of choice %s, whose "
+				   "asynchronous members share one queue of iodepth %lld (as "
+				   "fio's rw=randrw does), must be an aioread or aiowrite with "
+				   "that iodepth", m->name, ch->name,
+				   (long long)plan_attr_int(f, AIO_IODEPTH, 1));
+			errs++;
+		}
+		return errs;
+	}
+	if (!aio_is_io(first) || !plan_attr_given(first, AIO_IODEPTH))
+		return 0;       /* said at the first member */
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const struct plan_value *a = &f->attr[same[i]], *b = &first->attr[same[i]];
+		bool differ = a->kind != b->kind ||
+			      (a->kind == PV_STRING ? strcmp(a->u.s, b->u.s) != 0 :
+			       a->kind != PV_UNSET &&
+			       plan_attr_int(f, same[i], 0) != plan_attr_int(first, same[i], 0));
+
+		if (!differ)
+			continue;
+		diag_error(d, a->kind != PV_UNSET ? a->loc : f->loc, "flowop %s: its %s "
+			   "differs from that of %s: the asynchronous members of choice %s "
+			   "share one queue (as fio's rw=randrw does), so they take the same "
+			   "%s", f->name, same_names[i], first->name, ch->name, same_names[i]);
+		errs++;
+	}
+	return errs;
 }
 
 /*
@@ -1096,6 +1286,7 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 		}
 	if (!plan_attr_given(f, AIO_IODEPTH))
 		return errs;
+	errs += aio_validate_mix(p, f, d);
 	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
 				depth, " (0: iodepth; at most iodepth)");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,

@@ -230,12 +230,13 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
  * random/sequential split (percentage_random, plan_pct_random) are
  * drawn per I/O as fio draws them: a choice (jp->choice, written by
  * write.c) whose pass is one I/O.  fsync=1 makes each write member a
- * write and its fsync.  Two mixes stay a fixed pass (R reads, then W
- * writes), said on stderr (fixed_pass_warning()): with an fsync after
- * every N > 1 writes, which needs a count of the writes a choice does
- * not keep (with a split too, an error), and an asynchronous one
- * (aioread and aiowrite at iodepth > 1 each keep their own queue full,
- * whatever the odds: a choice would not give fio's split either).
+ * write and its fsync.  On an asynchronous engine at an iodepth the
+ * members are aioread and aiowrite of that iodepth, which share one
+ * queue as members of a choice (flowops/aio.c): one request per draw,
+ * as fio's loop.  One mix stays a fixed pass (R reads, then W writes),
+ * said on stderr (fixed_pass_warning()): with an fsync after every N > 1
+ * writes, which needs a count of the writes a choice does not keep (with
+ * a split too, an error).
  */
 static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
 {
@@ -252,7 +253,7 @@ static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
 			   fio_fsync_name(o), every, fio_fsync_name(o), every);
 		return -1;
 	}
-	if (both && (every > 1 || (jp->aio && o->iodepth > 1)))
+	if (both && every > 1)
 		return 0;               /* a fixed pass (plan_iterations says so) */
 	jp->choice = true;
 	jp->cname = fio_unique_name(e, arena_printf(&e->a, "%s-mix", jp->name), "j");
@@ -311,17 +312,13 @@ static void fixed_pass_warning(struct emit *e, const struct job_plan *jp)
 
 	if (!jp->reads || !jp->writes || jp->choice)
 		return;
-	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s: "
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s=%lld: "
 		     "each pass does %lld read%s then %lld write%s in that order, "
-		     "not fio's random choice per I/O (%s)", jp->s->name,
-		     o->text[FIO_OPT_RW], jp->aio ? arena_printf(&e->a, "ioengine=%s "
-		     "at iodepth=%lld", fio_engine_text[o->engine], o->iodepth) :
-		     arena_printf(&e->a, "%s=%lld", fio_fsync_name(o), fio_fsync_every(o)),
+		     "not fio's random choice per I/O (a choice keeps no count of "
+		     "the writes for an fsync after every N)", jp->s->name,
+		     o->text[FIO_OPT_RW], fio_fsync_name(o), fio_fsync_every(o),
 		     jp->reads, jp->reads == 1 ? "" : "s", jp->writes,
-		     jp->writes == 1 ? "" : "s", jp->aio ? "aioread and aiowrite "
-		     "each keep their own requests in flight, whatever the odds" :
-		     "a choice keeps no count of the writes for an fsync after "
-		     "every N");
+		     jp->writes == 1 ? "" : "s");
 }
 
 /*

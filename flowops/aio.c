@@ -403,8 +403,11 @@ static enum flowop_result aio_failed(struct fb_thread *t,
 		return common_fail(t, fi, q->write ? "asynchronous write of" :
 				   "asynchronous read of", &where, NULL,
 				   (int64_t)q->off, -res);
-	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
-		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
+	if (p && s->fd >= 0 && s->gen == q->gen &&
+	    (q->buf >= 0 ? ap->bufsz : p->bufsize) >= q->len) {
+		const char *buf = q->buf >= 0 ? ap->bufs + (uint64_t)q->buf * ap->bufsz :
+				  p->buf;
+		ssize_t n = pwrite(s->fd, buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
 
 		if (n < 0)
@@ -635,9 +638,11 @@ static enum flowop_result aio_before_regrow(struct fb_thread *t,
 }
 
 /*
- * (Re)allocate an iodepth read flowop's buffers: `depth` of `size`
- * bytes each, rounded up to IO_ALIGN, touched now so that no page fault
- * lands in a timed request.  None may be in flight.  0 or FLOWOP_ERROR.
+ * (Re)allocate an iodepth flowop's buffers (reads; writes with data
+ * attributes): `depth` of `size` bytes each, rounded up to IO_ALIGN,
+ * touched now so that no page fault lands in a timed request: zeros for
+ * reads, each write buffer filled on its own by the data rule (as fio
+ * fills each of its buffers).  None may be in flight.  0 or FLOWOP_ERROR.
  */
 static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 			  struct aio_priv *p, uint64_t size)
@@ -650,11 +655,15 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 	if (bufsz > UINT64_MAX / p->depth ||
 	    posix_memalign(&b, IO_ALIGN, bufsz * p->depth) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate iodepth %u x %llu bytes "
-			    "of read buffers", fi->pf->name, p->depth,
-			    (unsigned long long)bufsz);
+			    "of %s buffers", fi->pf->name, p->depth,
+			    (unsigned long long)bufsz, p->read ? "read" : "write");
 		return FLOWOP_ERROR;
 	}
-	memset(b, 0, bufsz * p->depth);
+	if (p->read)
+		memset(b, 0, bufsz * p->depth);
+	else
+		for (unsigned i = 0; i < p->depth; i++)
+			io_fill(&p->io, (char *)b + (uint64_t)i * bufsz, bufsz);
 	p->bufs = b;
 	p->bufsz = bufsz;
 	for (unsigned i = 0; i < p->depth; i++)
@@ -664,7 +673,7 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 }
 
 /*
- * An iodepth read's random iosize sample outgrew the buffers: wait for
+ * An iodepth flowop's random iosize sample outgrew the buffers: wait for
  * every request in flight (this flowop's use them), then allocate larger
  * ones.  Almost never in a run: only for a sample larger than all before.
  */
@@ -679,9 +688,10 @@ static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_ins
 }
 
 /*
- * A sequential read's offset: wrap to 0 once it reached the file's size
- * (the larger of its size at population and when the slot opened it,
- * looked up once per open), so that no read is issued past the end.
+ * A sequential read's offset: wrap to the start (0, or misalign) once it
+ * reached the file's size (the larger of its size at population and when
+ * the slot opened it, looked up once per open), so that no read is
+ * issued past the end.  (A stride wraps inside the working set itself.)
  */
 static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 			      const struct fb_slot *s, uint64_t off)
@@ -699,7 +709,7 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 		p->eof_slot = s;
 		p->eof_gen = s->gen;
 	}
-	return off >= p->eof ? 0 : off;
+	return off >= p->eof ? p->io.misalign : off;
 }
 
 /*
@@ -708,12 +718,14 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * the request is prepared and counted in flight, or nothing is (FLOWOP_OK
  * or why not).  `counted`: a write whose op is recorded at its
  * submission (aiowrite's filebench variant: never a read, no iodepth
- * buffers).  Always inlined with a constant, so the default's code
- * (counted false) has no trace of it.
+ * buffers).  `data`: a write whose contents change per write (refill,
+ * scramble: data.h), made in its own buffer before it is queued.
+ * Always inlined with constants, so the default's code (both false)
+ * has no trace of them.
  */
 static inline __attribute__((always_inline)) enum flowop_result
 aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
-	       struct aio_ctx *c, bool counted)
+	       struct aio_ctx *c, bool counted, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->io.sel);
@@ -749,6 +761,8 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 		}
 		b = p->bfree[--p->nbfree];
 		buf = p->bufs + (uint64_t)b * p->bufsz;
+		if (data)
+			data_before_write(p->io.data, buf, p->io.iosize, off);
 	}
 	i = c->free[c->nfree - 1];
 	q = &c->req[i];
@@ -775,7 +789,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	c->pend[c->npend++] = (uint16_t)i;
 	c->inflight++;
 	p->inflight++;
-	if (!p->io.random)
+	if (p->io.sets_offset)
 		s->offset = off + q->len;
 	return FLOWOP_OK;
 }
@@ -783,7 +797,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 static enum flowop_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				      struct aio_ctx *c)
 {
-	return aio_prepare_as(t, fi, c, false);
+	return aio_prepare_as(t, fi, c, false, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
@@ -846,8 +860,10 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
  * them, then reap as fio does with a full queue (aio_depth_wait()).
  * Polling (fio's, both completion options 0) reaps after each
  * submission instead, and an execution prepares at most N requests.
+ * `data` as aio_prepare_as()'s.
  */
-static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+static inline __attribute__((always_inline)) enum flowop_result
+aio_run_depth_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ctx *c = p->ctx;
@@ -855,7 +871,7 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 
 	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
 	     c->inflight < AIO_DEPTH; n++) {
-		res = aio_prepare(t, fi, c);
+		res = aio_prepare_as(t, fi, c, false, data);
 		if (res != FLOWOP_OK)
 			break;
 		if (c->npend >= p->batch) {
@@ -881,6 +897,17 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 	return aio_depth_wait(t, fi, p, true);
 }
 
+static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, false);
+}
+
+/* aiowrite with iodepth whose contents change per write (aio_io_init() chose it). */
+static enum flowop_result aio_run_depth_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, true);
+}
+
 /*
  * aiowrite under --compat filebench, without iodepth: the op is the
  * submission, as filebench's aio_write() (reference 4.3): recorded once
@@ -904,7 +931,7 @@ static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_ins
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare_as(t, fi, c, true);
+	res = aio_prepare_as(t, fi, c, true, false);
 	if (res != FLOWOP_OK)
 		return res;
 	len = p->io.iosize;
@@ -971,7 +998,8 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 			    p->depth, AIO_DEPTH);
 		goto fail;
 	}
-	if (read && p->depth) {
+	/* reads, and writes of data of their own, have a buffer per request */
+	if (p->depth && (read || p->io.data)) {
 		p->bfree = calloc(p->depth, sizeof(*p->bfree));
 		if (!p->bfree) {
 			thread_fail(t, "flowop %s: out of memory", fi->pf->name);
@@ -980,6 +1008,8 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		if (aio_bufs_alloc(t, fi, p, p->io.iosize) != 0)
 			goto fail;
 	}
+	if (p->depth && p->io.data && data_per_write(p->io.data))
+		fi->run = aio_run_depth_data;
 	return 0;
 fail:
 	aio_thread_put(t, p->th);
@@ -1090,8 +1120,22 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 				   depth_names[i]);
 			return errs + 1;
 		}
-	if (!plan_attr_given(f, AIO_IODEPTH))
+	if (!plan_attr_given(f, AIO_IODEPTH)) {
+		const struct plan_value *v = &f->attr[IO_DATA + DATA_A_REFILL];
+
+		if (!plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false))
+			v = &f->attr[IO_DATA + DATA_A_SCRAMBLE];
+		if (plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false) ||
+		    plan_attr_bool(f, IO_DATA + DATA_A_SCRAMBLE, false)) {
+			diag_error(d, v->loc, "flowop %s: %s on aiowrite needs iodepth: "
+				   "each write in flight then has a buffer of its own, "
+				   "changed before it is queued", f->name,
+				   v == &f->attr[IO_DATA + DATA_A_REFILL] ? "refill" :
+				   "scramble");
+			errs++;
+		}
 		return errs;
+	}
 	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
 				depth, " (0: iodepth; at most iodepth)");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,
@@ -1157,8 +1201,9 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
  * read/write's buffer and slots, aio_priv's own part and the engine's
  * context (once per thread and engine: its key is the engine); with
  * iodepth, a read has `iodepth` buffers of its own (aio_bufs_alloc(): the
- * iosize, or a random one's first size, rounded up to IO_ALIGN), while
- * writes in flight share the pattern buffer.
+ * iosize, or a random one's first size, rounded up to IO_ALIGN), and so
+ * does a write with data attributes; other writes in flight share the
+ * pattern buffer.
  */
 static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
@@ -1172,7 +1217,7 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 
 	io_need(p, f, n);
 	n->mem = plan_sat_add(n->mem, sizeof(struct aio_priv) - sizeof(struct io_priv));
-	if (read && depth)
+	if (depth && (read || data_given(f, IO_DATA)))
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
 	n->shared = eng;
 	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
@@ -1225,6 +1270,8 @@ static const struct attr_spec aiowrite_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
+	DATA_ATTRS(IO_DATA),
 	{ NULL, 0, 0, NULL }
 };
 
@@ -1232,6 +1279,7 @@ static const struct attr_spec aioread_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
 	{ NULL, 0, 0, NULL }
 };
 

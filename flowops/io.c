@@ -234,6 +234,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
 	p->seq_rare = p->misalign || p->stride;
+	p->blockalign = p->random ? (uint64_t)plan_attr_int(pf, IO_BLOCKALIGN, 0) : 0;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
 }
@@ -253,12 +254,46 @@ static int io_dio_setup(struct fb_thread *t, struct flowop_inst *fi,
 	return 0;
 }
 
+/*
+ * A write flowop's data attributes (data.h): its rule and random stream,
+ * seeded from the run's seed, the thread's identity and the flowop, so
+ * the thread's own generator is left alone.  0 or FLOWOP_ERROR.
+ */
+static int io_data_setup(struct fb_thread *t, struct flowop_inst *fi,
+			 struct io_priv *p)
+{
+	const struct plan_flowop *pf = fi->pf;
+	uint64_t seed;
+
+	if (!pf->ops || pf->ops->rw != FLOWOP_RW_WRITE || !data_given(pf, IO_DATA))
+		return 0;
+	seed = t->plan->seed ^ rng_identity((uint64_t)t->proc, t->proc_inst,
+					    (uint64_t)t->thread, t->thread_inst);
+	seed ^= (uint64_t)(pf - t->plan->flowops) * 0x9e3779b97f4a7c15ull;
+	p->data = calloc(1, sizeof(*p->data));
+	if (!p->data || data_gen_setup(p->data, pf, IO_DATA, seed) != 0) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FLOWOP_ERROR;
+	}
+	return 0;
+}
+
+/* `len` bytes of what this flowop writes: its data rule, or flowbench's pattern. */
+void io_fill(struct io_priv *p, char *buf, uint64_t len)
+{
+	if (p->data)
+		data_fill(p->data, buf, len);
+	else
+		common_fill_pattern(buf, len, 0x5a);
+}
+
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
-	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
+	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0 ||
+	    io_data_setup(t, fi, p) != 0)
 		return FLOWOP_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	common_fill_pattern(p->buf, p->bufsize, 0x5a);
+	io_fill(p, p->buf, p->bufsize);
 	return io_dio_setup(t, fi, p);
 }
 
@@ -295,9 +330,17 @@ static int io_init_with(struct fb_thread *t, struct flowop_inst *fi,
 	return setup(t, fi, p);
 }
 
+static enum flowop_result io_write_data(struct fb_thread *t, struct flowop_inst *fi);
+
+/* A write whose contents change per write runs io_write_data(). */
 static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_init_with(t, fi, io_priv_setup);
+	int r = io_init_with(t, fi, io_priv_setup);
+	const struct io_priv *p = fi->priv;
+
+	if (r == 0 && p->data && data_per_write(p->data))
+		fi->run = io_write_data;
+	return r;
 }
 
 /* --compat filebench: filebench's buffers (io_fb_buffer()). */
@@ -337,7 +380,7 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 			    fi->pf->name, (unsigned long long)p->iosize);
 		return FLOWOP_ERROR;
 	}
-	common_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
+	io_fill(p, (char *)b + p->memoffset, p->iosize);
 	free(p->buf_base);
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;
@@ -347,6 +390,11 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 
 void io_priv_teardown(struct io_priv *p)
 {
+	if (p->data) {
+		data_gen_free(p->data);
+		free(p->data);
+		p->data = NULL;
+	}
 	if (p->own_buf)
 		free(p->buf_base);
 	p->buf = NULL;
@@ -422,6 +470,37 @@ static enum flowop_result io_working_set(struct fb_thread *t, struct flowop_inst
 }
 
 /*
+ * blockalign: a random offset misalign + k x blockalign, k uniform among
+ * the positions where this op's iosize bytes fit in the working set.
+ * (fio draws the offset first, among blocks that fit its smallest size,
+ * then a size that fits there: the same away from the working set's
+ * last largest-size bytes.)
+ */
+static enum flowop_result io_random_aligned(struct fb_thread *t, struct flowop_inst *fi,
+					    struct io_priv *p, struct fb_slot *s,
+					    uint64_t *off)
+{
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+
+		if (r != FLOWOP_OK)
+			return r;
+		p->nblocks = 0;         /* every op comes here */
+	}
+	if (p->wss_bytes - p->misalign < p->iosize) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
+			 "working set of", (unsigned long long)p->iosize,
+			 (unsigned long long)p->wss_bytes);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+	}
+	*off = p->misalign + rng_block_offset(&t->rng, (p->wss_bytes - p->misalign -
+				p->iosize) / p->blockalign + 1, p->blockalign);
+	return FLOWOP_OK;
+}
+
+/*
  * A random offset off the common path: the working set of a file the
  * slot just opened, or every op of randommap (which keeps nblocks 0 for
  * that): the next block of the permutation, begun anew, with a new
@@ -431,6 +510,8 @@ static __attribute__((noinline)) enum flowop_result
 io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	       struct fb_slot *s, uint64_t *off)
 {
+	if (p->blockalign)
+		return io_random_aligned(t, fi, p, s, off);
 	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
 		enum flowop_result r = io_working_set(t, fi, p, s);
 
@@ -526,7 +607,8 @@ io_prepare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 
 		if (r != FLOWOP_OK)
 			return r;
-		if (p->random && p->wss_slot == s && s->gen == p->wss_gen)
+		if (p->random && p->wss_slot == s && s->gen == p->wss_gen &&
+		    !p->blockalign)
 			p->nblocks = (p->wss_bytes - p->misalign) / p->iosize;
 	}
 	if (p->random) {
@@ -745,9 +827,13 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	return FLOWOP_OK;
 }
 
-/* One op of write, like io_read_op(). */
+/*
+ * One op of write, like io_read_op().  `data` (a constant, as
+ * `filebench`): the contents change per write (refill, scramble), made
+ * before the op's clock starts, as fio fills before it issues.
+ */
 static inline __attribute__((always_inline)) enum flowop_result
-io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
+io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench, bool data)
 {
 	struct io_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->sel);
@@ -760,18 +846,26 @@ io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 		return r;
 	if (filebench)
 		return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
+	if (data)
+		data_before_write(p->data, p->buf, p->iosize, off);
 	return io_write_from(t, fi, p, s, off, p->buf);
 }
 
 static enum flowop_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_write_op(t, fi, false);
+	return io_write_op(t, fi, false, false);
+}
+
+/* A write with refill or scramble (io_init() chose it): the same, its data made first. */
+static enum flowop_result io_write_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_write_op(t, fi, false, true);
 }
 
 /* --compat filebench: the same write from a buffer placed for this op. */
 static enum flowop_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_write_op(t, fi, true);
+	return io_write_op(t, fi, true, false);
 }
 
 /* memoffset + iosize must fit in the thread's memory, when it has some. */
@@ -933,6 +1027,34 @@ static int io_validate_seqfollows(const struct plan *p, const struct plan_flowop
 	return 0;
 }
 
+/*
+ * blockalign (a flowbench extension, fio's blockalign): only with
+ * `random`, not with randommap (which permutes whole iosize blocks),
+ * greater than 0, and never under --compat filebench.
+ */
+static int io_validate_blockalign(const struct plan *p, const struct plan_flowop *f,
+				  struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_BLOCKALIGN];
+	const char *why = NULL;
+
+	if (f->nattr <= IO_BLOCKALIGN || v->kind == PV_UNSET)
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH)
+		why = "is a flowbench extension (fio's blockalign); filebench's random "
+		      "offsets are multiples of iosize, so --compat filebench refuses it";
+	else if (plan_attr_int(f, IO_BLOCKALIGN, 0) <= 0)
+		why = "must be greater than 0";
+	else if (!plan_attr_bool(f, IO_RANDOM, false))
+		why = "needs random (it aligns random offsets)";
+	else if (plan_attr_bool(f, IO_RANDOMMAP, false))
+		why = "cannot be used with randommap, which visits whole iosize blocks";
+	if (!why)
+		return 0;
+	diag_error(d, v->loc, "flowop %s: blockalign %s", f->name, why);
+	return 1;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -973,6 +1095,8 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	errs += io_validate_randommap(p, f, d);
 	errs += io_validate_stride(p, f, d);
 	errs += io_validate_seqfollows(p, f, d);
+	errs += io_validate_blockalign(p, f, d);
+	errs += data_validate(p, f, IO_DATA, d);
 	return errs;
 }
 
@@ -985,7 +1109,7 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	uint64_t iosize = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
 			  io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
 
-	n->mem = sizeof(struct io_priv);
+	n->mem = plan_sat_add(sizeof(struct io_priv), data_need(f, IO_DATA));
 	/* a random size takes the thread's memory whole, or its own buffer */
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
@@ -995,24 +1119,35 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	common_need_slot(f, n);
 }
 
-static const struct attr_spec io_attrs[] = {
-	ATTR_FILENAME,
-	COMMON_ATTR_IOSIZE,
-	IO_ATTR_RANDOM,
-	COMMON_ATTR_WORKINGSET,
-	COMMON_ATTR_DIRECTIO,
-	COMMON_ATTR_DSYNC,
-	ATTR_FD,
-	COMMON_ATTR_OPENNEXT,
-	COMMON_ATTR_NOREADAHEAD,
-	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
-	{ "memoffset", T_SIZE, IO_MEMOFFSET,
-	  "the buffer starts this many bytes into the thread's memory" },
-	IO_ATTR_RANDOMMAP,
-	{ "stride", T_INT, IO_STRIDE,
-	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" },
-	{ "seqfollows", T_BOOL, IO_SEQFOLLOWS,
-	  "with random: each op leaves the slot's offset at its end, so the slot's next sequential op follows it (fio's percentage_random; flowbench's own)" },
+/* What read and write both take. */
+/* What read and write both take. */
+#define IO_ATTRS_RW                                                     \
+	ATTR_FILENAME,                                                  \
+	COMMON_ATTR_IOSIZE,                                             \
+	IO_ATTR_RANDOM,                                                 \
+	COMMON_ATTR_WORKINGSET,                                         \
+	COMMON_ATTR_DIRECTIO,                                           \
+	COMMON_ATTR_DSYNC,                                              \
+	ATTR_FD,                                                        \
+	COMMON_ATTR_OPENNEXT,                                           \
+	COMMON_ATTR_NOREADAHEAD,                                        \
+	IO_ATTR_MISALIGN,                                               \
+	{ "memoffset", T_SIZE, IO_MEMOFFSET,                            \
+	  "the buffer starts this many bytes into the thread's memory" }, \
+	IO_ATTR_RANDOMMAP,                                              \
+	IO_ATTR_STRIDE,                                                 \
+	IO_ATTR_SEQFOLLOWS,                                             \
+	IO_ATTR_BLOCKALIGN
+
+static const struct attr_spec io_read_attrs[] = {
+	IO_ATTRS_RW,
+	{ NULL, 0, 0, NULL }
+};
+
+/* write also takes what it writes (data.h) */
+static const struct attr_spec io_write_attrs[] = {
+	IO_ATTRS_RW,
+	DATA_ATTRS(IO_DATA),
 	{ NULL, 0, 0, NULL }
 };
 
@@ -1024,7 +1159,7 @@ static const struct flowop_ops fo_read_filebench = {
 	.name = "read",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
-	.attrs = io_attrs,
+	.attrs = io_read_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1037,7 +1172,7 @@ static const struct flowop_ops fo_write_filebench = {
 	.name = "write",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
-	.attrs = io_attrs,
+	.attrs = io_write_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1050,7 +1185,7 @@ static const struct flowop_ops fo_read = {
 	.name = "read",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
-	.attrs = io_attrs,
+	.attrs = io_read_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1064,7 +1199,7 @@ static const struct flowop_ops fo_write = {
 	.name = "write",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
-	.attrs = io_attrs,
+	.attrs = io_write_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,

@@ -11,7 +11,9 @@
  *
  *  - Each thread instance has one context per engine its flowops use
  *    (an io_uring, a libaio context, glibc's POSIX AIO), of AIO_DEPTH
- *    requests, created by the init of its first flowop on that engine
+ *    requests or, when its flowops' iodepths add up to more, of their
+ *    sum (aio_ctx_depth(), at most AIO_DEPTH_MAX), created by the init
+ *    of its first flowop on that engine
  *    (before the start barrier).  They hang off the thread's slot for
  *    this family (thread_family_slot(): struct aio_thread, reference
  *    counted by every aio flowop of the thread), freed after the fini of
@@ -38,9 +40,9 @@
  *    sequential reads wrap to offset 0 at submission once the offset
  *    reaches the file's size (its size at population or when the slot
  *    opened it, the larger), so no read is issued past the end.
- *  - Back-pressure: with AIO_DEPTH requests in flight on its engine,
- *    aiowrite and aioread first wait for one completion, so a thread
- *    without aiowait still runs.
+ *  - Back-pressure: with the context's depth of requests in flight on
+ *    its engine, aiowrite and aioread first wait for one completion, so
+ *    a thread without aiowait still runs.
  *  - aiowait waits, on each engine context of the thread with requests
  *    in flight, until at least max(1, in flight / 2) of them completed
  *    (filebench's target), reaping every completion it sees, and records
@@ -156,18 +158,25 @@ struct aio_req {
 /* This family's key to its per-thread slot: the address is what counts. */
 static const char aio_family_key;
 
-/* A thread's context on one engine, and its request table. */
+/*
+ * A thread's context on one engine, and its request table: `depth`
+ * entries in each array, allocated with it (aio_ctx_get()).
+ */
 struct aio_ctx {
 	const struct aio_engine *eng;
 	void *e;                  /* the engine's own context */
+	unsigned depth;           /* requests it holds (tags below it) */
 	unsigned inflight;        /* requests taken: submitted or prepared */
 	unsigned npend;           /* of those, prepared but not submitted yet */
 	unsigned nfree;
-	uint16_t free[AIO_DEPTH]; /* stack of free request tags */
-	uint16_t pend[AIO_DEPTH]; /* the prepared requests, oldest first */
-	struct aio_req req[AIO_DEPTH];
-	struct aio_event ev[AIO_DEPTH];
+	uint16_t *free;           /* stack of free request tags */
+	uint16_t *pend;           /* the prepared requests, oldest first */
+	struct aio_req *req;
+	struct aio_event *ev;
 };
+/* What one entry of the context's table takes (need hooks). */
+#define AIO_CTX_REQ_BYTES \
+	(2 * sizeof(uint16_t) + sizeof(struct aio_req) + sizeof(struct aio_event))
 
 /* The family's slot in a thread: its contexts, one per engine used. */
 struct aio_thread {
@@ -251,7 +260,7 @@ static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst
 static enum flowop_result aio_reap_all(struct fb_thread *t, const struct flowop_inst *fi,
 				       struct aio_ctx *c, unsigned how)
 {
-	struct aio_wait w = { .want = c->inflight, .max = AIO_DEPTH, .how = how };
+	struct aio_wait w = { .want = c->inflight, .max = c->depth, .how = how };
 
 	return c->inflight ? aio_reap(t, fi, c, &w) : FLOWOP_OK;
 }
@@ -327,26 +336,59 @@ static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 }
 
 /*
+ * The requests a context of engine `k` holds for plan thread `thread`:
+ * AIO_DEPTH, or the sum of the iodepths of the thread's aioread and
+ * aiowrite flowops on that engine when larger (each keeps its own
+ * queue full), at most AIO_DEPTH_MAX.  From the plan alone, so that the
+ * need hooks count what init allocates.
+ */
+static unsigned aio_ctx_depth(const struct plan *p, int thread, int k)
+{
+	const struct plan_thread *pt;
+	uint64_t sum = 0;
+
+	if (!p || thread < 0 || thread >= p->nthreads)  /* (a test's thread) */
+		return AIO_DEPTH;
+	pt = &p->threads[thread];
+	for (int i = pt->first_flowop; i < pt->first_flowop + pt->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+
+		if (f->ops && f->ops->split_latency && f->nattr >= AIO_COUNT &&
+		    aio_engine_index(&f->attr[AIO_IOENGINE]) == k)
+			sum += (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
+	}
+	return sum <= AIO_DEPTH ? AIO_DEPTH : sum >= AIO_DEPTH_MAX ? AIO_DEPTH_MAX :
+	       (unsigned)sum;
+}
+
+/*
  * The thread's context on engine `k`, created by its first flowop on
- * it.  NULL with the run's error set (the engine says why it is not
- * available).
+ * it, for aio_ctx_depth() requests.  NULL with the run's error set (the
+ * engine says why it is not available).
  */
 static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst *fi,
 				   struct aio_thread *th, int k)
 {
 	const struct aio_engine *eng = aio_engines[k];
 	struct aio_ctx *c = th->ctx[k];
+	unsigned depth;
 	char why[512];
 	int err;
 
 	if (c)
 		return c;
-	c = calloc(1, sizeof(*c));
+	depth = aio_ctx_depth(t->plan, t->thread, k);
+	c = calloc(1, sizeof(*c) + depth * AIO_CTX_REQ_BYTES);
 	if (!c) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
 		return NULL;
 	}
-	err = eng->open(&c->e, why, sizeof(why));
+	c->depth = depth;
+	c->req = (struct aio_req *)(c + 1);
+	c->ev = (struct aio_event *)(c->req + depth);
+	c->free = (uint16_t *)(c->ev + depth);
+	c->pend = c->free + depth;
+	err = eng->open(&c->e, depth, why, sizeof(why));
 	if (err) {
 		free(c);
 		thread_fail(t, "flowop %s: asynchronous I/O needs %s, which is not "
@@ -355,9 +397,9 @@ static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst
 		return NULL;
 	}
 	c->eng = eng;
-	for (unsigned i = 0; i < AIO_DEPTH; i++)
-		c->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
-	c->nfree = AIO_DEPTH;
+	for (unsigned i = 0; i < depth; i++)
+		c->free[i] = (uint16_t)(depth - 1 - i);
+	c->nfree = depth;
 	th->ctx[k] = c;
 	return c;
 }
@@ -807,8 +849,8 @@ static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *f
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
@@ -870,7 +912,7 @@ aio_run_depth_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 	enum flowop_result res = FLOWOP_OK, sub;
 
 	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
-	     c->inflight < AIO_DEPTH; n++) {
+	     c->inflight < c->depth; n++) {
 		res = aio_prepare_as(t, fi, c, false, data);
 		if (res != FLOWOP_OK)
 			break;
@@ -892,7 +934,7 @@ aio_run_depth_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
-	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
+	if (p->polling && p->inflight < p->depth && c->inflight < c->depth)
 		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
 	return aio_depth_wait(t, fi, p, true);
 }
@@ -923,8 +965,8 @@ static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_ins
 	enum flowop_result res;
 	uint64_t t0, t1, len;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
@@ -960,7 +1002,7 @@ static void aio_depth_setup(struct aio_priv *p, const struct plan_flowop *f)
 	p->batch = batch > 0 ? (unsigned)batch : p->depth;
 	p->cmin = (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1);
 	p->cmax = plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) ?
-		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH;
+		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH_MAX;
 	p->polling = p->cmin == 0 && p->cmax == 0;
 	if (p->cmax < p->cmin)
 		p->cmax = p->cmin;
@@ -993,9 +1035,9 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		goto fail;
 	if (io_priv_setup(t, fi, &p->io) != 0)
 		goto fail;
-	if (p->depth > AIO_DEPTH) {     /* validate() said so already */
+	if (p->depth > AIO_DEPTH_MAX) {     /* validate() said so already */
 		thread_fail(t, "flowop %s: iodepth %u is more than %u", fi->pf->name,
-			    p->depth, AIO_DEPTH);
+			    p->depth, AIO_DEPTH_MAX);
 		goto fail;
 	}
 	/* reads, and writes of data of their own, have a buffer per request */
@@ -1083,7 +1125,7 @@ static int aio_check_range(const struct plan_flowop *f, struct diag *d, int a,
 }
 
 /*
- * io_validate()'s checks; an iodepth of 1..AIO_DEPTH; an engine of
+ * io_validate()'s checks; an iodepth of 1..AIO_DEPTH_MAX; an engine of
  * aio_engines; fio's depth options only with iodepth, within fio's
  * ranges (where fio would change a value silently, an error here).
  */
@@ -1099,10 +1141,10 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 	int64_t depth = plan_attr_int(f, AIO_IODEPTH, 1);
 	const struct plan_value *eng = &f->attr[AIO_IOENGINE];
 
-	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
+	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH_MAX)) {
 		diag_error(d, f->attr[AIO_IODEPTH].loc,
 			   "flowop %s: iodepth must be 1 to %d, not %lld", f->name,
-			   AIO_DEPTH, (long long)depth);
+			   AIO_DEPTH_MAX, (long long)depth);
 		errs++;
 	}
 	if (eng->kind != PV_UNSET &&
@@ -1139,9 +1181,9 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
 				depth, " (0: iodepth; at most iodepth)");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,
-				"iodepth_batch_complete_min", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_min", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MAX,
-				"iodepth_batch_complete_max", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_max", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_IODEPTH_LOW, "iodepth_low", 0, depth,
 				" (0: iodepth; at most iodepth)");
 	if (plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) &&
@@ -1183,11 +1225,12 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 
 	for (int i = 0; i < AIO_NENGINES; i++) {
 		struct aio_ctx *c = th->ctx[i];
-		struct aio_wait w = { .max = AIO_DEPTH, .how = REAP_COUNT | REAP_HALT };
+		struct aio_wait w = { .how = REAP_COUNT | REAP_HALT };
 		enum flowop_result res;
 
 		if (!c || !c->inflight)
 			continue;
+		w.max = c->depth;
 		w.want = c->inflight / 2 ? c->inflight / 2 : 1;
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
@@ -1220,8 +1263,12 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 	if (depth && (read || data_given(f, IO_DATA)))
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
 	n->shared = eng;
-	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
-			eng->kernel_mem;
+	n->shared_mem = plan_sat_add(sizeof(struct aio_ctx) + sizeof(struct aio_thread) +
+				     eng->ctx_mem + eng->kernel_mem,
+				     plan_sat_mul(aio_ctx_depth(p, f->thread,
+								aio_engine_index(&f->attr[AIO_IOENGINE])),
+						  AIO_CTX_REQ_BYTES + eng->req_mem +
+						  eng->kernel_req_mem));
 	n->shared_fds = eng->fds;
 }
 
@@ -1249,7 +1296,7 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 
 #define AIO_ATTR_DEPTH                                                  \
 	{ "iodepth", T_SIZE, AIO_IODEPTH,                               \
-	  "requests of its own kept in flight, 1..256 (flowbench's own)" }, \
+	  "requests of its own kept in flight, 1..32768 (flowbench's own)" }, \
 	{ "ioengine", T_STRING, AIO_IOENGINE,                           \
 	  "the engine: io_uring (default), libaio or posixaio" },       \
 	{ "iodepth_batch_submit", T_SIZE, AIO_BATCH_SUBMIT,             \

@@ -233,7 +233,8 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->oflags = common_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
-	p->seq_rare = p->misalign || p->stride;
+	p->wrap = !p->random && !p->stride && plan_attr_bool(pf, IO_WRAP, false);
+	p->seq_rare = p->misalign || p->stride || p->wrap;
 	p->blockalign = p->random ? (uint64_t)plan_attr_int(pf, IO_BLOCKALIGN, 0) : 0;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
@@ -571,8 +572,30 @@ static enum flowop_result io_stride_offset(struct fb_thread *t, struct flowop_in
 }
 
 /*
+ * wrap: a sequential op that would not fit before the end of the
+ * working set (`workingset`, else the file's size at population or when
+ * the slot opened it) starts again at misalign, as fio's time-based
+ * sequential I/O starts again at the start of its region (a read does
+ * so without reading 0 bytes at the end of the file first).
+ */
+static enum flowop_result io_wrap_offset(struct fb_thread *t, struct flowop_inst *fi,
+					 struct io_priv *p, struct fb_slot *s,
+					 uint64_t *off)
+{
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+
+		if (r != FLOWOP_OK)
+			return r;
+	}
+	if (*off < p->misalign || *off + p->iosize > p->wss_bytes)
+		*off = p->misalign;
+	return FLOWOP_OK;
+}
+
+/*
  * A sequential offset off the common path: a run that starts misaligned,
- * or (stride) one with holes.
+ * (stride) one with holes, or (wrap) writes that start again at the end.
  */
 static __attribute__((noinline)) enum flowop_result
 io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
@@ -580,6 +603,8 @@ io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 {
 	if (p->stride)
 		return io_stride_offset(t, fi, p, s, off);
+	if (p->wrap)
+		return io_wrap_offset(t, fi, p, s, off);
 	if (*off < p->misalign)
 		*off = p->misalign;     /* a sequential run starts misaligned */
 	return FLOWOP_OK;
@@ -1055,6 +1080,32 @@ static int io_validate_blockalign(const struct plan *p, const struct plan_flowop
 	return 1;
 }
 
+/*
+ * wrap (a flowbench extension): sequential, without stride (which wraps
+ * already), never under --compat filebench.
+ */
+static int io_validate_wrap(const struct plan *p, const struct plan_flowop *f,
+			    struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_WRAP];
+	const char *why = NULL;
+
+	if (f->nattr <= IO_WRAP || !plan_attr_bool(f, IO_WRAP, false))
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH)
+		why = "is a flowbench extension; filebench's sequential writes append "
+		      "and its reads wrap at the end of the file, so --compat filebench "
+		      "refuses it";
+	else if (plan_attr_bool(f, IO_RANDOM, false))
+		why = "is for sequential I/O, not with random";
+	else if (plan_attr_int(f, IO_STRIDE, 0))
+		why = "is not needed with stride, which wraps at the working set's ends";
+	if (!why)
+		return 0;
+	diag_error(d, v->loc, "flowop %s: wrap %s", f->name, why);
+	return 1;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -1096,6 +1147,7 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	errs += io_validate_stride(p, f, d);
 	errs += io_validate_seqfollows(p, f, d);
 	errs += io_validate_blockalign(p, f, d);
+	errs += io_validate_wrap(p, f, d);
 	errs += data_validate(p, f, IO_DATA, d);
 	return errs;
 }
@@ -1137,7 +1189,8 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	IO_ATTR_RANDOMMAP,                                              \
 	IO_ATTR_STRIDE,                                                 \
 	IO_ATTR_SEQFOLLOWS,                                             \
-	IO_ATTR_BLOCKALIGN
+	IO_ATTR_BLOCKALIGN,                                             \
+	IO_ATTR_WRAP
 
 static const struct attr_spec io_read_attrs[] = {
 	IO_ATTRS_RW,

@@ -34,6 +34,7 @@ enum io_attr {
 	IO_STRIDE,              /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_SEQFOLLOWS,          /* random: leave the slot's offset at the op's end */
 	IO_BLOCKALIGN,          /* random: offsets are multiples of this (fio's blockalign) */
+	IO_WRAP,                /* sequential: start again at the working set's end */
 	IO_DATA,                /* write, aiowrite: the data attributes (data.h) from here */
 	IO_COUNT = IO_DATA + DATA_A_COUNT
 };
@@ -52,6 +53,9 @@ enum io_attr {
 #define IO_ATTR_BLOCKALIGN                                              \
 	{ "blockalign", T_SIZE, IO_BLOCKALIGN,                          \
 	  "with random: offsets are whole multiples of this many bytes, not of iosize (fio's blockalign; flowbench's own)" }
+#define IO_ATTR_WRAP                                                    \
+	{ "wrap", T_BOOL, IO_WRAP,                                      \
+	  "sequential: an op that would pass the working set's end starts again at its start (writes do not append, reads read no 0 bytes at the end; fio's time_based I/O; flowbench's own)" }
 #define IO_ATTR_RANDOMMAP                                               \
 	{ "randommap", T_BOOL, IO_RANDOMMAP,                            \
 	  "with random: every block of the working set once per pass, in a new random order each pass (fio's random map; flowbench's own)" }
@@ -81,7 +85,7 @@ struct io_priv {
 	bool sets_offset;
 	bool iosize_random;    /* a random variable: sampled at every op */
 	/*
-	 * Sequential: misalign or stride is set, so the op takes
+	 * Sequential: misalign, stride or wrap is set, so the op takes
 	 * io_seq_rare(); plain sequential ops test only this.
 	 */
 	bool seq_rare;
@@ -117,6 +121,11 @@ struct io_priv {
 	 * wrapping at the working set's ends (io_seq_rare()).
 	 */
 	int64_t stride;
+	/*
+	 * wrap (sequential): an op that would not fit before the working
+	 * set's end starts again at misalign.
+	 */
+	bool wrap;
 	/*
 	 * memoffset: buf starts that far into thread memory, or into
 	 * buf_base (own_buf).  0 by default.

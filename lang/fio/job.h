@@ -44,8 +44,13 @@ enum fio_opt {
 	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
 	FIO_OPT_IODEPTH_BATCH, FIO_OPT_IODEPTH_CMIN, FIO_OPT_IODEPTH_CMAX,
 	FIO_OPT_IODEPTH_LOW,
+	/* the data written (lang/fio/bufdata.c) */
+	FIO_OPT_BUF_PATTERN, FIO_OPT_BUF_COMPRESS, FIO_OPT_BUF_CHUNK,
+	FIO_OPT_ZERO_BUFFERS, FIO_OPT_REFILL_BUFFERS, FIO_OPT_SCRAMBLE_BUFFERS,
+	FIO_OPT_DEDUPE, FIO_OPT_DEDUPE_MODE, FIO_OPT_VERIFY_PATTERN,
 	FIO_OPT_COUNT
 };
+_Static_assert(FIO_OPT_COUNT <= 64, "enum fio_opt: one bit each in a uint64_t");
 #define FIO_BIT(id) ((uint64_t)1 << (id))
 
 /* One zone of random_distribution=zoned: `access` % of the I/O falls in
@@ -91,6 +96,24 @@ struct fio_opts {
 	int nzones;
 	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
 	int nbss;
+	/* bsrange=A-B with A < B: fio draws each size (write.c's table);
+	 * bs is A then, bs_max B; 0: no range */
+	uint64_t bs_max;
+	/*
+	 * The data written, as fio's option callbacks leave them, in the
+	 * order the options come (bufdata.c resolves the rest as fio's
+	 * fixups do): buffer_pattern (as hex "0x...", NULL: none) clears
+	 * zero and scramble and sets refill if the job reads or compresses
+	 * by then; buffer_compress_percentage and dedupe_percentage set
+	 * compress_flag (fio's TD_F_COMPRESS); dedupe sets refill.
+	 */
+	const char *buf_pattern;
+	long long buf_compress;     /* 0..100 */
+	uint64_t buf_chunk;         /* buffer_compress_chunk: 512 */
+	long long dedupe;           /* 0..100 */
+	bool compress_flag;
+	bool zero_buffers, refill_buffers, scramble_buffers;    /* 0, 0, 1 */
+	const char *verify_pattern; /* as hex, NULL: none */
 	bool direct, time_based, thread, group_reporting;
 	bool osync;                 /* sync=1: files opened with O_SYNC */
 	/* run phases: after every earlier job (stonewall), after the job
@@ -126,9 +149,9 @@ struct fio_opts {
  * it too, so nothing written into the WML can be out of its range.
  */
 #define FIO_SIZE_MAX ((uint64_t)INT64_MAX)
-/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH in
- * flowops/aio.c): a deeper asynchronous iodepth is an error. */
-#define FIO_AIO_DEPTH_MAX 256
+/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH_MAX in
+ * flowops/aio.h): a deeper asynchronous iodepth is an error. */
+#define FIO_AIO_DEPTH_MAX 32768
 /* The longest time: 10^9 s (about 31 years), also --warmup's maximum. */
 #define FIO_TIME_MAX_US (UINT64_C(1000000000) * 1000000)
 

@@ -61,11 +61,11 @@ bool fio_is_mixed(int rw)
 	return rw == FIO_RW_RW || rw == FIO_RW_RANDRW;
 }
 
-/* The smallest and the largest I/O size of a job: bs, or bssplit's
- * sizes that have a share of the I/Os. */
+/* The smallest and the largest I/O size of a job: bs, bsrange's ends,
+ * or bssplit's sizes that have a share of the I/Os. */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest)
 {
-	uint64_t r = o->nbss ? 0 : o->bs;
+	uint64_t r = o->nbss ? 0 : largest && o->bs_max ? o->bs_max : o->bs;
 
 	for (int i = 0; i < o->nbss; i++)
 		if (o->bss[i].pct && (!r || (largest ? o->bss[i].size > r :

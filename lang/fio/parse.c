@@ -36,6 +36,11 @@ enum opt_kind {
 	K_RATE_PROCESS, /* rate_process=linear|poisson (a bool: poisson) */
 	K_OFFSET,       /* offset: a size, 0, or N% of the file's size */
 	K_FORMAT,       /* filename_format: a name with fio's $keywords */
+	K_BUFPATTERN,   /* buffer_pattern: fio's pattern, and its callback's effects */
+	K_COMPRESS,     /* buffer_compress_percentage: 0..100, fio's TD_F_COMPRESS */
+	K_DEDUPE,       /* dedupe_percentage: 0..100, TD_F_COMPRESS, refill_buffers */
+	K_DEDUPE_MODE,  /* dedupe_mode: repeat only */
+	K_PATTERN,      /* verify_pattern: fio's pattern */
 };
 
 struct opt_spec {
@@ -113,6 +118,16 @@ static const struct opt_spec opt_table[] = {
 	{ "iodepth_batch_complete", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
 	{ "iodepth_batch_complete_max", FIO_OPT_IODEPTH_CMAX, K_INT, F(iodepth_cmax), 0, 65536 },
 	{ "iodepth_low", FIO_OPT_IODEPTH_LOW, K_INT, F(iodepth_low), 0, 65536 },
+	{ "buffer_pattern", FIO_OPT_BUF_PATTERN, K_BUFPATTERN, F(buf_pattern), 0, 0 },
+	{ "buffer_compress_percentage", FIO_OPT_BUF_COMPRESS, K_COMPRESS,
+	  F(buf_compress), 0, 100 },
+	{ "buffer_compress_chunk", FIO_OPT_BUF_CHUNK, K_SIZE, F(buf_chunk), 0, 0 },
+	{ "zero_buffers", FIO_OPT_ZERO_BUFFERS, K_BOOL, F(zero_buffers), 0, 0 },
+	{ "refill_buffers", FIO_OPT_REFILL_BUFFERS, K_BOOL, F(refill_buffers), 0, 0 },
+	{ "scramble_buffers", FIO_OPT_SCRAMBLE_BUFFERS, K_BOOL, F(scramble_buffers), 0, 0 },
+	{ "dedupe_percentage", FIO_OPT_DEDUPE, K_DEDUPE, F(dedupe), 0, 100 },
+	{ "dedupe_mode", FIO_OPT_DEDUPE_MODE, K_DEDUPE_MODE, F(dedupe), 0, 0 },
+	{ "verify_pattern", FIO_OPT_VERIFY_PATTERN, K_PATTERN, F(verify_pattern), 0, 0 },
 };
 #undef F
 
@@ -129,8 +144,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "allrandrepeat", "the random seed's reuse (flowbench has --seed)" },
 	{ "randseed", "the random seed (flowbench has --seed)" },
 	{ "random_generator", "fio's random number generator" },
-	{ "refill_buffers", "the data written (flowbench does not vary it)" },
-	{ "scramble_buffers", "the data written (flowbench does not vary it)" },
 	{ "invalidate", "the page cache (flowbench empties it before the run "
 	  "unless --cache warm)" },
 	{ "percentile_list", "the percentiles fio prints (flowbench's report "
@@ -165,7 +178,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	  "(flowbench creates them before the run)" },
 	/* verify's options that only change what is checked or when a
 	 * mismatch is reported: the read-back's I/O is the same */
-	{ "verify_pattern", "the data verify checks; flowbench checks no data" },
 	{ "verify_interval", "the data verify checks; flowbench checks no data" },
 	{ "verify_offset", "the data verify checks; flowbench checks no data" },
 	{ "verify_fatal", "what fio does on a mismatch; flowbench checks no data" },
@@ -782,36 +794,135 @@ static int set_verify(const char *v, void *field, struct arena *a)
 }
 
 /*
- * bsrange=A-B.  With A = B every I/O is A bytes: bs=A.  Otherwise fio
- * draws each size in the range (a multiple of A, by its own formula),
- * which no flowbench random variable draws the same way: an error.
+ * bsrange=A-B (or A:B; reversed, fio swaps them).  With A = B every I/O
+ * is A bytes: bs=A.  Otherwise fio draws each size in the range, a
+ * multiple of A (write.c writes its distribution as a table): bs = A,
+ * opts->bs_max = B.  One range for reads and writes.
  */
 static int set_bsrange(const struct opt_spec *o, const char *v, void *field,
-		       struct arena *a, struct diag *d, struct src_loc loc)
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
 {
 	const char *dash = strchr(v, '-');
 	uint64_t lo, hi;
 
-	if (strchr(v, ',') || strchr(v, ':')) {
+	if (!dash)
+		dash = strchr(v, ':');
+	if (strchr(v, ',')) {
 		diag_error(d, loc, "%s=%s: one range for reads and writes only", o->name, v);
 		return -1;
 	}
 	if (!dash) {
-		diag_error(d, loc, "%s needs a range like 4k-4k, not '%s'", o->name, v);
+		diag_error(d, loc, "%s needs a range like 4k-64k, not '%s'", o->name, v);
 		return -1;
 	}
 	if (set_size(o, arena_strndup(a, v, (size_t)(dash - v)), &lo, d, loc) < 0 ||
 	    set_size(o, dash + 1, &hi, d, loc) < 0)
 		return -1;
-	if (lo != hi) {
-		diag_error(d, loc, "%s=%s: a range of sizes is not supported: fio "
-			   "draws each I/O's size in it by its own rule (multiples of "
-			   "the smallest), which flowbench's random variables do not "
-			   "reproduce; give bs= or bssplit=", o->name, v);
-		return -1;
+	if (lo > hi) {
+		uint64_t t = lo;
+
+		lo = hi;
+		hi = t;
 	}
 	*(uint64_t *)field = lo;
+	opts->bs_max = lo == hi ? 0 : hi;
 	return 0;
+}
+
+/*
+ * fio's pattern (buffer_pattern, verify_pattern: its lib/pattern.c) as
+ * the hex digits "0x..." flowbench's `pattern` takes: a sequence of hex
+ * numbers ("0xdeadbeef", an odd count's first digit a byte of its own),
+ * decimal numbers (their bytes, lowest first, as many as the number
+ * needs; 0 is one zero byte) and "strings"; at most 512 bytes.  fio's
+ * 'file' and %o forms are errors.  NULL with the error said.
+ */
+static const char *fio_pattern_hex(const struct opt_spec *o, const char *v,
+				   struct arena *a, struct diag *d, struct src_loc loc)
+{
+	unsigned char out[512];
+	size_t n = 0;
+	const char *p = v;
+	char *hex;
+
+	while (*p) {
+		if (*p == '"') {
+			const char *end = strchr(p + 1, '"');
+
+			if (!end || (size_t)(end - p - 1) > sizeof(out) - n)
+				goto bad;
+			memcpy(out + n, p + 1, (size_t)(end - p - 1));
+			n += (size_t)(end - p - 1);
+			p = end + 1;
+		} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+			   isxdigit((unsigned char)p[2])) {
+			const char *q = p + 2;
+			size_t k;
+
+			while (isxdigit((unsigned char)*q) &&
+			       !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X')))
+				q++;
+			k = (size_t)(q - (p + 2));
+			if ((k + 1) / 2 > sizeof(out) - n)
+				goto bad;
+			/* an odd count reads as if it had a leading 0 (fio's rule) */
+			for (size_t i = 0; i < k; i++) {
+				size_t nib = i + k % 2;         /* nibble index, padded */
+				const char c = p[2 + i];
+				unsigned x = isdigit((unsigned char)c) ? (unsigned)(c - '0') :
+					     (unsigned)(tolower((unsigned char)c) - 'a' + 10);
+
+				if (nib % 2 == 0 || i == 0)
+					out[n + nib / 2] = 0;
+				out[n + nib / 2] = (unsigned char)(out[n + nib / 2] |
+								   (nib % 2 ? x : x << 4));
+			}
+			n += (k + 1) / 2;
+			p = q;
+		} else if (isdigit((unsigned char)*p)) {
+			const char *end = p;
+			unsigned long long x = 0;
+
+			/* up to a following 0x, as fio reads "2580xab" as 258, 0xab */
+			for (; isdigit((unsigned char)*end) &&
+			     !(end[0] == '0' && (end[1] == 'x' || end[1] == 'X')); end++) {
+				x = x * 10 + (unsigned)(*end - '0');
+				if (x > INT_MAX)
+					goto bad;
+			}
+			if (end == p)           /* "0x" with no hex digit */
+				goto bad;
+			if (x == 0 && n < sizeof(out))
+				out[n++] = 0;
+			for (; x; x >>= 8) {
+				if (n == sizeof(out))
+					goto bad;
+				out[n++] = (unsigned char)(x & 0xff);
+			}
+			p = end;
+		} else {
+			goto bad;
+		}
+	}
+	if (n == 0)
+		goto bad;
+	hex = arena_alloc(a, 2 * n + 3);
+	strcpy(hex, "0x");
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 + 2 * i, 3, "%02x", out[i]);
+	return hex;
+bad:
+	diag_error(d, loc, "%s=%s: a pattern import-fio reads is hex (0x...), decimal "
+		   "numbers and \"strings\", 1 to 512 bytes in all ('file' and %%o "
+		   "formats are not supported)", o->name, v);
+	return NULL;
+}
+
+/* Does a job of this rw read (fio's td_read())? */
+static bool rw_reads(int rw)
+{
+	return rw != FIO_RW_WRITE && rw != FIO_RW_RANDWRITE;
 }
 
 /* offset=N%, or a size (0 allowed). */
@@ -955,7 +1066,35 @@ static int set_option(const struct opt_spec *o, const char *value,
 		st = set_verify(v, field, a);
 		break;
 	case K_BSRANGE:
-		st = set_bsrange(o, v, field, a, d, loc);
+		st = set_bsrange(o, v, field, opts, a, d, loc);
+		break;
+	case K_BUFPATTERN:
+	case K_PATTERN:
+		*(const char **)field = fio_pattern_hex(o, v, a, d, loc);
+		st = *(const char **)field ? 0 : -1;
+		/* fio's buffer_pattern callback: refill if the job reads or
+		 * compresses by now (reads would overwrite the pattern) */
+		if (st == 0 && o->kind == K_BUFPATTERN) {
+			opts->refill_buffers = opts->buf_compress || rw_reads(opts->rw);
+			opts->scramble_buffers = false;
+			opts->zero_buffers = false;
+		}
+		break;
+	case K_COMPRESS:
+	case K_DEDUPE:
+		st = set_int(o, v, field, d, loc);
+		if (st == 0)
+			opts->compress_flag = true;
+		if (st == 0 && o->kind == K_DEDUPE)
+			opts->refill_buffers = true;
+		break;
+	case K_DEDUPE_MODE:
+		if (strcmp(v, "repeat") != 0) {
+			diag_error(d, loc, "dedupe_mode=%s is not supported: flowbench's "
+				   "dedupe repeats the previous write's contents "
+				   "(dedupe_mode=repeat, fio's default)", v);
+			return -1;
+		}
 		break;
 	case K_OFFSET:
 		st = set_offset(o, v, opts, d, loc);
@@ -972,6 +1111,8 @@ static int set_option(const struct opt_spec *o, const char *value,
 	}
 	if (st < 0)
 		return -1;
+	if (o->id == FIO_OPT_BS && o->kind != K_BSRANGE)
+		opts->bs_max = 0;       /* bs after a bsrange: one size */
 	opts->given |= FIO_BIT(o->id);
 	opts->at[o->id] = loc;
 	opts->text[o->id] = arena_strdup(a, v);
@@ -991,6 +1132,8 @@ void fio_opts_init(struct fio_opts *o)
 	o->pct_random = 100;
 	o->fadvise_hint = true;
 	o->iodepth_batch = o->iodepth_cmin = 1;
+	o->buf_chunk = 512;
+	o->scramble_buffers = true;
 }
 
 int fio_opt_set(const char *key, const char *value, struct fio_opts *opts,

@@ -519,25 +519,39 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 }
 
 /*
- * blockalign=N: flowbench aligns a random offset to the I/O's size, so
- * N = bs (one size) is what it does anyway, and sequential I/O is not
- * aligned by it in fio either; anything else is an error.
+ * Random offsets: fio aligns them to blockalign, by default the smallest
+ * size.  With one size and blockalign = bs that is flowbench's own rule
+ * (whole I/O-size blocks); sizes that vary (bssplit, bsrange) or another
+ * blockalign get blockalign= (jp->blockalign).  fio's random map
+ * (jp->randommap: one size, one file, no zones, not norandommap) is
+ * flowbench's randommap, which permutes whole iosize blocks: with
+ * another blockalign an error (dropped with --lenient: offsets then
+ * multiples of bs).  Sequential I/O is not aligned by it in fio either.
  */
 static int plan_blockalign(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
+	bool varies = o->nbss || o->bs_max;
+	uint64_t ba = o->blockalign ? o->blockalign : fio_bs_extreme(o, false);
 
-	if (!o->blockalign || !jp->random || (!o->nbss && o->blockalign == o->bs))
+	jp->randommap = jp->random && !o->norandommap && !varies && !o->nzones &&
+			o->nrfiles <= 1;
+	if (!jp->random || (!varies && ba == o->bs))
 		return 0;
-	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "flowbench aligns "
-			"each random offset to the I/O's own size")) {
+	if (!jp->randommap) {
+		jp->blockalign = ba;
+		return 0;
+	}
+	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "fio's random map "
+			"(flowbench's randommap) visits whole bs blocks")) {
 		jp->lo->blockalign = 0;
 		return 0;
 	}
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BLOCKALIGN), "job '%s': blockalign=%s "
-		   "is not supported: flowbench aligns each random offset to the "
-		   "I/O's own size (%s)", jp->s->name, o->text[FIO_OPT_BLOCKALIGN],
-		   o->nbss ? "bssplit's sizes vary" : "bs here");
+		   "with fio's random map is not supported: flowbench's randommap "
+		   "visits whole bs blocks (norandommap makes the offsets aligned to "
+		   "blockalign, drawn with replacement)", jp->s->name,
+		   o->text[FIO_OPT_BLOCKALIGN]);
 	return -1;
 }
 
@@ -642,37 +656,15 @@ static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
 }
 
 /*
- * rw=TYPE:N, fio's offset modifier: on sequential I/O a hole of N bytes
- * after each I/O (backwards when negative), which flowbench's `stride`
- * does for read and write (on random I/O the parser refused it), not
- * asynchronous flowops (aioread/aiowrite take no stride).
- */
-static int plan_stride(struct emit *e, struct job_plan *jp)
-{
-	const struct fio_opts *o = &jp->s->opts;
-
-	if (!o->seq_add)
-		return 0;
-	if (jp->aio) {
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
-			   "ioengine=%s is not supported: flowbench's "
-			   "aioread/aiowrite take no stride", jp->s->name, o->text[FIO_OPT_RW],
-			   fio_engine_text[o->engine]);
-		return -1;
-	}
-	return 0;
-}
-
-/*
  * percentage_random=N: 100 is fio's default, 0 makes a random job
  * sequential (exactly).  In between, fio draws per I/O whether its
  * offset is random (odds N in 100) or continues a sequential run from
  * the end of the job's previous I/O, random or not: a choice between a
  * random flowop that leaves the slot's offset at its end (seqfollows)
  * and a sequential one on the same slot (jp->seqmix, plan_choice).
- * Not with aioread/aiowrite (no seqfollows) nor zones (their flowops'
- * working sets are ranges of their own): errors, dropped with
- * --lenient (the job's offsets are then all random).
+ * Not with aioread/aiowrite at iodepth > 1 (each its own queue) nor
+ * zones (their flowops' working sets are ranges of their own): errors,
+ * dropped with --lenient (the job's offsets are then all random).
  */
 static int plan_pct_random(struct emit *e, struct job_plan *jp)
 {
@@ -685,13 +677,13 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->random = false;
 		return 0;
 	}
-	if (!jp->aio && !o->nzones) {
+	if (!(jp->aio && o->iodepth > 1) && !o->nzones) {
 		jp->seqmix = true;
 		return 0;
 	}
-	why = jp->aio ? "aioread/aiowrite (an asynchronous ioengine) cannot continue "
-		"a sequential run from a random I/O" : "random_distribution=zoned's "
-		"flowops each pick in a range of their own";
+	why = jp->aio ? "at iodepth > 1 aioread/aiowrite each keep a queue of "
+		"their own, so a choice per I/O would not split the queue as fio does" :
+		"random_distribution=zoned's flowops each pick in a range of their own";
 	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", why)) {
 		jp->lo->pct_random = 100;
 		return 0;
@@ -712,8 +704,15 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = fio_unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (o->time_based && !o->runtime_us)
-		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
+	/* fio warns and runs the job as if without time_based */
+	if (o->time_based && !o->runtime_us) {
+		diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_TIME_BASED), "job '%s': "
+			     "time_based without runtime: fio says \"time_based requires "
+			     "a runtime/timeout setting\" and runs the job without it, "
+			     "as here", jp->s->name);
+		jp->lo->time_based = false;
+		jp->time_based_dropped = true;
+	}
 	if (fio_fsync_every(o) && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fio_fsync_name(o));
@@ -752,16 +751,6 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	/* the job's own engine, buffered too: libaio's io_submit then does
 	 * the I/O before it returns, as the kernel does for fio */
 	jp->aio = !fio_sync_engine(o->engine);
-	if (jp->aio && o->offset && drop_option(e, jp, FIO_OPT_OFFSET, "offset",
-						"aioread/aiowrite have no misalign"))
-		jp->lo->offset = 0;
-	else if (jp->aio && o->offset) {
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET), "job '%s': offset with "
-			   "ioengine=%s is not supported: flowbench's "
-			   "aioread/aiowrite have no misalign", jp->s->name,
-			   fio_engine_text[o->engine]);
-		return -1;
-	}
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IODEPTH), "iodepth=%lld is too "
 			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "
@@ -771,20 +760,24 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RW_RANDREAD || o->rw == FIO_RW_RANDWRITE ||
 		     o->rw == FIO_RW_RANDRW;
-	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
+	if (plan_pct_random(e, jp) < 0)
 		return -1;
 	if (plan_iterations(e, jp) < 0)
 		return -1;
 	fixed_pass_warning(e, jp);
 	if (plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
-	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
+	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0 ||
+	    fio_plan_data(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_RW_WRITE && o->nrfiles == 1 &&
 		   !o->seq_add && !jp->fsyncs && !jp->aio && !o->thinktime_us &&
-		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
+		   !o->rate && !o->rate_iops && !o->nbss && !o->bs_max && !o->number_ios;
+	/* the others wrap op by op (one file; a stride wraps by itself) */
+	jp->seqwrap = o->time_based && !jp->wrap && jp->writes && o->nrfiles == 1 &&
+		      !o->seq_add;
 	return 0;
 }
 

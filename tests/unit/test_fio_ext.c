@@ -329,8 +329,11 @@ START_TEST(test_stride)
 		PLAN_SEM_FLOWBENCH, "would repeat the same block forever");
 	refuses("flowop read name=r,filename=f,iosize=4k,stride=8k",
 		PLAN_SEM_FILEBENCH, "stride is a flowbench extension");
-	refuses("flowop aioread name=a,filename=f,iosize=4k,stride=8k",
-		PLAN_SEM_FLOWBENCH, "stride");
+	/* the asynchronous flowops take it too */
+	accepts("flowop aioread name=a,filename=f,iosize=4k,stride=8k,iodepth=4");
+	accepts("flowop aiowrite name=a,filename=f,iosize=4k,stride=-8k,misalign=4k");
+	refuses("flowop aioread name=a,filename=f,iosize=4k,random,stride=8k",
+		PLAN_SEM_FLOWBENCH, "stride is for sequential I/O");
 }
 END_TEST
 
@@ -366,8 +369,8 @@ START_TEST(test_import_stride)
 					 NULL), 0);
 	import_refused("[r]\nrw=randread:8\nsize=1m\n",
 		       "job.fio:2:1: unsupported rw 'randread:8': on random I/O");
-	import_refused("[r]\nrw=read:-8k\nsize=1m\nioengine=io_uring\niodepth=4\n",
-		       "aioread/aiowrite take no stride");
+	ck_assert_int_eq(imported_stride("[r]\nrw=read:-8k\nsize=1m\nioengine=io_uring\n"
+					 "iodepth=4\n", "r-read", ",stride=-8k"), -8192);
 	import_refused("[r]\nrw=read:fast\nsize=1m\n",
 		       "job.fio:2:1: rw=read:fast: the offset modifier");
 	import_refused("[r]\nrw=reed:8k\nsize=1m\n", "unsupported rw 'reed'");

@@ -236,6 +236,8 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->wrap = !p->random && !p->stride && plan_attr_bool(pf, IO_WRAP, false);
 	p->seq_rare = p->misalign || p->stride || p->wrap;
 	p->blockalign = p->random ? (uint64_t)plan_attr_int(pf, IO_BLOCKALIGN, 0) : 0;
+	p->mapped = p->randommap && p->blockalign;
+	p->map_iosize = p->iosize;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
 }
@@ -396,6 +398,7 @@ void io_priv_teardown(struct io_priv *p)
 		free(p->data);
 		p->data = NULL;
 	}
+	bmap_free(&p->bmap);
 	if (p->own_buf)
 		free(p->buf_base);
 	p->buf = NULL;
@@ -502,6 +505,69 @@ static enum flowop_result io_random_aligned(struct fb_thread *t, struct flowop_i
 }
 
 /*
+ * randommap with blockalign: fio's random map over blocks of blockalign
+ * bytes (bmap.h).  A new working set (another file, or an open) starts
+ * a new map.  The op takes a random block, or when that one is done the
+ * next one not done (wrapping; a full map starts a new pass), a size
+ * that fits before the working set's end (a random iosize is drawn
+ * again, as fio draws again; after 64 draws the largest whole blocks
+ * that fit), and is cut short before the first block done already, as
+ * fio cuts it: so late in a pass I/Os get smaller, as in fio.
+ */
+static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_inst *fi,
+					   struct io_priv *p, struct fb_slot *s,
+					   uint64_t *off)
+{
+	uint64_t ba = p->blockalign, b, n;
+
+	if (!p->iosize_random)
+		p->iosize = p->map_iosize;
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+		/* a constant size: only the blocks it fits from (fio's last_block()) */
+		uint64_t span = p->wss_bytes - p->misalign, nbits;
+
+		if (r != FLOWOP_OK)
+			return r;
+		p->nblocks = 0;         /* every op comes here */
+		nbits = p->iosize_random ? span / ba : (span - p->iosize) / ba + 1;
+		if (p->bmap.nbits != nbits || !p->bmap.lv[0]) {
+			bmap_free(&p->bmap);
+			if (bmap_init(&p->bmap, nbits) != 0) {
+				thread_fail(t, "flowop %s: cannot allocate the random map of "
+					    "%llu blocks", fi->pf->name, (unsigned long long)nbits);
+				return FLOWOP_ERROR;
+			}
+		} else {
+			bmap_clear(&p->bmap);
+		}
+	}
+	b = rng_below(&t->rng, p->bmap.nbits);
+	if (bmap_isset(&p->bmap, b))
+		b = bmap_next_free(&p->bmap, b);
+	if (b == BMAP_NONE) {           /* every block done: a new pass */
+		bmap_clear(&p->bmap);
+		b = rng_below(&t->rng, p->bmap.nbits);
+	}
+	*off = p->misalign + b * ba;
+	for (int tries = 0; *off + p->iosize > p->wss_bytes; tries++) {
+		enum flowop_result r;
+
+		if (tries == 64 || !p->iosize_random) {
+			p->iosize = (p->wss_bytes - *off) / ba * ba;
+			break;
+		}
+		r = io_sample_size(t, fi, p);
+		if (r != FLOWOP_OK)
+			return r;
+	}
+	n = bmap_set_run(&p->bmap, b, (p->iosize + ba - 1) / ba);
+	if (n * ba < p->iosize)
+		p->iosize = n * ba;
+	return FLOWOP_OK;
+}
+
+/*
  * A random offset off the common path: the working set of a file the
  * slot just opened, or every op of randommap (which keeps nblocks 0 for
  * that): the next block of the permutation, begun anew, with a new
@@ -511,6 +577,8 @@ static __attribute__((noinline)) enum flowop_result
 io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	       struct fb_slot *s, uint64_t *off)
 {
+	if (p->mapped)
+		return io_random_mapped(t, fi, p, s, off);
 	if (p->blockalign)
 		return io_random_aligned(t, fi, p, s, off);
 	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
@@ -953,10 +1021,10 @@ static int io_validate_short_reads(const struct plan *p,
 
 /*
  * randommap (a flowbench extension): only with `random`, a constant
- * iosize (the permutation is of whole blocks of one size), one slot (a
- * pass covers the file that slot holds: not opennext), and never
- * under --compat filebench, whose random offsets are drawn with
- * replacement.
+ * iosize (the permutation is of whole blocks of one size) or blockalign
+ * (a map of its blocks, io_random_mapped()), one slot (a pass covers the
+ * file that slot holds: not opennext), and never under --compat
+ * filebench, whose random offsets are drawn with replacement.
  */
 static int io_validate_randommap(const struct plan *p, const struct plan_flowop *f,
 				 struct diag *d)
@@ -977,10 +1045,10 @@ static int io_validate_randommap(const struct plan *p, const struct plan_flowop 
 			   f->name);
 		return 1;
 	}
-	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM) {
-		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
-			   "(it permutes whole blocks of one size), not a random variable",
-			   f->name);
+	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM && !plan_attr_given(f, IO_BLOCKALIGN)) {
+		diag_error(d, v->loc, "flowop %s: randommap with a random iosize needs "
+			   "blockalign (the map's block, fio's smallest size): without it "
+			   "randommap permutes whole blocks of one size", f->name);
 		return 1;
 	}
 	if (plan_attr_bool(f, COMMON_OPENNEXT, false)) {
@@ -1072,8 +1140,6 @@ static int io_validate_blockalign(const struct plan *p, const struct plan_flowop
 		why = "must be greater than 0";
 	else if (!plan_attr_bool(f, IO_RANDOM, false))
 		why = "needs random (it aligns random offsets)";
-	else if (plan_attr_bool(f, IO_RANDOMMAP, false))
-		why = "cannot be used with randommap, which visits whole iosize blocks";
 	if (!why)
 		return 0;
 	diag_error(d, v->loc, "flowop %s: blockalign %s", f->name, why);
@@ -1162,6 +1228,15 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 			  io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
 
 	n->mem = plan_sat_add(sizeof(struct io_priv), data_need(f, IO_DATA));
+	/* randommap with blockalign: a map of the working set's blocks */
+	if (plan_attr_bool(f, IO_RANDOMMAP, false) && plan_attr_int(f, IO_BLOCKALIGN, 0) > 0) {
+		uint64_t ws = (uint64_t)plan_attr_int(f, COMMON_WORKINGSET, 0);
+
+		if (!ws && f->fileset >= 0)
+			ws = p->filesets[f->fileset].size;
+		n->mem = plan_sat_add(n->mem, bmap_bytes(ws / (uint64_t)plan_attr_int(f,
+						IO_BLOCKALIGN, 0) + 1));
+	}
 	/* a random size takes the thread's memory whole, or its own buffer */
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));

@@ -15,6 +15,7 @@
 #include "flowops/common.h"
 #include "flowops/data.h"
 #include "plan/flowop.h"
+#include "runtime/base/bmap.h"
 #include "runtime/base/permute.h"
 #include "runtime/engine/slot.h"
 
@@ -115,6 +116,16 @@ struct io_priv {
 	 * random pays nothing (io_random_rare()).  0: multiples of iosize.
 	 */
 	uint64_t blockalign;
+	/*
+	 * randommap with blockalign (fio's random map for sizes that vary,
+	 * or another blockalign): the blocks of blockalign bytes a pass has
+	 * done (io_random_mapped()); an op takes a random block, or the next
+	 * one not done, and is cut short before the first one done already,
+	 * as fio's.  map_iosize: a constant iosize, restored before each op.
+	 */
+	bool mapped;
+	struct bmap bmap;
+	uint64_t map_iosize;
 	/*
 	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
 	 * added to the end of the previous op to give the next offset,

@@ -296,6 +296,85 @@ static int parse_repeat(struct cli_args *args, const char *opt,
 	return 0;
 }
 
+/* --log-lat, --log-bw, --log-iops, --log-hist PREFIX: that kind's files. */
+static int set_log_prefix(struct cli_args *args, const char *opt, const char *v,
+			  FILE *err)
+{
+	static const struct {
+		const char *opt;
+		enum plan_oplog_kind kind;
+	} kinds[] = {
+		{ "--log-lat", PLAN_OPLOG_LAT }, { "--log-bw", PLAN_OPLOG_BW },
+		{ "--log-iops", PLAN_OPLOG_IOPS }, { "--log-hist", PLAN_OPLOG_HIST },
+	};
+
+	if (!*v || v[strlen(v) - 1] == '/') {
+		fprintf(err, "flowbench: error: %s needs a prefix for its files' names "
+			"(%s lg writes lg_..., also in another directory: dir/lg), "
+			"not '%s'\n", opt, opt, v);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i].opt, opt) == 0)
+			args->oplog.prefix[kinds[i].kind] = v;
+	return 0;
+}
+
+/* A whole number of milliseconds for a log's window: 1 to 10^12. */
+static int parse_log_msec(struct cli_args *args, const char *opt, const char *v,
+			  FILE *err)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || !(v[0] >= '1' && v[0] <= '9') ||
+	    n > (unsigned long long)PLAN_MAX_SECONDS * 1000) {
+		fprintf(err, "flowbench: error: %s needs a whole number of milliseconds "
+			"from 1, not '%s'\n", opt, v);
+		return -1;
+	}
+	if (strcmp(opt, "--log-avg-msec") == 0)
+		args->oplog.avg_msec = n;
+	else
+		args->oplog.hist_msec = n;
+	return 0;
+}
+
+static int parse_log_coarseness(struct cli_args *args, const char *opt,
+				const char *v, FILE *err)
+{
+	if (!(v[0] >= '0' && v[0] <= '6' && v[1] == '\0')) {
+		fprintf(err, "flowbench: error: %s is 0 to 6 (each step halves the "
+			"histogram's columns), not '%s'\n", opt, v);
+		return -1;
+	}
+	args->oplog.hist_coarseness = v[0] - '0';
+	args->log_coarseness_given = true;
+	return 0;
+}
+
+static int set_log_offset(struct cli_args *args, const char *opt, const char *v,
+			  FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->oplog.offset = true;
+	return 0;
+}
+
+static int set_log_shared(struct cli_args *args, const char *opt, const char *v,
+			  FILE *err)
+{
+	(void)opt;
+	(void)v;
+	(void)err;
+	args->oplog.shared = true;
+	return 0;
+}
+
 /* run's --output: the endings come from the results formats' table. */
 static const char *output_help(char *buf, size_t size)
 {
@@ -479,6 +558,33 @@ static const struct cli_option options[] = {
 	  "record ops/s, MB/s and latency percentiles of every flowop every "
 	  "SECONDS (at least 0.01) into the results files, and log a line "
 	  "per interval", NULL, NULL },
+	{ "--log-lat", 0, "PREFIX", WORKLOAD_CMDS, set_log_prefix,
+	  "write fio's latency logs of every read and write: PREFIX_lat.N.log, "
+	  "PREFIX_clat.N.log and PREFIX_slat.N.log (N: the thread instance, "
+	  "from 1), a line per op (time ms, latency ns, direction, size); "
+	  "docs/metrics.md", NULL, NULL },
+	{ "--log-bw", 0, "PREFIX", WORKLOAD_CMDS, set_log_prefix,
+	  "write fio's bandwidth log, PREFIX_bw.N.log", NULL, NULL },
+	{ "--log-iops", 0, "PREFIX", WORKLOAD_CMDS, set_log_prefix,
+	  "write fio's IOPS log, PREFIX_iops.N.log", NULL, NULL },
+	{ "--log-hist", 0, "PREFIX", WORKLOAD_CMDS, set_log_prefix,
+	  "write fio's completion latency histogram log, PREFIX_clat_hist.N.log "
+	  "(needs --log-hist-msec)", NULL, NULL },
+	{ "--log-avg-msec", 0, "MS", WORKLOAD_CMDS, parse_log_msec,
+	  "the --log-* logs but the histogram: a line per direction per MS "
+	  "milliseconds with the window's mean latency, KiB/s and ops/s, "
+	  "instead of a line per op", NULL, NULL },
+	{ "--log-hist-msec", 0, "MS", WORKLOAD_CMDS, parse_log_msec,
+	  "the histogram log's window: a line per direction every MS "
+	  "milliseconds", NULL, NULL },
+	{ "--log-hist-coarseness", 0, "N", WORKLOAD_CMDS, parse_log_coarseness,
+	  "the histogram log's columns: fio's 1856 bins summed 2^N at a time "
+	  "(0 to 6; default 0)", NULL, NULL },
+	{ "--log-offset", 0, NULL, WORKLOAD_CMDS, set_log_offset,
+	  "add each op's file offset to the --log-* lines", NULL, NULL },
+	{ "--log-shared", 0, NULL, WORKLOAD_CMDS, set_log_shared,
+	  "one file of each --log-* kind for all thread instances "
+	  "(PREFIX_lat.log ...; fio's per_job_logs=0)", NULL, NULL },
 	{ "--format", 0, "text|markdown|csv", CMD(CLI_COMPARE), set_format,
 	  "the tables as text (the default), GitHub markdown or CSV", NULL, NULL },
 	{ "--output", 'o', "FILE.html", CMD(CLI_REPORT), set_report_out,
@@ -532,6 +638,40 @@ static int check_interval_count(const struct cli_args *args, FILE *err)
 	return -1;
 }
 
+/* The --log-* options make sense together: a log for each setting. */
+static int check_log_options(const struct cli_args *args, FILE *err)
+{
+	const struct plan_oplog *l = &args->oplog;
+	const char *orphan = l->avg_msec ? "--log-avg-msec" : l->offset ? "--log-offset" :
+			     l->shared ? "--log-shared" : NULL;
+
+	if (!plan_oplog_any(l) && orphan) {
+		fprintf(err, "flowbench: error: %s applies to the per-op logs, and none "
+			"is asked for (--log-lat, --log-bw, --log-iops, --log-hist PREFIX)\n",
+			orphan);
+		return -1;
+	}
+	if (l->prefix[PLAN_OPLOG_HIST] && !l->hist_msec) {
+		fprintf(err, "flowbench: error: --log-hist needs --log-hist-msec MS, its "
+			"window (fio writes an empty file without it)\n");
+		return -1;
+	}
+	if (!l->prefix[PLAN_OPLOG_HIST] && (l->hist_msec || args->log_coarseness_given)) {
+		fprintf(err, "flowbench: error: %s is the histogram log's, and "
+			"--log-hist PREFIX is not given\n", l->hist_msec ?
+			"--log-hist-msec" : "--log-hist-coarseness");
+		return -1;
+	}
+	if (l->avg_msec && !l->prefix[PLAN_OPLOG_LAT] && !l->prefix[PLAN_OPLOG_BW] &&
+	    !l->prefix[PLAN_OPLOG_IOPS]) {
+		fprintf(err, "flowbench: error: --log-avg-msec averages the --log-lat, "
+			"--log-bw and --log-iops logs (the histogram has --log-hist-msec), "
+			"and none is given\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int workload_finish(struct cli_args *args, FILE *err)
 {
 	if (args->fio_args && args->file) {
@@ -544,6 +684,8 @@ static int workload_finish(struct cli_args *args, FILE *err)
 			"(--fio --name=a --rw=randread --bs=4k --size=16m)\n");
 		return -1;
 	}
+	if (check_log_options(args, err) < 0)
+		return -1;
 	if (args->fio_args)
 		return check_interval_count(args, err);
 	if (!args->file) {

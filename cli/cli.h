@@ -72,6 +72,8 @@ struct cli_args {
 				     operands and unknown options, or all after run --fio */
 	int nfio_words;
 	bool fio_args;            /* run/check --fio: the rest of the line is fio's */
+	struct plan_oplog oplog;  /* --log-*: per-op logs of every thread instance */
+	bool log_coarseness_given;
 	char *const *argv;        /* the whole command line, for results files */
 	int argc;
 };

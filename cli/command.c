@@ -26,6 +26,7 @@
 #include "runtime/base/log.h"
 #include "compare/commands.h"
 #include "runtime/engine/preflight.h"
+#include "runtime/measure/oplog.h"
 #include "runtime/results/session.h"
 #include "plan/oom.h"
 
@@ -202,6 +203,7 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 	} else if (frontend_compile(&in, &w->fe)) {
 		return 1;
 	}
+	w->fe.plan.oplog = args->oplog;     /* --log-*: the command line's logs */
 	if (!w->fe.plan.has_run && !ends_with_quit(&w->fe.plan)) {
 		log_error("%s: the script has no 'run' command: nothing to do "
 			  "(add 'run SECONDS' or pass --runtime SECONDS)", w->path);
@@ -304,6 +306,43 @@ static int print_footprint(const struct plan *p)
 	return 0;
 }
 
+/*
+ * Per-op logs are of one run of one client: refused with --repeat (each
+ * run would write them over the last's) and under flowbench-mpi (every
+ * rank would write the same names).  0, or 2 after the message.
+ */
+static int logs_refused(const struct cli_args *args, const struct plan *p,
+			const struct command_hooks *h)
+{
+	const struct plan_oplog *l = plan_oplog_any(&p->oplog) ? &p->oplog : NULL;
+	const char *whose = "--log-* options";
+	char where[160] = "flowbench";
+
+	for (int i = 0; !l && i < p->nprocs; i++)
+		if (plan_oplog_any(&p->procs[i].log)) {
+			l = &p->procs[i].log;
+			whose = p->procs[i].name;
+			snprintf(where, sizeof(where), "%s:%d:%d", p->filename, l->loc.line,
+				 l->loc.col);
+		}
+	if (!l)
+		return 0;
+	if (h && h->many_clients) {
+		fprintf(stderr, "%s: error: per-op logs (%s%s) are written by one client: "
+			"flowbench-mpi's ranks would all write the same files; run "
+			"flowbench on one client for them\n", where,
+			l == &p->oplog ? "" : "process ", whose);
+		return 2;
+	}
+	if (args->repeat > 1) {
+		fprintf(stderr, "%s: error: per-op logs (%s%s) cover one run: --repeat %d "
+			"would write each run's over the last's; run once per log\n", where,
+			l == &p->oplog ? "" : "process ", whose, args->repeat);
+		return 2;
+	}
+	return 0;
+}
+
 /* Run the compiled plan --repeat times and write the results files. */
 static int run_session(const struct cli_args *args, const struct workload *w,
 		       const struct command_hooks *h)
@@ -343,6 +382,8 @@ static int cmd_run(const struct cli_args *args, const struct command_hooks *h)
 	struct workload w;
 	int status = workload_load(args, &w, h);
 
+	if (status == 0)
+		status = logs_refused(args, &w.fe.plan, h);
 	if (status == 0 && h && h->adapt_plan)
 		status = h->adapt_plan(h->ctx, &w.fe.plan);
 	if (status == 0) {
@@ -364,6 +405,7 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 		print_summary(&w.fe.plan);
 		print_choices(&w.fe.plan);
 		status = print_footprint(&w.fe.plan);
+		oplog_describe(stdout, &w.fe.plan);
 	}
 	workload_free(&w);
 	return status;

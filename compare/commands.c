@@ -20,6 +20,7 @@
 #include "compare/compare.h"
 #include "compare/html.h"
 #include "compare/load.h"
+#include "compare/tools.h"
 #include "runtime/results/outfile.h"
 
 /* The loaded documents, as one argument for write_page(). */
@@ -119,6 +120,11 @@ static struct rf_doc *load_all(char *const *files, int nfiles, FILE *err)
 	}
 	free(job.msgs);
 	if (atomic_load(&job.failed)) {
+		free_all(job.docs, nfiles);
+		return NULL;
+	}
+	if (rf_tools_align(job.docs, nfiles) < 0) {
+		log_error_to(err, "out of memory");
 		free_all(job.docs, nfiles);
 		return NULL;
 	}

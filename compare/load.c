@@ -503,6 +503,64 @@ void rf_free(struct rf_doc *doc)
 	memset(doc, 0, sizeof(*doc));
 }
 
+/*
+ * Keep `text` in the document (its "source" notes, made when absent) and
+ * return the kept copy, which lives as long as the document; NULL when
+ * out of memory.
+ */
+static const char *doc_keep_note(struct rf_doc *doc, const char *text)
+{
+	json_t *source = json_object_get(doc->root, "source");
+	json_t *notes = json_object_get(source, "notes");
+
+	if (!json_is_object(source) || !text)
+		return NULL;
+	if (!json_is_array(notes)) {
+		notes = json_array();
+		if (!notes || json_object_set_new(source, "notes", notes) < 0)
+			return NULL;
+	}
+	if (json_array_append_new(notes, json_string(text)) < 0)
+		return NULL;
+	doc->notes = notes;
+	return json_string_value(json_array_get(notes, json_array_size(notes) - 1));
+}
+
+int rf_rename_flowop(struct rf_doc *doc, struct rf_run *run, int k, const char *name,
+		     const char *why)
+{
+	json_t *kept = json_object_get(doc->root, "source");
+	json_t *names;
+
+	if (!json_is_object(kept))
+		return -1;
+	names = json_object_get(kept, "renamed");
+	if (!json_is_array(names)) {
+		names = json_array();
+		if (!names || json_object_set_new(kept, "renamed", names) < 0)
+			return -1;
+	}
+	if (json_array_append_new(names, json_string(name)) < 0)
+		return -1;
+	run->flowops[k].name = json_string_value(json_array_get(names,
+							       json_array_size(names) - 1));
+	nameidx_free(&run->byname);
+	if (index_run(run) < 0)
+		return -1;
+	if (why) {
+		/* said once per text, however many runs the file holds */
+		size_t i;
+		json_t *v;
+
+		json_array_foreach((json_t *)doc->notes, i, v)
+			if (strcmp(json_string_value(v), why) == 0)
+				return 0;
+		if (!doc_keep_note(doc, why))
+			return -1;
+	}
+	return 0;
+}
+
 const struct rf_flowop *rf_find(const struct rf_run *run, const char *name,
 				int occurrence)
 {

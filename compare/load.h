@@ -178,6 +178,16 @@ struct rf_doc {
 int rf_load(const char *path, struct rf_doc *doc, FILE *err);
 void rf_free(struct rf_doc *doc);
 
+/*
+ * Show flowop k of `run` under another name (a copy kept with the
+ * document) and index the run again; `why`, when given, is added once to
+ * the document's notes.  For a file of another tool whose rows match
+ * flowbench's under other names (compare/tools.c).  0, or -1 when out
+ * of memory.
+ */
+int rf_rename_flowop(struct rf_doc *doc, struct rf_run *run, int k, const char *name,
+		     const char *why);
+
 /* A flowop across runs and files: the occurrence-th one named `name`. */
 struct rf_key {
 	const char *name;

@@ -8,6 +8,7 @@
 #include "compare/tools.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool rf_tools_same(const struct rf_doc *a, const struct rf_doc *b)
@@ -51,8 +52,9 @@ static void notes(const struct rf_doc *d, void (*line)(void *arg, const char *te
 static const char *const points[] = {
 	"what compares between fio and flowbench:",
 	"  rows: fio's job J is the rows J-read, J-write, J-trim and J-fsync (its "
-	"syncs), the names import-fio gives the job's flowops; a job's clones "
-	"(numjobs) are one row, as a flowop's threads are one line",
+	"syncs), the names import-fio gives the job's flowops (J.read and J.write "
+	"for a mixed job, the members of its choice); a job's clones (numjobs) are "
+	"one row, as a flowop's threads are one line",
 	"  ops, ops/s, MB/s: the same I/O when import-fio mapped the job without a "
 	"warning; fio's rates are over each job's own runtime, flowbench's over "
 	"the run's",
@@ -86,4 +88,76 @@ void rf_tools_lines(const struct rf_doc *docs, int ndocs,
 	}
 	for (size_t i = 0; differ && i < sizeof(points) / sizeof(points[0]); i++)
 		line(arg, points[i]);
+}
+
+/* Whether a flowbench file (any run of it) has a flowop named `name`. */
+static bool flowbench_has(const struct rf_doc *docs, int ndocs, const char *name)
+{
+	for (int d = 0; d < ndocs; d++) {
+		if (strcmp(docs[d].tool, "flowbench") != 0)
+			continue;
+		for (int r = 0; r < docs[d].nruns; r++)
+			if (rf_find(&docs[d].runs[r], name, 0))
+				return true;
+	}
+	return false;
+}
+
+/* The directions fio's rows are named after (runtime/results/fio_run.c). */
+static const char *const fio_directions[] = { "read", "write", "trim" };
+
+/*
+ * fio's row J-read when flowbench's files have J.read and no J-read: the
+ * job was mixed (rw=randrw, rw), and import-fio made it a choice whose
+ * members are J.read and J.write; the row takes the member's name so
+ * that both tools' numbers sit on one line.  With J.read-seq too (a
+ * percentage_random job: its random and sequential reads are two
+ * members) fio's one row is two of flowbench's: it keeps its name, and a
+ * note says why the rows are apart.
+ */
+static int align_row(struct rf_doc *docs, int ndocs, struct rf_doc *fio,
+		     struct rf_run *run, int k)
+{
+	const char *name = run->flowops[k].name;
+	size_t len = strlen(name);
+	char member[512], seq[520], why[1400];
+
+	if (flowbench_has(docs, ndocs, name))
+		return 0;
+	for (size_t i = 0; i < sizeof(fio_directions) / sizeof(fio_directions[0]); i++) {
+		const char *dir = fio_directions[i];
+		size_t dl = strlen(dir);
+
+		if (len <= dl + 1 || len - dl - 1 >= sizeof(member) - dl - 1 ||
+		    name[len - dl - 1] != '-' || strcmp(name + len - dl, dir) != 0)
+			continue;
+		snprintf(member, sizeof(member), "%.*s.%s", (int)(len - dl - 1), name, dir);
+		if (!flowbench_has(docs, ndocs, member))
+			return 0;
+		snprintf(seq, sizeof(seq), "%s-seq", member);
+		if (flowbench_has(docs, ndocs, seq)) {
+			snprintf(why, sizeof(why), "fio's row %s is flowbench's %s and %s together "
+				 "(a percentage_random job: import-fio makes its random and its "
+				 "sequential I/O two members of a choice): not compared line by line",
+				 name, member, seq);
+			return rf_rename_flowop(fio, run, k, name, why);
+		}
+		return rf_rename_flowop(fio, run, k, member, "the rows JOB-read and JOB-write "
+					"of a mixed job (rw=randrw, rw) are shown as JOB.read and "
+					"JOB.write, the members of the choice import-fio makes of it");
+	}
+	return 0;
+}
+
+int rf_tools_align(struct rf_doc *docs, int ndocs)
+{
+	for (int d = 0; d < ndocs; d++) {
+		if (strcmp(docs[d].tool, "fio") != 0)
+			continue;
+		for (int r = 0; r < docs[d].nruns; r++)
+			for (int k = 0; k < docs[d].runs[r].nflowops; k++)
+				if (align_row(docs, ndocs, &docs[d], &docs[d].runs[r], k) < 0)
+					return -1;
+	}
+	return 0;
 }

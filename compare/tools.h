@@ -24,4 +24,12 @@ bool rf_tools_same(const struct rf_doc *a, const struct rf_doc *b);
 void rf_tools_lines(const struct rf_doc *docs, int ndocs,
 		    void (*line)(void *arg, const char *text), void *arg);
 
+/*
+ * Rows of fio's files named to meet flowbench's where import-fio names
+ * them otherwise (a mixed job's choice members, JOB.read for fio's
+ * JOB-read), with a note in the file saying so.  0, or -1 when out of
+ * memory.
+ */
+int rf_tools_align(struct rf_doc *docs, int ndocs);
+
 #endif

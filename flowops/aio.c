@@ -515,8 +515,12 @@ static enum flowop_result aio_complete(struct fb_thread *t, struct aio_ctx *c,
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return FLOWOP_OK;
 	}
-	/* the op's latency is fio's clat: from the submission's return */
-	if (!thread_record(t, fs, &fs->op, q->t_issue, now, (uint64_t)ev->res))
+	/*
+	 * the op's latency is fio's clat: from the submission's return; the
+	 * per-op logs (thread_record_split()) get its slat and lat too
+	 */
+	if (!thread_record_split(t, fs, &fs->op, q->t_start, q->t_issue, now,
+				 (uint64_t)ev->res, q->off))
 		return FLOWOP_DONE;
 	if (p && p->as)
 		astats_record(p->as, clock_ticks_to_ns(&t->clk, q->t_start, q->t_issue),

@@ -815,18 +815,17 @@ static inline ssize_t io_pwrite(int fd, const void *buf, uint64_t n, uint64_t of
 }
 
 /*
- * A read of the prepared op into `buf`: timed, checked, recorded.
- * Inlined into both the default run function (buf = p->buf) and
- * filebench's (a buffer placed per op), so neither pays for the other.
+ * A read of the prepared op into `buf`, started at tick t0: timed,
+ * checked, recorded.  `slow`: through thread_record_slow(), which the
+ * caller's compare chose (io_read_into()); a constant in each caller.
  */
 static inline __attribute__((always_inline)) enum flowop_result
-io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
-	     struct fb_slot *s, uint64_t off, char *buf)
+io_read_timed(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	      struct fb_slot *s, uint64_t off, char *buf, uint64_t t0, bool slow)
 {
-	uint64_t t0, t1;
+	uint64_t t1;
 	ssize_t n;
 
-	t0 = thread_ticks(t);
 	n = io_pread(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect((uint64_t)n != p->iosize, 0)) {
@@ -835,13 +834,41 @@ io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 		if (p->random && off + p->iosize <= p->file_bytes)
 			return io_short_read(t, fi, p, s, off, (size_t)n);
 	}
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
+	if (slow ? !thread_record_slow(t, fi->stats, &fi->stats->op, THREAD_NO_SUBMIT,
+				       t0, t1, (uint64_t)n, off) :
+	    !thread_record_plain(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FLOWOP_DONE;
 	/* at EOF: wrap; misaligned runs wrap at the partial last block */
 	if (p->sets_offset)
 		s->offset = (uint64_t)n == p->iosize || (n && !p->misalign) ?
 			    off + (uint64_t)n : 0;
 	return FLOWOP_OK;
+}
+
+/* The read of an op that takes thread_record()'s slow path (logs, warm-up's end). */
+static __attribute__((noinline, cold)) enum flowop_result
+io_read_slow(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	     struct fb_slot *s, uint64_t off, char *buf)
+{
+	return io_read_timed(t, fi, p, s, off, buf, thread_ticks(t), true);
+}
+
+/*
+ * A read of the prepared op into `buf`.  Inlined into both the default
+ * run function (buf = p->buf) and filebench's (a buffer placed per op),
+ * so neither pays for the other.  thread_record()'s compare is made
+ * here, before the read, so that the op's offset, which the per-op logs
+ * want, is not kept past the system call on the common path.
+ */
+static inline __attribute__((always_inline)) enum flowop_result
+io_read_into(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	     struct fb_slot *s, uint64_t off, char *buf)
+{
+	uint64_t t0 = thread_ticks(t);
+
+	if (thread_record_gated(t, t0))
+		return io_read_slow(t, fi, p, s, off, buf);
+	return io_read_timed(t, fi, p, s, off, buf, t0, false);
 }
 
 /*
@@ -897,15 +924,14 @@ static enum flowop_result io_short_write(struct fb_thread *t, struct flowop_inst
 	return common_fail_kind(t, fi, FE_SHORT, what, s, NULL, (int64_t)off, ENOSPC);
 }
 
-/* A write of the prepared op from `buf` (see io_read_into()). */
+/* A write of the prepared op from `buf`, started at t0 (see io_read_timed()). */
 static inline __attribute__((always_inline)) enum flowop_result
-io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
-	      struct fb_slot *s, uint64_t off, const char *buf)
+io_write_timed(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	       struct fb_slot *s, uint64_t off, const char *buf, uint64_t t0, bool slow)
 {
-	uint64_t t0, t1;
+	uint64_t t1;
 	ssize_t n;
 
-	t0 = thread_ticks(t);
 	n = io_pwrite(s->fd, buf, p->iosize, off);
 	t1 = thread_ticks(t);
 	if (__builtin_expect(n != (ssize_t)p->iosize, 0)) {
@@ -913,11 +939,32 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 			return common_fail(t, fi, "pwrite", s, NULL, (int64_t)off, errno);
 		return io_short_write(t, fi, p, s, off, buf, (size_t)n);
 	}
-	if (!thread_record(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
+	if (slow ? !thread_record_slow(t, fi->stats, &fi->stats->op, THREAD_NO_SUBMIT,
+				       t0, t1, (uint64_t)n, off) :
+	    !thread_record_plain(t, fi->stats, &fi->stats->op, t0, t1, (uint64_t)n))
 		return FLOWOP_DONE;
 	if (p->sets_offset)
 		s->offset = off + (uint64_t)n;
 	return FLOWOP_OK;
+}
+
+static __attribute__((noinline, cold)) enum flowop_result
+io_write_slow(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	      struct fb_slot *s, uint64_t off, const char *buf)
+{
+	return io_write_timed(t, fi, p, s, off, buf, thread_ticks(t), true);
+}
+
+/* A write of the prepared op from `buf` (see io_read_into()). */
+static inline __attribute__((always_inline)) enum flowop_result
+io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
+	      struct fb_slot *s, uint64_t off, const char *buf)
+{
+	uint64_t t0 = thread_ticks(t);
+
+	if (thread_record_gated(t, t0))
+		return io_write_slow(t, fi, p, s, off, buf);
+	return io_write_timed(t, fi, p, s, off, buf, t0, false);
 }
 
 /*

@@ -349,17 +349,17 @@ static inline __attribute__((always_inline)) enum flowop_result
 wf_write_whole(struct fb_thread *t, struct flowop_inst *fi, struct fb_slot *s,
 	       const char *buf, size_t chunk, uint64_t size)
 {
-	uint64_t done, t0, t1;
+	uint64_t done, t0, t1, off = s->offset;
 	int err;
 
 	t0 = thread_ticks(t);
-	done = write_all(s->fd, buf, chunk, s->offset, size, &err);
+	done = write_all(s->fd, buf, chunk, off, size, &err);
 	t1 = thread_ticks(t);
 	if (err)
-		return common_fail(t, fi, "pwrite", s, NULL, (int64_t)(s->offset + done),
-				   err);
+		return common_fail(t, fi, "pwrite", s, NULL, (int64_t)(off + done), err);
 	s->offset += done;
-	return common_record(t, fi, t0, t1, done);
+	return thread_record_at(t, fi->stats, &fi->stats->op, t0, t1, done, off) ?
+	       FLOWOP_OK : FLOWOP_DONE;
 }
 
 static enum flowop_result writewholefile_run(struct fb_thread *t, struct flowop_inst *fi)

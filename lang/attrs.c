@@ -68,6 +68,16 @@ static const struct entity_attr process_attrs[] = {
 	{ "after", E_AFTER, T_STRING, ANYWHERE },
 	{ "startdelay", E_STARTDELAY, T_SECONDS, ANYWHERE },
 	{ "runtime", E_RUNTIME, T_SECONDS, ANYWHERE },
+	/* per-op logs in fio's formats: a flowbench extension (lang/oplogattrs.c) */
+	{ "latlog", E_LATLOG, T_ANY, ANYWHERE },
+	{ "bwlog", E_BWLOG, T_ANY, ANYWHERE },
+	{ "iopslog", E_IOPSLOG, T_ANY, ANYWHERE },
+	{ "histlog", E_HISTLOG, T_ANY, ANYWHERE },
+	{ "logavgmsec", E_LOGAVGMSEC, T_INT, ANYWHERE },
+	{ "loghistmsec", E_LOGHISTMSEC, T_INT, ANYWHERE },
+	{ "loghistcoarseness", E_LOGHISTCOARSENESS, T_INT, ANYWHERE },
+	{ "logoffset", E_LOGOFFSET, T_BOOL, ANYWHERE },
+	{ "logshared", E_LOGSHARED, T_BOOL, ANYWHERE },
 	{ NULL, 0, 0, ANYWHERE }
 };
 

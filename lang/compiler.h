@@ -239,6 +239,9 @@ enum {
 	E_DIRDEPTHRV, E_LEAFDIRS, E_INSTANCES, E_NICE, E_MEMSIZE, E_USEISM,
 	E_IOPRIO, E_FILESIZEGAMMA, E_MEMTYPE,
 	E_AFTER, E_STARTDELAY, E_RUNTIME,  /* run phases (entities.c) */
+	/* per-op logs (oplogattrs.c) */
+	E_LATLOG, E_BWLOG, E_IOPSLOG, E_HISTLOG, E_LOGAVGMSEC, E_LOGHISTMSEC,
+	E_LOGHISTCOARSENESS, E_LOGOFFSET, E_LOGSHARED,
 	E_COUNT
 };
 
@@ -303,5 +306,13 @@ void choose_check_total(struct compiler *c, int index, struct src_loc loc,
 void composite_define(struct compiler *c, const struct ast_stmt *st);
 void build_fileset(struct compiler *c, const struct pending *pd);
 void build_process(struct compiler *c, const struct pending *pd);
+
+/* ---- oplogattrs.c ----------------------------------------------------- */
+
+/*
+ * Process `pr`'s per-op log attributes (latlog=, ...) among its values
+ * `v` into pr->log, checked with located errors.
+ */
+void build_oplog(struct compiler *c, const struct plan_value *v, struct plan_proc *pr);
 
 #endif

@@ -829,6 +829,7 @@ void build_process(struct compiler *c, const struct pending *pd)
 		diag_error(c->d, v[E_INSTANCES].loc,
 			   "process '%s': instances must be at least 1", pr->name);
 	build_phases(c, v, index, pr);
+	build_oplog(c, v, pr);
 	pr->first_thread = c->p->nthreads;
 	for (const struct ast_entity *t = e->body; t; t = t->next)
 		build_thread(c, t, index);

@@ -166,6 +166,42 @@ struct plan_thread {
 	int nflowops;
 };
 
+/*
+ * Per-op logs in fio's formats (runtime/measure/oplog.h, docs/metrics.md
+ * "Per-op logs"): a flowbench extension, written by a process's latlog=,
+ * bwlog=, iopslog=, histlog= (plan_proc.log) and by run's --log-* options
+ * (plan.oplog, every thread instance).  Each kind is the prefix of its
+ * files (PREFIX_lat.N.log, ...; NULL: not written): N numbers the run's
+ * thread instances from 1 in plan order, as fio numbers its jobs.
+ */
+enum plan_oplog_kind {
+	PLAN_OPLOG_LAT,           /* PREFIX_lat, _clat, _slat: latencies in ns */
+	PLAN_OPLOG_BW,            /* PREFIX_bw */
+	PLAN_OPLOG_IOPS,          /* PREFIX_iops */
+	PLAN_OPLOG_HIST,          /* PREFIX_clat_hist: needs hist_msec */
+	PLAN_OPLOG_NKINDS
+};
+
+struct plan_oplog {
+	const char *prefix[PLAN_OPLOG_NKINDS];
+	uint64_t avg_msec;        /* 0: a line per op, else the window's mean (log_avg_msec) */
+	uint64_t hist_msec;       /* the histogram log's window (log_hist_msec) */
+	int hist_coarseness;      /* 0..6: 2^c of fio's bins summed per column */
+	bool offset;              /* an offset column (log_offset) */
+	bool shared;              /* one file per kind for every thread instance
+				     (fio's per_job_logs=0) */
+	struct src_loc loc;       /* where it was asked for (0:0: the command line) */
+};
+
+/* Does `l` write any file? */
+static inline bool plan_oplog_any(const struct plan_oplog *l)
+{
+	for (int k = 0; k < PLAN_OPLOG_NKINDS; k++)
+		if (l->prefix[k])
+			return true;
+	return false;
+}
+
 struct plan_proc {
 	const char *name;
 	struct src_loc loc;
@@ -186,6 +222,8 @@ struct plan_proc {
 	double startdelay_s;
 	double runtime_s;
 	bool phased;
+	/* Its per-op logs (latlog=, ...: a flowbench extension); none when no prefix is set. */
+	struct plan_oplog log;
 };
 
 enum quit_mode {
@@ -255,6 +293,12 @@ struct plan {
 	uint64_t seed;            /* --seed: every generator derives from it */
 	bool allow_system;        /* --allow-system: `system` may run */
 	enum plan_semantics semantics;   /* --compat: plan_use_semantics() */
+	/*
+	 * run's --log-* options: per-op logs of every thread instance, set
+	 * by the command line after compiling (cli/command.c); none when no
+	 * prefix is set.
+	 */
+	struct plan_oplog oplog;
 
 	/*
 	 * The script's variables as resolved at `run` (-D ones included),

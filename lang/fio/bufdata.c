@@ -59,12 +59,12 @@ int fio_plan_data(struct emit *e, struct job_plan *jp)
 	if (pct == 100) {
 		zero = true;
 		pct = 0;
-	} else if (pct && !(o->given & FIO_BIT(FIO_OPT_REFILL_BUFFERS))) {
+	} else if (pct && !fio_given(o, FIO_OPT_REFILL_BUFFERS)) {
 		refill = true;
 	}
 	scramble = o->scramble_buffers &&
-		   ((o->given & FIO_BIT(FIO_OPT_SCRAMBLE_BUFFERS)) ||
-		    !(o->zero_buffers && (o->given & FIO_BIT(FIO_OPT_ZERO_BUFFERS))));
+		   (fio_given(o, FIO_OPT_SCRAMBLE_BUFFERS) ||
+		    !(o->zero_buffers && fio_given(o, FIO_OPT_ZERO_BUFFERS)));
 	chunk = o->buf_chunk && o->buf_chunk < minbs ? o->buf_chunk : minbs;
 	if (o->verify && o->verify_pattern) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_VERIFY_PATTERN), "job '%s': "
@@ -104,7 +104,7 @@ int fio_plan_data(struct emit *e, struct job_plan *jp)
 		jp->data = arena_printf(&e->a, "%s,refill", data_kind(e, o, zero));
 		jp->data_note = arena_printf(&e->a, "written data: each write filled "
 			"anew (refill_buffers%s), as fio (%s)", o->buf_pattern &&
-			!(o->given & FIO_BIT(FIO_OPT_REFILL_BUFFERS)) ? ", which "
+			!fio_given(o, FIO_OPT_REFILL_BUFFERS) ? ", which "
 			"buffer_pattern sets on a job that reads" : "", jp->data + 1);
 		return 0;
 	}

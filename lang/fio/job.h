@@ -15,6 +15,7 @@
 
 #include "plan/arena.h"
 #include "plan/diag.h"
+#include "plan/plan.h"
 
 enum fio_rw {
 	FIO_RW_READ, FIO_RW_WRITE, FIO_RW_RANDREAD, FIO_RW_RANDWRITE,
@@ -26,7 +27,7 @@ enum fio_engine {
 	FIO_ENGINE_PVSYNC, FIO_ENGINE_PVSYNC2
 };
 
-/* The options a job section can set; FIO_BIT(id) marks them in `given`. */
+/* The options a job section can set; fio_give() marks them in `given`. */
 enum fio_opt {
 	FIO_OPT_RW, FIO_OPT_RWMIXREAD, FIO_OPT_BS, FIO_OPT_SIZE,
 	FIO_OPT_FILENAME, FIO_OPT_DIRECTORY, FIO_OPT_NRFILES, FIO_OPT_NUMJOBS,
@@ -48,10 +49,14 @@ enum fio_opt {
 	FIO_OPT_BUF_PATTERN, FIO_OPT_BUF_COMPRESS, FIO_OPT_BUF_CHUNK,
 	FIO_OPT_ZERO_BUFFERS, FIO_OPT_REFILL_BUFFERS, FIO_OPT_SCRAMBLE_BUFFERS,
 	FIO_OPT_DEDUPE, FIO_OPT_DEDUPE_MODE, FIO_OPT_VERIFY_PATTERN,
+	FIO_OPT_LAT_LOG, FIO_OPT_BW_LOG, FIO_OPT_IOPS_LOG, FIO_OPT_HIST_LOG,
+	FIO_OPT_LOG_AVG_MSEC, FIO_OPT_LOG_HIST_MSEC, FIO_OPT_LOG_HIST_COARSENESS,
+	FIO_OPT_LOG_OFFSET, FIO_OPT_PER_JOB_LOGS,
 	FIO_OPT_COUNT
 };
-_Static_assert(FIO_OPT_COUNT <= 64, "enum fio_opt: one bit each in a uint64_t");
-#define FIO_BIT(id) ((uint64_t)1 << (id))
+/* fio_opts.given: one bit per option, in words of 64 (widen when it grows) */
+#define FIO_GIVEN_WORDS 2
+_Static_assert(FIO_OPT_COUNT <= 64 * FIO_GIVEN_WORDS, "fio_opts.given: one bit per option");
 
 /* One zone of random_distribution=zoned: `access` % of the I/O falls in
  * the next `space` % of the file. */
@@ -67,7 +72,7 @@ struct fio_bs {
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
 struct fio_opts {
-	uint64_t given;
+	uint64_t given[FIO_GIVEN_WORDS];   /* fio_given(), fio_give() */
 	int rw;                     /* enum fio_rw; default read */
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
@@ -137,11 +142,32 @@ struct fio_opts {
 	int64_t seq_add;            /* rw=TYPE:N, the offset modifier; 0: none */
 	const char *filename, *directory;   /* NULL: not given */
 	const char *filename_format;        /* NULL: fio's JOB.N.M */
+	/*
+	 * Per-op logs, a process's latlog=... (write.c emit_log_attrs()):
+	 * write_lat_log, write_bw_log, write_iops_log, write_hist_log by
+	 * enum plan_oplog_kind (NULL: not given; "": the job's name).
+	 */
+	const char *log_prefix[PLAN_OPLOG_NKINDS];
+	long long log_avg_msec, log_hist_msec, log_hist_coarseness;
+	bool log_offset;
+	bool per_job_logs;          /* fio's default 1: a file per clone */
 	/* where each given option was set (its own line or [global]'s) and
 	 * its value as written, for errors found after parsing */
 	struct src_loc at[FIO_OPT_COUNT];
 	const char *text[FIO_OPT_COUNT];
 };
+
+/* Was option `id` set (by the job, [global], or a fixup)? */
+static inline bool fio_given(const struct fio_opts *o, enum fio_opt id)
+{
+	return o->given[id / 64] >> (id % 64) & 1;
+}
+
+/* Mark option `id` set. */
+static inline void fio_give(struct fio_opts *o, enum fio_opt id)
+{
+	o->given[id / 64] |= (uint64_t)1 << (id % 64);
+}
 
 /*
  * The largest size import-fio accepts: the largest file size (off_t) and

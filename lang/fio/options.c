@@ -99,7 +99,7 @@ const char *fio_fsync_name(const struct fio_opts *o)
 /* Where option `id` of job `s` was set: its line, or the section's. */
 struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id)
 {
-	if (s->opts.given & FIO_BIT(id))
+	if (fio_given(&s->opts, id))
 		return s->opts.at[id];
 	return (struct src_loc){ s->line, 1 };
 }

@@ -34,6 +34,8 @@ enum opt_kind {
 	K_VERIFY,       /* verify=METHOD: 0 and none are off */
 	K_BSRANGE,      /* bsrange=A-B: only A = B, which is bs=A */
 	K_RATE_PROCESS, /* rate_process=linear|poisson (a bool: poisson) */
+	K_LOGNAME,      /* write_lat_log[=NAME]: a log's prefix ("": the job's name) */
+	K_LOG_REFUSED,  /* a log option flowbench's logs cannot follow: refused, why */
 	K_OFFSET,       /* offset: a size, 0, or N% of the file's size */
 	K_FORMAT,       /* filename_format: a name with fio's $keywords */
 	K_BUFPATTERN,   /* buffer_pattern: fio's pattern, and its callback's effects */
@@ -128,6 +130,28 @@ static const struct opt_spec opt_table[] = {
 	{ "dedupe_percentage", FIO_OPT_DEDUPE, K_DEDUPE, F(dedupe), 0, 100 },
 	{ "dedupe_mode", FIO_OPT_DEDUPE_MODE, K_DEDUPE_MODE, F(dedupe), 0, 0 },
 	{ "verify_pattern", FIO_OPT_VERIFY_PATTERN, K_PATTERN, F(verify_pattern), 0, 0 },
+	/* per-op logs: a process's latlog=, ... (docs/import-fio.md) */
+	{ "write_lat_log", FIO_OPT_LAT_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_LAT]), 0, 0 },
+	{ "write_bw_log", FIO_OPT_BW_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_BW]), 0, 0 },
+	{ "write_iops_log", FIO_OPT_IOPS_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_IOPS]), 0, 0 },
+	{ "write_hist_log", FIO_OPT_HIST_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_HIST]), 0, 0 },
+	{ "log_avg_msec", FIO_OPT_LOG_AVG_MSEC, K_INT, F(log_avg_msec), 0,
+	  1000000000000LL },
+	{ "log_hist_msec", FIO_OPT_LOG_HIST_MSEC, K_INT, F(log_hist_msec), 0,
+	  1000000000000LL },
+	{ "log_hist_coarseness", FIO_OPT_LOG_HIST_COARSENESS, K_INT,
+	  F(log_hist_coarseness), 0, 6 },
+	{ "log_offset", FIO_OPT_LOG_OFFSET, K_BOOL, F(log_offset), 0, 0 },
+	{ "per_job_logs", FIO_OPT_PER_JOB_LOGS, K_BOOL, F(per_job_logs), 0, 0 },
+	{ "log_prio", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_max_value", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_window_value", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_compression", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_store_compressed", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_unix_epoch", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_alternate_epoch", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_alternate_epoch_clock_id", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
+	{ "log_issue_time", FIO_OPT_LOG_OFFSET, K_LOG_REFUSED, 0, 0, 0 },
 };
 #undef F
 
@@ -154,10 +178,8 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "disable_slat", "fio's report" }, { "disable_bw_measurement", "fio's report" },
 	{ "gtod_reduce", "fio's clock calls" }, { "new_group", "fio's report" },
 	{ "unified_rw_reporting", "fio's report" },
-	{ "write_lat_log", "fio's log files" }, { "write_bw_log", "fio's log files" },
-	{ "write_iops_log", "fio's log files" }, { "write_hist_log", "fio's log files" },
-	{ "log_avg_msec", "fio's log files" }, { "log_prio", "fio's log files" },
-	{ "log_offset", "fio's log files" }, { "per_job_logs", "fio's log files" },
+	{ "log_entries", "the log entries fio allocates at first (flowbench's "
+	  "logs are written as they go, in fixed buffers)" },
 	{ "output", "fio's output (flowbench has -o)" },
 	{ "output-format", "fio's output (flowbench writes JSON or YAML with -o FILE.json)" },
 	{ "cpus_allowed", "CPU affinity (run flowbench under taskset)" },
@@ -226,8 +248,9 @@ static void supported_list(char *buf, size_t size)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < NOPTS && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
-				      opt_table[i].name);
+		if (opt_table[i].kind != K_LOG_REFUSED)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      opt_table[i].name);
 }
 
 /*
@@ -925,6 +948,40 @@ static bool rw_reads(int rw)
 	return rw != FIO_RW_WRITE && rw != FIO_RW_RANDWRITE;
 }
 
+/*
+ * A log option that flowbench's logs (runtime/measure/oplog.h) cannot
+ * follow: an error saying why, or with --lenient a NOT IMPORTED comment
+ * (which changes no work: only the logs' form).
+ */
+static void log_refused(const struct opt_spec *o, struct diag *d, struct src_loc loc)
+{
+	static const struct { const char *name, *why; } why[] = {
+		{ "log_prio", "the priority column's value and class of each I/O; "
+		  "flowbench writes fio's default column, 0 (no I/O of the real-time "
+		  "class)" },
+		{ "log_max_value", "an averaged log's maximum; flowbench's hold the "
+		  "window's mean" },
+		{ "log_window_value", "an averaged log's maximum; flowbench's hold the "
+		  "window's mean" },
+		{ "log_compression", "compressed logs; flowbench writes plain text as "
+		  "it goes" },
+		{ "log_store_compressed", "compressed logs; flowbench writes plain "
+		  "text as it goes" },
+		{ "log_unix_epoch", "another clock's times; flowbench's count from the "
+		  "job's start" },
+		{ "log_alternate_epoch", "another clock's times; flowbench's count "
+		  "from the job's start" },
+		{ "log_alternate_epoch_clock_id", "another clock's times; flowbench's "
+		  "count from the job's start" },
+		{ "log_issue_time", "an issue time column; flowbench's logs have none" },
+	};
+
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+		if (strcmp(why[i].name, o->name) == 0)
+			diag_error(d, loc, "%s is not supported: %s (docs/import-fio.md)",
+				   o->name, why[i].why);
+}
+
 /* offset=N%, or a size (0 allowed). */
 static int set_offset(const struct opt_spec *o, const char *v, struct fio_opts *opts,
 		      struct diag *d, struct src_loc loc)
@@ -978,7 +1035,8 @@ static int set_option(const struct opt_spec *o, const char *value,
 	const char *v = value ? value : "";
 	int k, st = 0;
 
-	if (!value && o->kind != K_BOOL) {
+	if (!value && o->kind != K_BOOL && o->kind != K_LOGNAME &&
+	    o->kind != K_LOG_REFUSED) {
 		diag_error(d, loc, "option '%s' needs a value (%s=...)", o->name, o->name);
 		return -1;
 	}
@@ -1096,6 +1154,12 @@ static int set_option(const struct opt_spec *o, const char *value,
 			return -1;
 		}
 		break;
+	case K_LOGNAME:
+		*(const char **)field = arena_strdup(a, v);
+		break;
+	case K_LOG_REFUSED:
+		log_refused(o, d, loc);
+		return -1;
 	case K_OFFSET:
 		st = set_offset(o, v, opts, d, loc);
 		break;
@@ -1113,7 +1177,7 @@ static int set_option(const struct opt_spec *o, const char *value,
 		return -1;
 	if (o->id == FIO_OPT_BS && o->kind != K_BSRANGE)
 		opts->bs_max = 0;       /* bs after a bsrange: one size */
-	opts->given |= FIO_BIT(o->id);
+	fio_give(opts, o->id);
 	opts->at[o->id] = loc;
 	opts->text[o->id] = arena_strdup(a, v);
 	return 0;
@@ -1134,6 +1198,7 @@ void fio_opts_init(struct fio_opts *o)
 	o->iodepth_batch = o->iodepth_cmin = 1;
 	o->buf_chunk = 512;
 	o->scramble_buffers = true;
+	o->per_job_logs = true;
 }
 
 int fio_opt_set(const char *key, const char *value, struct fio_opts *opts,

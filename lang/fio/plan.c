@@ -192,7 +192,7 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 	if (__builtin_mul_overflow(fio_bs_extreme(o, false), (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_BS), "bs=%s x nrfiles=%lld is too "
-			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FIO_OPT_BS) ?
+			   "large: more than 2^63-1 bytes", fio_given(o, FIO_OPT_BS) ?
 			   o->text[FIO_OPT_BS] : "4k", o->nrfiles);
 		return -1;
 	}
@@ -487,7 +487,7 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
 	if (fio_plan_real_size(e, jp) < 0)
 		return -1;
-	if ((o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) && !o->fill_device)
+	if ((fio_given(o, FIO_OPT_SIZE) || fio_given(o, FIO_OPT_FILESIZE)) && !o->fill_device)
 		return plan_filesize(e, jp);
 	jp->unsized = true;
 	if (o->io_size && checked_mul(e, s, FIO_OPT_IO_SIZE, o->io_size, (uint64_t)o->loops,

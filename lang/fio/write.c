@@ -113,7 +113,7 @@ static void decimal_size_note(struct emit *e, const struct fio_opts *o,
 {
 	const char *t = o->text[id];
 
-	if ((o->given & FIO_BIT(id)) && strpbrk(t, "iI"))
+	if (fio_given(o, id) && strpbrk(t, "iI"))
 		fprintf(e->out, "# %s=%s is %llu bytes: fio reads KiB, MiB, ... as "
 			"powers of 1000 (its default kb_base)\n", name,
 			fio_commented(e, t), (unsigned long long)v);
@@ -150,7 +150,7 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
 			"%lld file%s open, as fio does with this many\n", o->openfiles,
 			o->nrfiles, o->nrfiles == 1 ? "" : "s");
-	if (o->given & FIO_BIT(FIO_OPT_FILE_SERVICE))
+	if (fio_given(o, FIO_OPT_FILE_SERVICE))
 		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
 			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
 	if (o->offset_increment && jp->nclones > 1)
@@ -185,7 +185,7 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# thinktime=%s: a delay of $thinktime%s (%s s) after "
 			"each I/O\n", fio_commented(e, o->text[FIO_OPT_THINKTIME]), jp->sfx,
 			fio_wml_seconds(b, sizeof(b), o->thinktime_us));
-	else if (o->given & FIO_BIT(FIO_OPT_THINKTIME))
+	else if (fio_given(o, FIO_OPT_THINKTIME))
 		fprintf(out, "# thinktime=0: no pause\n");
 	if (o->nzones && !jp->random)
 		fprintf(out, "# random_distribution: no effect, the job's I/O is "
@@ -281,7 +281,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			"per I/O as fio does (the choice %s)%s\n", o->pct_random, jp->sfx,
 			jp->cname, jp->reads && jp->writes ? "; reads and writes share "
 			"that offset (fio keeps one per direction)" : "");
-	else if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
+	else if (fio_given(o, FIO_OPT_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
 			"sequential offsets, as in fio");
@@ -681,6 +681,66 @@ static void emit_phase_attrs(struct emit *e, const struct job_plan *jp, int inde
 }
 
 /*
+ * The job's per-op logs as its process's attributes (write_lat_log ->
+ * latlog=, ...; a bare option takes the job's name, as fio does), and
+ * the settings for the logs it has.  fio's write_hist_log without
+ * log_hist_msec writes an empty file: none here (log_notes() says so).
+ */
+static const char *const log_attr_names[PLAN_OPLOG_NKINDS] = {
+	[PLAN_OPLOG_LAT] = "latlog", [PLAN_OPLOG_BW] = "bwlog",
+	[PLAN_OPLOG_IOPS] = "iopslog", [PLAN_OPLOG_HIST] = "histlog",
+};
+
+/* Does the job write log `k`? */
+static bool job_logs(const struct fio_opts *o, int k)
+{
+	return o->log_prefix[k] && (k != PLAN_OPLOG_HIST || o->log_hist_msec > 0);
+}
+
+static void emit_log_attrs(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	bool any = false, avg = false;
+
+	for (int k = 0; k < PLAN_OPLOG_NKINDS; k++) {
+		if (!job_logs(o, k))
+			continue;
+		fprintf(e->out, ",%s=", log_attr_names[k]);
+		fio_print_quoted(e->out, *o->log_prefix[k] ? o->log_prefix[k] : jp->s->name);
+		any = true;
+		avg |= k != PLAN_OPLOG_HIST;
+	}
+	if (avg && o->log_avg_msec)
+		fprintf(e->out, ",logavgmsec=%lld", o->log_avg_msec);
+	if (job_logs(o, PLAN_OPLOG_HIST)) {
+		fprintf(e->out, ",loghistmsec=%lld", o->log_hist_msec);
+		if (o->log_hist_coarseness)
+			fprintf(e->out, ",loghistcoarseness=%lld", o->log_hist_coarseness);
+	}
+	if (any && o->log_offset)
+		fputs(",logoffset", e->out);
+	if (any && !o->per_job_logs)
+		fputs(",logshared", e->out);
+}
+
+/* What of the job's log options writes nothing, in fio as here. */
+static void log_notes(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (o->log_prefix[PLAN_OPLOG_HIST] && !o->log_hist_msec)
+		fprintf(e->out, "# write_hist_log without log_hist_msec: fio's histogram "
+			"log stays empty; none is written here\n");
+	if (o->log_hist_msec && !o->log_prefix[PLAN_OPLOG_HIST])
+		fprintf(e->out, "# log_hist_msec without write_hist_log: no histogram "
+			"log, in fio as here\n");
+	if (o->log_avg_msec && !job_logs(o, PLAN_OPLOG_LAT) && !job_logs(o, PLAN_OPLOG_BW) &&
+	    !job_logs(o, PLAN_OPLOG_IOPS))
+		fprintf(e->out, "# log_avg_msec without write_lat_log, write_bw_log or "
+			"write_iops_log: no log to average, in fio as here\n");
+}
+
+/*
  * verify's read-back: a process after the job, with its clones, reading
  * sequentially the bytes the job wrote from the same file(s) (each clone
  * its own file where the job has per-clone files), with the job's
@@ -789,9 +849,11 @@ void fio_emit_job(struct emit *e, const struct job_plan *jp, int index)
 			fio_commented(e, e->jobs[e->files[jp->file].job].s->name));
 	if (jp->choice)
 		emit_choice(e, jp);
+	log_notes(e, jp);
 	fprintf(out, "define process name=%s,instances=%s%s", jp->name,
 		o->thread ? "1" : "$nthreads", o->thread ? "" : jp->sfx);
 	emit_phase_attrs(e, jp, index);
+	emit_log_attrs(e, jp);
 	fprintf(out, "\n{\n  thread name=%s,instances=%s%s\n  {\n", jp->name,
 		o->thread ? "$nthreads" : "1", o->thread ? jp->sfx : "");
 	for (int z = 0; z < jp->nzops; z++)

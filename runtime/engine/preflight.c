@@ -35,6 +35,7 @@
 #include "runtime/base/log.h"
 #include "runtime/fileset/fileset.h"
 #include "runtime/fileset/pick.h"
+#include "runtime/measure/oplog.h"
 #include "runtime/engine/shared.h"
 #include "runtime/engine/slot.h"
 #include "runtime/engine/thread.h"
@@ -119,6 +120,10 @@ uint64_t preflight_thread_mem(const struct plan *p, int t)
 	const struct plan_thread *pt = &p->threads[t];
 	uint64_t m = plan_sat_add(pt->memsize, sizeof(struct fb_thread) + THREAD_OVERHEAD);
 	struct shared_seen seen = { .n = 0 };
+
+	/* its per-op logs' buffers and windows (runtime/measure/oplog.h) */
+	m = plan_sat_add(m, oplog_writer_mem(&p->oplog));
+	m = plan_sat_add(m, oplog_writer_mem(&p->procs[pt->proc].log));
 
 	for (int k = pt->first_flowop; k < pt->first_flowop + pt->nflowops; k++) {
 		struct flowop_need n;
@@ -208,8 +213,13 @@ uint64_t preflight_thread_fds(const struct plan *p, int t)
 uint64_t preflight_proc_fds(const struct plan *p, int proc)
 {
 	const struct plan_proc *pp = &p->procs[proc];
-	/* every fileset's root and locked marker stay open in every worker */
+	/*
+	 * every fileset's root and locked marker stay open in every worker,
+	 * and every per-op log with its directory (runtime/results/oplogfiles.c)
+	 */
 	uint64_t n = PREFLIGHT_BASE_FDS + 2 * (uint64_t)p->nfilesets;
+
+	n = plan_sat_add(n, plan_sat_mul(2, oplog_file_count(p)));
 
 	for (int t = pp->first_thread; t < pp->first_thread + pp->nthreads; t++)
 		n = plan_sat_add(n, plan_sat_mul(p->threads[t].instances,

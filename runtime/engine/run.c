@@ -1154,6 +1154,7 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 	if (shared_create(&m.sh, p, m.warmup_s > 0) < 0)
 		goto refused;
 	m.sh.ctl->keep_going = opt && opt->keep_going;
+	m.sh.oplog = opt ? opt->oplog : NULL;
 	if (m.sh.nslots == 0) {
 		log_error("nothing to run: no thread instances are defined");
 		goto refused;

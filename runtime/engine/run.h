@@ -15,6 +15,8 @@
 #include "runtime/measure/text.h"
 #include "runtime/measure/usage.h"
 
+struct oplog_files;
+
 struct run_options {
 	enum { RUN_CACHE_COLD, RUN_CACHE_WARM } cache;
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
@@ -30,6 +32,11 @@ struct run_options {
 	bool force;
 	/* The other clients of this run (flowbench-mpi), or NULL (coord.h). */
 	const struct run_coord *coord;
+	/*
+	 * Where each thread instance writes its per-op logs, files the
+	 * caller created (runtime/results/oplogfiles.h), or NULL: none.
+	 */
+	const struct oplog_files *oplog;
 };
 
 /* What a run leaves for the results file (runtime/results/). */

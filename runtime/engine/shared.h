@@ -146,6 +146,8 @@ struct shared_slot {
 	struct astats *abase;
 };
 
+struct oplog_files;
+
 struct shared {
 	const struct plan *plan;
 	struct shared_ctl *ctl;
@@ -157,6 +159,8 @@ struct shared {
 	uint64_t *proc_first_slot;  /* per process definition */
 	uint64_t *proc_inst_slots;  /* slots per instance of that process */
 	struct shared_phase *phases;   /* [plan nprocs], in the region */
+	/* Per-op logs' targets (run_options.oplog, runtime/measure/oplog.h), or NULL. */
+	const struct oplog_files *oplog;
 };
 
 /*

@@ -45,6 +45,7 @@
 #include "runtime/fileset/pick.h"
 #include "runtime/base/log.h"
 #include "runtime/base/randvar.h"
+#include "runtime/measure/oplog.h"
 #include "runtime/measure/stats.h"
 #include "runtime/engine/threadmem.h"
 
@@ -81,6 +82,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 	t->thread_inst = ss->thread_inst;
 	t->deadline_ticks = UINT64_MAX;
 	t->warm_end_ticks = UINT64_MAX;
+	t->warm_real_ticks = UINT64_MAX;
 	rng_seed_thread(&t->rng, p->seed, (uint64_t)proc, t->proc_inst,
 			(uint64_t)t->thread, t->thread_inst);
 	slot_init_all(t->slots);
@@ -110,7 +112,7 @@ int thread_prepare(struct fb_thread *t, const struct plan *p,
 		if (fi->iters < -1)
 			fi->iters = 0;
 	}
-	return 0;
+	return thread_log_prepare(&t->log, sh->oplog, slot);
 }
 
 double thread_attr_double(struct fb_thread *t, const struct plan_flowop *pf,
@@ -332,6 +334,7 @@ void thread_families_free(struct fb_thread *t)
 
 void thread_release_mem(struct fb_thread *t)
 {
+	thread_log_free(&t->log);
 	thread_families_free(t);
 	free(t->fo);
 	free(t->rv_rng);
@@ -358,8 +361,8 @@ enum flowop_result thread_op_failed(struct fb_thread *t, const struct flowop_ins
 	va_list ap;
 
 	/* a thread whose ops all fail must still leave its warm-up */
-	if (__builtin_expect(t->warm_end_ticks != UINT64_MAX, 0) &&
-	    thread_ticks(t) >= t->warm_end_ticks)
+	if (__builtin_expect(t->warm_real_ticks != UINT64_MAX, 0) &&
+	    t->warm_end_ticks != UINT64_MAX && thread_ticks(t) >= t->warm_real_ticks)
 		thread_end_warmup(t);
 	STATS_COUNT_ERROR(fi->stats, kind);
 	t->op_failures++;
@@ -546,7 +549,8 @@ void thread_end_warmup(struct fb_thread *t)
 	const struct shared_slot *ss = t->slot;
 	int n = t->pt->nflowops;
 
-	t->warm_end_ticks = UINT64_MAX;
+	t->warm_real_ticks = UINT64_MAX;
+	t->warm_end_ticks = t->log.n ? 0 : UINT64_MAX;
 	if (!ss || !ss->base)
 		return;                 /* no warm-up in this region */
 	memcpy(ss->base, t->stats, (size_t)n * sizeof(*t->stats));
@@ -580,6 +584,65 @@ struct astats *thread_astats(struct fb_thread *t, const struct flowop_inst *fi)
 	/* fi's plan entry is one of its thread's: its index in the plan */
 	j = shared_split_index(t->plan, (int)(fi->pf - t->plan->flowops));
 	return j >= 0 ? &ss->astats[j] : NULL;
+}
+
+/* A log write failed: the run's error; the thread logs no more. */
+static __attribute__((noinline)) void thread_log_failed(struct fb_thread *t)
+{
+	char msg[512];
+
+	thread_log_error(&t->log, msg, sizeof(msg));
+	thread_fail(t, "%s", msg);
+	t->log.n = 0;
+	t->warm_end_ticks = t->warm_real_ticks;
+}
+
+bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+			uint64_t ts, uint64_t t0, uint64_t t1, uint64_t bytes,
+			uint64_t off)
+{
+	uint64_t ns;
+
+	if (t0 >= t->warm_real_ticks)
+		thread_end_warmup(t);
+	if (t1 > t->deadline_ticks) {
+		STATS_SET(fs->discarded, fs->discarded + 1);
+		return false;
+	}
+	ns = clock_ticks_to_ns(&t->clk, t0, t1);
+	if (s == &fs->op)
+		fo_stats_record(fs, ns, bytes);
+	else
+		stats_record(s, ns, bytes);
+	/* a flowop's own ops after the warm-up, not its implicit opens */
+	if (t->log.n && s == &fs->op && t->warm_real_ticks == UINT64_MAX &&
+	    thread_log_op(&t->log, &t->clk, t->fo[fs - t->stats].pf->ops->rw,
+			  &(struct thread_log_times){ ts, t0, t1, ns }, bytes, off) < 0)
+		thread_log_failed(t);
+	return true;
+}
+
+/*
+ * The logs count from `epoch_ns`; from now on every op takes
+ * thread_record()'s slow path, which hands it to them.
+ */
+static void thread_logs_start(struct fb_thread *t, uint64_t epoch_ns)
+{
+	if (!t->log.n)
+		return;
+	thread_log_start(&t->log, &t->clk, epoch_ns);
+	t->warm_end_ticks = 0;
+}
+
+/* The logs' last windows and buffers, at `end_ns` (clipped to the deadline). */
+static void thread_logs_finish(struct fb_thread *t, uint64_t end_ns)
+{
+	if (!t->log.n)
+		return;
+	if (end_ns > t->ctl->deadline_ns)
+		end_ns = t->ctl->deadline_ns;
+	if (thread_log_finish(&t->log, &t->clk, end_ns) < 0)
+		thread_log_failed(t);
 }
 
 /*
@@ -671,6 +734,8 @@ static bool thread_wait_phase(struct fb_thread *t, uint64_t *phase_end_ns)
 	    !shared_sleep_until(t->ctl, from + (uint64_t)(pp->startdelay_s * 1e9)))
 		return false;
 	start = shared_phase_started(t->sh, t->proc, clock_now_ns());
+	if (start > t->ctl->start_ns)
+		thread_logs_start(t, start);    /* the logs count from the process's start */
 	if (pp->runtime_s > 0) {
 		*phase_end_ns = start + (uint64_t)(pp->runtime_s * 1e9);
 		if (*phase_end_ns < t->ctl->deadline_ns)
@@ -698,7 +763,9 @@ void *thread_main(void *arg)
 		t->clk = t->ctl->clk;
 		t->deadline_ticks = clock_ns_to_ticks(&t->clk, t->ctl->deadline_ns);
 		if (t->ctl->warmup)
-			t->warm_end_ticks = clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
+			t->warm_end_ticks = t->warm_real_ticks =
+				clock_ns_to_ticks(&t->clk, t->ctl->start_ns);
+		thread_logs_start(t, t->ctl->start_ns);
 		/* filebench's start (--compat): inside the window, before any op */
 		if (t->mem_zero_at_release)
 			thread_mem_zero(t->mem, t->memsize);
@@ -716,6 +783,8 @@ void *thread_main(void *arg)
 		if (ops->fini)
 			ops->fini(t, &t->fo[k]);
 	}
+	/* after fini, which may record the last asynchronous ops */
+	thread_logs_finish(t, thread_end_ns(phase_end_ns));
 	slot_close_all(t->slots);
 	return NULL;
 }

@@ -19,6 +19,7 @@
 #include "runtime/base/rng.h"
 #include "runtime/engine/shared.h"
 #include "runtime/engine/slot.h"
+#include "runtime/engine/threadlog.h"
 #include "runtime/measure/stats.h"
 
 struct fileset_state;
@@ -43,7 +44,12 @@ struct fb_thread {
 	/* line 0: the clock, the deadline, the warm-up end, the halt word */
 	struct clock_scale clk;            /* copied from ctl at release */
 	uint64_t deadline_ticks;           /* the deadline on that clock */
-	uint64_t warm_end_ticks;           /* warm-up end; UINT64_MAX: none, or passed */
+	/*
+	 * An op starting at or after this tick takes thread_record()'s slow
+	 * path: the warm-up's end (UINT64_MAX: none, or passed), or 0 while
+	 * the thread writes per-op logs, so that every op does.
+	 */
+	uint64_t warm_end_ticks;
 	struct shared_ctl *ctl;
 	/* line 1: the offsets' generator and the flowop entries */
 	struct rng rng;
@@ -99,6 +105,15 @@ struct fb_thread {
 	pthread_t tid;
 	bool failed;                       /* this thread recorded an error */
 	uint64_t op_failures;              /* ops of this thread that failed */
+
+	/* The warm-up's end itself (UINT64_MAX: none, or passed). */
+	uint64_t warm_real_ticks;
+	/*
+	 * Per-op logs (threadlog.h): a writer per log set, none without;
+	 * their times count from the measured phase's start, or the
+	 * process's own under run phases.
+	 */
+	struct thread_log log;
 };
 _Static_assert(__builtin_offsetof(struct fb_thread, rng) == 64 &&
 	       __builtin_offsetof(struct fb_thread, slots) == 128,
@@ -193,24 +208,32 @@ static inline uint64_t thread_ticks(const struct fb_thread *t)
  */
 void thread_end_warmup(struct fb_thread *t);
 
+/* thread_record_split()'s `ts` of an op that is not submitted apart. */
+#define THREAD_NO_SUBMIT UINT64_MAX
+
 /*
- * Hot path: count one op of flowop statistics `fs` that ran from tick t0
- * to tick t1 into `s` (fs->op, or for an implicit open the flowop
- * instance's open_stats: fs->open, or fs->op under filebench's rules).  An op
- * that ended after the deadline is not counted but tallied as discarded,
- * and false tells the flowop to stop the thread (FLOWOP_DONE).  With a
- * warm-up, the first op starting after it first takes the baseline.
- * Always inlined: the more flowop variants record ops, the sooner the
- * compiler would otherwise make it a call in every op.
+ * thread_record()'s slow path, taken when an op starts at or after
+ * warm_end_ticks: the warm-up's end, and every op while per-op logs are
+ * written (the op, once counted, goes to them).  The same result.
+ */
+bool thread_record_slow(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+			uint64_t ts, uint64_t t0, uint64_t t1, uint64_t bytes,
+			uint64_t off) __attribute__((noinline, cold));
+
+/*
+ * Hot path: thread_record() past its first compare: count one op of
+ * flowop statistics `fs` that ran from tick t0 to tick t1 into `s`, or
+ * tally it as discarded after the deadline (false).  For a flowop that
+ * makes that compare itself before its op (flowops/io.c: so that its
+ * offset need not outlive the system call) and takes thread_record_slow()
+ * when it holds.
  */
 static inline __attribute__((always_inline)) bool
-thread_record(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
-	      uint64_t t0, uint64_t t1, uint64_t bytes)
+thread_record_plain(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+		    uint64_t t0, uint64_t t1, uint64_t bytes)
 {
 	uint64_t ns;
 
-	if (__builtin_expect(t0 >= t->warm_end_ticks, 0))
-		thread_end_warmup(t);
 	if (t1 > t->deadline_ticks) {
 		STATS_SET(fs->discarded, fs->discarded + 1);
 		return false;
@@ -221,6 +244,52 @@ thread_record(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
 	else
 		stats_record(s, ns, bytes);
 	return true;
+}
+
+/* Does an op starting at tick t0 take thread_record_slow()? */
+static inline __attribute__((always_inline)) bool
+thread_record_gated(const struct fb_thread *t, uint64_t t0)
+{
+	return __builtin_expect(t0 >= t->warm_end_ticks, 0);
+}
+
+/*
+ * Hot path: count one op of flowop statistics `fs` that ran from tick t0
+ * to tick t1 into `s` (fs->op, or for an implicit open the flowop
+ * instance's open_stats: fs->open, or fs->op under filebench's rules).  An op
+ * that ended after the deadline is not counted but tallied as discarded,
+ * and false tells the flowop to stop the thread (FLOWOP_DONE).  With a
+ * warm-up, the first op starting after it first takes the baseline.
+ * `ts` is when an asynchronous op was submitted, t0 when its submission
+ * returned (THREAD_NO_SUBMIT: a synchronous op, t0 its start); `off` its
+ * offset: both only for the per-op logs (thread_record_slow()), which
+ * cost a run without them nothing but the compare that was there.
+ * Always inlined: the more flowop variants record ops, the sooner the
+ * compiler would otherwise make it a call in every op.
+ */
+static inline __attribute__((always_inline)) bool
+thread_record_split(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+		    uint64_t ts, uint64_t t0, uint64_t t1, uint64_t bytes, uint64_t off)
+{
+	if (thread_record_gated(t, t0))
+		return thread_record_slow(t, fs, s, ts, t0, t1, bytes, off);
+	return thread_record_plain(t, fs, s, t0, t1, bytes);
+}
+
+/* An op at offset `off` of its file (read, write: the logs' offset column). */
+static inline __attribute__((always_inline)) bool
+thread_record_at(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+		 uint64_t t0, uint64_t t1, uint64_t bytes, uint64_t off)
+{
+	return thread_record_split(t, fs, s, THREAD_NO_SUBMIT, t0, t1, bytes, off);
+}
+
+/* An op whose offset the logs do not know (0 there). */
+static inline __attribute__((always_inline)) bool
+thread_record(struct fb_thread *t, struct fo_stats *fs, struct op_stats *s,
+	      uint64_t t0, uint64_t t1, uint64_t bytes)
+{
+	return thread_record_split(t, fs, s, THREAD_NO_SUBMIT, t0, t1, bytes, 0);
 }
 
 int64_t thread_sample_iters(struct fb_thread *t, int k);

@@ -264,6 +264,39 @@ fail:
 	return -1;
 }
 
+int outfile_create(struct outfile *o, const char *what, const char *path,
+		   mode_t mode, const char *prefix, int flags)
+{
+	nlink_t links;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	o->what = what;
+	o->mode = mode;
+	o->dirfd = -1;
+	if (split_path(path, &o->dir, &o->base) < 0)
+		return -1;
+	o->dirfd = open_dir(path, o->dir);
+	if (o->dirfd < 0 || target_ok(o->dirfd, o->base, what, path, &links) < 0)
+		goto fail;
+	fd = create_temp(o, prefix);
+	if (fd < 0) {
+		log_error("cannot write %s: cannot create a temporary file in %s: %s",
+			path, o->dir, strerror(errno));
+		goto fail;
+	}
+	if (fchmod(fd, mode) < 0 || (flags && fcntl(fd, F_SETFL, flags) < 0)) {
+		log_error("cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	return fd;
+fail:
+	outfile_close(o);
+	return -1;
+}
+
 /*
  * The check is repeated here, just before the rename.  What remains is
  * the window between this fstatat() and renameat(): someone who may write
@@ -327,8 +360,8 @@ void outfile_close(struct outfile *o)
 	o->dir = NULL;
 }
 
-/* The mode a new results file gets: 0666 less the umask, like creat(2). */
-static mode_t default_mode(void)
+/* 0666 less the umask, like creat(2). */
+mode_t outfile_default_mode(void)
 {
 	mode_t mask = umask(0);
 
@@ -342,7 +375,7 @@ int atomic_write_file(const char *path, int (*fn)(FILE *f, const void *arg),
 	struct outfile o;
 	int rc = -1;
 
-	if (outfile_prepare(&o, "results", path, default_mode(), ".flowbench-results.",
+	if (outfile_prepare(&o, "results", path, outfile_default_mode(), ".flowbench-results.",
 			    fn, arg) < 0)
 		return -1;
 	rc = outfile_commit(&o);
@@ -374,6 +407,6 @@ int results_prepare_file(struct outfile *o, const char *path,
 			results_format_list(endings, sizeof(endings), RESULTS_ENDINGS));
 		return -1;
 	}
-	return outfile_prepare(o, "results", path, default_mode(), ".flowbench-results.",
+	return outfile_prepare(o, "results", path, outfile_default_mode(), ".flowbench-results.",
 			       write_formatted, &w);
 }

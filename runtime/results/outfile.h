@@ -48,6 +48,17 @@ int outfile_prepare(struct outfile *o, const char *what, const char *path,
 		    mode_t mode, const char *prefix,
 		    int (*fn)(FILE *f, const void *arg), const void *arg);
 int outfile_commit(struct outfile *o);
+/*
+ * outfile_prepare() for a file written later, by whoever holds the
+ * descriptor returned (per-op logs: the workers): the new temporary
+ * file beside the target, with `mode` and the status `flags` (O_APPEND)
+ * set.  The caller fsyncs and closes it before outfile_commit().  The
+ * descriptor, or -1 with the message printed.
+ */
+int outfile_create(struct outfile *o, const char *what, const char *path,
+		   mode_t mode, const char *prefix, int flags);
+/* The mode a new file gets: 0666 less the umask, like creat(2). */
+mode_t outfile_default_mode(void);
 void outfile_close(struct outfile *o);
 
 /*

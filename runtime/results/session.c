@@ -42,6 +42,7 @@
 #include "runtime/base/log.h"
 #include "runtime/results/comparability.h"
 #include "runtime/results/doc.h"
+#include "runtime/results/oplogfiles.h"
 #include "runtime/results/outfile.h"
 
 /* The plan's variables, as the results file lists them. */
@@ -57,14 +58,14 @@ static struct res_var *plan_vars(const struct plan *p)
 }
 
 /* One run; 0 when it completed with results, else 1 (error recorded). */
-static int one_run(const struct plan *p, const struct session_options *so,
+static int one_run(const struct plan *p, const struct run_options *ropt,
 		   struct results *res, struct run_outcome *o)
 {
 	time_t started = time(NULL);
 	int rc;
 
 	log_first_error_reset();
-	rc = run_plan(p, &so->run, o);
+	rc = run_plan(p, ropt, o);
 
 	if (o->stats && (results_add_run(res, p, o->stats, o->elapsed_s,
 					 (int64_t)started) < 0 ||
@@ -199,11 +200,60 @@ static int outputs_writable(const struct session_options *so)
 	return rc;
 }
 
+/* interrupt_on_exit()'s cleanup while the logs' temporary files exist. */
+static void discard_logs(void *arg)
+{
+	static const char msg[] = "flowbench: error: the per-op logs were not written\n";
+
+	results_oplog_discard_async(arg);
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more can be done */
+	}
+}
+
+/*
+ * The per-op logs' files, created before the run (none: nothing to do),
+ * removed by a second interrupt.  0 or -1 (said).
+ */
+static int logs_open(struct results_oplog *logs, const struct plan *p)
+{
+	sigset_t old;
+	int rc;
+
+	interrupt_hold(&old);
+	rc = results_oplog_open(logs, p);
+	if (rc == 0 && logs->nout)
+		interrupt_on_exit(discard_logs, logs, NULL);
+	interrupt_release(&old);
+	return rc;
+}
+
+/*
+ * After the runs: the logs kept when a run has results (also a partial
+ * one: its logs cover what it did), else removed.  The exit status.
+ */
+static int logs_close(struct results_oplog *logs, bool keep, int status)
+{
+	sigset_t old;
+
+	if (!logs->nout)
+		return status;
+	if (keep && results_oplog_commit(logs) < 0 && status == 0)
+		status = 1;
+	interrupt_hold(&old);
+	interrupt_on_exit(NULL, NULL, NULL);
+	results_oplog_close(logs);
+	interrupt_release(&old);
+	return status;
+}
+
 int session_run(const struct plan *p, const struct session_options *so)
 {
 	struct results res;
 	struct run_outcome o;
 	struct res_var *vars = plan_vars(p);
+	struct run_options ropt = so->run;
+	struct results_oplog logs;
 	struct comparability notes;
 	char cache[sizeof(o.cache)] = "";
 	double clock_read_ns = 0, clock_drift_ppm = NAN;
@@ -237,10 +287,16 @@ int session_run(const struct plan *p, const struct session_options *so)
 	}
 
 	interrupt_install();
+	if (logs_open(&logs, p) < 0) {
+		results_free(&res);
+		free(vars);
+		return 1;
+	}
+	ropt.oplog = logs.nout ? &logs.files : NULL;
 	for (int i = 0; i < so->repeat; i++) {
 		if (so->repeat > 1)
 			log_info("Run %d of %d", i + 1, so->repeat);
-		status = one_run(p, so, &res, &o);
+		status = one_run(p, &ropt, &res, &o);
 		comparability_add_run(&notes, p, &o);
 		reporter |= o.reporter;
 		if (o.cache[0])
@@ -263,6 +319,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 			results_print_aggregate(stdout, &res);
 		}
 	}
+	status = logs_close(&logs, res.nruns > 0, status);
 	if (reporter)
 		comparability_print(stdout, &notes);
 	if (so->noutputs > 0)

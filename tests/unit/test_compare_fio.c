@@ -20,6 +20,7 @@
 #include "compare/compare.h"
 #include "compare/html.h"
 #include "compare/load.h"
+#include "compare/tools.h"
 
 #include "tests/unit/check_main.h"
 
@@ -471,7 +472,7 @@ START_TEST(test_side_by_side)
 "note: fio.json is fio-3.33's JSON output with latency bins (json+): its percentiles are taken from the bins by flowbench's rule\n"
 "warning: fio.json was measured by fio-3.33 and flowbench.json by flowbench: the two tools' rules differ\n"
 "what compares between fio and flowbench:\n"
-"  rows: fio's job J is the rows J-read, J-write, J-trim and J-fsync (its syncs), the names import-fio gives the job's flowops; a job's clones (numjobs) are one row, as a flowop's threads are one line\n"
+"  rows: fio's job J is the rows J-read, J-write, J-trim and J-fsync (its syncs), the names import-fio gives the job's flowops (J.read and J.write for a mixed job, the members of its choice); a job's clones (numjobs) are one row, as a flowop's threads are one line\n"
 "  ops, ops/s, MB/s: the same I/O when import-fio mapped the job without a warning; fio's rates are over each job's own runtime, flowbench's over the run's\n"
 "  latency (ms/op, percentiles): fio's clat (submission to completion) against flowbench's op latency, the same span for a synchronous engine (sync, psync: one system call each) and for an asynchronous one (libaio, io_uring, posixaio: flowbench's aioread/aiowrite report fio's clat, with slat and lat beside it)\n"
 "  engine: fio's ioengine against the flowop import-fio chose for it (its comments and warnings say where they differ)\n"
@@ -548,6 +549,115 @@ START_TEST(test_side_by_side)
 END_TEST
 
 /* The report: fio's source in the header, the tools' list, the shared rows. */
+/* `text` with every "from" (quoted) replaced by "to": a new string. */
+static char *renamed(const char *text, const char *from, const char *to)
+{
+	char *out = NULL, quoted[64];
+	size_t olen = 0;
+	FILE *o = open_memstream(&out, &olen);
+
+	snprintf(quoted, sizeof(quoted), "\"%s\"", from);
+	for (const char *p = text; *p; ) {
+		const char *hit = strstr(p, quoted);
+
+		if (!hit) {
+			fputs(p, o);
+			break;
+		}
+		fwrite(p, 1, (size_t)(hit - p), o);
+		fprintf(o, "\"%s\"", to);
+		p = hit + strlen(quoted);
+	}
+	fclose(o);
+	return out;
+}
+
+/*
+ * fb-randread.json with its read flowop named `read` and its finish
+ * flowop `done`, written to a temporary file and loaded.
+ */
+static void load_renamed(const char *read, const char *done, struct rf_doc *doc)
+{
+	char *path = fixture("fb-randread.json"), *text = NULL, *r, *d;
+	char tmp[] = "/tmp/flowbench-align.XXXXXX";
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+	int fd;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_gt(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	r = renamed(text, "randread-read", read);
+	d = renamed(r, "randread-done", done);
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, d, strlen(d)), (ssize_t)strlen(d));
+	close(fd);
+	ck_assert_int_eq(rf_load(tmp, doc, stderr), 0);
+	doc->path = "flowbench.json";
+	unlink(tmp);
+	free(d);
+	free(r);
+	free(text);
+	free(path);
+}
+
+/*
+ * A mixed job's rows: import-fio makes the job a choice whose members are
+ * JOB.read and JOB.write, so fio's JOB-read is shown as JOB.read when the
+ * flowbench file has that and no JOB-read, with one note; a flowbench
+ * file that has JOB-read keeps fio's name.
+ */
+START_TEST(test_align_mixed)
+{
+	struct rf_doc docs[2];
+	char *text;
+
+	load("randread.jsonplus.json", &docs[0]);
+	load_renamed("randread.read", "randread-done", &docs[1]);
+	docs[0].path = "fio.json";
+	ck_assert_int_eq(rf_tools_align(docs, 2), 0);
+	ck_assert_ptr_nonnull(rf_find(&docs[0].runs[0], "randread.read", 0));
+	ck_assert_ptr_null(rf_find(&docs[0].runs[0], "randread-read", 0));
+	text = compared(docs, 2, CMP_TEXT);
+	ck_assert_msg(strstr(text, "note: fio.json: the rows JOB-read and JOB-write of a mixed job "
+			     "(rw=randrw, rw) are shown as JOB.read and JOB.write, the members of "
+			     "the choice import-fio makes of it\n"), "%s", text);
+	ck_assert_msg(strstr(text, "\nrandread.read  16516 ± -       20916 ± -  +26.6%"), "%s", text);
+	/* aligned twice: nothing more, the note once */
+	ck_assert_int_eq(rf_tools_align(docs, 2), 0);
+	free(text);
+	text = compared(docs, 2, CMP_TEXT);
+	ck_assert_ptr_null(strstr(strstr(text, "mixed job (rw=") + 1, "mixed job (rw="));
+	free(text);
+	rf_free(&docs[0]);
+	rf_free(&docs[1]);
+
+	/* the flowbench file has fio's own name: nothing renamed */
+	load("randread.jsonplus.json", &docs[0]);
+	load("fb-randread.json", &docs[1]);
+	ck_assert_int_eq(rf_tools_align(docs, 2), 0);
+	ck_assert_ptr_nonnull(rf_find(&docs[0].runs[0], "randread-read", 0));
+	ck_assert_ptr_null(docs[0].notes && json_array_size(docs[0].notes) ?
+			   strstr(json_string_value(json_array_get(docs[0].notes, 0)), "mixed") : NULL);
+	rf_free(&docs[0]);
+	rf_free(&docs[1]);
+
+	/* a percentage_random job: fio's one row is flowbench's two members */
+	load("randread.jsonplus.json", &docs[0]);
+	load_renamed("randread.read", "randread.read-seq", &docs[1]);
+	docs[0].path = "fio.json";
+	ck_assert_int_eq(rf_tools_align(docs, 2), 0);
+	ck_assert_ptr_nonnull(rf_find(&docs[0].runs[0], "randread-read", 0));
+	text = compared(docs, 2, CMP_TEXT);
+	ck_assert_msg(strstr(text, "note: fio.json: fio's row randread-read is flowbench's "
+			     "randread.read and randread.read-seq together"), "%s", text);
+	free(text);
+	rf_free(&docs[0]);
+	rf_free(&docs[1]);
+}
+END_TEST
+
 START_TEST(test_report)
 {
 	struct rf_doc docs[2];
@@ -585,6 +695,7 @@ static Suite *compare_fio_suite(void)
 	tcase_add_test(tc, test_documents);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_side_by_side);
+	tcase_add_test(tc, test_align_mixed);
 	tcase_add_test(tc, test_report);
 	suite_add_tcase(s, tc);
 	return s;

@@ -163,6 +163,62 @@ START_TEST(test_unknown_attribute)
 }
 END_TEST
 
+/*
+ * A process's per-op log attributes (lang/oplogattrs.c): into
+ * plan_proc.log, a bare prefix the process's name; every setting
+ * without its log, a bad window and a bad prefix a located error.
+ */
+START_TEST(test_oplog_attrs)
+{
+	static const char head[] = "define file name=f,path=/tmp,size=1m\n";
+	struct result r;
+	char src[512];
+	const struct plan_oplog *l;
+
+	compile_src(&r, "define file name=f,path=/tmp,size=1m\n"
+		    "define process name=p,latlog,bwlog=\"d/b\",histlog=\"h\",loghistmsec=20,"
+		    "loghistcoarseness=3,logavgmsec=5,logoffset,logshared { thread name=t {\n"
+		    "  flowop read name=r,filename=f,iosize=8k\n} }\nrun 1\n", NULL);
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	l = &r.plan.procs[0].log;
+	ck_assert_str_eq(l->prefix[PLAN_OPLOG_LAT], "p");
+	ck_assert_str_eq(l->prefix[PLAN_OPLOG_BW], "d/b");
+	ck_assert_ptr_null(l->prefix[PLAN_OPLOG_IOPS]);
+	ck_assert_str_eq(l->prefix[PLAN_OPLOG_HIST], "h");
+	ck_assert_uint_eq(l->hist_msec, 20);
+	ck_assert_int_eq(l->hist_coarseness, 3);
+	ck_assert_uint_eq(l->avg_msec, 5);
+	ck_assert(l->offset && l->shared);
+	ck_assert_int_eq(l->loc.line, 2);
+	release(&r);
+
+	static const struct { const char *attrs, *msg; } bad[] = {
+		{ "histlog=\"h\"", "t.f:2:31: process 'p': histlog= needs loghistmsec=" },
+		{ "latlog=\"x\",loghistmsec=5", "t.f:2:46: process 'p': loghistmsec= is the histogram log's window, and it has no histlog=" },
+		{ "latlog=\"x\",loghistcoarseness=1", "loghistcoarseness= is the histogram log's, and it has no histlog=" },
+		{ "logavgmsec=10", "t.f:2:34: process 'p': logavgmsec= applies to its per-op logs, and it has none" },
+		{ "logoffset", "logoffset= applies to its per-op logs" },
+		{ "latlog=false,logshared", "logshared= applies to its per-op logs" },
+		{ "histlog=\"h\",loghistmsec=5,logavgmsec=10", "logavgmsec= averages latlog=, bwlog= and iopslog=" },
+		{ "latlog=\"x\",logavgmsec=-1", "logavgmsec=-1 is not a window in milliseconds (0 to 1000000000000)" },
+		{ "histlog=\"h\",loghistmsec=0", "loghistmsec=0 is not a window in milliseconds (1 to" },
+		{ "histlog=\"h\",loghistmsec=5,loghistcoarseness=7", "loghistcoarseness=7 is not 0 to 6" },
+		{ "latlog=\"\"", "latlog=\"\" needs a prefix for its files' names" },
+		{ "bwlog=\"dir/\"", "bwlog=\"dir/\" needs a prefix" },
+		{ "iopslog=3", "iopslog= needs a prefix for its files' names (a string)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(src, sizeof(src), "%sdefine process name=p,%s { thread name=t {\n"
+			 "  flowop read name=r,filename=f,iosize=8k\n} }\nrun 1\n", head,
+			 bad[i].attrs);
+		compile_src(&r, src, NULL);
+		ck_assert_msg(r.errors >= 1, "%s: no error", bad[i].attrs);
+		HAS(&r, bad[i].msg);
+		release(&r);
+	}
+}
+END_TEST
+
 START_TEST(test_flowop_names)
 {
 	struct result r;
@@ -1004,6 +1060,7 @@ static Suite *compile_suite(void)
 	tcase_add_test(tc, test_define_overrides_set);
 	tcase_add_test(tc, test_define_typo);
 	tcase_add_test(tc, test_unknown_attribute);
+	tcase_add_test(tc, test_oplog_attrs);
 	tcase_add_test(tc, test_flowop_names);
 	tcase_add_test(tc, test_value_types);
 	tcase_add_test(tc, test_arithmetic);

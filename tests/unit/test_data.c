@@ -301,8 +301,6 @@ START_TEST(test_errors)
 	/* blockalign */
 	refused("flowop read name=w,filename=f,iosize=4k,blockalign=512",
 		"blockalign needs random", fb);
-	refused("flowop read name=w,filename=f,iosize=4k,random,randommap,blockalign=512",
-		"cannot be used with randommap", fb);
 	refused("flowop read name=w,filename=f,iosize=4k,random,blockalign=0",
 		"blockalign must be greater than 0", fb);
 	refused("flowop read name=w,filename=f,iosize=4k,random,blockalign=512",
@@ -319,6 +317,8 @@ START_TEST(test_accepted)
 		"flowop aiowrite name=w,filename=f,iosize=4k,data=zero",
 		"flowop aioread name=w,filename=f,iosize=4k,iodepth=2,misalign=4k,stride=8k",
 		"flowop aiowrite name=w,filename=f,iosize=4k,random,seqfollows,blockalign=512",
+		/* randommap over blocks of blockalign bytes (bmap.h) */
+		"flowop read name=w,filename=f,iosize=4k,random,randommap,blockalign=512",
 	};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {

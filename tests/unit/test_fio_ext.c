@@ -93,7 +93,8 @@ START_TEST(test_randommap)
 	refuses("flowop read name=r,filename=f,iosize=4k,randommap", PLAN_SEM_FLOWBENCH,
 		"randommap needs random");
 	refuses("flowop read name=r,filename=f,iosize=$rsz,random,randommap",
-		PLAN_SEM_FLOWBENCH, "randommap needs a constant iosize");
+		PLAN_SEM_FLOWBENCH, "randommap with a random iosize needs blockalign");
+	accepts("flowop read name=r,filename=f,iosize=$rsz,random,randommap,blockalign=512");
 	refuses("flowop read name=r,filename=f,iosize=4k,random,randommap",
 		PLAN_SEM_FILEBENCH, "--compat filebench refuses it");
 	refuses("flowop aiowrite name=a,filename=f,iosize=4k,random,randommap",

@@ -268,7 +268,9 @@ START_TEST(test_unsupported_all_listed)
 	    "iodepth_batch_complete_max, iodepth_low, buffer_pattern, "
 	    "buffer_compress_percentage, buffer_compress_chunk, zero_buffers, "
 	    "refill_buffers, scramble_buffers, dedupe_percentage, dedupe_mode, "
-	    "verify_pattern)");
+	    "verify_pattern, write_lat_log, write_bw_log, "
+	    "write_iops_log, write_hist_log, log_avg_msec, log_hist_msec, "
+	    "log_hist_coarseness, log_offset, per_job_logs)");
 	HAS(err, "job.fio: 3 errors");
 	free(out);
 	free(err);
@@ -2332,6 +2334,78 @@ START_TEST(test_fadvise_hint)
 }
 END_TEST
 
+/*
+ * Per-op logs: fio's write_*_log options become the process's latlog=,
+ * bwlog=, iopslog=, histlog= (a bare one takes the job's name, as fio's
+ * files do), with the settings the compiler accepts for the logs the
+ * job has; what fio's logs do that flowbench's cannot is refused with
+ * the reason (--lenient: NOT IMPORTED, the job's work unchanged).
+ */
+START_TEST(test_logs)
+{
+	struct ast_script script;
+	struct plan plan;
+	const struct plan_proc *a, *b;
+	char *out, *err;
+
+	import_compiled("[global]\nsize=1m\nwrite_lat_log=foo\nwrite_bw_log\n"
+			"write_iops_log=dir/io\nlog_avg_msec=100\nlog_offset=1\n"
+			"write_hist_log=h\nlog_hist_msec=200\nlog_hist_coarseness=2\n"
+			"[a]\nnumjobs=2\n[b]\nrw=write\nper_job_logs=0\nlog_avg_msec=0\n",
+			&out, &script, &plan);
+	HAS(out, "define process name=a,instances=$nthreads_1,latlog=\"foo\","
+	    "bwlog=\"a\",iopslog=\"dir/io\",histlog=\"h\",logavgmsec=100,"
+	    "loghistmsec=200,loghistcoarseness=2,logoffset\n");
+	HAS(out, "define process name=b,instances=$nthreads_2,latlog=\"foo\","
+	    "bwlog=\"b\",iopslog=\"dir/io\",histlog=\"h\",loghistmsec=200,"
+	    "loghistcoarseness=2,logoffset,logshared\n");
+	a = proc(&plan, "a");
+	b = proc(&plan, "b");
+	ck_assert_str_eq(a->log.prefix[PLAN_OPLOG_LAT], "foo");
+	ck_assert_str_eq(a->log.prefix[PLAN_OPLOG_BW], "a");
+	ck_assert_str_eq(b->log.prefix[PLAN_OPLOG_BW], "b");
+	ck_assert_str_eq(a->log.prefix[PLAN_OPLOG_IOPS], "dir/io");
+	ck_assert_str_eq(a->log.prefix[PLAN_OPLOG_HIST], "h");
+	ck_assert_uint_eq(a->log.avg_msec, 100);
+	ck_assert_uint_eq(b->log.avg_msec, 0);
+	ck_assert_uint_eq(a->log.hist_msec, 200);
+	ck_assert_int_eq(a->log.hist_coarseness, 2);
+	ck_assert(a->log.offset && b->log.offset);
+	ck_assert(!a->log.shared && b->log.shared);
+	plan_done(&plan, &script, out);
+
+	/* settings without their log: comments, nothing the compiler refuses */
+	import_compiled("[j]\nsize=1m\nwrite_hist_log=h\nlog_avg_msec=10\n",
+			&out, &script, &plan);
+	HAS(out, "# write_hist_log without log_hist_msec: fio's histogram log stays "
+	    "empty; none is written here\n");
+	HAS(out, "# log_avg_msec without write_lat_log, write_bw_log or write_iops_log");
+	HAS(out, "define process name=j,instances=$nthreads\n");
+	ck_assert(!plan_oplog_any(&proc(&plan, "j")->log));
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nlog_hist_msec=10\nlog_entries=4096\n",
+			&out, &script, &plan);
+	HAS(out, "# log_hist_msec without write_hist_log: no histogram log");
+	HAS(out, "# log_entries=4096: no effect on the I/O pattern");
+	plan_done(&plan, &script, out);
+
+	import_fails("[j]\nsize=1m\nwrite_lat_log=x\nlog_prio=1\n",
+		     "job.fio:4:1: log_prio is not supported: the priority column's");
+	import_fails("[j]\nsize=1m\nlog_max_value=1\n", "the window's mean");
+	import_fails("[j]\nsize=1m\nlog_compression=1m\n", "plain text");
+	import_fails("[j]\nsize=1m\nlog_unix_epoch=1\n", "count from the job's start");
+	import_fails("[j]\nsize=1m\nlog_hist_coarseness=7\n",
+		     "log_hist_coarseness=7 is too large: at most 6");
+	ck_assert_int_eq(import_lenient("[j]\nsize=1m\nwrite_lat_log=x\n"
+					"log_store_compressed=1\n", &out, &err), 0);
+	HAS(out, "NOT IMPORTED: log_store_compressed=1 (line 4: log_store_compressed "
+	    "is not supported: compressed logs");
+	HAS(out, "latlog=\"x\"");
+	free(out);
+	free(err);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("fio_import");
@@ -2377,6 +2451,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_number_ios_pct_random);
 	tcase_add_test(tc, test_include);
 	tcase_add_test(tc, test_exitall);
+	tcase_add_test(tc, test_logs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -531,6 +531,14 @@ static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_in
 			return r;
 		p->nblocks = 0;         /* every op comes here */
 		nbits = p->iosize_random ? span / ba : (span - p->iosize) / ba + 1;
+		if (nbits == 0) {
+			char what[112];
+
+			snprintf(what, sizeof(what), "blockalign %llu is larger than the "
+				 "%llu-byte working set of", (unsigned long long)ba,
+				 (unsigned long long)p->wss_bytes);
+			return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		}
 		if (p->bmap.nbits != nbits || !p->bmap.lv[0]) {
 			bmap_free(&p->bmap);
 			if (bmap_init(&p->bmap, nbits) != 0) {

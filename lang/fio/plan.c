@@ -523,35 +523,41 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
  * size.  With one size and blockalign = bs that is flowbench's own rule
  * (whole I/O-size blocks); sizes that vary (bssplit, bsrange) or another
  * blockalign get blockalign= (jp->blockalign).  fio's random map
- * (jp->randommap: one size, one file, no zones, not norandommap) is
- * flowbench's randommap, which permutes whole iosize blocks: with
- * another blockalign an error (dropped with --lenient: offsets then
- * multiples of bs).  Sequential I/O is not aligned by it in fio either.
+ * (jp->randommap: one file, no zones, not norandommap) is flowbench's
+ * randommap: with one size, a permutation of whole bs blocks; with sizes
+ * that vary, a map of blocks of the smallest size (blockalign, fio's own
+ * map: runtime/base/bmap.h).  A blockalign other than the smallest size
+ * with the map is an error (dropped with --lenient): fio draws its blocks
+ * in units of blockalign but marks them in units of the smallest size, a
+ * mix flowbench does not copy.  Sequential I/O is not aligned by it in
+ * fio either.
  */
 static int plan_blockalign(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
 	bool varies = o->nbss || o->bs_max;
-	uint64_t ba = o->blockalign ? o->blockalign : fio_bs_extreme(o, false);
+	uint64_t minbs = fio_bs_extreme(o, false);
+	uint64_t ba = o->blockalign ? o->blockalign : minbs;
 
-	jp->randommap = jp->random && !o->norandommap && !varies && !o->nzones &&
-			o->nrfiles <= 1;
+	jp->randommap = jp->random && !o->norandommap && !o->nzones && o->nrfiles <= 1;
 	if (!jp->random || (!varies && ba == o->bs))
 		return 0;
-	if (!jp->randommap) {
+	if (!jp->randommap || ba == minbs) {
 		jp->blockalign = ba;
 		return 0;
 	}
 	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "fio's random map "
-			"(flowbench's randommap) visits whole bs blocks")) {
+			"marks blocks of the smallest size")) {
 		jp->lo->blockalign = 0;
+		jp->blockalign = varies ? minbs : 0;
 		return 0;
 	}
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BLOCKALIGN), "job '%s': blockalign=%s "
-		   "with fio's random map is not supported: flowbench's randommap "
-		   "visits whole bs blocks (norandommap makes the offsets aligned to "
-		   "blockalign, drawn with replacement)", jp->s->name,
-		   o->text[FIO_OPT_BLOCKALIGN]);
+		   "with fio's random map is not supported: fio draws blocks of "
+		   "blockalign but marks blocks of the smallest size (%llu) done, and "
+		   "flowbench's randommap does one or the other (norandommap makes the "
+		   "offsets aligned to blockalign, drawn with replacement)", jp->s->name,
+		   o->text[FIO_OPT_BLOCKALIGN], (unsigned long long)minbs);
 	return -1;
 }
 

@@ -271,9 +271,13 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	else if (jp->random && !jp->randommap)
 		fprintf(out, "# fio's random map (every block once per pass): "
 			"not with %s; offsets drawn with replacement\n",
-			o->nbss || o->bs_max ? "several block sizes (flowbench's randommap needs "
-			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
+			o->nzones ? "zones (random_distribution=zoned)" :
 			"several files (each op on another file's slot)");
+	else if (jp->random && jp->blockalign)
+		fprintf(out, "# fio's random map: randommap over blocks of %llu bytes "
+			"(blockalign): a random block, or the next one not done yet, each "
+			"I/O cut short before a block done already, every block once per "
+			"pass, as fio's map\n", (unsigned long long)jp->blockalign);
 	if (jp->seqmix)
 		fprintf(out, "# percentage_random=%lld: each I/O's offset is random with "
 			"odds $pctrandom%s in 100, else it follows the job's previous "

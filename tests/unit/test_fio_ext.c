@@ -169,8 +169,14 @@ START_TEST(test_import_randommap)
 	ck_assert(!imported_randommap("[j]\nrw=randread\nsize=1m\nnrfiles=2\n",
 				      "j-read", "not with several files"));
 	ck_assert(!imported_randommap("[j]\nrw=randread\nsize=1m\n"
-				      "bssplit=4k/50:8k/50\n", "j-read",
-				      "not with several block sizes"));
+				      "random_distribution=zoned:50/10:50/90\n", "j-read-zone1",
+				      "not with zones"));
+	/* sizes that vary: the map of blocks of the smallest size, as fio's */
+	ck_assert(imported_randommap("[j]\nrw=randread\nsize=1m\n"
+				     "bssplit=4k/50:8k/50\n", "j-read",
+				     "# fio's random map: randommap over blocks of 4096 bytes"));
+	ck_assert(imported_randommap("[j]\nrw=randwrite\nsize=1m\n"
+				     "bsrange=4k-32k\n", "j-write", "randommap,blockalign=4k"));
 }
 END_TEST
 

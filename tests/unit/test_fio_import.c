@@ -1343,7 +1343,7 @@ START_TEST(test_bssplit)
 	    "{{10, 4k, 4k}, {50, 64k, 64k}, {40, 32k, 32k}})\n");
 	/* random offsets aligned to the smallest size, as fio's */
 	HAS(out, "random offsets are multiples of 4096 bytes, as fio aligns them");
-	HAS(out, "iosize=$iosize,random,blockalign=4k,");
+	HAS(out, "iosize=$iosize,random,randommap,blockalign=4k,");
 	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"),
 							 "blockalign"), 0), 4096);
 	ck_assert_int_eq(plan_flowop_attr(flowop(&plan, "j-read"), "iosize")->kind,
@@ -1809,7 +1809,7 @@ START_TEST(test_bsrange_blockalign)
 	HAS(out, "set $iosize=randvar(type=tabular,min=2k,round=4k,randtable="
 	    "{{100, 2k, 18k}})\n");
 	HAS(out, "# bsrange=16k-4k: each I/O's size drawn as fio draws it");
-	HAS(out, "iosize=$iosize,random,blockalign=4k,");
+	HAS(out, "iosize=$iosize,random,randommap,blockalign=4k,");
 	plan_done(&plan, &script, out);
 	/* not a multiple: 4k and 8k with odds 4/10 each, 10k the rest */
 	import_compiled("[j]\nsize=1m\nbsrange=4k:10k\nrw=read\n", &out, &script, &plan);
@@ -1827,10 +1827,15 @@ START_TEST(test_bsrange_blockalign)
 	HAS(out, "iosize=$iosize,random,blockalign=4k,");
 	HAS(out, "# blockalign=4k: random offsets are multiples of it (blockalign)\n");
 	plan_done(&plan, &script, out);
-	import_compiled("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=2k\n",
-			&out, &script, &plan);
+	import_compiled("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=2k\n"
+			"norandommap\n", &out, &script, &plan);
 	HAS(out, "iosize=$iosize,random,blockalign=2k,");
 	plan_done(&plan, &script, out);
+	/* fio's map marks blocks of the smallest size: another blockalign refused */
+	import_fails("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=2k\n",
+		     "job.fio:5:1: job 'j': blockalign=2k with fio's random map is not "
+		     "supported: fio draws blocks of blockalign but marks blocks of the "
+		     "smallest size (4096) done");
 
 	import_fails("[j]\nsize=1m\nbsrange=4k\n", "bsrange needs a range like 4k-64k");
 	import_fails("[j]\nsize=1m\nbsrange=4k-8k,4k-16k\n",
@@ -1916,7 +1921,7 @@ START_TEST(test_lenient_jobs)
 	    "per-clone offset)\n");
 	HAS(out, "# NOT IMPORTED: random_distribution=zoned:50/5:50/95 (line 6: ");
 	HAS(out, "# NOT IMPORTED: blockalign=4k (line 8: fio's random map "
-	    "(flowbench's randommap) visits whole bs blocks)\n");
+	    "marks blocks of the smallest size)\n");
 	compiled_with(out, "set $filesize=1m\n", &script, &plan);
 	plan_done(&plan, &script, out);
 	free(err);

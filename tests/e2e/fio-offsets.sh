@@ -9,11 +9,17 @@
 #  - posixaio with offset= and rw=write (time-based, 4 clones apart with
 #    offset_increment): each clone's pwrites stay in its region of 256k
 #    and wrap there (fio: back to its offset), never past it;
-#  - bsrange=4k-32k on random reads: the sizes are 4k, 8k, ..., 32k with
-#    odds 1/8 each (chi-square, 7 degrees of freedom, below 24.3: p >
-#    0.001), offsets multiples of 4k inside the file (fio aligns them to
-#    the smallest size); bsrange=4k-10k: 4k and 8k 40 % each, 10k 20 %;
-#    with fio installed, fio's own sizes pass the same test;
+#  - bsrange=4k-32k on random reads (norandommap: sizes as drawn): the
+#    sizes are 4k, 8k, ..., 32k with odds 1/8 each (chi-square, 7 degrees
+#    of freedom, below 24.3: p > 0.001), offsets multiples of 4k inside
+#    the file (fio aligns them to the smallest size); bsrange=4k-10k: 4k
+#    and 8k 40 % each, 10k 20 %; with fio installed, fio's own sizes pass
+#    the same test;
+#  - bsrange=4k-32k with fio's random map (its default): each pass covers
+#    every 4k block of the 1 MiB file exactly once before any block is
+#    read again (I/Os cut short before a block done already, as fio's),
+#    4 passes for io_size=4m; with fio installed, fio's own reads pass
+#    the same test;
 #  - iodepth=512 (above the old limit of 256): 512 reads in flight at once.
 . "$(dirname "$0")/lib.sh"
 need strace
@@ -102,7 +108,7 @@ EOF
 	cut -d' ' -f2 "$tmp/$1.so" >"$tmp/$1.offs"
 }
 eighths="4096=.125 8192=.125 12288=.125 16384=.125 20480=.125 24576=.125 28672=.125 32768=.125"
-imported bsr "[j]\nfilename=$tmp/bs\nrw=randread\nbsrange=4k-32k\nsize=16m\nio_size=1g\nnumber_ios=4000\n"
+imported bsr "[j]\nfilename=$tmp/bs\nrw=randread\nbsrange=4k-32k\nsize=16m\nio_size=1g\nnumber_ios=4000\nnorandommap\n"
 traced bsr pread64 "$tmp/bsr.f"
 sizes bsr
 set -- $(chi "$tmp/bsr.sizes" $eighths)
@@ -116,7 +122,7 @@ import sys
 sys.exit(0 if all(int(s) + int(o) <= 16 << 20 for s, o in (l.split() for l in open(sys.argv[1]))) else 1)
 EOF
 ok "bsrange=4k-32k: $1 reads, sizes 4k..32k each 1/8 (chi-square $2, 7 df), offsets multiples of 4k"
-imported bsr2 "[j]\nfilename=$tmp/bs2\nrw=randread\nbsrange=4k-10k\nsize=16m\nio_size=1g\nnumber_ios=3000\n"
+imported bsr2 "[j]\nfilename=$tmp/bs2\nrw=randread\nbsrange=4k-10k\nsize=16m\nio_size=1g\nnumber_ios=3000\nnorandommap\n"
 traced bsr2 pread64 "$tmp/bsr2.f"
 sizes bsr2
 set -- $(chi "$tmp/bsr2.sizes" 4096=.4 8192=.4 10240=.2)
@@ -124,7 +130,7 @@ set -- $(chi "$tmp/bsr2.sizes" 4096=.4 8192=.4 10240=.2)
 	fail "bsrange 4k-10k: chi-square $2 (2 df), size $3"
 ok "bsrange=4k-10k: $1 reads, 4k and 8k 40 % each, 10k 20 % (chi-square $2, 2 df)"
 if command -v fio >/dev/null; then
-	printf "[j]\nfilename=$tmp/fio-bs\nrw=randread\nbsrange=4k-32k\nsize=16m\nio_size=1g\nnumber_ios=4000\n" >"$tmp/fbs.fio"
+	printf "[j]\nfilename=$tmp/fio-bs\nrw=randread\nbsrange=4k-32k\nsize=16m\nio_size=1g\nnumber_ios=4000\nnorandommap\nnorandommap\n" >"$tmp/fbs.fio"
 	strace -f -qq -e trace=pread64 -e signal=none -o "$tmp/fbs.st" \
 		fio --output=/dev/null "$tmp/fbs.fio" >/dev/null 2>&1 || fail "fio failed"
 	sizes fbs
@@ -132,6 +138,56 @@ if command -v fio >/dev/null; then
 	[ "$3" = - ] && awk -v x="$2" 'BEGIN { exit !(x < 24.3) }' ||
 		fail "fio's own bsrange=4k-32k: chi-square $2, size $3"
 	ok "fio's own sizes for bsrange=4k-32k pass the same test ($1 reads, chi-square $2)"
+fi
+
+# ---- bsrange with fio's random map -------------------------------------
+# passes NAME: the reads of $tmp/NAME.so cut into passes (a pass ends
+# before the first read of a 4k block read already in it); prints "passes
+# full-passes reads", or why it fails: a pass but the last that does not
+# cover all 256 blocks, a size not a multiple of 4k up to 32k, a read not
+# inside the 1 MiB file
+passes() {
+	python3 - "$tmp/$1.so" <<'EOF'
+import sys
+seen, passes, full, n = set(), 1, 0, 0
+for line in open(sys.argv[1]):
+    size, off = map(int, line.split())
+    n += 1
+    if size % 4096 or size > 32768 or off % 4096 or off + size > 1 << 20:
+        print(f"bad read: {size} bytes at {off}")
+        sys.exit(1)
+    blocks = set(range(off // 4096, (off + size) // 4096))
+    if blocks & seen:
+        if len(seen) != 256:
+            print(f"pass {passes}: a block read again after {len(seen)} of 256")
+            sys.exit(1)
+        full += 1
+        passes += 1
+        seen = set()
+    seen |= blocks
+if len(seen) == 256:
+    full += 1
+print(passes, full, n)
+EOF
+}
+imported map "[j]\nfilename=$tmp/mp\nrw=randread\nbsrange=4k-32k\nsize=1m\nio_size=4m\n"
+grep -q 'iosize=$iosize,random,randommap,blockalign=4k' "$tmp/map.f" ||
+	fail "map: $(grep 'flowop read' "$tmp/map.f")"
+traced map pread64 "$tmp/map.f"
+sizes map
+out=$(passes map) || fail "map: $out"
+set -- $out
+[ "$2" -ge 4 ] || fail "map: $2 full passes of 256 blocks (io_size=4m: 4)"
+ok "bsrange=4k-32k with the random map: $3 reads in $1 passes, each of the $2 full ones every 4k block once"
+if command -v fio >/dev/null; then
+	printf "[j]\nfilename=$tmp/fio-mp\nrw=randread\nbsrange=4k-32k\nsize=1m\nio_size=4m\n" >"$tmp/fmp.fio"
+	strace -f -qq -e trace=pread64 -e signal=none -o "$tmp/fmp.st" \
+		fio --output=/dev/null "$tmp/fmp.fio" >/dev/null 2>&1 || fail "fio failed"
+	sizes fmp
+	out=$(passes fmp) || fail "fio's map: $out"
+	set -- $out
+	[ "$2" -ge 4 ] || fail "fio's map: $2 full passes"
+	ok "fio's own reads pass the same test: $3 reads in $1 passes"
 fi
 
 # ---- a queue deeper than 256 -------------------------------------------

@@ -101,6 +101,11 @@ struct fio_opts {
 	int nzones;
 	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
 	int nbss;
+	/* bssplit=READS,WRITES (bss_dirs): bss the reads' split, bss_w the
+	 * writes'; fio_plan_job() keeps the job's direction's in bss */
+	const struct fio_bs *bss_w;
+	int nbss_w;
+	bool bss_dirs;
 	/* bsrange=A-B with A < B: fio draws each size (write.c's table);
 	 * bs is A then, bs_max B; 0: no range */
 	uint64_t bs_max;

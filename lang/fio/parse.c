@@ -691,33 +691,30 @@ static int set_randdist(const struct opt_spec *o, const char *v,
 }
 
 /*
- * bssplit=SIZE/PCT:SIZE/PCT:...: the share of the I/Os of each size.  A
- * size without a percentage takes an equal part of what the others leave
- * (which must divide evenly: flowbench's table has whole percentages);
- * the percentages total 100.  Sizes per direction (',') are an error:
- * flowbench's reads and writes of a job share one size.
+ * One direction's part of bssplit: SIZE/PCT:SIZE/PCT:..., a size without
+ * a percentage sharing the rest evenly.  An empty part (fio: that
+ * direction keeps bs) gives *n = 0.
  */
-static int set_bssplit(const struct opt_spec *o, const char *v,
-		       struct fio_opts *opts, struct arena *a, struct diag *d,
-		       struct src_loc loc)
+static int bssplit_part(const struct opt_spec *o, const char *v, const char *part,
+			const struct fio_bs **out, int *nout, struct arena *a,
+			struct diag *d, struct src_loc loc)
 {
 	struct fio_bs *bss;
 	char *copy, *z, *save = NULL;
 	int n = 1, i = 0, total = 0, open = 0;
 
-	if (strchr(v, ',')) {
-		diag_error(d, loc, "%s=%s: sizes per direction (',') are not "
-			   "supported: one split for reads and writes", o->name, v);
-		return -1;
-	}
-	for (const char *p = v; *p; p++)
+	*out = NULL;
+	*nout = 0;
+	if (!*part)
+		return 0;
+	for (const char *p = part; *p; p++)
 		n += *p == ':';
 	if (n > 100) {
 		diag_error(d, loc, "%s: at most 100 sizes", o->name);
 		return -1;
 	}
 	bss = arena_alloc(a, (size_t)n * sizeof(*bss));
-	copy = arena_strdup(a, v);
+	copy = arena_strdup(a, part);
 	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
 		char *slash = strchr(z, '/'), *end;
 		long pct = -1;
@@ -752,9 +749,46 @@ static int set_bssplit(const struct opt_spec *o, const char *v,
 	for (int k = 0; k < n; k++)
 		if (bss[k].pct < 0)
 			bss[k].pct = (100 - total) / open;
-	opts->bss = bss;
-	opts->nbss = n;
+	*out = bss;
+	*nout = n;
 	return 0;
+}
+
+/*
+ * bssplit: one split for reads and writes, or as fio splits it at ','
+ * READS,WRITES[,TRIMS] (an empty part: that direction keeps bs; trims
+ * are not read: flowbench has none).  fio_plan_job() takes the
+ * job's direction's (fio_bssplit_direction()).
+ */
+static int set_bssplit(const struct opt_spec *o, const char *v,
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
+{
+	char *copy = arena_strdup(a, v), *w = strchr(copy, ','), *t = NULL;
+
+	if (w) {
+		*w++ = '\0';
+		t = strchr(w, ',');
+		if (t)
+			*t++ = '\0';
+	}
+	if ((t && strchr(t, ',')) || bssplit_part(o, v, copy, &opts->bss, &opts->nbss,
+						  a, d, loc) < 0)
+		goto bad;
+	opts->bss_dirs = w != NULL;
+	if (!w) {
+		opts->bss_w = opts->bss;
+		opts->nbss_w = opts->nbss;
+		if (!opts->nbss)
+			diag_error(d, loc, "%s=: no size (SIZE/PCT:SIZE/PCT:...)", o->name);
+		return opts->nbss ? 0 : -1;
+	}
+	return bssplit_part(o, v, w, &opts->bss_w, &opts->nbss_w, a, d, loc);
+bad:
+	if (t && strchr(t, ','))
+		diag_error(d, loc, "%s=%s: at most three parts (reads, writes, trims)",
+			   o->name, v);
+	return -1;
 }
 
 /* sync: fio's synchronous writes.  0/none and 1/sync (O_SYNC, which

@@ -700,6 +700,43 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 	return -1;
 }
 
+/* Do two splits of bssplit hold the same sizes with the same shares? */
+static bool bss_same(const struct fio_bs *a, int na, const struct fio_bs *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a[i].size != b[i].size || a[i].pct != b[i].pct)
+			return false;
+	return true;
+}
+
+/*
+ * bssplit=READS,WRITES: a job that only writes takes the writes' split
+ * (fio uses a direction's own); one that only reads keeps the reads'.
+ * A job that does both with two different splits is refused: its read
+ * and write flowops share one $iosize.
+ */
+static int plan_bssplit_direction(struct emit *e, struct job_plan *jp)
+{
+	struct fio_opts *o = jp->lo;
+
+	if (!o->bss_dirs)
+		return 0;
+	if (fio_is_write(o->rw)) {
+		o->bss = o->bss_w;
+		o->nbss = o->nbss_w;
+		return 0;
+	}
+	if (!fio_is_mixed(o->rw) || bss_same(o->bss, o->nbss, o->bss_w, o->nbss_w))
+		return 0;
+	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BSSPLIT), "job '%s': bssplit=%s: "
+		   "a split for reads and another for writes on a job that does both "
+		   "is not supported: its read and write flowops share one size "
+		   "($iosize)", jp->s->name, o->text[FIO_OPT_BSSPLIT]);
+	return -1;
+}
+
 /* Decide everything about one job; errors for what cannot be expressed. */
 int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 {
@@ -749,8 +786,8 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->io_size && o->size_pct)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IO_SIZE), "job '%s': io_size "
 			   "with size=N%% is not supported", jp->s->name);
-	if (e->d->errors != errs || fio_plan_filename_format(e, jp) < 0 ||
-	    plan_file(e, jp, index) < 0)
+	if (e->d->errors != errs || plan_bssplit_direction(e, jp) < 0 ||
+	    fio_plan_filename_format(e, jp) < 0 || plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;

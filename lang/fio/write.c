@@ -165,9 +165,11 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
 			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]));
 	if (o->nbss)
-		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
+		fprintf(out, "# bssplit=%s: each I/O's size is drawn from %s table "
 			"(a tabular randvar, $iosize%s)%s\n",
 			fio_commented(e, o->text[FIO_OPT_BSSPLIT]),
+			!o->bss_dirs ? "a" : fio_is_write(o->rw) ? "the writes'" :
+			fio_is_mixed(o->rw) ? "the one" : "the reads'",
 			jp->sfx, jp->blockalign ? arena_printf(&e->a, "; random offsets "
 			"are multiples of %llu bytes, as fio aligns them (blockalign)",
 			(unsigned long long)jp->blockalign) : "");

@@ -1365,8 +1365,36 @@ START_TEST(test_bssplit)
 	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k:16k:32k\n",
 		     "the percentages must total 100 (here 50, and 3 sizes without one "
 		     "to share the rest evenly)");
-	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/50,16k/100\n",
-		     "sizes per direction (',') are not supported");
+	/* per direction (fio's READS,WRITES): a job's own direction's split */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\nbssplit=4k/50:8k/50,16k/25:64k\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=16k,round=16k,randtable="
+	    "{{25, 16k, 16k}, {75, 64k, 64k}})\n");
+	HAS(out, "drawn from the writes' table");
+	HAS(out, "randommap,blockalign=16k,");
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=read\nbssplit=4k/50:8k/50,16k/100,512/100\n",
+			&out, &script, &plan);
+	HAS(out, "randtable={{50, 4k, 4k}, {50, 8k, 8k}})\n");
+	HAS(out, "drawn from the reads' table");
+	plan_done(&plan, &script, out);
+	/* an empty part: that direction keeps bs */
+	import_compiled("[j]\nsize=1m\nrw=write\nbs=8k\nbssplit=4k/50:8k/50,\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=8k\n");
+	plan_done(&plan, &script, out);
+	/* the same split twice is one split for a mix */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nbssplit=4k/50:8k/50,4k/50:8k/50\n",
+			&out, &script, &plan);
+	HAS(out, "randtable={{50, 4k, 4k}, {50, 8k, 8k}})\n");
+	plan_done(&plan, &script, out);
+	import_fails("[j]\nsize=1m\nrw=randrw\nbssplit=4k/50:8k/50,16k/100\n",
+		     "job.fio:4:1: job 'j': bssplit=4k/50:8k/50,16k/100: a split for reads "
+		     "and another for writes on a job that does both is not supported: "
+		     "its read and write flowops share one size ($iosize)");
+	import_fails("[j]\nsize=1m\nbssplit=4k,8k,16k,32k\n",
+		     "bssplit=4k,8k,16k,32k: at most three parts (reads, writes, trims)");
+	import_fails("[j]\nsize=1m\nbssplit=\n", "bssplit=: no size");
 	import_fails("[j]\nsize=1m\nbssplit=4k/x:8k/50\n", "'x' is not a percentage 0..100");
 	import_fails("[j]\nsize=1m\nbssplit=4q/50:8k/50\n",
 		     "bssplit needs a positive size like 4k, 1m or 20g, not '4q'");

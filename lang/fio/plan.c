@@ -819,8 +819,8 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		   !o->seq_add && !jp->fsyncs && !jp->aio && !o->thinktime_us &&
 		   !o->rate && !o->rate_iops && !o->nbss && !o->bs_max && !o->number_ios;
 	/* the others wrap op by op (one file; a stride wraps by itself) */
-	jp->seqwrap = o->time_based && !jp->wrap && jp->writes && o->nrfiles == 1 &&
-		      !o->seq_add;
+	jp->seqwrap = o->time_based && !jp->wrap && jp->writes &&
+		      (!jp->random || jp->seqmix) && o->nrfiles == 1 && !o->seq_add;
 	return 0;
 }
 

@@ -11,7 +11,9 @@
  *
  *  - Each thread instance has one context per engine its flowops use
  *    (an io_uring, a libaio context, glibc's POSIX AIO), of AIO_DEPTH
- *    requests, created by the init of its first flowop on that engine
+ *    requests or, when its flowops' iodepths add up to more, of their
+ *    sum (aio_ctx_depth(), at most AIO_DEPTH_MAX), created by the init
+ *    of its first flowop on that engine
  *    (before the start barrier).  They hang off the thread's slot for
  *    this family (thread_family_slot(): struct aio_thread, reference
  *    counted by every aio flowop of the thread), freed after the fini of
@@ -38,9 +40,9 @@
  *    sequential reads wrap to offset 0 at submission once the offset
  *    reaches the file's size (its size at population or when the slot
  *    opened it, the larger), so no read is issued past the end.
- *  - Back-pressure: with AIO_DEPTH requests in flight on its engine,
- *    aiowrite and aioread first wait for one completion, so a thread
- *    without aiowait still runs.
+ *  - Back-pressure: with the context's depth of requests in flight on
+ *    its engine, aiowrite and aioread first wait for one completion, so
+ *    a thread without aiowait still runs.
  *  - aiowait waits, on each engine context of the thread with requests
  *    in flight, until at least max(1, in flight / 2) of them completed
  *    (filebench's target), reaping every completion it sees, and records
@@ -156,18 +158,25 @@ struct aio_req {
 /* This family's key to its per-thread slot: the address is what counts. */
 static const char aio_family_key;
 
-/* A thread's context on one engine, and its request table. */
+/*
+ * A thread's context on one engine, and its request table: `depth`
+ * entries in each array, allocated with it (aio_ctx_get()).
+ */
 struct aio_ctx {
 	const struct aio_engine *eng;
 	void *e;                  /* the engine's own context */
+	unsigned depth;           /* requests it holds (tags below it) */
 	unsigned inflight;        /* requests taken: submitted or prepared */
 	unsigned npend;           /* of those, prepared but not submitted yet */
 	unsigned nfree;
-	uint16_t free[AIO_DEPTH]; /* stack of free request tags */
-	uint16_t pend[AIO_DEPTH]; /* the prepared requests, oldest first */
-	struct aio_req req[AIO_DEPTH];
-	struct aio_event ev[AIO_DEPTH];
+	uint16_t *free;           /* stack of free request tags */
+	uint16_t *pend;           /* the prepared requests, oldest first */
+	struct aio_req *req;
+	struct aio_event *ev;
 };
+/* What one entry of the context's table takes (need hooks). */
+#define AIO_CTX_REQ_BYTES \
+	(2 * sizeof(uint16_t) + sizeof(struct aio_req) + sizeof(struct aio_event))
 
 /*
  * The one queue the asynchronous members of a choice share (fio's
@@ -265,7 +274,7 @@ static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst
 static enum flowop_result aio_reap_all(struct fb_thread *t, const struct flowop_inst *fi,
 				       struct aio_ctx *c, unsigned how)
 {
-	struct aio_wait w = { .want = c->inflight, .max = AIO_DEPTH, .how = how };
+	struct aio_wait w = { .want = c->inflight, .max = c->depth, .how = how };
 
 	return c->inflight ? aio_reap(t, fi, c, &w) : FLOWOP_OK;
 }
@@ -386,26 +395,59 @@ static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 }
 
 /*
+ * The requests a context of engine `k` holds for plan thread `thread`:
+ * AIO_DEPTH, or the sum of the iodepths of the thread's aioread and
+ * aiowrite flowops on that engine when larger (each keeps its own
+ * queue full), at most AIO_DEPTH_MAX.  From the plan alone, so that the
+ * need hooks count what init allocates.
+ */
+static unsigned aio_ctx_depth(const struct plan *p, int thread, int k)
+{
+	const struct plan_thread *pt;
+	uint64_t sum = 0;
+
+	if (!p || thread < 0 || thread >= p->nthreads)  /* (a test's thread) */
+		return AIO_DEPTH;
+	pt = &p->threads[thread];
+	for (int i = pt->first_flowop; i < pt->first_flowop + pt->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+
+		if (f->ops && f->ops->split_latency && f->nattr >= AIO_COUNT &&
+		    aio_engine_index(&f->attr[AIO_IOENGINE]) == k)
+			sum += (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
+	}
+	return sum <= AIO_DEPTH ? AIO_DEPTH : sum >= AIO_DEPTH_MAX ? AIO_DEPTH_MAX :
+	       (unsigned)sum;
+}
+
+/*
  * The thread's context on engine `k`, created by its first flowop on
- * it.  NULL with the run's error set (the engine says why it is not
- * available).
+ * it, for aio_ctx_depth() requests.  NULL with the run's error set (the
+ * engine says why it is not available).
  */
 static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst *fi,
 				   struct aio_thread *th, int k)
 {
 	const struct aio_engine *eng = aio_engines[k];
 	struct aio_ctx *c = th->ctx[k];
+	unsigned depth;
 	char why[512];
 	int err;
 
 	if (c)
 		return c;
-	c = calloc(1, sizeof(*c));
+	depth = aio_ctx_depth(t->plan, t->thread, k);
+	c = calloc(1, sizeof(*c) + depth * AIO_CTX_REQ_BYTES);
 	if (!c) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
 		return NULL;
 	}
-	err = eng->open(&c->e, why, sizeof(why));
+	c->depth = depth;
+	c->req = (struct aio_req *)(c + 1);
+	c->ev = (struct aio_event *)(c->req + depth);
+	c->free = (uint16_t *)(c->ev + depth);
+	c->pend = c->free + depth;
+	err = eng->open(&c->e, depth, why, sizeof(why));
 	if (err) {
 		free(c);
 		thread_fail(t, "flowop %s: asynchronous I/O needs %s, which is not "
@@ -414,9 +456,9 @@ static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst
 		return NULL;
 	}
 	c->eng = eng;
-	for (unsigned i = 0; i < AIO_DEPTH; i++)
-		c->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
-	c->nfree = AIO_DEPTH;
+	for (unsigned i = 0; i < depth; i++)
+		c->free[i] = (uint16_t)(depth - 1 - i);
+	c->nfree = depth;
 	th->ctx[k] = c;
 	return c;
 }
@@ -464,8 +506,11 @@ static enum flowop_result aio_failed(struct fb_thread *t,
 		return common_fail(t, fi, q->write ? "asynchronous write of" :
 				   "asynchronous read of", &where, NULL,
 				   (int64_t)q->off, -res);
-	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
-		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
+	if (p && s->fd >= 0 && s->gen == q->gen &&
+	    (q->buf >= 0 ? ap->bufsz : p->bufsize) >= q->len) {
+		const char *buf = q->buf >= 0 ? ap->bufs + (uint64_t)q->buf * ap->bufsz :
+				  p->buf;
+		ssize_t n = pwrite(s->fd, buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
 
 		if (n < 0)
@@ -700,9 +745,11 @@ static enum flowop_result aio_before_regrow(struct fb_thread *t,
 }
 
 /*
- * (Re)allocate an iodepth read flowop's buffers: `depth` of `size`
- * bytes each, rounded up to IO_ALIGN, touched now so that no page fault
- * lands in a timed request.  None may be in flight.  0 or FLOWOP_ERROR.
+ * (Re)allocate an iodepth flowop's buffers (reads; writes with data
+ * attributes): `depth` of `size` bytes each, rounded up to IO_ALIGN,
+ * touched now so that no page fault lands in a timed request: zeros for
+ * reads, each write buffer filled on its own by the data rule (as fio
+ * fills each of its buffers).  None may be in flight.  0 or FLOWOP_ERROR.
  */
 static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 			  struct aio_priv *p, uint64_t size)
@@ -715,11 +762,15 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 	if (bufsz > UINT64_MAX / p->depth ||
 	    posix_memalign(&b, IO_ALIGN, bufsz * p->depth) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate iodepth %u x %llu bytes "
-			    "of read buffers", fi->pf->name, p->depth,
-			    (unsigned long long)bufsz);
+			    "of %s buffers", fi->pf->name, p->depth,
+			    (unsigned long long)bufsz, p->read ? "read" : "write");
 		return FLOWOP_ERROR;
 	}
-	memset(b, 0, bufsz * p->depth);
+	if (p->read)
+		memset(b, 0, bufsz * p->depth);
+	else
+		for (unsigned i = 0; i < p->depth; i++)
+			io_fill(&p->io, (char *)b + (uint64_t)i * bufsz, bufsz);
 	p->bufs = b;
 	p->bufsz = bufsz;
 	for (unsigned i = 0; i < p->depth; i++)
@@ -729,7 +780,7 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 }
 
 /*
- * An iodepth read's random iosize sample outgrew the buffers: wait for
+ * An iodepth flowop's random iosize sample outgrew the buffers: wait for
  * every request in flight (this flowop's use them), then allocate larger
  * ones.  Almost never in a run: only for a sample larger than all before.
  */
@@ -744,9 +795,10 @@ static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_ins
 }
 
 /*
- * A sequential read's offset: wrap to 0 once it reached the file's size
- * (the larger of its size at population and when the slot opened it,
- * looked up once per open), so that no read is issued past the end.
+ * A sequential read's offset: wrap to the start (0, or misalign) once it
+ * reached the file's size (the larger of its size at population and when
+ * the slot opened it, looked up once per open), so that no read is
+ * issued past the end.  (A stride wraps inside the working set itself.)
  */
 static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 			      const struct fb_slot *s, uint64_t off)
@@ -764,7 +816,7 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 		p->eof_slot = s;
 		p->eof_gen = s->gen;
 	}
-	return off >= p->eof ? 0 : off;
+	return off >= p->eof ? p->io.misalign : off;
 }
 
 /*
@@ -773,12 +825,14 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * the request is prepared and counted in flight, or nothing is (FLOWOP_OK
  * or why not).  `counted`: a write whose op is recorded at its
  * submission (aiowrite's filebench variant: never a read, no iodepth
- * buffers).  Always inlined with a constant, so the default's code
- * (counted false) has no trace of it.
+ * buffers).  `data`: a write whose contents change per write (refill,
+ * scramble: data.h), made in its own buffer before it is queued.
+ * Always inlined with constants, so the default's code (both false)
+ * has no trace of them.
  */
 static inline __attribute__((always_inline)) enum flowop_result
 aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
-	       struct aio_ctx *c, bool counted)
+	       struct aio_ctx *c, bool counted, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->io.sel);
@@ -814,6 +868,8 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 		}
 		b = p->bfree[--p->nbfree];
 		buf = p->bufs + (uint64_t)b * p->bufsz;
+		if (data)
+			data_before_write(p->io.data, buf, p->io.iosize, off);
 	}
 	i = c->free[c->nfree - 1];
 	q = &c->req[i];
@@ -842,7 +898,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	p->inflight++;
 	if (p->mix)
 		p->mix->inflight++;
-	if (!p->io.random)
+	if (p->io.sets_offset)
 		s->offset = off + q->len;
 	return FLOWOP_OK;
 }
@@ -850,7 +906,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 static enum flowop_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				      struct aio_ctx *c)
 {
-	return aio_prepare_as(t, fi, c, false);
+	return aio_prepare_as(t, fi, c, false, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
@@ -860,8 +916,8 @@ static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *f
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
@@ -919,16 +975,18 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
  * them, then reap as fio does with a full queue (aio_depth_wait()).
  * Polling (fio's, both completion options 0) reaps after each
  * submission instead, and an execution prepares at most N requests.
+ * `data` as aio_prepare_as()'s.
  */
-static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+static inline __attribute__((always_inline)) enum flowop_result
+aio_run_depth_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res = FLOWOP_OK, sub;
 
 	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
-	     c->inflight < AIO_DEPTH; n++) {
-		res = aio_prepare(t, fi, c);
+	     c->inflight < c->depth; n++) {
+		res = aio_prepare_as(t, fi, c, false, data);
 		if (res != FLOWOP_OK)
 			break;
 		if (c->npend >= p->batch) {
@@ -949,9 +1007,20 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
-	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
+	if (p->polling && p->inflight < p->depth && c->inflight < c->depth)
 		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
 	return aio_depth_wait(t, fi, p, true);
+}
+
+static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, false);
+}
+
+/* aiowrite with iodepth whose contents change per write (aio_io_init() chose it). */
+static enum flowop_result aio_run_depth_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, true);
 }
 
 /*
@@ -960,20 +1029,22 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
  * draws each request's direction; the requests are submitted once
  * iodepth_batch_submit are prepared (whichever members prepared them),
  * and a full shared queue is reaped as fio reaps one (aio_depth_wait():
- * completions of every member, down to iodepth_low).
+ * completions of every member, down to iodepth_low).  `data` as
+ * aio_prepare_as()'s.
  */
-static enum flowop_result aio_run_mixed(struct fb_thread *t, struct flowop_inst *fi)
+static inline __attribute__((always_inline)) enum flowop_result
+aio_run_mixed_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 
-	if (__builtin_expect(p->mix->inflight >= p->depth || c->inflight == AIO_DEPTH, 0)) {
+	if (__builtin_expect(p->mix->inflight >= p->depth || c->inflight == c->depth, 0)) {
 		res = aio_depth_wait(t, fi, p, true);   /* another use of the context filled it */
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare(t, fi, c);
+	res = aio_prepare_as(t, fi, c, false, data);
 	if (res != FLOWOP_OK)
 		return res;
 	if (p->inflight > p->max_inflight)
@@ -990,9 +1061,20 @@ static enum flowop_result aio_run_mixed(struct fb_thread *t, struct flowop_inst 
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	if (p->mix->inflight < p->depth && c->inflight < AIO_DEPTH)
+	if (p->mix->inflight < p->depth && c->inflight < c->depth)
 		return FLOWOP_OK;
 	return aio_depth_wait(t, fi, p, true);
+}
+
+static enum flowop_result aio_run_mixed(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_mixed_as(t, fi, false);
+}
+
+/* aio_run_mixed() of an aiowrite whose contents change per write. */
+static enum flowop_result aio_run_mixed_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_mixed_as(t, fi, true);
 }
 
 /*
@@ -1010,15 +1092,15 @@ static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_ins
 	enum flowop_result res;
 	uint64_t t0, t1, len;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare_as(t, fi, c, true);
+	res = aio_prepare_as(t, fi, c, true, false);
 	if (res != FLOWOP_OK)
 		return res;
 	len = p->io.iosize;
@@ -1047,7 +1129,7 @@ static void aio_depth_setup(struct aio_priv *p, const struct plan_flowop *f)
 	p->batch = batch > 0 ? (unsigned)batch : p->depth;
 	p->cmin = (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1);
 	p->cmax = plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) ?
-		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH;
+		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH_MAX;
 	p->polling = p->cmin == 0 && p->cmax == 0;
 	if (p->cmax < p->cmin)
 		p->cmax = p->cmin;
@@ -1080,9 +1162,9 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		goto fail;
 	if (io_priv_setup(t, fi, &p->io) != 0)
 		goto fail;
-	if (p->depth > AIO_DEPTH) {     /* validate() said so already */
+	if (p->depth > AIO_DEPTH_MAX) {     /* validate() said so already */
 		thread_fail(t, "flowop %s: iodepth %u is more than %u", fi->pf->name,
-			    p->depth, AIO_DEPTH);
+			    p->depth, AIO_DEPTH_MAX);
 		goto fail;
 	}
 	if (p->depth) {
@@ -1091,7 +1173,8 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		if (choice >= 0 && !(p->mix = aio_mix_get(t, fi, p->th, choice)))
 			goto fail;
 	}
-	if (read && p->depth) {
+	/* reads, and writes of data of their own, have a buffer per request */
+	if (p->depth && (read || p->io.data)) {
 		p->bfree = calloc(p->depth, sizeof(*p->bfree));
 		if (!p->bfree) {
 			thread_fail(t, "flowop %s: out of memory", fi->pf->name);
@@ -1100,6 +1183,8 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		if (aio_bufs_alloc(t, fi, p, p->io.iosize) != 0)
 			goto fail;
 	}
+	if (p->depth && p->io.data && data_per_write(p->io.data))
+		fi->run = p->mix ? aio_run_mixed_data : aio_run_depth_data;
 	return 0;
 fail:
 	aio_thread_put(t, p->th);
@@ -1247,7 +1332,7 @@ static int aio_validate_mix(const struct plan *p, const struct plan_flowop *f,
 }
 
 /*
- * io_validate()'s checks; an iodepth of 1..AIO_DEPTH; an engine of
+ * io_validate()'s checks; an iodepth of 1..AIO_DEPTH_MAX; an engine of
  * aio_engines; fio's depth options only with iodepth, within fio's
  * ranges (where fio would change a value silently, an error here).
  */
@@ -1263,10 +1348,10 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 	int64_t depth = plan_attr_int(f, AIO_IODEPTH, 1);
 	const struct plan_value *eng = &f->attr[AIO_IOENGINE];
 
-	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
+	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH_MAX)) {
 		diag_error(d, f->attr[AIO_IODEPTH].loc,
 			   "flowop %s: iodepth must be 1 to %d, not %lld", f->name,
-			   AIO_DEPTH, (long long)depth);
+			   AIO_DEPTH_MAX, (long long)depth);
 		errs++;
 	}
 	if (eng->kind != PV_UNSET &&
@@ -1284,15 +1369,29 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 				   depth_names[i]);
 			return errs + 1;
 		}
-	if (!plan_attr_given(f, AIO_IODEPTH))
+	if (!plan_attr_given(f, AIO_IODEPTH)) {
+		const struct plan_value *v = &f->attr[IO_DATA + DATA_A_REFILL];
+
+		if (!plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false))
+			v = &f->attr[IO_DATA + DATA_A_SCRAMBLE];
+		if (plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false) ||
+		    plan_attr_bool(f, IO_DATA + DATA_A_SCRAMBLE, false)) {
+			diag_error(d, v->loc, "flowop %s: %s on aiowrite needs iodepth: "
+				   "each write in flight then has a buffer of its own, "
+				   "changed before it is queued", f->name,
+				   v == &f->attr[IO_DATA + DATA_A_REFILL] ? "refill" :
+				   "scramble");
+			errs++;
+		}
 		return errs;
+	}
 	errs += aio_validate_mix(p, f, d);
 	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
 				depth, " (0: iodepth; at most iodepth)");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,
-				"iodepth_batch_complete_min", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_min", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MAX,
-				"iodepth_batch_complete_max", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_max", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_IODEPTH_LOW, "iodepth_low", 0, depth,
 				" (0: iodepth; at most iodepth)");
 	if (plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) &&
@@ -1334,11 +1433,12 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 
 	for (int i = 0; i < AIO_NENGINES; i++) {
 		struct aio_ctx *c = th->ctx[i];
-		struct aio_wait w = { .max = AIO_DEPTH, .how = REAP_COUNT | REAP_HALT };
+		struct aio_wait w = { .how = REAP_COUNT | REAP_HALT };
 		enum flowop_result res;
 
 		if (!c || !c->inflight)
 			continue;
+		w.max = c->depth;
 		w.want = c->inflight / 2 ? c->inflight / 2 : 1;
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
@@ -1352,8 +1452,9 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
  * read/write's buffer and slots, aio_priv's own part and the engine's
  * context (once per thread and engine: its key is the engine); with
  * iodepth, a read has `iodepth` buffers of its own (aio_bufs_alloc(): the
- * iosize, or a random one's first size, rounded up to IO_ALIGN), while
- * writes in flight share the pattern buffer.
+ * iosize, or a random one's first size, rounded up to IO_ALIGN), and so
+ * does a write with data attributes; other writes in flight share the
+ * pattern buffer.
  */
 static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
@@ -1367,11 +1468,15 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 
 	io_need(p, f, n);
 	n->mem = plan_sat_add(n->mem, sizeof(struct aio_priv) - sizeof(struct io_priv));
-	if (read && depth)
+	if (depth && (read || data_given(f, IO_DATA)))
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
 	n->shared = eng;
-	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
-			eng->kernel_mem;
+	n->shared_mem = plan_sat_add(sizeof(struct aio_ctx) + sizeof(struct aio_thread) +
+				     eng->ctx_mem + eng->kernel_mem,
+				     plan_sat_mul(aio_ctx_depth(p, f->thread,
+								aio_engine_index(&f->attr[AIO_IOENGINE])),
+						  AIO_CTX_REQ_BYTES + eng->req_mem +
+						  eng->kernel_req_mem));
 	n->shared_fds = eng->fds;
 }
 
@@ -1399,7 +1504,7 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 
 #define AIO_ATTR_DEPTH                                                  \
 	{ "iodepth", T_SIZE, AIO_IODEPTH,                               \
-	  "requests of its own kept in flight, 1..256 (flowbench's own)" }, \
+	  "requests of its own kept in flight, 1..32768 (flowbench's own)" }, \
 	{ "ioengine", T_STRING, AIO_IOENGINE,                           \
 	  "the engine: io_uring (default), libaio or posixaio" },       \
 	{ "iodepth_batch_submit", T_SIZE, AIO_BATCH_SUBMIT,             \
@@ -1420,6 +1525,8 @@ static const struct attr_spec aiowrite_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
+	IO_ATTR_WRAP, DATA_ATTRS(IO_DATA),
 	{ NULL, 0, 0, NULL }
 };
 
@@ -1427,6 +1534,8 @@ static const struct attr_spec aioread_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
+	IO_ATTR_WRAP,
 	{ NULL, 0, 0, NULL }
 };
 

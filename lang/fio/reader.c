@@ -510,7 +510,7 @@ int fio_read_file(struct fio_jobfile *jf, const char *name, const char *text,
 int fio_read_end(struct fio_jobfile *jf, struct diag *d)
 {
 	if (jf->unsupported) {
-		char list[1024];
+		char list[4096];
 
 		fio_opt_supported(list, sizeof(list));
 		fprintf(d->out, "%s: %d unsupported option%s (import-fio supports: %s)\n",

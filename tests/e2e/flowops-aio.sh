@@ -201,7 +201,7 @@ grep -q "bad1.f:4:[0-9]*: flowop read does not take attribute 'iodepth'" "$tmp/b
 sed 's/read name=r,filename=f,iosize=4k,iodepth=4/aioread name=r,filename=f,iosize=4k,iodepth=0/' \
 	"$tmp/bad1.f" >"$tmp/bad2.f"
 "$FLOWBENCH" check "$tmp/bad2.f" >"$tmp/bad2.out" 2>&1 && fail "iodepth=0 accepted"
-grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 256, not 0" "$tmp/bad2.out" ||
+grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 32768, not 0" "$tmp/bad2.out" ||
 	fail "iodepth=0: $(cat "$tmp/bad2.out")"
 ok "iodepth: refused on read and as 0, with the place"
 

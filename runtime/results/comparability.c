@@ -107,6 +107,13 @@ static bool finish_limits(const struct plan *p, const struct run_outcome *o,
 	}
 	if (!o->finish_fired || !ops_of(p, o, finish_names))
 		return false;
+	if (sem == PLAN_SEM_FILEBENCH && e.no_results) {
+		snprintf(effect, size, "a finish limit ended the run, counted over its "
+			 "whole process with its own ops, as filebench counts; in timeout "
+			 "mode filebench would have ended it without results (not "
+			 "emulated)");
+		return true;
+	}
 	snprintf(effect, size, sem == PLAN_SEM_FILEBENCH ?
 		 "a finish limit ended the run, counted over its whole process with "
 		 "its own ops, as filebench counts" :
@@ -155,6 +162,12 @@ static bool implicit_opens(const struct plan *p, const struct run_outcome *o,
 	return true;
 }
 
+/* Decimals for a rate in a note: one below 1000 ops/s, none above. */
+static int rate_digits(double r)
+{
+	return r < 1000 ? 1 : 0;
+}
+
 /*
  * filebench's run loop sleeps 1 s at a time and looks for the end after
  * each sleep: a run that ends by itself (here, or in filebench because
@@ -165,19 +178,21 @@ static bool whole_seconds(const struct plan *p, const struct run_outcome *o,
 			  enum plan_semantics sem, char *effect, size_t size)
 {
 	struct fbestimate e;
+	double ours;
 
 	(void)sem;
 	fbestimate_run(p, o, &e);
-	if (!e.ends_itself || e.end_s <= 0 ||
+	if (e.no_results || !e.ends_itself || e.end_s <= 0 ||
 	    fabs(e.elapsed_s - e.end_s) <= 0.01 * e.end_s)
 		return false;
+	ours = o->elapsed_s > 0 ? (double)e.our_ops / o->elapsed_s : 0;
 	snprintf(effect, size, "the run ended by itself after %.3f s%s; filebench's "
 		 "run loop sleeps whole seconds until the run has ended, so it "
-		 "divides by %.0f s and would show about %.0f ops/s for %llu ops, "
-		 "not %.0f", o->elapsed_s, e.fraction < 1 ?
+		 "divides by %.0f s and would show about %.*f ops/s for %llu ops, "
+		 "not %.*f", o->elapsed_s, e.fraction < 1 ?
 		 " (filebench's after about the share its finish limit allows)" : "",
-		 e.elapsed_s, e.ops_per_s, (unsigned long long)e.ops,
-		 o->elapsed_s > 0 ? (double)e.our_ops / o->elapsed_s : 0.0);
+		 e.elapsed_s, rate_digits(e.ops_per_s), e.ops_per_s,
+		 (unsigned long long)e.ops, rate_digits(ours), ours);
 	return true;
 }
 

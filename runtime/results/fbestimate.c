@@ -114,7 +114,9 @@ void fbestimate_run(const struct plan *p, const struct run_outcome *o,
 		all_limited &= f < 1;
 	}
 	e->fraction = p->quit_mode == QUIT_ALLDONE ? last : first;
-	e->no_results = p->quit_mode == QUIT_TIMEOUT && first < 1;
+	/* filebench ends a timeout-mode run whose finish limit fires without results */
+	e->no_results = p->quit_mode == QUIT_TIMEOUT && !p->has_phases &&
+			(first < 1 || o->finish_fired);
 	for (int i = 0; i < p->nflowops; i++) {
 		const struct plan_flowop *f = &p->flowops[i];
 		uint64_t n = o->stats[i].op.count + o->stats[i].open.count;

@@ -58,6 +58,19 @@ static const struct comparability_note *note(const struct comparability *c,
 	return NULL;
 }
 
+#define APPEND_F(mode, value) \
+	"set mode quit " mode "\n" \
+	"define file name=f,path=/nonexistent,size=0,prealloc\n" \
+	"define process name=p {\n" \
+	"  thread name=t {\n" \
+	"    flowop appendfile name=app,filename=f,iosize=4k\n" \
+	"    flowop finishoncount name=fin,value=" value "\n" \
+	"  }\n}\n" \
+	"define process name=other {\n" \
+	"  thread name=u {\n" \
+	"    flowop appendfile name=app2,filename=f,iosize=4k\n" \
+	"  }\n}\nrun 10\n"
+
 #define DELETE_F \
 	"set mode quit firstdone\n" \
 	"define fileset name=bigfileset,path=/nonexistent,size=16k,entries=5000," \
@@ -103,7 +116,7 @@ START_TEST(test_delete_limit_never_fired)
 	ck_assert_double_eq_tol(n->estimate, 500, 1e-9);
 	n = note(&c, "whole-seconds");
 	ck_assert_msg(n != NULL, "no whole-seconds note");
-	ck_assert_msg(strstr(n->effect, "about 500 ops/s for 500 ops"), "%s", n->effect);
+	ck_assert_msg(strstr(n->effect, "about 500.0 ops/s for 500 ops"), "%s", n->effect);
 	free(o.stats);
 	release(&r);
 }
@@ -124,6 +137,16 @@ START_TEST(test_delete_compat)
 	ck_assert_double_eq(e.fraction, 1);
 	ck_assert_uint_eq(e.ops, 503);
 	ck_assert_double_eq(e.elapsed_s, 1);
+	free(o.stats);
+	release(&r);
+
+	/* a limit that fired in timeout mode: filebench would print nothing */
+	compile_sem(&r, APPEND_F("timeout", "1000"), PLAN_SEM_FILEBENCH);
+	outcome(&o, &r.plan, 0.05, true, true);
+	o.stats[fo(&r.plan, "app")].op.count = 500;
+	o.stats[fo(&r.plan, "fin")].op.count = 500;
+	fbestimate_run(&r.plan, &o, &e);
+	ck_assert(e.no_results && !e.ends_itself);
 	free(o.stats);
 	release(&r);
 }
@@ -202,19 +225,6 @@ START_TEST(test_whole_second_end_silent)
 	release(&r);
 }
 END_TEST
-
-#define APPEND_F(mode, value) \
-	"set mode quit " mode "\n" \
-	"define file name=f,path=/nonexistent,size=0,prealloc\n" \
-	"define process name=p {\n" \
-	"  thread name=t {\n" \
-	"    flowop appendfile name=app,filename=f,iosize=4k\n" \
-	"    flowop finishoncount name=fin,value=" value "\n" \
-	"  }\n}\n" \
-	"define process name=other {\n" \
-	"  thread name=u {\n" \
-	"    flowop appendfile name=app2,filename=f,iosize=4k\n" \
-	"  }\n}\nrun 10\n"
 
 /*
  * A limit that did not fire in a timed run (10,000 appends, 1 implicit

@@ -459,7 +459,7 @@ static int check_path(const struct plan *p, const struct plan_fileset *fs,
 	struct stat st;
 
 	*fresh = false;
-	if (stat(fs->path, &st) < 0 && errno == ENOENT) {
+	if (stat(fs->path, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		/* made at preparation, below the part that exists (fspath.h) */
 		char *have = fspath_existing(fs->path);
 		int rc = 0;

@@ -149,7 +149,8 @@ first_error() {
 	sed -n 's/^flowbench: error: //p' "$1" | head -n 1
 }
 rc=0
-fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/missing" -D filesize=1m --cache warm \
+: >"$tmp/afile"
+fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/afile/missing" -D filesize=1m --cache warm \
 	--runtime 1 --output "$tmp/e1.json" >"$tmp/e1out" 2>&1 || rc=$?
 [ $rc -eq 1 ] || fail "preflight refusal: exit $rc: $(cat "$tmp/e1out")"
 mkdir -p "$tmp/foreign/largefile1"
@@ -169,6 +170,6 @@ for path, printed in zip(sys.argv[1::2], sys.argv[2::2]):
     assert r["error"] == printed, (path, r["error"], printed)
 PY
 	fail "the results file's error is not the first error printed"
-grep -q 'path .*missing does not exist' "$tmp/e1out" || fail "unexpected preflight message: $(cat "$tmp/e1out")"
+grep -q 'path .*afile/missing cannot be made' "$tmp/e1out" || fail "unexpected preflight message: $(cat "$tmp/e1out")"
 grep -q 'not created by flowbench' "$tmp/e2out" || fail "unexpected fileset message: $(cat "$tmp/e2out")"
 ok "preflight and fileset refusals: the file's error is the first error line printed (JSON, YAML)"

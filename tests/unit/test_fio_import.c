@@ -2204,6 +2204,55 @@ START_TEST(test_include_confined)
 }
 END_TEST
 
+/*
+ * A relative filename whose `..` leave the job's directory imports with
+ * a warning at its line, --lenient too (the run's guard would refuse
+ * /etc/passwd only when run); `..` that stay inside, an absolute name
+ * and directory=/ say nothing.
+ */
+START_TEST(test_filename_escape)
+{
+	static const char *const warned[][2] = {
+		{ "directory=/etc\nfilename=../../../etc/passwd\n", "job.fio:5:1: "
+		  "warning: job 'j': filename=../../../etc/passwd resolves outside "
+		  "its directory /etc (its `..` leave it; it names /etc/passwd): "
+		  "-D dir= does not move the file" },
+		{ "filename=../etc/shadow\n", "job.fio:4:1: warning: job 'j': "
+		  "filename=../etc/shadow resolves outside its directory /tmp (its "
+		  "`..` leave it; it names /etc/shadow)" },
+		{ "directory=/mnt/a\nfilename=b/../../a/f\n", "filename=b/../../a/f "
+		  "resolves outside its directory /mnt/a" },
+	};
+	static const char *const quiet[] = {
+		"directory=/mnt/a\nfilename=b/../f\n", "filename=/mnt/x/../f\n",
+		"directory=/\nfilename=../f\n", "directory=/mnt/a\nfilename=f..g\n",
+	};
+	char *out, *err, *text;
+
+	for (size_t i = 0; i < sizeof(warned) / sizeof(warned[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s",
+					  warned[i][0]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		ck_assert_msg(import_lenient(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		free(text);
+	}
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s", quiet[i]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		ck_assert_msg(!strstr(err, "resolves outside"), "%s: %s", quiet[i], err);
+		free(out);
+		free(err);
+		free(text);
+	}
+}
+END_TEST
+
 /* exitall: the first thread done ends the run (firstdone); with phases an
  * error, NOT IMPORTED with --lenient. */
 START_TEST(test_exitall)
@@ -2380,6 +2429,7 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_number_ios_pct_random);
 	tcase_add_test(tc, test_include);
 	tcase_add_test(tc, test_include_confined);
+	tcase_add_test(tc, test_filename_escape);
 	tcase_add_test(tc, test_exitall);
 	tcase_add_test(tc, test_logs);
 	suite_add_tcase(s, tc);

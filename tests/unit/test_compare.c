@@ -254,7 +254,9 @@ START_TEST(test_broken_files)
 	msg = load_text("format: \"flowbench-results/1\"\nruns: [\n", ".yaml");
 	ck_assert_msg(msg && strstr(msg, ".yaml:3:1: not valid YAML"), "%s", msg);
 	free(msg);
-	msg = load_text("format: \"flowbench-results/1\"\nruns: &r [1]\nagain: *r\n", ".yaml");
+	/* (a run is read as it comes: this one is whole, the alias after it not) */
+	msg = load_text("format: \"flowbench-results/1\"\nruns: &r [{flowops: []}]\n"
+			"again: *r\n", ".yaml");
 	ck_assert_msg(msg && strstr(msg, ".yaml:3:8:") && strstr(msg, "alias"), "%s", msg);
 	free(msg);
 	msg = load_text("", ".yaml");

@@ -54,7 +54,7 @@ static const char *kstr(struct loader *l, const json_t *obj, const char *key)
 }
 
 /* A block of a run's tree the report reads, kept with the document. */
-static const json_t *keep(struct loader *l, const json_t *v)
+static const json_t *keep_block(struct loader *l, const json_t *v)
 {
 	if (!v)
 		return NULL;
@@ -203,8 +203,8 @@ static int load_flowop(struct loader *l, const json_t *j, size_t k, struct rf_fl
 		rf_bad(&l->at, lat_at, "max", "%g ns is below min (%g ns)",
 		       fo->max_ns, fo->min_ns);
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
-			keep(l, json_object_get(lat, "histogram")) : NULL;
-	fo->async = keep(l, async);
+			keep_block(l, json_object_get(lat, "histogram")) : NULL;
+	fo->async = keep_block(l, async);
 	snprintf(p, sizeof(p), "%s.percentiles", lat_at);
 	if (load_percentiles(l, p, json_object_get(lat, "percentiles"), fo) < 0)
 		return -1;

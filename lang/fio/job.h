@@ -258,6 +258,9 @@ struct fio_jobfile {
 	struct fio_opts global;
 	int cur;
 	int nfiles;
+	/* the job file being read (includes are read from its directory,
+	 * top_dir resolved when the first is) */
+	const char *top, *top_dir;
 	bool skipping;
 	int unsupported;
 };

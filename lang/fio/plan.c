@@ -47,6 +47,69 @@ static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 	return true;
 }
 
+/* `path` (absolute) with `.` and `..` taken away as words, in the arena:
+ * no link is followed, the import looks at no file. */
+static const char *lexical_path(struct arena *a, const char *path)
+{
+	char *text = arena_strdup(a, path), *save = NULL, *w;
+	char *out = arena_alloc(a, strlen(text) + 2);
+	size_t n = 0;
+
+	for (w = strtok_r(text, "/", &save); w; w = strtok_r(NULL, "/", &save)) {
+		if (strcmp(w, ".") == 0)
+			continue;
+		if (strcmp(w, "..") == 0) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "/%s", w);
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return out;
+}
+
+/* Whether a `..` of relative name `rel` climbs above where it starts. */
+static bool climbs_out(struct arena *a, const char *rel)
+{
+	char *text = arena_strdup(a, rel), *save = NULL, *w;
+	long depth = 0;
+
+	for (w = strtok_r(text, "/", &save); w; w = strtok_r(NULL, "/", &save)) {
+		if (strcmp(w, "..") == 0 && --depth < 0)
+			return true;
+		if (strcmp(w, ".") != 0 && strcmp(w, "..") != 0)
+			depth++;
+	}
+	return false;
+}
+
+/*
+ * A relative filename whose `..` climbs out of the job's directory, even
+ * to come back (directory=/etc, filename=../../etc/passwd): the import
+ * keeps it (fio would open it) and says at the filename line where it
+ * leads, that -D dir= does not move it, and that the run's guard
+ * refuses it in a system or shared directory.
+ */
+static void warn_escape(struct emit *e, const struct job_plan *jp, const char *base)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	const char *dir = lexical_path(&e->a, base);
+
+	if (!o->filename || o->filename[0] == '/' || strcmp(dir, "/") == 0 ||
+	    !climbs_out(&e->a, o->filename))
+		return;
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_FILENAME), "job '%s': "
+		     "filename=%s resolves outside its directory %s (its `..` "
+		     "leave it; it names %s): -D dir= does not move the file, and "
+		     "the run refuses it where it is in a system or shared "
+		     "directory (/etc, /usr, /tmp itself, ...)", jp->s->name,
+		     o->filename, base, lexical_path(&e->a, arena_printf(&e->a,
+		     "%s/%s", base, o->filename)));
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -71,6 +134,7 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 						     jp->s->name), "j");
 		goto add;
 	}
+	warn_escape(e, jp, base);
 	if (o->nrfiles > 1) {
 		diag_error(e->d, loc, "job '%s': nrfiles=%lld with filename: one "
 			   "named file cannot be several (drop filename to get "

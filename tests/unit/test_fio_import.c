@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flowops/registry.h"
@@ -2314,6 +2315,136 @@ START_TEST(test_include)
 }
 END_TEST
 
+/*
+ * include reads only regular files resolving into the top job file's
+ * directory or below (`..` and symbolic links followed), and quotes no
+ * line of a file that is not a job file: /etc/passwd by `..`, by an
+ * absolute name or by a link in the directory, a FIFO, and a file of
+ * the directory holding a passwd line are refused at the include line,
+ * their content never shown; `..` that stays inside is read.
+ */
+START_TEST(test_include_confined)
+{
+	char dir[] = "/tmp/fb-fio-confined.XXXXXX";
+	char *top, *p, *out, *err;
+	const char *const refused[][2] = {
+		{ "include ../secret.fio", "it resolves outside the job file's directory" },
+		{ "include ../../../../../../../../etc/passwd", "it resolves outside" },
+		{ "include link.fio", "it resolves outside" },
+		{ "include /etc/passwd", "an absolute path" },
+		{ "include pw.fio", "not a job file: its line 2 is not an option" },
+		{ "include fifo", "not a regular file" },
+		{ "include sub", "not a regular file" },
+	};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_ge(asprintf(&top, "%s/top", dir), 0);
+	ck_assert_int_eq(mkdir(top, 0700), 0);
+	free(write_file(dir, "secret.fio", "bs=4k\nhidden_secret_word\n"));
+	free(write_file(top, "pw.fio", "; a comment\nroot:x:0:0:hidden_pw_line\n"));
+	free(write_file(top, "common.fio", "bs=8k\n"));
+	ck_assert_int_ge(asprintf(&p, "%s/sub", top), 0);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	free(p);
+	free(write_file(top, "sub/inc.fio", "include ../common.fio\nsize=2m\n"));
+	ck_assert_int_ge(asprintf(&p, "%s/link.fio", top), 0);
+	ck_assert_int_eq(symlink("../secret.fio", p), 0);
+	free(p);
+	ck_assert_int_ge(asprintf(&p, "%s/fifo", top), 0);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	free(p);
+
+	/* `..` inside the directory, from an included file: read */
+	p = write_file(top, "main.fio", "[j]\nrw=read\ninclude sub/inc.fio\n");
+	ck_assert_msg(import_path(p, &out, &err) == 0, "%s", err);
+	HAS(out, "set $iosize=8k\n");
+	HAS(out, "set $filesize=2m\n");
+	free(out);
+	free(err);
+	free(p);
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *text, *want;
+
+		ck_assert_int_ge(asprintf(&text, "[j]\nsize=1m\n%s\n", refused[i][0]), 0);
+		p = write_file(top, "main.fio", text);
+		ck_assert_int_eq(import_path(p, &out, &err), 1);
+		ck_assert_int_ge(asprintf(&want, "main.fio:3:1: %s: %s",
+					  refused[i][0], refused[i][1]), 0);
+		HAS(err, want);
+		ck_assert_msg(!strstr(err, "hidden") && !strstr(err, "root:"),
+			      "content quoted:\n%s", err);
+		free(want);
+		free(text);
+		free(out);
+		free(err);
+		free(p);
+	}
+	for (const char *const *n = (const char *const[]){ "top/main.fio",
+	     "top/pw.fio", "top/common.fio", "top/sub/inc.fio", "top/link.fio",
+	     "top/fifo", "secret.fio", NULL }; *n; n++) {
+		ck_assert_int_ge(asprintf(&p, "%s/%s", dir, *n), 0);
+		unlink(p);
+		free(p);
+	}
+	ck_assert_int_ge(asprintf(&p, "%s/sub", top), 0);
+	rmdir(p);
+	free(p);
+	rmdir(top);
+	rmdir(dir);
+	free(top);
+}
+END_TEST
+
+/*
+ * A relative filename whose `..` leave the job's directory imports with
+ * a warning at its line, --lenient too (the run's guard would refuse
+ * /etc/passwd only when run); `..` that stay inside, an absolute name
+ * and directory=/ say nothing.
+ */
+START_TEST(test_filename_escape)
+{
+	static const char *const warned[][2] = {
+		{ "directory=/etc\nfilename=../../../etc/passwd\n", "job.fio:5:1: "
+		  "warning: job 'j': filename=../../../etc/passwd resolves outside "
+		  "its directory /etc (its `..` leave it; it names /etc/passwd): "
+		  "-D dir= does not move the file" },
+		{ "filename=../etc/shadow\n", "job.fio:4:1: warning: job 'j': "
+		  "filename=../etc/shadow resolves outside its directory /tmp (its "
+		  "`..` leave it; it names /etc/shadow)" },
+		{ "directory=/mnt/a\nfilename=b/../../a/f\n", "filename=b/../../a/f "
+		  "resolves outside its directory /mnt/a" },
+	};
+	static const char *const quiet[] = {
+		"directory=/mnt/a\nfilename=b/../f\n", "filename=/mnt/x/../f\n",
+		"directory=/\nfilename=../f\n", "directory=/mnt/a\nfilename=f..g\n",
+	};
+	char *out, *err, *text;
+
+	for (size_t i = 0; i < sizeof(warned) / sizeof(warned[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s",
+					  warned[i][0]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		ck_assert_msg(import_lenient(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		free(text);
+	}
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s", quiet[i]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		ck_assert_msg(!strstr(err, "resolves outside"), "%s: %s", quiet[i], err);
+		free(out);
+		free(err);
+		free(text);
+	}
+}
+END_TEST
+
 /* exitall: the first thread done ends the run (firstdone); with phases an
  * error, NOT IMPORTED with --lenient. */
 START_TEST(test_exitall)
@@ -2490,6 +2621,8 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_lenient_jobs);
 	tcase_add_test(tc, test_number_ios_pct_random);
 	tcase_add_test(tc, test_include);
+	tcase_add_test(tc, test_include_confined);
+	tcase_add_test(tc, test_filename_escape);
 	tcase_add_test(tc, test_exitall);
 	tcase_add_test(tc, test_logs);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,15 @@ set -eu
 WORKLOADS=$TOP_SRCDIR/workloads
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/flowbench-e2e.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# bg_pids: runs a test started in the background, killed if it fails
+# before it waited for them
+bg_pids=
+trap 'kill_bg; rm -rf "$tmp"' EXIT
+kill_bg() {
+	for p in $bg_pids; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+}
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -119,3 +127,54 @@ expect_failed() {
 			{ cat "$tmp/$name.out"; fail "$name: no '$pat' in the output"; }
 	done
 }
+
+# Waiting for events, not moments.  A test that acts on a running run
+# waits until the run says it is running (its "Running..." line: the
+# threads are released) and makes the run last until it has acted (a
+# long run time that the test's action or its signal ends); a test never
+# sleeps for a run to reach a state.  The limits below are ceilings for
+# a hang, far above what a loaded machine takes, never a moment a check
+# depends on.
+
+# alive PID: PID runs (a zombie, exited but not yet waited for by this
+# shell, does not)
+alive() {
+	[ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# wait_for SECONDS WHAT COMMAND...: poll COMMAND every 0.05 s until it
+# succeeds; return 1 (WHAT: for the reader) after SECONDS
+wait_for() {
+	wf_end=$(($(date +%s) + $1))
+	shift 2
+	until "$@"; do
+		[ "$(date +%s)" -lt "$wf_end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# wait_running OUT PID: until the run PID, its output in OUT, logged
+# "Running..." (at most 120 s); fail with its output if it ended first
+wait_running() {
+	if ! wait_for 120 "Running" running_or_ended "$1" "$2" ||
+	   ! grep -q 'Running\.\.\.' "$1"; then
+		alive "$2" && kill -9 "$2"
+		cat "$1"
+		fail "the run (pid $2) never logged Running"
+	fi
+}
+running_or_ended() {
+	grep -q 'Running\.\.\.' "$1" 2>/dev/null || ! alive "$2"
+}
+
+# wait_end PID SECONDS: until PID ended, its status in $st; after
+# SECONDS (a ceiling for a hang) kill it and fail
+wait_end() {
+	if ! wait_for "$2" "the end of $1" not_alive "$1"; then
+		kill -9 "$1" 2>/dev/null
+		fail "pid $1 still ran $2 s later"
+	fi
+	st=0
+	wait "$1" || st=$?
+}
+not_alive() { ! alive "$1"; }

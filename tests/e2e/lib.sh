@@ -107,13 +107,14 @@ mount_readonly() {
 }
 
 # run_named NAME ARGS...: flowbench run ARGS, its output in $tmp/NAME.out,
-# its status in $rc; never more than 60 s (a hang fails the test)
+# its status in $rc; never more than 120 s (a hang fails the test: a
+# ceiling far above what any run of the suite takes on a loaded machine)
 run_named() {
 	name=$1
 	shift
 	rc=0
-	timeout 60 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
-	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 60 s)"; }
+	timeout 120 "$FLOWBENCH" run "$@" >"$tmp/$name.out" 2>&1 || rc=$?
+	[ "$rc" -ne 124 ] || { cat "$tmp/$name.out"; fail "$name: hung (killed after 120 s)"; }
 }
 
 # expect_failed NAME PATTERN...: run_named NAME ended with status 1 and
@@ -178,3 +179,35 @@ wait_end() {
 	wait "$1" || st=$?
 }
 not_alive() { ! alive "$1"; }
+
+# bg_run NAME ARGS...: flowbench run ARGS in the background, its output
+# in $tmp/NAME.out, its pid in $pid (killed if the test fails first)
+bg_run() {
+	bg_name=$1
+	shift
+	"$FLOWBENCH" run "$@" >"$tmp/$bg_name.out" 2>&1 &
+	pid=$!
+	bg_pids="$bg_pids $pid"
+}
+
+# intervals OUT: how many "Interval N" lines (--interval) OUT has
+intervals() {
+	grep -c '^[0-9.]*: Interval [0-9]' "$1" 2>/dev/null || true
+}
+
+# wait_ops_after OUT PID N MIN: until the run PID (output OUT, run with
+# --interval) logged an interval that began after OUT had N interval
+# lines (number N + 2 or later) at MIN ops/s or more: it did ops after
+# the moment N was counted.  Fails if the run ends first (or after 120 s).
+wait_ops_after() {
+	wait_for 120 "ops after interval $3" ops_after_or_ended "$@" &&
+		ops_after "$1" "$3" "$4" ||
+		{ kill -9 "$2" 2>/dev/null; cat "$1"; fail "no interval after $3 at $4 ops/s or more"; }
+}
+ops_after() {
+	awk -v n="$2" -v min="$3" '$2 == "Interval" && $3 + 0 >= n + 2 &&
+		$6 + 0 >= min { found = 1 } END { exit !found }' "$1"
+}
+ops_after_or_ended() {
+	ops_after "$1" "$3" "$4" || ! alive "$2"
+}

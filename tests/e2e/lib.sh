@@ -211,3 +211,14 @@ ops_after() {
 ops_after_or_ended() {
 	ops_after "$1" "$3" "$4" || ! alive "$2"
 }
+
+# wait_intervals OUT PID N: until the run PID (output OUT, --interval)
+# logged N interval lines: its own clock says it ran N intervals (for
+# runs whose ops the interval lines do not count, as delays)
+wait_intervals() {
+	wait_for 120 "interval $3" intervals_or_ended "$@" && [ "$(intervals "$1")" -ge "$3" ] ||
+		{ kill -9 "$2" 2>/dev/null; cat "$1"; fail "the run (pid $2) did not log $3 intervals"; }
+}
+intervals_or_ended() {
+	[ "$(intervals "$1")" -ge "$3" ] || ! alive "$2"
+}

@@ -57,7 +57,7 @@ while [ "$i" -le "$rounds" ]; do
 		else
 			(cd "$build" && make -s check VERBOSE=1) >"$log" 2>&1 || rc=$?
 		fi
-		summary=$(grep -E '^# (PASS|FAIL|ERROR|SKIP):' "$log" | tr '\n' ' ' || true)
+		summary=$(grep -E '^# (PASS|FAIL|ERROR|SKIP):' "$log" | head -4 | tr -s ' ' | tr '\n' ' ' || true)
 	else
 		sh "$top/tests/run-all.sh" "$@" >"$log" 2>&1 || rc=$?
 		summary=$(tail -1 "$log")

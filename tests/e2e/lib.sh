@@ -89,7 +89,7 @@ private_mounts() {
 		exit 77
 	fi
 	mnts=""
-	trap 'for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+	trap 'kill_bg; for m in $mnts; do umount "$m" 2>/dev/null; done; rm -rf "$tmp"' EXIT
 }
 
 # mount_tmpfs DIR OPTIONS: a fresh small tmpfs at DIR (private_mounts)

@@ -34,7 +34,7 @@ command -v stress-ng >/dev/null 2>&1 ||
 spid=
 stop_stress() {
 	if [ -n "$spid" ]; then
-		kill -TERM -- "-$spid" 2>/dev/null || true
+		kill -TERM "-$spid" 2>/dev/null || true
 		wait "$spid" 2>/dev/null || true
 		spid=
 	fi

@@ -157,7 +157,7 @@ pdir=
 freezer=
 cleanup() {
 	[ -z "$freezer" ] || { echo THAWED >"$freezer/freezer.state"; sleep 0.2; rmdir "$freezer"; } 2>/dev/null
-	[ -z "$pid" ] || ! pgrep -s "$pid" -f flowbench >/dev/null 2>&1 || kill -KILL -- "-$pid" 2>/dev/null
+	[ -z "$pid" ] || ! pgrep -s "$pid" -f flowbench >/dev/null 2>&1 || kill -KILL "-$pid" 2>/dev/null
 	rm -rf "$tmp" ${pdir:+"$pdir"}
 }
 trap cleanup EXIT
@@ -221,7 +221,7 @@ stopped_at_end() {
 			return 0
 		fi
 		echo "the ${secs} s run ended before a worker was stopped: again, longer"
-		kill -KILL -- "-$pid" 2>/dev/null || true
+		kill -KILL "-$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		[ -z "$freezer" ] || echo THAWED >"$freezer/freezer.state"
 	done

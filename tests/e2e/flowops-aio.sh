@@ -142,6 +142,8 @@ until grep -q Running "$tmp/intr.out"; do
 	i=$((i + 1)); [ $i -le 400 ] || { kill -9 $pid; fail "the run did not start: $(cat "$tmp/intr.out")"; }
 	sleep 0.05
 done
+# (no moment a check needs: an interrupt before the first aiowait ends
+# the run alike)
 sleep 0.5
 kill -INT $pid
 t0=$(date +%s%N)
@@ -149,7 +151,9 @@ rc=0
 wait $pid || rc=$?
 dt=$((($(date +%s%N) - t0) / 1000000))
 [ $rc = 130 ] || { cat "$tmp/intr.out"; fail "interrupted run exited $rc, expected 130"; }
-[ $dt -lt 2000 ] || fail "interrupted run took $dt ms to exit"
+# a ceiling: an aiowait the interrupt does not end holds the run 60 s (its
+# dsync writes in flight finish first, which a loaded disk makes slow)
+[ $dt -lt 10000 ] || fail "interrupted run took $dt ms to exit"
 grep -q interrupted "$tmp/intr.out" || fail "no 'interrupted' message"
 ok "SIGINT during aiowrite/aiowait: exit 130 in $dt ms"
 

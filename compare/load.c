@@ -4,31 +4,63 @@
  * tree, and fio's JSON output mapped into the same tree with a
  * "source"), refuse a `format` this flowbench does not know, and pull
  * out per run and per flowop the numbers compare and report need, and for a
- * flowbench-mpi run each rank's rate.  Keys the schema does not name are
- * ignored; a number that is absent reads as NaN (shown as "-").
+ * flowbench-mpi run each rank's rate.  The runs come one at a time from
+ * the reader and only what is pulled out of each is kept, so memory
+ * grows with the runs' numbers, not the file.  Keys the schema does not
+ * name are ignored; a number that is absent (or null) reads as NaN
+ * (shown as "-"); one that cannot be a measurement is an error naming
+ * its JSON path (loadnum.c).
  */
 #include "compare/load.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/loadnum.h"
 #include "runtime/base/log.h"
 #include "runtime/results/format.h"
 
-static double jnum(const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
+/*
+ * What reading one file needs: the document, where the numbers are read
+ * (for their errors) and why the reading stopped.  Strings of a run are
+ * copied into the document's arena and the blocks the report reads
+ * (histogram, async) kept by reference in doc->kept: each run's tree is
+ * dropped as soon as it is read.
+ */
+struct loader {
+	struct rf_doc *doc;
+	struct rf_at at;
+	const char *why;        /* set: said by log_error_to after the path */
+	int cap;                /* of doc->runs */
+};
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
+/* A string of the top-level tree (which lives as long as the document). */
 static const char *jstr(const json_t *obj, const char *key)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
 
 	return s ? s : "";
+}
+
+/* A string of a run's tree, copied into the document. */
+static const char *kstr(struct loader *l, const json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s && *s ? arena_strdup(&l->doc->arena, s) : "";
+}
+
+/* A block of a run's tree the report reads, kept with the document. */
+static const json_t *keep_block(struct loader *l, const json_t *v)
+{
+	if (!v)
+		return NULL;
+	if (!l->doc->kept && !(l->doc->kept = json_array()))
+		return NULL;
+	return json_array_append(l->doc->kept, (json_t *)v) < 0 ? NULL : v;
 }
 
 static int by_pct(const void *a, const void *b)
@@ -38,8 +70,12 @@ static int by_pct(const void *a, const void *b)
 	return (x->pct > y->pct) - (x->pct < y->pct);
 }
 
-/* latency_ns.percentiles: {"50": ns, "99.9": ns, ...}, sorted. */
-static int load_percentiles(const json_t *pcts, struct rf_flowop *fo)
+/*
+ * latency_ns.percentiles: {"50": ns, "99.9": ns, ...}, sorted; each a
+ * latency, and a higher percentile never a lower latency.
+ */
+static int load_percentiles(struct loader *l, const char *at, const json_t *pcts,
+			    struct rf_flowop *fo)
 {
 	const char *key;
 	json_t *v;
@@ -51,19 +87,33 @@ static int load_percentiles(const json_t *pcts, struct rf_flowop *fo)
 		return -1;
 	json_object_foreach((json_t *)pcts, key, v) {
 		char *end;
-		double p = strtod(key, &end);
+		double p = strtod(key, &end), ns;
 
-		if (end == key || *end || !json_is_number(v) || !(p > 0 && p < 100))
+		if (end == key || *end || !(p > 0 && p < 100))
 			continue;       /* not a percentile: ignore */
+		ns = rf_num(&l->at, at, pcts, key, RF_NS);
+		if (isnan(ns))
+			continue;
 		fo->pcts[fo->npcts].pct = p;
-		fo->pcts[fo->npcts].ns = json_number_value(v);
+		fo->pcts[fo->npcts].ns = ns;
 		fo->npcts++;
 	}
 	qsort(fo->pcts, (size_t)fo->npcts, sizeof(*fo->pcts), by_pct);
+	for (int i = 1; i < fo->npcts; i++)
+		if (fo->pcts[i].ns < fo->pcts[i - 1].ns) {
+			char k[32];
+
+			snprintf(k, sizeof(k), "%g", fo->pcts[i].pct);
+			rf_bad(&l->at, at, k, "%g ns is below the %g-th percentile's "
+			       "%g ns: percentiles only grow", fo->pcts[i].ns,
+			       fo->pcts[i - 1].pct, fo->pcts[i - 1].ns);
+			break;
+		}
 	return 0;
 }
 
-static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
+static int load_intervals(struct loader *l, const char *at, const json_t *ivs,
+			  struct rf_flowop *fo)
 {
 	size_t i;
 	json_t *v;
@@ -74,15 +124,19 @@ static int load_intervals(const json_t *ivs, struct rf_flowop *fo)
 	if (!fo->iv)
 		return -1;
 	json_array_foreach((json_t *)ivs, i, v) {
+		char p[160], pp[192];
+		const json_t *pcts = json_object_get(json_object_get(v, "latency_ns"),
+						     "percentiles");
+
 		if (!json_is_object(v))
 			continue;
-		fo->iv[fo->niv].t_s = jnum(v, "t_s");
-		fo->iv[fo->niv].ops_per_s = jnum(v, "ops_per_s");
-		fo->iv[fo->niv].mb_per_s = jnum(v, "mb_per_s");
-		fo->iv[fo->niv].p50_ns = jnum(json_object_get(json_object_get(v, "latency_ns"),
-							      "percentiles"), "50");
-		fo->iv[fo->niv].p99_ns = jnum(json_object_get(json_object_get(v, "latency_ns"),
-							      "percentiles"), "99");
+		snprintf(p, sizeof(p), "%s[%zu]", at, i);
+		snprintf(pp, sizeof(pp), "%s.latency_ns.percentiles", p);
+		fo->iv[fo->niv].t_s = rf_num(&l->at, p, v, "t_s", RF_SECONDS);
+		fo->iv[fo->niv].ops_per_s = rf_num(&l->at, p, v, "ops_per_s", RF_RATE);
+		fo->iv[fo->niv].mb_per_s = rf_num(&l->at, p, v, "mb_per_s", RF_MBPS);
+		fo->iv[fo->niv].p50_ns = rf_num(&l->at, pp, pcts, "50", RF_NS);
+		fo->iv[fo->niv].p99_ns = rf_num(&l->at, pp, pcts, "99", RF_NS);
 		fo->niv++;
 	}
 	return 0;
@@ -104,36 +158,60 @@ static const json_t *fio_pcts(const json_t *j, const json_t *async, const char *
 	return json_object_get(fio_latency(j, async, what), "percentiles");
 }
 
-static int load_flowop(const json_t *j, struct rf_flowop *fo, const char **why)
+/* An fio latency's mean (ms) and p50/p99 (ns), checked at its path. */
+static void fio_lat(struct loader *l, const char *fo_at, const json_t *j,
+		    const json_t *async, const char *what, double *ms,
+		    double *p50, double *p99)
 {
-	const json_t *lat = json_object_get(j, "latency_ns");
+	char p[96], pp[128];
 
+	snprintf(p, sizeof(p), "%s.%s%s", fo_at, async ? "async." : "", what);
+	snprintf(pp, sizeof(pp), "%s.percentiles", p);
+	if (ms)
+		*ms = rf_num(&l->at, p, fio_latency(j, async, what), "mean", RF_NS) / 1e6;
+	if (p50)
+		*p50 = rf_num(&l->at, pp, fio_pcts(j, async, what), "50", RF_NS);
+	if (p99)
+		*p99 = rf_num(&l->at, pp, fio_pcts(j, async, what), "99", RF_NS);
+}
+
+static int load_flowop(struct loader *l, const json_t *j, size_t k, struct rf_flowop *fo)
+{
+	const json_t *lat = json_object_get(j, "latency_ns"), *async;
+	char at[48], lat_at[64], p[96];
+
+	snprintf(at, sizeof(at), "flowops[%zu]", k);
 	if (!json_is_object(j) || !json_is_string(json_object_get(j, "name"))) {
-		*why = "a flowop without a \"name\"";
+		rf_bad(&l->at, at, "name", "a flowop without a \"name\"");
 		return -1;
 	}
-	fo->name = jstr(j, "name");
-	fo->ops = jnum(j, "ops");
-	fo->ops_per_s = jnum(j, "ops_per_s");
-	fo->mb_per_s = jnum(j, "mb_per_s");
-	fo->ms_per_op = jnum(lat, "mean") / 1e6;
-	fo->async = json_is_object(json_object_get(j, "async")) ?
-		    json_object_get(j, "async") : NULL;
-	fo->slat_ms_per_op = jnum(fio_latency(j, fo->async, "slat_ns"), "mean") / 1e6;
-	fo->lat_ms_per_op = jnum(fio_latency(j, fo->async, "lat_ns"), "mean") / 1e6;
-	fo->min_ns = jnum(lat, "min");
-	fo->max_ns = jnum(lat, "max");
+	snprintf(lat_at, sizeof(lat_at), "%s.latency_ns", at);
+	fo->name = kstr(l, j, "name");
+	fo->ops = rf_num(&l->at, at, j, "ops", RF_COUNT);
+	fo->ops_per_s = rf_num(&l->at, at, j, "ops_per_s", RF_RATE);
+	fo->mb_per_s = rf_num(&l->at, at, j, "mb_per_s", RF_MBPS);
+	fo->ms_per_op = rf_num(&l->at, lat_at, lat, "mean", RF_NS) / 1e6;
+	async = json_is_object(json_object_get(j, "async")) ?
+		json_object_get(j, "async") : NULL;
+	fio_lat(l, at, j, async, "slat_ns", &fo->slat_ms_per_op, &fo->slat_p50_ns,
+		&fo->slat_p99_ns);
+	fio_lat(l, at, j, async, "lat_ns", &fo->lat_ms_per_op, NULL, NULL);
+	fio_lat(l, at, j, async, "clat_ns", NULL, &fo->clat_p50_ns, &fo->clat_p99_ns);
+	fo->min_ns = rf_num(&l->at, lat_at, lat, "min", RF_NS);
+	fo->max_ns = rf_num(&l->at, lat_at, lat, "max", RF_NS);
+	if (fo->max_ns < fo->min_ns)
+		rf_bad(&l->at, lat_at, "max", "%g ns is below min (%g ns)",
+		       fo->max_ns, fo->min_ns);
 	fo->histogram = json_is_array(json_object_get(lat, "histogram")) ?
-			json_object_get(lat, "histogram") : NULL;
-	fo->slat_p50_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "50");
-	fo->slat_p99_ns = jnum(fio_pcts(j, fo->async, "slat_ns"), "99");
-	fo->clat_p50_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "50");
-	fo->clat_p99_ns = jnum(fio_pcts(j, fo->async, "clat_ns"), "99");
-	*why = "out of memory";
-	if (load_percentiles(json_object_get(lat, "percentiles"), fo) < 0 ||
-	    load_intervals(json_object_get(j, "intervals"), fo) < 0)
+			keep_block(l, json_object_get(lat, "histogram")) : NULL;
+	fo->async = keep_block(l, async);
+	snprintf(p, sizeof(p), "%s.percentiles", lat_at);
+	if (load_percentiles(l, p, json_object_get(lat, "percentiles"), fo) < 0)
 		return -1;
-	return 0;
+	snprintf(p, sizeof(p), "%s.intervals", at);
+	if (load_intervals(l, p, json_object_get(j, "intervals"), fo) < 0)
+		return -1;
+	return l->at.bad ? -1 : 0;
 }
 
 /*
@@ -192,28 +270,34 @@ static int spread_ranks(struct rf_run *run)
 }
 
 /* The highest util_pct of the devices found in /proc/diskstats; NaN: none. */
-static double busiest(const json_t *disks)
+static double busiest(struct loader *l, const char *at, const json_t *disks)
 {
 	double util = NAN;
 	size_t i;
 	json_t *v;
 
-	json_array_foreach((json_t *)disks, i, v)
-		if (json_is_true(json_object_get(v, "found")) &&
-		    !(jnum(v, "util_pct") <= util))
-			util = jnum(v, "util_pct");
+	json_array_foreach((json_t *)disks, i, v) {
+		char p[64];
+		double u;
+
+		snprintf(p, sizeof(p), "%s[%zu]", at, i);
+		u = rf_num(&l->at, p, v, "util_pct", RF_PERCENT);
+		if (json_is_true(json_object_get(v, "found")) && !(u <= util))
+			util = u;
+	}
 	return util;
 }
 
 /* One process's CPU fields (fio's names, docs/results-format.md). */
-static void load_cpu(const json_t *j, struct rf_cpu *c)
+static void load_cpu(struct loader *l, const char *at, const json_t *j, struct rf_cpu *c)
 {
-	c->usr_pct = jnum(j, "usr_pct");
-	c->sys_pct = jnum(j, "sys_pct");
-	c->cpu_s = jnum(j, "usr_s") + jnum(j, "sys_s");
-	c->ctx = jnum(j, "ctx");
-	c->majf = jnum(j, "majf");
-	c->minf = jnum(j, "minf");
+	c->usr_pct = rf_num(&l->at, at, j, "usr_pct", RF_PERCENT);
+	c->sys_pct = rf_num(&l->at, at, j, "sys_pct", RF_PERCENT);
+	c->cpu_s = rf_num(&l->at, at, j, "usr_s", RF_SECONDS) +
+		   rf_num(&l->at, at, j, "sys_s", RF_SECONDS);
+	c->ctx = rf_num(&l->at, at, j, "ctx", RF_COUNT);
+	c->majf = rf_num(&l->at, at, j, "majf", RF_COUNT);
+	c->minf = rf_num(&l->at, at, j, "minf", RF_COUNT);
 }
 
 /*
@@ -221,19 +305,23 @@ static void load_cpu(const json_t *j, struct rf_cpu *c)
  * many devices it had ("disks_total"; files written before it: the
  * ones listed).
  */
-static void load_rank_usage(const json_t *usage, struct rf_rank *k)
+static void load_rank_usage(struct loader *l, const char *at, const json_t *usage,
+			    struct rf_rank *k)
 {
 	const json_t *disks = json_object_get(usage, "disks");
 	const json_t *total = json_object_get(usage, "disks_total");
+	char p[96];
 	struct rf_cpu w;
 
 	k->cpu_pct = k->disk_util_pct = NAN;
 	if (!json_is_object(usage))
 		return;
 	k->usage_measured = true;
-	load_cpu(json_object_get(usage, "workers"), &w);
+	snprintf(p, sizeof(p), "%s.usage.workers", at);
+	load_cpu(l, p, json_object_get(usage, "workers"), &w);
 	k->cpu_pct = w.usr_pct + w.sys_pct;
-	k->disk_util_pct = busiest(disks);
+	snprintf(p, sizeof(p), "%s.usage.disks", at);
+	k->disk_util_pct = busiest(l, p, disks);
 	k->ndisks = json_is_array(disks) ? (int)(json_array_size(disks) & INT_MAX) : 0;
 	k->disks_total = k->ndisks;
 	if (json_is_integer(total) && json_integer_value(total) > k->ndisks &&
@@ -246,7 +334,7 @@ static void load_rank_usage(const json_t *usage, struct rf_rank *k)
  * errors and failure, and their spread.  Entries that are not objects
  * are skipped, like any key this reader does not know.
  */
-static int load_ranks(const json_t *ranks, struct rf_run *run)
+static int load_ranks(struct loader *l, const json_t *ranks, struct rf_run *run)
 {
 	size_t i;
 	json_t *v;
@@ -259,25 +347,27 @@ static int load_ranks(const json_t *ranks, struct rf_run *run)
 		return -1;
 	json_array_foreach((json_t *)ranks, i, v) {
 		struct rf_rank *k = &run->ranks[run->nranks];
+		char at[32];
 
 		if (!json_is_object(v))
 			continue;
+		snprintf(at, sizeof(at), "ranks[%zu]", i);
 		k->rank = json_is_integer(json_object_get(v, "rank")) ?
 			  (int)json_integer_value(json_object_get(v, "rank")) : (int)i;
-		k->host = jstr(v, "host");
+		k->host = kstr(l, v, "host");
 		k->failed = json_is_true(json_object_get(v, "failed"));
-		k->error = jstr(v, "error");
-		k->window_s = jnum(v, "window_s");
-		k->ops_per_s = jnum(v, "ops_per_s");
-		k->errors = jnum(v, "errors");
-		load_rank_usage(json_object_get(v, "usage"), k);
+		k->error = kstr(l, v, "error");
+		k->window_s = rf_num(&l->at, at, v, "window_s", RF_SECONDS);
+		k->ops_per_s = rf_num(&l->at, at, v, "ops_per_s", RF_RATE);
+		k->errors = rf_num(&l->at, at, v, "errors", RF_COUNT);
+		load_rank_usage(l, at, json_object_get(v, "usage"), k);
 		run->nranks++;
 	}
 	return spread_ranks(run);
 }
 
 /* The workers' CPU: every instance of "usage.cpu" summed. */
-static void sum_workers(const json_t *cpu, struct rf_cpu *w)
+static void sum_workers(struct loader *l, const json_t *cpu, struct rf_cpu *w)
 {
 	size_t i;
 	json_t *v;
@@ -285,8 +375,10 @@ static void sum_workers(const json_t *cpu, struct rf_cpu *w)
 	*w = (struct rf_cpu){ 0 };
 	json_array_foreach((json_t *)cpu, i, v) {
 		struct rf_cpu c;
+		char at[48];
 
-		load_cpu(v, &c);
+		snprintf(at, sizeof(at), "usage.cpu[%zu]", i);
+		load_cpu(l, at, v, &c);
 		w->usr_pct += c.usr_pct;
 		w->sys_pct += c.sys_pct;
 		w->cpu_s += c.cpu_s;
@@ -301,7 +393,8 @@ static void sum_workers(const json_t *cpu, struct rf_cpu *w)
  * what compare shows next to the rates, since a change that keeps ops/s
  * but costs more CPU per op is a change too.  NaN where absent.
  */
-static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
+static void load_usage(struct loader *l, const json_t *usage, double ops,
+		       struct rf_summary *s)
 {
 	const json_t *cpu = json_object_get(usage, "cpu");
 	struct rf_cpu w;
@@ -309,15 +402,15 @@ static void load_usage(const json_t *usage, double ops, struct rf_summary *s)
 	s->cpu_pct = s->cpu_us_per_op = s->disk_util_pct = NAN;
 	if (!json_is_array(cpu) || json_array_size(cpu) == 0)
 		return;
-	sum_workers(cpu, &w);
+	sum_workers(l, cpu, &w);
 	s->cpu_pct = w.usr_pct + w.sys_pct;
 	if (ops > 0)
 		s->cpu_us_per_op = w.cpu_s * 1e6 / ops;
-	s->disk_util_pct = busiest(json_object_get(usage, "disks"));
+	s->disk_util_pct = busiest(l, "usage.disks", json_object_get(usage, "disks"));
 }
 
 /* "usage.disks" and "usage.no_block_device" into u.  0, or -1 (memory). */
-static int load_devices(const json_t *usage, struct rf_usage *u)
+static int load_devices(struct loader *l, const json_t *usage, struct rf_usage *u)
 {
 	const json_t *disks = json_object_get(usage, "disks");
 	const json_t *none = json_object_get(usage, "no_block_device");
@@ -331,22 +424,24 @@ static int load_devices(const json_t *usage, struct rf_usage *u)
 		return -1;
 	json_array_foreach((json_t *)disks, i, v) {
 		struct rf_disk *d = &u->disks[u->ndisks];
+		char at[48];
 
 		if (!json_is_object(v))
 			continue;
-		d->name = jstr(v, "name");
-		d->on = jstr(v, "on");
+		snprintf(at, sizeof(at), "usage.disks[%zu]", i);
+		d->name = kstr(l, v, "name");
+		d->on = kstr(l, v, "on");
 		d->found = json_is_true(json_object_get(v, "found"));
-		d->read_ios = jnum(v, "read_ios");
-		d->write_ios = jnum(v, "write_ios");
-		d->util_pct = jnum(v, "util_pct");
+		d->read_ios = rf_num(&l->at, at, v, "read_ios", RF_COUNT);
+		d->write_ios = rf_num(&l->at, at, v, "write_ios", RF_COUNT);
+		d->util_pct = rf_num(&l->at, at, v, "util_pct", RF_PERCENT);
 		u->ndisks++;
 	}
 	json_array_foreach((json_t *)none, i, v) {
 		if (!json_is_object(v))
 			continue;
-		u->nodev[u->nnodev].dir = jstr(v, "dir");
-		u->nodev[u->nnodev++].fstype = jstr(v, "fstype");
+		u->nodev[u->nnodev].dir = kstr(l, v, "dir");
+		u->nodev[u->nnodev++].fstype = kstr(l, v, "fstype");
 	}
 	return 0;
 }
@@ -356,17 +451,28 @@ static int load_devices(const json_t *usage, struct rf_usage *u)
  * master, each device and each directory on none.  Absent: not
  * measured.  0, or -1 when out of memory.
  */
-static int load_run_usage(const json_t *usage, struct rf_usage *u)
+static int load_run_usage(struct loader *l, const json_t *usage, struct rf_usage *u)
 {
 	if (!json_is_object(usage))
 		return 0;
 	u->measured = true;
-	sum_workers(json_object_get(usage, "cpu"), &u->workers);
-	load_cpu(json_object_get(usage, "master"), &u->master);
-	return load_devices(usage, u);
+	sum_workers(l, json_object_get(usage, "cpu"), &u->workers);
+	load_cpu(l, "usage.master", json_object_get(usage, "master"), &u->master);
+	return load_devices(l, usage, u);
 }
 
-static int load_run(const json_t *j, struct rf_run *run, const char **why)
+/* Whether the run has a rate derived from its elapsed time. */
+static bool has_rate(const struct rf_run *run)
+{
+	if (run->summary.ops_per_s > 0 || run->summary.mb_per_s > 0)
+		return true;
+	for (int k = 0; k < run->nflowops; k++)
+		if (run->flowops[k].ops_per_s > 0 || run->flowops[k].mb_per_s > 0)
+			return true;
+	return false;
+}
+
+static int load_run(struct loader *l, const json_t *j, struct rf_run *run)
 {
 	const json_t *fos = json_object_get(j, "flowops");
 	const json_t *sum = json_object_get(j, "summary");
@@ -374,33 +480,35 @@ static int load_run(const json_t *j, struct rf_run *run, const char **why)
 	json_t *v;
 
 	if (!json_is_object(j) || !json_is_array(fos)) {
-		*why = "a run without a \"flowops\" array";
+		rf_bad(&l->at, "", "", "a run without a \"flowops\" array");
 		return -1;
 	}
 	run->index = (int)json_integer_value(json_object_get(j, "index"));
 	run->partial = json_is_true(json_object_get(j, "partial"));
-	run->started = jstr(j, "started");
-	run->elapsed_s = jnum(j, "elapsed_s");
-	run->summary.ops_per_s = jnum(sum, "ops_per_s");
-	run->summary.mb_per_s = jnum(sum, "mb_per_s");
-	run->summary.ms_per_op = jnum(sum, "ms_per_op");
-	load_usage(json_object_get(j, "usage"), jnum(sum, "ops"), &run->summary);
+	run->started = kstr(l, j, "started");
+	run->elapsed_s = rf_num(&l->at, "", j, "elapsed_s", RF_SECONDS);
+	run->summary.ops_per_s = rf_num(&l->at, "summary", sum, "ops_per_s", RF_RATE);
+	run->summary.mb_per_s = rf_num(&l->at, "summary", sum, "mb_per_s", RF_MBPS);
+	run->summary.ms_per_op = rf_num(&l->at, "summary", sum, "ms_per_op", RF_SECONDS);
+	load_usage(l, json_object_get(j, "usage"),
+		   rf_num(&l->at, "summary", sum, "ops", RF_COUNT), &run->summary);
 	run->flowops = calloc(json_array_size(fos) + 1, sizeof(*run->flowops));
-	if (!run->flowops) {
-		*why = "out of memory";
+	if (!run->flowops)
 		return -1;
-	}
 	json_array_foreach((json_t *)fos, i, v) {
-		if (load_flowop(v, &run->flowops[run->nflowops], why) < 0)
+		if (load_flowop(l, v, i, &run->flowops[run->nflowops]) < 0)
 			return -1;
 		run->nflowops++;
 	}
-	if (index_run(run) < 0 || load_ranks(json_object_get(j, "ranks"), run) < 0 ||
-	    load_run_usage(json_object_get(j, "usage"), &run->usage) < 0) {
-		*why = "out of memory";
+	if (!l->at.bad && run->elapsed_s == 0 && has_rate(run))
+		rf_bad(&l->at, "", "elapsed_s", "0, but the run has rates, which are "
+		       "per second of it");
+	if (l->at.bad)
 		return -1;
-	}
-	return 0;
+	if (index_run(run) < 0 || load_ranks(l, json_object_get(j, "ranks"), run) < 0 ||
+	    load_run_usage(l, json_object_get(j, "usage"), &run->usage) < 0)
+		return -1;
+	return l->at.bad ? -1 : 0;
 }
 
 /* What the file says about its workload and machine (rf_doc's comments). */
@@ -428,21 +536,54 @@ static void describe(struct rf_doc *doc)
 	doc->clock_drift_ppm = json_is_number(drift) ? json_number_value(drift) : NAN;
 	doc->kernel_clock = jstr(clock, "kernel_source");
 	doc->filesystems = json_is_array(fss) ? fss : NULL;
-	doc->partial = *doc->status && strcmp(doc->status, "ok") != 0;
+	doc->partial |= *doc->status && strcmp(doc->status, "ok") != 0;
+}
+
+/*
+ * The hook of the reader (results_read_file()): run i, read and checked
+ * into doc->runs, its tree then dropped by the reader.
+ */
+static int take_run(void *ctx, const json_t *j, size_t i, int line)
+{
+	struct loader *l = ctx;
+	struct rf_doc *doc = l->doc;
+
+	if (doc->nruns == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16;
+		struct rf_run *r = cap > 0 && (size_t)cap < SIZE_MAX / sizeof(*r) ?
+				   realloc(doc->runs, (size_t)cap * sizeof(*r)) : NULL;
+
+		if (!r) {
+			log_error_to(l->at.err, "%s: out of memory", doc->path);
+			return -1;
+		}
+		doc->runs = r;
+		l->cap = cap;
+	}
+	memset(&doc->runs[doc->nruns], 0, sizeof(doc->runs[0]));
+	snprintf(l->at.run, sizeof(l->at.run), "runs[%zu]", i);
+	l->at.line = line;
+	if (load_run(l, j, &doc->runs[doc->nruns++]) < 0) {
+		if (!l->at.bad)
+			log_error_to(l->at.err, "%s: out of memory", doc->path);
+		return -1;
+	}
+	doc->partial |= doc->runs[doc->nruns - 1].partial;
+	return 0;
 }
 
 int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 {
-	const json_t *fmt, *runs;
-	const char *why = NULL;
-	size_t i;
-	json_t *v;
+	struct loader l = { .doc = doc, .at = { .file = path, .err = err } };
+	struct results_runs each = { take_run, NULL, &l };
+	const json_t *fmt;
 
 	memset(doc, 0, sizeof(*doc));
 	doc->path = path;
-	doc->root = results_read_file(path, err);
+	arena_init(&doc->arena);
+	doc->root = results_read_file(path, err, &each);
 	if (!doc->root)
-		return -1;
+		goto fail;
 	fmt = json_object_get(doc->root, "format");
 	if (!json_is_object(doc->root) || !json_is_string(fmt)) {
 		log_error_to(err, "%s: not a flowbench results file (no \"format\" key; write one with 'flowbench run --output FILE.json' or FILE.yaml)",
@@ -457,27 +598,14 @@ int rf_load(const char *path, struct rf_doc *doc, FILE *err)
 	describe(doc);
 	doc->compat = *jstr(doc->root, "compat") ?
 		      jstr(doc->root, "compat") : "flowbench";
-	runs = json_object_get(doc->root, "runs");
-	if (!json_is_array(runs) || json_array_size(runs) == 0) {
+	if (doc->nruns == 0) {
 		const char *e = jstr(doc->root, "error");
 
 		log_error_to(err, "%s: no run in it (status '%s'%s%s)",
 			path, doc->status, *e ? ": " : "", e);
 		goto fail;
 	}
-	doc->runs = calloc(json_array_size(runs), sizeof(*doc->runs));
-	if (!doc->runs) {
-		why = "out of memory";
-		goto bad;
-	}
-	json_array_foreach((json_t *)runs, i, v) {
-		if (load_run(v, &doc->runs[doc->nruns++], &why) < 0)
-			goto bad;
-		doc->partial |= doc->runs[doc->nruns - 1].partial;
-	}
 	return 0;
-bad:
-	log_error_to(err, "%s: %s", path, why);
 fail:
 	rf_free(doc);
 	return -1;
@@ -500,6 +628,8 @@ void rf_free(struct rf_doc *doc)
 	}
 	free(doc->runs);
 	json_decref(doc->root);
+	json_decref(doc->kept);
+	arena_free(&doc->arena);
 	memset(doc, 0, sizeof(*doc));
 }
 

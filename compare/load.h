@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "compare/nameidx.h"
+#include "plan/arena.h"
 
 /* The only `format` this reader knows. */
 #define RF_FORMAT "flowbench-results/1"
@@ -30,7 +31,7 @@ struct rf_interval {
 
 /* One flowop in one run. */
 struct rf_flowop {
-	const char *name;      /* points into the jansson tree */
+	const char *name;      /* in the document's arena (or its root) */
 	int occurrence;        /* 0, or k for the k-th repeat of the name */
 	double ops;
 	double ops_per_s;
@@ -43,8 +44,8 @@ struct rf_flowop {
 	struct rf_point *pcts; /* ascending percentile */
 	int npcts;
 	/* latency_ns: its extremes (NaN when absent) and its "histogram" of
-	   [lower_ns, upper_ns, count] (NULL when absent; points into the
-	   tree): for the report, or for percentiles over merged runs */
+	   [lower_ns, upper_ns, count] (NULL when absent; kept in
+	   rf_doc.kept): for the report, or for percentiles over merged runs */
 	double min_ns, max_ns;
 	const json_t *histogram;
 	/* an asynchronous flowop's "async" block (NULL when absent), and
@@ -77,7 +78,7 @@ struct rf_cpu {
 
 /* A device under the filesets, as the run's "usage.disks" names it. */
 struct rf_disk {
-	const char *name;      /* points into the tree; "" when absent */
+	const char *name;      /* in the document's arena; "" when absent */
 	const char *on;        /* a partition's disk, a dm/md device's parts; "" */
 	bool found;            /* false: not in /proc/diskstats at both ends */
 	double read_ios, write_ios, util_pct;
@@ -85,7 +86,7 @@ struct rf_disk {
 
 /* A fileset directory on no block device ("usage.no_block_device"). */
 struct rf_nodev {
-	const char *dir;       /* points into the tree; "" when absent */
+	const char *dir;       /* in the document's arena; "" when absent */
 	const char *fstype;
 };
 
@@ -114,7 +115,7 @@ struct rf_spread {
 /* One client of a flowbench-mpi run (its "ranks" entry). */
 struct rf_rank {
 	int rank;
-	const char *host;      /* points into the jansson tree; "" when absent */
+	const char *host;      /* in the document's arena; "" when absent */
 	bool failed;
 	const char *error;     /* "" when absent */
 	double window_s;       /* NaN when absent, like every number here */
@@ -146,7 +147,11 @@ struct rf_run {
 
 struct rf_doc {
 	const char *path;
-	json_t *root;          /* owned */
+	json_t *root;          /* owned; its "runs" empty: each run was read
+				  into runs[] as it came, and dropped */
+	struct arena arena;    /* the runs' strings */
+	json_t *kept;          /* the runs' blocks still pointed at
+				  (histogram, async), or NULL */
 	const char *workload;  /* workload.file, "" when absent */
 	const char *status;    /* "" when absent */
 	const char *compat;    /* whose rules it ran by (--compat): "flowbench"

@@ -11,7 +11,9 @@
  *
  *  - Each thread instance has one context per engine its flowops use
  *    (an io_uring, a libaio context, glibc's POSIX AIO), of AIO_DEPTH
- *    requests, created by the init of its first flowop on that engine
+ *    requests or, when its flowops' iodepths add up to more, of their
+ *    sum (aio_ctx_depth(), at most AIO_DEPTH_MAX), created by the init
+ *    of its first flowop on that engine
  *    (before the start barrier).  They hang off the thread's slot for
  *    this family (thread_family_slot(): struct aio_thread, reference
  *    counted by every aio flowop of the thread), freed after the fini of
@@ -38,9 +40,9 @@
  *    sequential reads wrap to offset 0 at submission once the offset
  *    reaches the file's size (its size at population or when the slot
  *    opened it, the larger), so no read is issued past the end.
- *  - Back-pressure: with AIO_DEPTH requests in flight on its engine,
- *    aiowrite and aioread first wait for one completion, so a thread
- *    without aiowait still runs.
+ *  - Back-pressure: with the context's depth of requests in flight on
+ *    its engine, aiowrite and aioread first wait for one completion, so
+ *    a thread without aiowait still runs.
  *  - aiowait waits, on each engine context of the thread with requests
  *    in flight, until at least max(1, in flight / 2) of them completed
  *    (filebench's target), reaping every completion it sees, and records
@@ -156,23 +158,43 @@ struct aio_req {
 /* This family's key to its per-thread slot: the address is what counts. */
 static const char aio_family_key;
 
-/* A thread's context on one engine, and its request table. */
+/*
+ * A thread's context on one engine, and its request table: `depth`
+ * entries in each array, allocated with it (aio_ctx_get()).
+ */
 struct aio_ctx {
 	const struct aio_engine *eng;
 	void *e;                  /* the engine's own context */
+	unsigned depth;           /* requests it holds (tags below it) */
 	unsigned inflight;        /* requests taken: submitted or prepared */
 	unsigned npend;           /* of those, prepared but not submitted yet */
 	unsigned nfree;
-	uint16_t free[AIO_DEPTH]; /* stack of free request tags */
-	uint16_t pend[AIO_DEPTH]; /* the prepared requests, oldest first */
-	struct aio_req req[AIO_DEPTH];
-	struct aio_event ev[AIO_DEPTH];
+	uint16_t *free;           /* stack of free request tags */
+	uint16_t *pend;           /* the prepared requests, oldest first */
+	struct aio_req *req;
+	struct aio_event *ev;
+};
+/* What one entry of the context's table takes (need hooks). */
+#define AIO_CTX_REQ_BYTES \
+	(2 * sizeof(uint16_t) + sizeof(struct aio_req) + sizeof(struct aio_event))
+
+/*
+ * The one queue the asynchronous members of a choice share (fio's
+ * rw=randrw at iodepth N: one queue of N, each request's direction
+ * drawn): its requests in flight, whichever member submitted them.
+ */
+struct aio_mix {
+	int entry;                /* the choice's index in t->fo */
+	unsigned inflight;
+	unsigned max_inflight;    /* the most in flight at once */
+	struct aio_mix *next;
 };
 
 /* The family's slot in a thread: its contexts, one per engine used. */
 struct aio_thread {
 	unsigned refs;            /* aio flowops initialised in this thread */
 	struct aio_ctx *ctx[AIO_NENGINES];
+	struct aio_mix *mixes;    /* the shared queues of its choices */
 };
 
 struct aio_priv {
@@ -189,6 +211,7 @@ struct aio_priv {
 	bool polling;             /* a round after every submission */
 	unsigned inflight;        /* this flowop's requests taken */
 	unsigned max_inflight;    /* the most it had submitted at once */
+	struct aio_mix *mix;      /* a choice's shared queue, or NULL: its own */
 	/* iodepth reads: `depth` buffers of `bufsz` bytes, a stack of free ones */
 	char *bufs;
 	uint64_t bufsz;
@@ -251,7 +274,7 @@ static enum flowop_result aio_reap(struct fb_thread *t, const struct flowop_inst
 static enum flowop_result aio_reap_all(struct fb_thread *t, const struct flowop_inst *fi,
 				       struct aio_ctx *c, unsigned how)
 {
-	struct aio_wait w = { .want = c->inflight, .max = AIO_DEPTH, .how = how };
+	struct aio_wait w = { .want = c->inflight, .max = c->depth, .how = how };
 
 	return c->inflight ? aio_reap(t, fi, c, &w) : FLOWOP_OK;
 }
@@ -272,6 +295,45 @@ static enum flowop_result aio_quiesce(struct fb_thread *t,
 			return res;
 	}
 	return FLOWOP_OK;
+}
+
+/*
+ * The choice (`define flowop ..., choose`) plan flowop `k` is a direct
+ * member of, as its index in p->flowops, or -1: the nearest entry before
+ * it one level up is its composite.
+ */
+static int aio_choice_of(const struct plan *p, int k)
+{
+	const struct plan_flowop *f = &p->flowops[k];
+	int first = p->threads[f->thread].first_flowop;
+
+	for (int j = k - 1; f->depth > 0 && j >= first; j--)
+		if (p->flowops[j].depth == f->depth - 1)
+			return p->flowops[j].ops == &flowops_choice ? j : -1;
+	return -1;
+}
+
+/*
+ * The shared queue of choice `choice` (its plan index) in the thread,
+ * made by its first member's init.  NULL with the run's error set.
+ */
+static struct aio_mix *aio_mix_get(struct fb_thread *t, const struct flowop_inst *fi,
+				   struct aio_thread *th, int choice)
+{
+	struct aio_mix *m;
+
+	for (m = th->mixes; m; m = m->next)
+		if (m->entry == choice)
+			return m;
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
+		return NULL;
+	}
+	m->entry = choice;
+	m->next = th->mixes;
+	th->mixes = m;
+	return m;
 }
 
 /*
@@ -320,6 +382,12 @@ static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 			th->ctx[i]->eng->close(th->ctx[i]->e);
 			free(th->ctx[i]);
 		}
+	while (th->mixes) {
+		struct aio_mix *m = th->mixes;
+
+		th->mixes = m->next;
+		free(m);
+	}
 	free(th);
 	slot = thread_family_slot(t, &aio_family_key);
 	if (slot)
@@ -327,26 +395,59 @@ static void aio_thread_put(struct fb_thread *t, struct aio_thread *th)
 }
 
 /*
+ * The requests a context of engine `k` holds for plan thread `thread`:
+ * AIO_DEPTH, or the sum of the iodepths of the thread's aioread and
+ * aiowrite flowops on that engine when larger (each keeps its own
+ * queue full), at most AIO_DEPTH_MAX.  From the plan alone, so that the
+ * need hooks count what init allocates.
+ */
+static unsigned aio_ctx_depth(const struct plan *p, int thread, int k)
+{
+	const struct plan_thread *pt;
+	uint64_t sum = 0;
+
+	if (!p || thread < 0 || thread >= p->nthreads)  /* (a test's thread) */
+		return AIO_DEPTH;
+	pt = &p->threads[thread];
+	for (int i = pt->first_flowop; i < pt->first_flowop + pt->nflowops; i++) {
+		const struct plan_flowop *f = &p->flowops[i];
+
+		if (f->ops && f->ops->split_latency && f->nattr >= AIO_COUNT &&
+		    aio_engine_index(&f->attr[AIO_IOENGINE]) == k)
+			sum += (uint64_t)plan_attr_int(f, AIO_IODEPTH, 0);
+	}
+	return sum <= AIO_DEPTH ? AIO_DEPTH : sum >= AIO_DEPTH_MAX ? AIO_DEPTH_MAX :
+	       (unsigned)sum;
+}
+
+/*
  * The thread's context on engine `k`, created by its first flowop on
- * it.  NULL with the run's error set (the engine says why it is not
- * available).
+ * it, for aio_ctx_depth() requests.  NULL with the run's error set (the
+ * engine says why it is not available).
  */
 static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst *fi,
 				   struct aio_thread *th, int k)
 {
 	const struct aio_engine *eng = aio_engines[k];
 	struct aio_ctx *c = th->ctx[k];
+	unsigned depth;
 	char why[512];
 	int err;
 
 	if (c)
 		return c;
-	c = calloc(1, sizeof(*c));
+	depth = aio_ctx_depth(t->plan, t->thread, k);
+	c = calloc(1, sizeof(*c) + depth * AIO_CTX_REQ_BYTES);
 	if (!c) {
 		thread_fail(t, "flowop %s: out of memory", fi->pf->name);
 		return NULL;
 	}
-	err = eng->open(&c->e, why, sizeof(why));
+	c->depth = depth;
+	c->req = (struct aio_req *)(c + 1);
+	c->ev = (struct aio_event *)(c->req + depth);
+	c->free = (uint16_t *)(c->ev + depth);
+	c->pend = c->free + depth;
+	err = eng->open(&c->e, depth, why, sizeof(why));
 	if (err) {
 		free(c);
 		thread_fail(t, "flowop %s: asynchronous I/O needs %s, which is not "
@@ -355,9 +456,9 @@ static struct aio_ctx *aio_ctx_get(struct fb_thread *t, const struct flowop_inst
 		return NULL;
 	}
 	c->eng = eng;
-	for (unsigned i = 0; i < AIO_DEPTH; i++)
-		c->free[i] = (uint16_t)(AIO_DEPTH - 1 - i);
-	c->nfree = AIO_DEPTH;
+	for (unsigned i = 0; i < depth; i++)
+		c->free[i] = (uint16_t)(depth - 1 - i);
+	c->nfree = depth;
 	th->ctx[k] = c;
 	return c;
 }
@@ -377,6 +478,8 @@ static void aio_req_done(struct aio_ctx *c, struct aio_req *q,
 	if (!p)
 		return;
 	p->inflight--;
+	if (p->mix)
+		p->mix->inflight--;
 	if (q->buf >= 0)
 		p->bfree[p->nbfree++] = (uint16_t)q->buf;
 }
@@ -403,8 +506,11 @@ static enum flowop_result aio_failed(struct fb_thread *t,
 		return common_fail(t, fi, q->write ? "asynchronous write of" :
 				   "asynchronous read of", &where, NULL,
 				   (int64_t)q->off, -res);
-	if (p && s->fd >= 0 && s->gen == q->gen && p->bufsize >= q->len) {
-		ssize_t n = pwrite(s->fd, p->buf + res, q->len - (uint32_t)res,
+	if (p && s->fd >= 0 && s->gen == q->gen &&
+	    (q->buf >= 0 ? ap->bufsz : p->bufsize) >= q->len) {
+		const char *buf = q->buf >= 0 ? ap->bufs + (uint64_t)q->buf * ap->bufsz :
+				  p->buf;
+		ssize_t n = pwrite(s->fd, buf + res, q->len - (uint32_t)res,
 				   (off_t)(q->off + (uint64_t)res));
 
 		if (n < 0)
@@ -639,9 +745,11 @@ static enum flowop_result aio_before_regrow(struct fb_thread *t,
 }
 
 /*
- * (Re)allocate an iodepth read flowop's buffers: `depth` of `size`
- * bytes each, rounded up to IO_ALIGN, touched now so that no page fault
- * lands in a timed request.  None may be in flight.  0 or FLOWOP_ERROR.
+ * (Re)allocate an iodepth flowop's buffers (reads; writes with data
+ * attributes): `depth` of `size` bytes each, rounded up to IO_ALIGN,
+ * touched now so that no page fault lands in a timed request: zeros for
+ * reads, each write buffer filled on its own by the data rule (as fio
+ * fills each of its buffers).  None may be in flight.  0 or FLOWOP_ERROR.
  */
 static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 			  struct aio_priv *p, uint64_t size)
@@ -654,11 +762,15 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 	if (bufsz > UINT64_MAX / p->depth ||
 	    posix_memalign(&b, IO_ALIGN, bufsz * p->depth) != 0) {
 		thread_fail(t, "flowop %s: cannot allocate iodepth %u x %llu bytes "
-			    "of read buffers", fi->pf->name, p->depth,
-			    (unsigned long long)bufsz);
+			    "of %s buffers", fi->pf->name, p->depth,
+			    (unsigned long long)bufsz, p->read ? "read" : "write");
 		return FLOWOP_ERROR;
 	}
-	memset(b, 0, bufsz * p->depth);
+	if (p->read)
+		memset(b, 0, bufsz * p->depth);
+	else
+		for (unsigned i = 0; i < p->depth; i++)
+			io_fill(&p->io, (char *)b + (uint64_t)i * bufsz, bufsz);
 	p->bufs = b;
 	p->bufsz = bufsz;
 	for (unsigned i = 0; i < p->depth; i++)
@@ -668,7 +780,7 @@ static int aio_bufs_alloc(struct fb_thread *t, const struct flowop_inst *fi,
 }
 
 /*
- * An iodepth read's random iosize sample outgrew the buffers: wait for
+ * An iodepth flowop's random iosize sample outgrew the buffers: wait for
  * every request in flight (this flowop's use them), then allocate larger
  * ones.  Almost never in a run: only for a sample larger than all before.
  */
@@ -683,9 +795,10 @@ static enum flowop_result aio_bufs_regrow(struct fb_thread *t, struct flowop_ins
 }
 
 /*
- * A sequential read's offset: wrap to 0 once it reached the file's size
- * (the larger of its size at population and when the slot opened it,
- * looked up once per open), so that no read is issued past the end.
+ * A sequential read's offset: wrap to the start (0, or misalign) once it
+ * reached the file's size (the larger of its size at population and when
+ * the slot opened it, looked up once per open), so that no read is
+ * issued past the end.  (A stride wraps inside the working set itself.)
  */
 static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 			      const struct fb_slot *s, uint64_t off)
@@ -703,7 +816,7 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
 		p->eof_slot = s;
 		p->eof_gen = s->gen;
 	}
-	return off >= p->eof ? 0 : off;
+	return off >= p->eof ? p->io.misalign : off;
 }
 
 /*
@@ -712,12 +825,14 @@ static uint64_t aio_read_wrap(struct fb_thread *t, struct aio_priv *p,
  * the request is prepared and counted in flight, or nothing is (FLOWOP_OK
  * or why not).  `counted`: a write whose op is recorded at its
  * submission (aiowrite's filebench variant: never a read, no iodepth
- * buffers).  Always inlined with a constant, so the default's code
- * (counted false) has no trace of it.
+ * buffers).  `data`: a write whose contents change per write (refill,
+ * scramble: data.h), made in its own buffer before it is queued.
+ * Always inlined with constants, so the default's code (both false)
+ * has no trace of them.
  */
 static inline __attribute__((always_inline)) enum flowop_result
 aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
-	       struct aio_ctx *c, bool counted)
+	       struct aio_ctx *c, bool counted, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->io.sel);
@@ -753,6 +868,8 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 		}
 		b = p->bfree[--p->nbfree];
 		buf = p->bufs + (uint64_t)b * p->bufsz;
+		if (data)
+			data_before_write(p->io.data, buf, p->io.iosize, off);
 	}
 	i = c->free[c->nfree - 1];
 	q = &c->req[i];
@@ -779,7 +896,9 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 	c->pend[c->npend++] = (uint16_t)i;
 	c->inflight++;
 	p->inflight++;
-	if (!p->io.random)
+	if (p->mix)
+		p->mix->inflight++;
+	if (p->io.sets_offset)
 		s->offset = off + q->len;
 	return FLOWOP_OK;
 }
@@ -787,7 +906,7 @@ aio_prepare_as(struct fb_thread *t, struct flowop_inst *fi,
 static enum flowop_result aio_prepare(struct fb_thread *t, struct flowop_inst *fi,
 				      struct aio_ctx *c)
 {
-	return aio_prepare_as(t, fi, c, false);
+	return aio_prepare_as(t, fi, c, false, false);
 }
 
 /* Without iodepth: submit one request and return; others reap it. */
@@ -797,8 +916,8 @@ static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *f
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
@@ -814,12 +933,18 @@ static enum flowop_result aio_run_one(struct fb_thread *t, struct flowop_inst *f
 	return res;
 }
 
+/* The requests in flight in the queue of flowop `p`: its own, or its choice's. */
+static inline unsigned aio_queued(const struct aio_priv *p)
+{
+	return p->mix ? p->mix->inflight : p->inflight;
+}
+
 /*
  * fio's wait_for_completions() for an iodepth flowop whose queue is
  * `full` (or, polling, after a submission): rounds of at least
  * min(iodepth_batch_complete_min, in flight) completions (at least 1),
  * at most iodepth_batch_complete_max each, until no more than
- * iodepth_low of its own are in flight (one round when not full).
+ * iodepth_low are in flight in its queue (one round when not full).
  */
 static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst *fi,
 					 struct aio_priv *p, bool full)
@@ -840,7 +965,7 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
-	} while (full && p->inflight > p->low && c->inflight);
+	} while (full && aio_queued(p) > p->low && c->inflight);
 	return FLOWOP_OK;
 }
 
@@ -850,16 +975,18 @@ static enum flowop_result aio_depth_wait(struct fb_thread *t, struct flowop_inst
  * them, then reap as fio does with a full queue (aio_depth_wait()).
  * Polling (fio's, both completion options 0) reaps after each
  * submission instead, and an execution prepares at most N requests.
+ * `data` as aio_prepare_as()'s.
  */
-static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+static inline __attribute__((always_inline)) enum flowop_result
+aio_run_depth_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
 {
 	struct aio_priv *p = fi->priv;
 	struct aio_ctx *c = p->ctx;
 	enum flowop_result res = FLOWOP_OK, sub;
 
 	for (unsigned n = 0; n < p->depth && p->inflight < p->depth &&
-	     c->inflight < AIO_DEPTH; n++) {
-		res = aio_prepare(t, fi, c);
+	     c->inflight < c->depth; n++) {
+		res = aio_prepare_as(t, fi, c, false, data);
 		if (res != FLOWOP_OK)
 			break;
 		if (c->npend >= p->batch) {
@@ -880,9 +1007,74 @@ static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst 
 		p->max_inflight = p->inflight;
 	if (res != FLOWOP_OK)
 		return res;
-	if (p->polling && p->inflight < p->depth && c->inflight < AIO_DEPTH)
+	if (p->polling && p->inflight < p->depth && c->inflight < c->depth)
 		return FLOWOP_OK;       /* not full: fio's next round follows a submission */
 	return aio_depth_wait(t, fi, p, true);
+}
+
+static enum flowop_result aio_run_depth(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, false);
+}
+
+/* aiowrite with iodepth whose contents change per write (aio_io_init() chose it). */
+static enum flowop_result aio_run_depth_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_depth_as(t, fi, true);
+}
+
+/*
+ * An iodepth member of a choice (aio_mix_find()): each execution, the
+ * choice having drawn this member, prepares ONE request, as fio's loop
+ * draws each request's direction; the requests are submitted once
+ * iodepth_batch_submit are prepared (whichever members prepared them),
+ * and a full shared queue is reaped as fio reaps one (aio_depth_wait():
+ * completions of every member, down to iodepth_low).  `data` as
+ * aio_prepare_as()'s.
+ */
+static inline __attribute__((always_inline)) enum flowop_result
+aio_run_mixed_as(struct fb_thread *t, struct flowop_inst *fi, bool data)
+{
+	struct aio_priv *p = fi->priv;
+	struct aio_ctx *c = p->ctx;
+	enum flowop_result res;
+
+	if (__builtin_expect(p->mix->inflight >= p->depth || c->inflight == c->depth, 0)) {
+		res = aio_depth_wait(t, fi, p, true);   /* another use of the context filled it */
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	res = aio_prepare_as(t, fi, c, false, data);
+	if (res != FLOWOP_OK)
+		return res;
+	if (p->inflight > p->max_inflight)
+		p->max_inflight = p->inflight;
+	if (p->mix->inflight > p->mix->max_inflight)
+		p->mix->max_inflight = p->mix->inflight;
+	if (c->npend >= p->batch) {
+		res = aio_submit(t, c);
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	if (__builtin_expect(p->polling, 0)) {
+		res = aio_depth_wait(t, fi, p, false);
+		if (res != FLOWOP_OK)
+			return res;
+	}
+	if (p->mix->inflight < p->depth && c->inflight < c->depth)
+		return FLOWOP_OK;
+	return aio_depth_wait(t, fi, p, true);
+}
+
+static enum flowop_result aio_run_mixed(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_mixed_as(t, fi, false);
+}
+
+/* aio_run_mixed() of an aiowrite whose contents change per write. */
+static enum flowop_result aio_run_mixed_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return aio_run_mixed_as(t, fi, true);
 }
 
 /*
@@ -900,15 +1092,15 @@ static enum flowop_result aiowrite_fb_one(struct fb_thread *t, struct flowop_ins
 	enum flowop_result res;
 	uint64_t t0, t1, len;
 
-	if (__builtin_expect(c->inflight == AIO_DEPTH, 0)) {
-		struct aio_wait w = { .want = 1, .max = AIO_DEPTH,
+	if (__builtin_expect(c->inflight == c->depth, 0)) {
+		struct aio_wait w = { .want = 1, .max = c->depth,
 				      .how = REAP_COUNT | REAP_HALT };
 
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
 			return res;
 	}
-	res = aio_prepare_as(t, fi, c, true);
+	res = aio_prepare_as(t, fi, c, true, false);
 	if (res != FLOWOP_OK)
 		return res;
 	len = p->io.iosize;
@@ -937,7 +1129,7 @@ static void aio_depth_setup(struct aio_priv *p, const struct plan_flowop *f)
 	p->batch = batch > 0 ? (unsigned)batch : p->depth;
 	p->cmin = (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MIN, 1);
 	p->cmax = plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) ?
-		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH;
+		  (unsigned)plan_attr_int(f, AIO_BATCH_COMPLETE_MAX, 0) : AIO_DEPTH_MAX;
 	p->polling = p->cmin == 0 && p->cmax == 0;
 	if (p->cmax < p->cmin)
 		p->cmax = p->cmin;
@@ -970,12 +1162,19 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		goto fail;
 	if (io_priv_setup(t, fi, &p->io) != 0)
 		goto fail;
-	if (p->depth > AIO_DEPTH) {     /* validate() said so already */
+	if (p->depth > AIO_DEPTH_MAX) {     /* validate() said so already */
 		thread_fail(t, "flowop %s: iodepth %u is more than %u", fi->pf->name,
-			    p->depth, AIO_DEPTH);
+			    p->depth, AIO_DEPTH_MAX);
 		goto fail;
 	}
-	if (read && p->depth) {
+	if (p->depth) {
+		int choice = aio_choice_of(t->plan, (int)(fi->pf - t->plan->flowops));
+
+		if (choice >= 0 && !(p->mix = aio_mix_get(t, fi, p->th, choice)))
+			goto fail;
+	}
+	/* reads, and writes of data of their own, have a buffer per request */
+	if (p->depth && (read || p->io.data)) {
 		p->bfree = calloc(p->depth, sizeof(*p->bfree));
 		if (!p->bfree) {
 			thread_fail(t, "flowop %s: out of memory", fi->pf->name);
@@ -984,6 +1183,8 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		if (aio_bufs_alloc(t, fi, p, p->io.iosize) != 0)
 			goto fail;
 	}
+	if (p->depth && p->io.data && data_per_write(p->io.data))
+		fi->run = p->mix ? aio_run_mixed_data : aio_run_depth_data;
 	return 0;
 fail:
 	aio_thread_put(t, p->th);
@@ -1013,8 +1214,16 @@ static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 	/* the queue depth reached, once per flowop statement (first instance) */
 	if (p && p->depth && t->proc_inst == 0 && t->thread_inst == 0)
 		log_info("flowop %s: at most %u request%s in flight at once "
-			 "(iodepth=%u)", fi->pf->name, p->max_inflight,
-			 p->max_inflight == 1 ? "" : "s", p->depth);
+			 "(iodepth=%u%s)", fi->pf->name, p->max_inflight,
+			 p->max_inflight == 1 ? "" : "s", p->depth,
+			 p->mix ? ", one queue with the other members of its choice" : "");
+	if (p && p->mix && p->mix->max_inflight && t->proc_inst == 0 && t->thread_inst == 0) {
+		log_info("choice %s: at most %u request%s of its members in flight "
+			 "at once (their shared iodepth=%u)",
+			 t->plan->flowops[p->mix->entry].name, p->mix->max_inflight,
+			 p->mix->max_inflight == 1 ? "" : "s", p->depth);
+		p->mix->max_inflight = 0;      /* said once, by the member ending first */
+	}
 	if (p) {
 		aio_thread_put(t, p->th);
 		io_priv_teardown(&p->io);
@@ -1029,7 +1238,9 @@ static enum flowop_result aio_io_run(struct fb_thread *t, struct flowop_inst *fi
 {
 	const struct aio_priv *p = fi->priv;
 
-	return p->depth ? aio_run_depth(t, fi) : aio_run_one(t, fi);
+	if (!p->depth)
+		return aio_run_one(t, fi);
+	return p->mix ? aio_run_mixed(t, fi) : aio_run_depth(t, fi);
 }
 
 /*
@@ -1056,8 +1267,72 @@ static int aio_check_range(const struct plan_flowop *f, struct diag *d, int a,
 	return 1;
 }
 
+/* aioread or aiowrite (the default's or --compat's ops). */
+static bool aio_is_io(const struct plan_flowop *f)
+{
+	return f->ops == flowops_aio[0] || f->ops == flowops_aio[1];
+}
+
 /*
- * io_validate()'s checks; an iodepth of 1..AIO_DEPTH; an engine of
+ * An iodepth member of a choice shares one queue with the choice's other
+ * members (aio_run_mixed()): every member must be an aioread or aiowrite
+ * with the same iodepth, engine and depth options.  Each member is
+ * checked against the first; the first also says which members are not
+ * asynchronous at all.
+ */
+static int aio_validate_mix(const struct plan *p, const struct plan_flowop *f,
+			    struct diag *d)
+{
+	static const int same[] = { AIO_IODEPTH, AIO_IOENGINE, AIO_BATCH_SUBMIT,
+				    AIO_BATCH_COMPLETE_MIN, AIO_BATCH_COMPLETE_MAX,
+				    AIO_IODEPTH_LOW };
+	static const char *const same_names[] = {
+		"iodepth", "ioengine", "iodepth_batch_submit", "iodepth_batch_complete_min",
+		"iodepth_batch_complete_max", "iodepth_low" };
+	int k = (int)(f - p->flowops), choice = aio_choice_of(p, k), errs = 0;
+	const struct plan_flowop *ch, *first;
+
+	if (choice < 0)
+		return 0;
+	ch = &p->flowops[choice];
+	first = &p->flowops[choice + 1];
+	if (first == f) {
+		for (int j = choice + 1; j <= choice + ch->ndesc; j += 1 + p->flowops[j].ndesc) {
+			const struct plan_flowop *m = &p->flowops[j];
+
+			if (aio_is_io(m) && plan_attr_given(m, AIO_IODEPTH))
+				continue;
+			diag_error(d, m->loc, "flowop %s: a member of choice %s, whose "
+				   "asynchronous members share one queue of iodepth %lld (as "
+				   "fio's rw=randrw does), must be an aioread or aiowrite with "
+				   "that iodepth", m->name, ch->name,
+				   (long long)plan_attr_int(f, AIO_IODEPTH, 1));
+			errs++;
+		}
+		return errs;
+	}
+	if (!aio_is_io(first) || !plan_attr_given(first, AIO_IODEPTH))
+		return 0;       /* said at the first member */
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const struct plan_value *a = &f->attr[same[i]], *b = &first->attr[same[i]];
+		bool differ = a->kind != b->kind ||
+			      (a->kind == PV_STRING ? strcmp(a->u.s, b->u.s) != 0 :
+			       a->kind != PV_UNSET &&
+			       plan_attr_int(f, same[i], 0) != plan_attr_int(first, same[i], 0));
+
+		if (!differ)
+			continue;
+		diag_error(d, a->kind != PV_UNSET ? a->loc : f->loc, "flowop %s: its %s "
+			   "differs from that of %s: the asynchronous members of choice %s "
+			   "share one queue (as fio's rw=randrw does), so they take the same "
+			   "%s", f->name, same_names[i], first->name, ch->name, same_names[i]);
+		errs++;
+	}
+	return errs;
+}
+
+/*
+ * io_validate()'s checks; an iodepth of 1..AIO_DEPTH_MAX; an engine of
  * aio_engines; fio's depth options only with iodepth, within fio's
  * ranges (where fio would change a value silently, an error here).
  */
@@ -1073,10 +1348,10 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 	int64_t depth = plan_attr_int(f, AIO_IODEPTH, 1);
 	const struct plan_value *eng = &f->attr[AIO_IOENGINE];
 
-	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH)) {
+	if (plan_attr_given(f, AIO_IODEPTH) && (depth < 1 || depth > AIO_DEPTH_MAX)) {
 		diag_error(d, f->attr[AIO_IODEPTH].loc,
 			   "flowop %s: iodepth must be 1 to %d, not %lld", f->name,
-			   AIO_DEPTH, (long long)depth);
+			   AIO_DEPTH_MAX, (long long)depth);
 		errs++;
 	}
 	if (eng->kind != PV_UNSET &&
@@ -1094,14 +1369,29 @@ static int aio_validate(const struct plan *p, const struct plan_flowop *f,
 				   depth_names[i]);
 			return errs + 1;
 		}
-	if (!plan_attr_given(f, AIO_IODEPTH))
+	if (!plan_attr_given(f, AIO_IODEPTH)) {
+		const struct plan_value *v = &f->attr[IO_DATA + DATA_A_REFILL];
+
+		if (!plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false))
+			v = &f->attr[IO_DATA + DATA_A_SCRAMBLE];
+		if (plan_attr_bool(f, IO_DATA + DATA_A_REFILL, false) ||
+		    plan_attr_bool(f, IO_DATA + DATA_A_SCRAMBLE, false)) {
+			diag_error(d, v->loc, "flowop %s: %s on aiowrite needs iodepth: "
+				   "each write in flight then has a buffer of its own, "
+				   "changed before it is queued", f->name,
+				   v == &f->attr[IO_DATA + DATA_A_REFILL] ? "refill" :
+				   "scramble");
+			errs++;
+		}
 		return errs;
+	}
+	errs += aio_validate_mix(p, f, d);
 	errs += aio_check_range(f, d, AIO_BATCH_SUBMIT, "iodepth_batch_submit", 0,
 				depth, " (0: iodepth; at most iodepth)");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MIN,
-				"iodepth_batch_complete_min", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_min", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_BATCH_COMPLETE_MAX,
-				"iodepth_batch_complete_max", 0, AIO_DEPTH, "");
+				"iodepth_batch_complete_max", 0, AIO_DEPTH_MAX, "");
 	errs += aio_check_range(f, d, AIO_IODEPTH_LOW, "iodepth_low", 0, depth,
 				" (0: iodepth; at most iodepth)");
 	if (plan_attr_given(f, AIO_BATCH_COMPLETE_MAX) &&
@@ -1143,11 +1433,12 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
 
 	for (int i = 0; i < AIO_NENGINES; i++) {
 		struct aio_ctx *c = th->ctx[i];
-		struct aio_wait w = { .max = AIO_DEPTH, .how = REAP_COUNT | REAP_HALT };
+		struct aio_wait w = { .how = REAP_COUNT | REAP_HALT };
 		enum flowop_result res;
 
 		if (!c || !c->inflight)
 			continue;
+		w.max = c->depth;
 		w.want = c->inflight / 2 ? c->inflight / 2 : 1;
 		res = aio_reap(t, fi, c, &w);
 		if (res != FLOWOP_OK)
@@ -1161,8 +1452,9 @@ static enum flowop_result aiowait_run(struct fb_thread *t, struct flowop_inst *f
  * read/write's buffer and slots, aio_priv's own part and the engine's
  * context (once per thread and engine: its key is the engine); with
  * iodepth, a read has `iodepth` buffers of its own (aio_bufs_alloc(): the
- * iosize, or a random one's first size, rounded up to IO_ALIGN), while
- * writes in flight share the pattern buffer.
+ * iosize, or a random one's first size, rounded up to IO_ALIGN), and so
+ * does a write with data attributes; other writes in flight share the
+ * pattern buffer.
  */
 static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 			struct flowop_need *n, bool read)
@@ -1176,11 +1468,15 @@ static void aio_io_need(const struct plan *p, const struct plan_flowop *f,
 
 	io_need(p, f, n);
 	n->mem = plan_sat_add(n->mem, sizeof(struct aio_priv) - sizeof(struct io_priv));
-	if (read && depth)
+	if (depth && (read || data_given(f, IO_DATA)))
 		n->mem = plan_sat_add(n->mem, plan_sat_mul(depth, bufsz + sizeof(uint16_t)));
 	n->shared = eng;
-	n->shared_mem = sizeof(struct aio_ctx) + sizeof(struct aio_thread) + eng->ctx_mem +
-			eng->kernel_mem;
+	n->shared_mem = plan_sat_add(sizeof(struct aio_ctx) + sizeof(struct aio_thread) +
+				     eng->ctx_mem + eng->kernel_mem,
+				     plan_sat_mul(aio_ctx_depth(p, f->thread,
+								aio_engine_index(&f->attr[AIO_IOENGINE])),
+						  AIO_CTX_REQ_BYTES + eng->req_mem +
+						  eng->kernel_req_mem));
 	n->shared_fds = eng->fds;
 }
 
@@ -1208,7 +1504,7 @@ static void aiowait_need(const struct plan *p, const struct plan_flowop *f,
 
 #define AIO_ATTR_DEPTH                                                  \
 	{ "iodepth", T_SIZE, AIO_IODEPTH,                               \
-	  "requests of its own kept in flight, 1..256 (flowbench's own)" }, \
+	  "requests of its own kept in flight, 1..32768 (flowbench's own)" }, \
 	{ "ioengine", T_STRING, AIO_IOENGINE,                           \
 	  "the engine: io_uring (default), libaio or posixaio" },       \
 	{ "iodepth_batch_submit", T_SIZE, AIO_BATCH_SUBMIT,             \
@@ -1229,6 +1525,8 @@ static const struct attr_spec aiowrite_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
+	IO_ATTR_WRAP, DATA_ATTRS(IO_DATA),
 	{ NULL, 0, 0, NULL }
 };
 
@@ -1236,6 +1534,8 @@ static const struct attr_spec aioread_attrs[] = {
 	ATTR_FILENAME, COMMON_ATTR_IOSIZE, IO_ATTR_RANDOM, COMMON_ATTR_WORKINGSET,
 	COMMON_ATTR_DIRECTIO, COMMON_ATTR_DSYNC, ATTR_FD, COMMON_ATTR_OPENNEXT,
 	AIO_ATTR_DEPTH, COMMON_ATTR_NOREADAHEAD, IO_ATTR_RANDOMMAP,
+	IO_ATTR_MISALIGN, IO_ATTR_STRIDE, IO_ATTR_SEQFOLLOWS, IO_ATTR_BLOCKALIGN,
+	IO_ATTR_WRAP,
 	{ NULL, 0, 0, NULL }
 };
 

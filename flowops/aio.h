@@ -8,9 +8,11 @@
  * the deadline rule, the drain, quiesce and --compat filebench.  An
  * engine only queues a request, submits the queued ones, waits for and
  * returns completions, and cancels.  A request is named by its tag, its
- * index in aio.c's table (below AIO_DEPTH), which the engine gives back
- * with its completion.  An engine context is per thread: aio.c creates
- * one per engine a thread uses, at the init of its first flowop on it.
+ * index in aio.c's table (below the context's depth), which the engine
+ * gives back with its completion.  An engine context is per thread:
+ * aio.c creates one per engine a thread uses, at the init of its first
+ * flowop on it, for as many requests as the thread's flowops on that
+ * engine may have in flight (aio_ctx_depth()).
  */
 #ifndef FLOWBENCH_FLOWOPS_AIO_H
 #define FLOWBENCH_FLOWOPS_AIO_H
@@ -20,12 +22,19 @@
 #include <stdint.h>
 
 /*
- * Requests in flight per thread and engine.  filebench has no limit; 256
- * covers the shipped workloads (oltp.f's database writers submit 10
- * between waits) and keeps an io_uring small (256 SQEs, 512 CQEs: about
- * 24 KiB).  It is also the largest `iodepth`.
+ * Requests in flight per thread and engine, at least: a flowop without
+ * `iodepth` waits for a completion (back-pressure) once this many are in
+ * flight on its engine.  filebench has no limit; 256 covers the shipped
+ * workloads (oltp.f's database writers submit 10 between waits) and
+ * keeps an io_uring small (256 SQEs, 512 CQEs: about 24 KiB).  A thread
+ * whose flowops' iodepths add up to more gets a context of their sum.
  */
 #define AIO_DEPTH 256
+/*
+ * The largest `iodepth`, and context: io_uring's largest submission
+ * queue (IORING_MAX_ENTRIES); tags fit in 16 bits.
+ */
+#define AIO_DEPTH_MAX 32768
 
 /* One completion: the request's tag and its result (bytes, or -errno). */
 struct aio_event {
@@ -48,19 +57,24 @@ struct aio_engine {
 	 * as fio does for an engine without a commit hook.
 	 */
 	bool submit_each;
-	uint64_t ctx_mem;          /* its context's own memory (need hooks) */
-	uint64_t kernel_mem;       /* memory of a context in the kernel or glibc */
+	/*
+	 * Memory (need hooks): its context's own, fixed and per request of
+	 * its depth, and in the kernel or glibc, fixed and per request.
+	 */
+	uint64_t ctx_mem, req_mem;
+	uint64_t kernel_mem, kernel_req_mem;
 	unsigned fds;              /* descriptors a context keeps open */
 	/*
-	 * A context for AIO_DEPTH requests in *ctx: 0, or an errno with
-	 * why[] saying what to check (a sysctl, a limit).
+	 * A context for `depth` requests (AIO_DEPTH..AIO_DEPTH_MAX) in
+	 * *ctx: 0, or an errno with why[] saying what to check (a sysctl, a
+	 * limit).
 	 */
-	int (*open)(void **ctx, char *why, size_t whylen);
+	int (*open)(void **ctx, unsigned depth, char *why, size_t whylen);
 	void (*close)(void *ctx);
 	/*
 	 * Queue request `tag` (not submitted yet): `len` bytes at `off` of
 	 * `fd`, read into or written from `buf`.  0, or -1 when the engine
-	 * has no room (it always has for AIO_DEPTH requests in flight).
+	 * has no room (it always has for its depth of requests in flight).
 	 */
 	int (*prep)(void *ctx, unsigned tag, int fd, void *buf, uint32_t len,
 		    uint64_t off, bool write);

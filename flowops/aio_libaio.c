@@ -1,7 +1,7 @@
 /*
  * aio_libaio.c - the libaio engine of aioread and aiowrite (aio.h):
  * Linux's native AIO through Debian's libaio, the calls fio's libaio
- * engine makes: io_setup() for a context of AIO_DEPTH events,
+ * engine makes: io_setup() for a context of the thread's depth of events,
  * io_prep_pread()/io_prep_pwrite() into an iocb per request, io_submit()
  * of the queued iocbs, io_getevents() with a timeout, io_destroy().  On a
  * file without O_DIRECT the kernel does the I/O inside io_submit() (the
@@ -15,16 +15,21 @@
 
 #include "flowops/aio.h"
 
-/* The kernel's ring of AIO_DEPTH io_events and its header, in pages. */
-#define AIO_LIBAIO_KERNEL_BYTES (8u * 1024)
+/* The kernel's ring of io_events (32 bytes each) and its header, in pages. */
+#define AIO_LIBAIO_KERNEL_BYTES 4096u
+#define AIO_LIBAIO_KERNEL_REQ_BYTES 32u
 
+/* A context and its arrays of `depth` each (one allocation). */
 struct aio_libaio {
 	io_context_t ctx;
-	struct iocb cb[AIO_DEPTH];          /* by tag */
-	struct iocb *queued[AIO_DEPTH];     /* prepared, not submitted: oldest first */
+	unsigned depth;
+	struct iocb *cb;                    /* by tag */
+	struct iocb **queued;               /* prepared, not submitted: oldest first */
 	unsigned nqueued;
-	struct io_event ev[AIO_DEPTH];
+	struct io_event *ev;
 };
+#define AIO_LIBAIO_REQ_BYTES \
+	(sizeof(struct iocb) + sizeof(struct iocb *) + sizeof(struct io_event))
 
 /* A number from /proc/sys, or -1. */
 static long long aio_libaio_sysctl(const char *path)
@@ -41,7 +46,7 @@ static long long aio_libaio_sysctl(const char *path)
 }
 
 /* io_setup() failed with `err`: what to check, into why[]. */
-static void aio_libaio_hint(int err, char *why, size_t len)
+static void aio_libaio_hint(int err, unsigned depth, char *why, size_t len)
 {
 	long long max = aio_libaio_sysctl("/proc/sys/fs/aio-max-nr");
 	long long nr = aio_libaio_sysctl("/proc/sys/fs/aio-nr");
@@ -50,7 +55,7 @@ static void aio_libaio_hint(int err, char *why, size_t len)
 		snprintf(why, len, "Linux refuses a context whose %u events would "
 			 "take the system's AIO events (the sysctl fs.aio-nr, now "
 			 "%lld) past the sysctl fs.aio-max-nr (now %lld): raise "
-			 "fs.aio-max-nr, or run fewer threads", AIO_DEPTH, nr, max);
+			 "fs.aio-max-nr, or run fewer threads", depth, nr, max);
 	else if (err == ENOSYS)
 		snprintf(why, len, "this kernel has no native AIO (CONFIG_AIO), or a "
 			 "seccomp filter (a container's) denies io_setup");
@@ -61,19 +66,23 @@ static void aio_libaio_hint(int err, char *why, size_t len)
 			 "fs.aio-nr (%lld)", max, nr);
 }
 
-static int aio_libaio_open(void **ctx, char *why, size_t whylen)
+static int aio_libaio_open(void **ctx, unsigned depth, char *why, size_t whylen)
 {
-	struct aio_libaio *a = calloc(1, sizeof(*a));
+	struct aio_libaio *a = calloc(1, sizeof(*a) + depth * AIO_LIBAIO_REQ_BYTES);
 	int rc;
 
 	if (!a) {
 		snprintf(why, whylen, "out of memory");
 		return ENOMEM;
 	}
-	rc = io_setup(AIO_DEPTH, &a->ctx);
+	a->depth = depth;
+	a->cb = (struct iocb *)(a + 1);
+	a->ev = (struct io_event *)(a->cb + depth);
+	a->queued = (struct iocb **)(a->ev + depth);
+	rc = io_setup((int)depth, &a->ctx);
 	if (rc < 0) {
 		free(a);
-		aio_libaio_hint(-rc, why, whylen);
+		aio_libaio_hint(-rc, depth, why, whylen);
 		return -rc;
 	}
 	*ctx = a;
@@ -95,7 +104,7 @@ static int aio_libaio_prep(void *ctx, unsigned tag, int fd, void *buf, uint32_t 
 	struct aio_libaio *a = ctx;
 	struct iocb *cb = &a->cb[tag];
 
-	if (a->nqueued == AIO_DEPTH)
+	if (a->nqueued == a->depth)
 		return -1;
 	if (write)
 		io_prep_pwrite(cb, fd, buf, len, (long long)off);
@@ -131,8 +140,8 @@ static int aio_libaio_getevents(void *ctx, unsigned min, unsigned max,
 	};
 	int rc;
 
-	if (max > AIO_DEPTH)
-		max = AIO_DEPTH;
+	if (max > a->depth)
+		max = a->depth;
 	rc = io_getevents(a->ctx, (long)min, (long)max, a->ev, min ? &ts : NULL);
 	if (rc == -EINTR)
 		return 0;
@@ -158,7 +167,9 @@ const struct aio_engine aio_engine_libaio = {
 	.open_call = "io_setup",
 	.submit_call = { "io_submit", "io_submit" },
 	.ctx_mem = sizeof(struct aio_libaio),
+	.req_mem = AIO_LIBAIO_REQ_BYTES,
 	.kernel_mem = AIO_LIBAIO_KERNEL_BYTES,
+	.kernel_req_mem = AIO_LIBAIO_KERNEL_REQ_BYTES,
 	.fds = 0,
 	.open = aio_libaio_open,
 	.close = aio_libaio_close,

@@ -21,23 +21,32 @@
 /* glibc's helper threads (20 by default) and their stacks, erring high. */
 #define AIO_POSIX_THREAD_BYTES (20u * 256 * 1024)
 
+/* A context and its arrays of `depth` each (one allocation). */
 struct aio_posix {
-	struct aiocb cb[AIO_DEPTH];          /* by tag */
-	uint16_t queued[AIO_DEPTH];          /* prepared, not submitted: oldest first */
+	unsigned depth;
+	struct aiocb *cb;                    /* by tag */
+	const struct aiocb **list;           /* aio_suspend()'s argument */
+	uint16_t *queued;                    /* prepared, not submitted: oldest first */
 	unsigned nqueued;
-	uint16_t flight[AIO_DEPTH];          /* submitted, not reaped */
+	uint16_t *flight;                    /* submitted, not reaped */
 	unsigned nflight;
-	const struct aiocb *list[AIO_DEPTH]; /* aio_suspend()'s argument */
 };
+#define AIO_POSIX_REQ_BYTES \
+	(sizeof(struct aiocb) + sizeof(struct aiocb *) + 2 * sizeof(uint16_t))
 
-static int aio_posix_open(void **ctx, char *why, size_t whylen)
+static int aio_posix_open(void **ctx, unsigned depth, char *why, size_t whylen)
 {
-	struct aio_posix *a = calloc(1, sizeof(*a));
+	struct aio_posix *a = calloc(1, sizeof(*a) + depth * AIO_POSIX_REQ_BYTES);
 
 	if (!a) {
 		snprintf(why, whylen, "out of memory");
 		return ENOMEM;
 	}
+	a->depth = depth;
+	a->cb = (struct aiocb *)(a + 1);
+	a->list = (const struct aiocb **)(a->cb + depth);
+	a->queued = (uint16_t *)(a->list + depth);
+	a->flight = a->queued + depth;
 	*ctx = a;
 	return 0;
 }
@@ -60,7 +69,7 @@ static int aio_posix_prep(void *ctx, unsigned tag, int fd, void *buf, uint32_t l
 	struct aio_posix *a = ctx;
 	struct aiocb *cb = &a->cb[tag];
 
-	if (a->nqueued == AIO_DEPTH)
+	if (a->nqueued == a->depth)
 		return -1;
 	memset(cb, 0, sizeof(*cb));
 	cb->aio_fildes = fd;
@@ -164,6 +173,7 @@ const struct aio_engine aio_engine_posix = {
 	.submit_call = { "aio_read", "aio_write" },
 	.submit_each = true,
 	.ctx_mem = sizeof(struct aio_posix),
+	.req_mem = AIO_POSIX_REQ_BYTES,
 	.kernel_mem = AIO_POSIX_THREAD_BYTES,
 	.fds = 0,
 	.open = aio_posix_open,

@@ -1,7 +1,7 @@
 /*
  * aio_uring.c - the io_uring engine of aioread and aiowrite (aio.h),
- * flowbench's default: one ring of AIO_DEPTH entries per thread (its CQ
- * ring twice that, so it never overflows), requests prepared as SQEs
+ * flowbench's default: one ring per thread of the context's depth (its
+ * CQ ring twice that, so it never overflows), requests prepared as SQEs
  * whose user_data is the request's tag, submitted with one
  * io_uring_enter, completions waited for with io_uring_wait_cqes() and a
  * timeout (IORING_FEAT_EXT_ARG; on older kernels liburing adds a timeout
@@ -16,16 +16,18 @@
 #include "flowops/aio.h"
 
 /* user_data of the cancellation an aborted run submits (not a request's tag) */
-#define AIO_URING_CANCEL_TAG ((uint64_t)AIO_DEPTH)
+#define AIO_URING_CANCEL_TAG ((uint64_t)AIO_DEPTH_MAX)
 
 /*
- * The io_uring's own memory in the kernel (locked): 256 SQEs of 64
- * bytes, 512 CQEs of 16, the index array and the ring headers, in pages.
+ * The io_uring's own memory in the kernel (locked), per request: an SQE
+ * of 64 bytes, two CQEs of 16, the index array's 4, rounded up to the
+ * pages of the rings and their headers (32 KiB for 256).
  */
-#define AIO_URING_KERNEL_BYTES (32u * 1024)
+#define AIO_URING_KERNEL_REQ_BYTES 128u
 
 struct aio_uring {
 	struct io_uring ring;
+	unsigned depth;           /* tags are below it */
 };
 
 /* io_uring_queue_init() failed with `err`: what to check. */
@@ -45,7 +47,7 @@ static const char *aio_uring_hint(int err)
 	return "check the sysctl kernel.io_uring_disabled (0 enables it)";
 }
 
-static int aio_uring_open(void **ctx, char *why, size_t whylen)
+static int aio_uring_open(void **ctx, unsigned depth, char *why, size_t whylen)
 {
 	struct aio_uring *u = calloc(1, sizeof(*u));
 	int rc;
@@ -54,12 +56,13 @@ static int aio_uring_open(void **ctx, char *why, size_t whylen)
 		snprintf(why, whylen, "out of memory");
 		return ENOMEM;
 	}
-	rc = io_uring_queue_init(AIO_DEPTH, &u->ring, 0);
+	rc = io_uring_queue_init(depth, &u->ring, 0);
 	if (rc < 0) {
 		free(u);
 		snprintf(why, whylen, "%s", aio_uring_hint(-rc));
 		return -rc;
 	}
+	u->depth = depth;
 	*ctx = u;
 	return 0;
 }
@@ -120,7 +123,7 @@ static int aio_uring_getevents(void *ctx, unsigned min, unsigned max,
 			break;
 		seen++;
 		/* the cancellation, or a timeout of liburing's own */
-		if (cqe->user_data >= AIO_DEPTH)
+		if (cqe->user_data >= u->depth)
 			continue;
 		ev[n].tag = (uint32_t)cqe->user_data;
 		ev[n].res = cqe->res;
@@ -152,7 +155,7 @@ const struct aio_engine aio_engine_uring = {
 	.open_call = "io_uring_queue_init",
 	.submit_call = { "io_uring_submit", "io_uring_submit" },
 	.ctx_mem = sizeof(struct aio_uring),
-	.kernel_mem = AIO_URING_KERNEL_BYTES,
+	.kernel_req_mem = AIO_URING_KERNEL_REQ_BYTES,
 	.fds = 1,
 	.open = aio_uring_open,
 	.close = aio_uring_close,

@@ -233,7 +233,11 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->oflags = common_open_flags(pf);
 	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
-	p->seq_rare = p->misalign || p->stride;
+	p->wrap = !p->random && !p->stride && plan_attr_bool(pf, IO_WRAP, false);
+	p->seq_rare = p->misalign || p->stride || p->wrap;
+	p->blockalign = p->random ? (uint64_t)plan_attr_int(pf, IO_BLOCKALIGN, 0) : 0;
+	p->mapped = p->randommap && p->blockalign;
+	p->map_iosize = p->iosize;
 	p->memoffset = (uint64_t)plan_attr_int(pf, IO_MEMOFFSET, 0);
 	return 0;
 }
@@ -253,12 +257,46 @@ static int io_dio_setup(struct fb_thread *t, struct flowop_inst *fi,
 	return 0;
 }
 
+/*
+ * A write flowop's data attributes (data.h): its rule and random stream,
+ * seeded from the run's seed, the thread's identity and the flowop, so
+ * the thread's own generator is left alone.  0 or FLOWOP_ERROR.
+ */
+static int io_data_setup(struct fb_thread *t, struct flowop_inst *fi,
+			 struct io_priv *p)
+{
+	const struct plan_flowop *pf = fi->pf;
+	uint64_t seed;
+
+	if (!pf->ops || pf->ops->rw != FLOWOP_RW_WRITE || !data_given(pf, IO_DATA))
+		return 0;
+	seed = t->plan->seed ^ rng_identity((uint64_t)t->proc, t->proc_inst,
+					    (uint64_t)t->thread, t->thread_inst);
+	seed ^= (uint64_t)(pf - t->plan->flowops) * 0x9e3779b97f4a7c15ull;
+	p->data = calloc(1, sizeof(*p->data));
+	if (!p->data || data_gen_setup(p->data, pf, IO_DATA, seed) != 0) {
+		thread_fail(t, "flowop %s: out of memory", pf->name);
+		return FLOWOP_ERROR;
+	}
+	return 0;
+}
+
+/* `len` bytes of what this flowop writes: its data rule, or flowbench's pattern. */
+void io_fill(struct io_priv *p, char *buf, uint64_t len)
+{
+	if (p->data)
+		data_fill(p->data, buf, len);
+	else
+		common_fill_pattern(buf, len, 0x5a);
+}
+
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
-	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0)
+	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0 ||
+	    io_data_setup(t, fi, p) != 0)
 		return FLOWOP_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
-	common_fill_pattern(p->buf, p->bufsize, 0x5a);
+	io_fill(p, p->buf, p->bufsize);
 	return io_dio_setup(t, fi, p);
 }
 
@@ -295,9 +333,17 @@ static int io_init_with(struct fb_thread *t, struct flowop_inst *fi,
 	return setup(t, fi, p);
 }
 
+static enum flowop_result io_write_data(struct fb_thread *t, struct flowop_inst *fi);
+
+/* A write whose contents change per write runs io_write_data(). */
 static int io_init(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_init_with(t, fi, io_priv_setup);
+	int r = io_init_with(t, fi, io_priv_setup);
+	const struct io_priv *p = fi->priv;
+
+	if (r == 0 && p->data && data_per_write(p->data))
+		fi->run = io_write_data;
+	return r;
 }
 
 /* --compat filebench: filebench's buffers (io_fb_buffer()). */
@@ -337,7 +383,7 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 			    fi->pf->name, (unsigned long long)p->iosize);
 		return FLOWOP_ERROR;
 	}
-	common_fill_pattern((char *)b + p->memoffset, p->iosize, 0x5a);
+	io_fill(p, (char *)b + p->memoffset, p->iosize);
 	free(p->buf_base);
 	p->buf_base = b;
 	p->buf = p->buf_base + p->memoffset;
@@ -347,6 +393,12 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 
 void io_priv_teardown(struct io_priv *p)
 {
+	if (p->data) {
+		data_gen_free(p->data);
+		free(p->data);
+		p->data = NULL;
+	}
+	bmap_free(&p->bmap);
 	if (p->own_buf)
 		free(p->buf_base);
 	p->buf = NULL;
@@ -422,6 +474,108 @@ static enum flowop_result io_working_set(struct fb_thread *t, struct flowop_inst
 }
 
 /*
+ * blockalign: a random offset misalign + k x blockalign, k uniform among
+ * the positions where this op's iosize bytes fit in the working set.
+ * (fio draws the offset first, among blocks that fit its smallest size,
+ * then a size that fits there: the same away from the working set's
+ * last largest-size bytes.)
+ */
+static enum flowop_result io_random_aligned(struct fb_thread *t, struct flowop_inst *fi,
+					    struct io_priv *p, struct fb_slot *s,
+					    uint64_t *off)
+{
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+
+		if (r != FLOWOP_OK)
+			return r;
+		p->nblocks = 0;         /* every op comes here */
+	}
+	if (p->wss_bytes - p->misalign < p->iosize) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "iosize %llu is larger than the %llu-byte "
+			 "working set of", (unsigned long long)p->iosize,
+			 (unsigned long long)p->wss_bytes);
+		return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+	}
+	*off = p->misalign + rng_block_offset(&t->rng, (p->wss_bytes - p->misalign -
+				p->iosize) / p->blockalign + 1, p->blockalign);
+	return FLOWOP_OK;
+}
+
+/*
+ * randommap with blockalign: fio's random map over blocks of blockalign
+ * bytes (bmap.h).  A new working set (another file, or an open) starts
+ * a new map.  The op takes a random block, or when that one is done the
+ * next one not done (wrapping; a full map starts a new pass), a size
+ * that fits before the working set's end (a random iosize is drawn
+ * again, as fio draws again; after 64 draws the largest whole blocks
+ * that fit), and is cut short before the first block done already, as
+ * fio cuts it: so late in a pass I/Os get smaller, as in fio.
+ */
+static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_inst *fi,
+					   struct io_priv *p, struct fb_slot *s,
+					   uint64_t *off)
+{
+	uint64_t ba = p->blockalign, b, n;
+
+	if (!p->iosize_random)
+		p->iosize = p->map_iosize;
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+		/* a constant size: only the blocks it fits from (fio's last_block()) */
+		uint64_t span = p->wss_bytes - p->misalign, nbits;
+
+		if (r != FLOWOP_OK)
+			return r;
+		p->nblocks = 0;         /* every op comes here */
+		nbits = p->iosize_random ? span / ba : (span - p->iosize) / ba + 1;
+		if (nbits == 0) {
+			char what[112];
+
+			snprintf(what, sizeof(what), "blockalign %llu is larger than the "
+				 "%llu-byte working set of", (unsigned long long)ba,
+				 (unsigned long long)p->wss_bytes);
+			return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
+		}
+		if (p->bmap.nbits != nbits || !p->bmap.lv[0]) {
+			bmap_free(&p->bmap);
+			if (bmap_init(&p->bmap, nbits) != 0) {
+				thread_fail(t, "flowop %s: cannot allocate the random map of "
+					    "%llu blocks", fi->pf->name, (unsigned long long)nbits);
+				return FLOWOP_ERROR;
+			}
+		} else {
+			bmap_clear(&p->bmap);
+		}
+	}
+	b = rng_below(&t->rng, p->bmap.nbits);
+	if (bmap_isset(&p->bmap, b))
+		b = bmap_next_free(&p->bmap, b);
+	if (b == BMAP_NONE) {           /* every block done: a new pass */
+		bmap_clear(&p->bmap);
+		b = rng_below(&t->rng, p->bmap.nbits);
+	}
+	*off = p->misalign + b * ba;
+	for (int tries = 0; *off + p->iosize > p->wss_bytes; tries++) {
+		enum flowop_result r;
+
+		if (tries == 64 || !p->iosize_random) {
+			p->iosize = (p->wss_bytes - *off) / ba * ba;
+			break;
+		}
+		r = io_sample_size(t, fi, p);
+		if (r != FLOWOP_OK)
+			return r;
+	}
+	n = bmap_set_run(&p->bmap, b, (p->iosize + ba - 1) / ba);
+	if (n * ba < p->iosize)
+		p->iosize = n * ba;
+	return FLOWOP_OK;
+}
+
+/*
  * A random offset off the common path: the working set of a file the
  * slot just opened, or every op of randommap (which keeps nblocks 0 for
  * that): the next block of the permutation, begun anew, with a new
@@ -431,6 +585,10 @@ static __attribute__((noinline)) enum flowop_result
 io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	       struct fb_slot *s, uint64_t *off)
 {
+	if (p->mapped)
+		return io_random_mapped(t, fi, p, s, off);
+	if (p->blockalign)
+		return io_random_aligned(t, fi, p, s, off);
 	if (!p->randommap || s != p->wss_slot || s->gen != p->wss_gen) {
 		enum flowop_result r = io_working_set(t, fi, p, s);
 
@@ -490,8 +648,30 @@ static enum flowop_result io_stride_offset(struct fb_thread *t, struct flowop_in
 }
 
 /*
+ * wrap: a sequential op that would not fit before the end of the
+ * working set (`workingset`, else the file's size at population or when
+ * the slot opened it) starts again at misalign, as fio's time-based
+ * sequential I/O starts again at the start of its region (a read does
+ * so without reading 0 bytes at the end of the file first).
+ */
+static enum flowop_result io_wrap_offset(struct fb_thread *t, struct flowop_inst *fi,
+					 struct io_priv *p, struct fb_slot *s,
+					 uint64_t *off)
+{
+	if (s != p->wss_slot || s->gen != p->wss_gen) {
+		enum flowop_result r = io_working_set(t, fi, p, s);
+
+		if (r != FLOWOP_OK)
+			return r;
+	}
+	if (*off < p->misalign || *off + p->iosize > p->wss_bytes)
+		*off = p->misalign;
+	return FLOWOP_OK;
+}
+
+/*
  * A sequential offset off the common path: a run that starts misaligned,
- * or (stride) one with holes.
+ * (stride) one with holes, or (wrap) writes that start again at the end.
  */
 static __attribute__((noinline)) enum flowop_result
 io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
@@ -499,6 +679,8 @@ io_seq_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 {
 	if (p->stride)
 		return io_stride_offset(t, fi, p, s, off);
+	if (p->wrap)
+		return io_wrap_offset(t, fi, p, s, off);
 	if (*off < p->misalign)
 		*off = p->misalign;     /* a sequential run starts misaligned */
 	return FLOWOP_OK;
@@ -526,7 +708,8 @@ io_prepare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 
 		if (r != FLOWOP_OK)
 			return r;
-		if (p->random && p->wss_slot == s && s->gen == p->wss_gen)
+		if (p->random && p->wss_slot == s && s->gen == p->wss_gen &&
+		    !p->blockalign)
 			p->nblocks = (p->wss_bytes - p->misalign) / p->iosize;
 	}
 	if (p->random) {
@@ -792,9 +975,13 @@ io_write_from(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 	return io_write_timed(t, fi, p, s, off, buf, t0, false);
 }
 
-/* One op of write, like io_read_op(). */
+/*
+ * One op of write, like io_read_op().  `data` (a constant, as
+ * `filebench`): the contents change per write (refill, scramble), made
+ * before the op's clock starts, as fio fills before it issues.
+ */
 static inline __attribute__((always_inline)) enum flowop_result
-io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
+io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench, bool data)
 {
 	struct io_priv *p = fi->priv;
 	struct fb_slot *s = common_slot(t, &p->sel);
@@ -807,18 +994,26 @@ io_write_op(struct fb_thread *t, struct flowop_inst *fi, bool filebench)
 		return r;
 	if (filebench)
 		return io_write_from(t, fi, p, s, off, io_filebench_buf(t, p));
+	if (data)
+		data_before_write(p->data, p->buf, p->iosize, off);
 	return io_write_from(t, fi, p, s, off, p->buf);
 }
 
 static enum flowop_result io_write(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_write_op(t, fi, false);
+	return io_write_op(t, fi, false, false);
+}
+
+/* A write with refill or scramble (io_init() chose it): the same, its data made first. */
+static enum flowop_result io_write_data(struct fb_thread *t, struct flowop_inst *fi)
+{
+	return io_write_op(t, fi, false, true);
 }
 
 /* --compat filebench: the same write from a buffer placed for this op. */
 static enum flowop_result io_write_filebench(struct fb_thread *t, struct flowop_inst *fi)
 {
-	return io_write_op(t, fi, true);
+	return io_write_op(t, fi, true, false);
 }
 
 /* memoffset + iosize must fit in the thread's memory, when it has some. */
@@ -881,10 +1076,10 @@ static int io_validate_short_reads(const struct plan *p,
 
 /*
  * randommap (a flowbench extension): only with `random`, a constant
- * iosize (the permutation is of whole blocks of one size), one slot (a
- * pass covers the file that slot holds: not opennext), and never
- * under --compat filebench, whose random offsets are drawn with
- * replacement.
+ * iosize (the permutation is of whole blocks of one size) or blockalign
+ * (a map of its blocks, io_random_mapped()), one slot (a pass covers the
+ * file that slot holds: not opennext), and never under --compat
+ * filebench, whose random offsets are drawn with replacement.
  */
 static int io_validate_randommap(const struct plan *p, const struct plan_flowop *f,
 				 struct diag *d)
@@ -905,10 +1100,10 @@ static int io_validate_randommap(const struct plan *p, const struct plan_flowop 
 			   f->name);
 		return 1;
 	}
-	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM) {
-		diag_error(d, v->loc, "flowop %s: randommap needs a constant iosize "
-			   "(it permutes whole blocks of one size), not a random variable",
-			   f->name);
+	if (f->attr[COMMON_IOSIZE].kind == PV_RANDOM && !plan_attr_given(f, IO_BLOCKALIGN)) {
+		diag_error(d, v->loc, "flowop %s: randommap with a random iosize needs "
+			   "blockalign (the map's block, fio's smallest size): without it "
+			   "randommap permutes whole blocks of one size", f->name);
 		return 1;
 	}
 	if (plan_attr_bool(f, COMMON_OPENNEXT, false)) {
@@ -980,6 +1175,58 @@ static int io_validate_seqfollows(const struct plan *p, const struct plan_flowop
 	return 0;
 }
 
+/*
+ * blockalign (a flowbench extension, fio's blockalign): only with
+ * `random`, not with randommap (which permutes whole iosize blocks),
+ * greater than 0, and never under --compat filebench.
+ */
+static int io_validate_blockalign(const struct plan *p, const struct plan_flowop *f,
+				  struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_BLOCKALIGN];
+	const char *why = NULL;
+
+	if (f->nattr <= IO_BLOCKALIGN || v->kind == PV_UNSET)
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH)
+		why = "is a flowbench extension (fio's blockalign); filebench's random "
+		      "offsets are multiples of iosize, so --compat filebench refuses it";
+	else if (plan_attr_int(f, IO_BLOCKALIGN, 0) <= 0)
+		why = "must be greater than 0";
+	else if (!plan_attr_bool(f, IO_RANDOM, false))
+		why = "needs random (it aligns random offsets)";
+	if (!why)
+		return 0;
+	diag_error(d, v->loc, "flowop %s: blockalign %s", f->name, why);
+	return 1;
+}
+
+/*
+ * wrap (a flowbench extension): sequential, without stride (which wraps
+ * already), never under --compat filebench.
+ */
+static int io_validate_wrap(const struct plan *p, const struct plan_flowop *f,
+			    struct diag *d)
+{
+	const struct plan_value *v = &f->attr[IO_WRAP];
+	const char *why = NULL;
+
+	if (f->nattr <= IO_WRAP || !plan_attr_bool(f, IO_WRAP, false))
+		return 0;
+	if (p->semantics == PLAN_SEM_FILEBENCH)
+		why = "is a flowbench extension; filebench's sequential writes append "
+		      "and its reads wrap at the end of the file, so --compat filebench "
+		      "refuses it";
+	else if (plan_attr_bool(f, IO_RANDOM, false))
+		why = "is for sequential I/O, not with random";
+	else if (plan_attr_int(f, IO_STRIDE, 0))
+		why = "is not needed with stride, which wraps at the working set's ends";
+	if (!why)
+		return 0;
+	diag_error(d, v->loc, "flowop %s: wrap %s", f->name, why);
+	return 1;
+}
+
 /* Compile-time checks shared by read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,
 		struct diag *d)
@@ -1020,6 +1267,9 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 	errs += io_validate_randommap(p, f, d);
 	errs += io_validate_stride(p, f, d);
 	errs += io_validate_seqfollows(p, f, d);
+	errs += io_validate_blockalign(p, f, d);
+	errs += io_validate_wrap(p, f, d);
+	errs += data_validate(p, f, IO_DATA, d);
 	return errs;
 }
 
@@ -1032,7 +1282,16 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	uint64_t iosize = io->kind == PV_RANDOM ? IO_RANDOM_BUF :
 			  io->kind == PV_INT && io->u.i > 0 ? (uint64_t)io->u.i : 0;
 
-	n->mem = sizeof(struct io_priv);
+	n->mem = plan_sat_add(sizeof(struct io_priv), data_need(f, IO_DATA));
+	/* randommap with blockalign: a map of the working set's blocks */
+	if (plan_attr_bool(f, IO_RANDOMMAP, false) && plan_attr_int(f, IO_BLOCKALIGN, 0) > 0) {
+		uint64_t ws = (uint64_t)plan_attr_int(f, COMMON_WORKINGSET, 0);
+
+		if (!ws && f->fileset >= 0)
+			ws = p->filesets[f->fileset].size;
+		n->mem = plan_sat_add(n->mem, bmap_bytes(ws / (uint64_t)plan_attr_int(f,
+						IO_BLOCKALIGN, 0) + 1));
+	}
 	/* a random size takes the thread's memory whole, or its own buffer */
 	if (iosize && !(memsize && (io->kind == PV_RANDOM || iosize <= memsize)))
 		n->mem = plan_sat_add(n->mem, plan_sat_add(memoffset, iosize));
@@ -1042,24 +1301,36 @@ void io_need(const struct plan *p, const struct plan_flowop *f,
 	common_need_slot(f, n);
 }
 
-static const struct attr_spec io_attrs[] = {
-	ATTR_FILENAME,
-	COMMON_ATTR_IOSIZE,
-	IO_ATTR_RANDOM,
-	COMMON_ATTR_WORKINGSET,
-	COMMON_ATTR_DIRECTIO,
-	COMMON_ATTR_DSYNC,
-	ATTR_FD,
-	COMMON_ATTR_OPENNEXT,
-	COMMON_ATTR_NOREADAHEAD,
-	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" },
-	{ "memoffset", T_SIZE, IO_MEMOFFSET,
-	  "the buffer starts this many bytes into the thread's memory" },
-	IO_ATTR_RANDOMMAP,
-	{ "stride", T_INT, IO_STRIDE,
-	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" },
-	{ "seqfollows", T_BOOL, IO_SEQFOLLOWS,
-	  "with random: each op leaves the slot's offset at its end, so the slot's next sequential op follows it (fio's percentage_random; flowbench's own)" },
+/* What read and write both take. */
+/* What read and write both take. */
+#define IO_ATTRS_RW                                                     \
+	ATTR_FILENAME,                                                  \
+	COMMON_ATTR_IOSIZE,                                             \
+	IO_ATTR_RANDOM,                                                 \
+	COMMON_ATTR_WORKINGSET,                                         \
+	COMMON_ATTR_DIRECTIO,                                           \
+	COMMON_ATTR_DSYNC,                                              \
+	ATTR_FD,                                                        \
+	COMMON_ATTR_OPENNEXT,                                           \
+	COMMON_ATTR_NOREADAHEAD,                                        \
+	IO_ATTR_MISALIGN,                                               \
+	{ "memoffset", T_SIZE, IO_MEMOFFSET,                            \
+	  "the buffer starts this many bytes into the thread's memory" }, \
+	IO_ATTR_RANDOMMAP,                                              \
+	IO_ATTR_STRIDE,                                                 \
+	IO_ATTR_SEQFOLLOWS,                                             \
+	IO_ATTR_BLOCKALIGN,                                             \
+	IO_ATTR_WRAP
+
+static const struct attr_spec io_read_attrs[] = {
+	IO_ATTRS_RW,
+	{ NULL, 0, 0, NULL }
+};
+
+/* write also takes what it writes (data.h) */
+static const struct attr_spec io_write_attrs[] = {
+	IO_ATTRS_RW,
+	DATA_ATTRS(IO_DATA),
 	{ NULL, 0, 0, NULL }
 };
 
@@ -1071,7 +1342,7 @@ static const struct flowop_ops fo_read_filebench = {
 	.name = "read",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
-	.attrs = io_attrs,
+	.attrs = io_read_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1084,7 +1355,7 @@ static const struct flowop_ops fo_write_filebench = {
 	.name = "write",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
-	.attrs = io_attrs,
+	.attrs = io_write_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1097,7 +1368,7 @@ static const struct flowop_ops fo_read = {
 	.name = "read",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
-	.attrs = io_attrs,
+	.attrs = io_read_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,
@@ -1111,7 +1382,7 @@ static const struct flowop_ops fo_write = {
 	.name = "write",
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
-	.attrs = io_attrs,
+	.attrs = io_write_attrs,
 	.nattr = IO_COUNT,
 	.validate = io_validate,
 	.need = io_need,

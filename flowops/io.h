@@ -13,7 +13,9 @@
 #include <stdint.h>
 
 #include "flowops/common.h"
+#include "flowops/data.h"
 #include "plan/flowop.h"
+#include "runtime/base/bmap.h"
 #include "runtime/base/permute.h"
 #include "runtime/engine/slot.h"
 
@@ -32,12 +34,29 @@ enum io_attr {
 	IO_RANDOMMAP,           /* random: every block once per pass (fio's random map) */
 	IO_STRIDE,              /* sequential: a hole of N bytes after each op (N < 0: backwards) */
 	IO_SEQFOLLOWS,          /* random: leave the slot's offset at the op's end */
-	IO_COUNT
+	IO_BLOCKALIGN,          /* random: offsets are multiples of this (fio's blockalign) */
+	IO_WRAP,                /* sequential: start again at the working set's end */
+	IO_DATA,                /* write, aiowrite: the data attributes (data.h) from here */
+	IO_COUNT = IO_DATA + DATA_A_COUNT
 };
 
 #define IO_ATTR_RANDOM                                                  \
 	{ "random", T_BOOL, IO_RANDOM,                                  \
 	  "a random whole iosize block of the working set, else sequential" }
+#define IO_ATTR_MISALIGN                                                \
+	{ "misalign", T_SIZE, IO_MISALIGN, "bytes added to every offset" }
+#define IO_ATTR_STRIDE                                                  \
+	{ "stride", T_INT, IO_STRIDE,                                   \
+	  "sequential: skip this many bytes after each op, backwards if negative (fio's rw=read:N; flowbench's own)" }
+#define IO_ATTR_SEQFOLLOWS                                              \
+	{ "seqfollows", T_BOOL, IO_SEQFOLLOWS,                          \
+	  "with random: each op leaves the slot's offset at its end, so the slot's next sequential op follows it (fio's percentage_random; flowbench's own)" }
+#define IO_ATTR_BLOCKALIGN                                              \
+	{ "blockalign", T_SIZE, IO_BLOCKALIGN,                          \
+	  "with random: offsets are whole multiples of this many bytes, not of iosize (fio's blockalign; flowbench's own)" }
+#define IO_ATTR_WRAP                                                    \
+	{ "wrap", T_BOOL, IO_WRAP,                                      \
+	  "sequential: an op that would pass the working set's end starts again at its start (writes do not append, reads read no 0 bytes at the end; fio's time_based I/O; flowbench's own)" }
 #define IO_ATTR_RANDOMMAP                                               \
 	{ "randommap", T_BOOL, IO_RANDOMMAP,                            \
 	  "with random: every block of the working set once per pass, in a new random order each pass (fio's random map; flowbench's own)" }
@@ -67,7 +86,7 @@ struct io_priv {
 	bool sets_offset;
 	bool iosize_random;    /* a random variable: sampled at every op */
 	/*
-	 * Sequential: misalign or stride is set, so the op takes
+	 * Sequential: misalign, stride or wrap is set, so the op takes
 	 * io_seq_rare(); plain sequential ops test only this.
 	 */
 	bool seq_rare;
@@ -91,17 +110,45 @@ struct io_priv {
 	bool randommap;
 	struct permute pm;
 	/*
+	 * blockalign: random offsets are misalign + k x blockalign with the
+	 * op inside the working set (fio's blockalign, and its offsets for
+	 * sizes that vary); nblocks stays 0 as for randommap, so plain
+	 * random pays nothing (io_random_rare()).  0: multiples of iosize.
+	 */
+	uint64_t blockalign;
+	/*
+	 * randommap with blockalign (fio's random map for sizes that vary,
+	 * or another blockalign): the blocks of blockalign bytes a pass has
+	 * done (io_random_mapped()); an op takes a random block, or the next
+	 * one not done, and is cut short before the first one done already,
+	 * as fio's.  map_iosize: a constant iosize, restored before each op.
+	 */
+	bool mapped;
+	struct bmap bmap;
+	uint64_t map_iosize;
+	/*
 	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
 	 * added to the end of the previous op to give the next offset,
 	 * wrapping at the working set's ends (io_seq_rare()).
 	 */
 	int64_t stride;
 	/*
+	 * wrap (sequential): an op that would not fit before the working
+	 * set's end starts again at misalign.
+	 */
+	bool wrap;
+	/*
 	 * memoffset: buf starts that far into thread memory, or into
 	 * buf_base (own_buf).  0 by default.
 	 */
 	uint64_t memoffset;
 	char *buf_base;        /* own_buf: what was allocated (buf - memoffset) */
+	/*
+	 * A write's contents by its data attributes (data.h), or NULL:
+	 * flowbench's pattern.  Filled at init and when the buffer grows;
+	 * with refill or scramble, before each write too (io_write_data()).
+	 */
+	struct data_gen *data;
 	/*
 	 * Called before a random iosize's sample replaces the buffer by a
 	 * larger one (aio.c: wait for the writes still reading the old
@@ -157,6 +204,9 @@ void io_priv_teardown(struct io_priv *p);
  */
 enum flowop_result io_place(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p, struct fb_slot *s, uint64_t *off);
+
+/* `len` bytes of what flowop `p` writes: its data rule (data.h) or flowbench's pattern. */
+void io_fill(struct io_priv *p, char *buf, uint64_t len);
 
 /* Compile-time checks of read, write, aioread and aiowrite. */
 int io_validate(const struct plan *p, const struct plan_flowop *f,

@@ -113,25 +113,33 @@ static bool is_flag(const char *name)
 
 /*
  * A name that is no option's but the start of some: fio would take it as
- * an abbreviation (or refuse it as ambiguous); import-fio asks for the
- * whole name.  Returns a longer option import-fio knows, or NULL.
+ * an abbreviation, or refuse it as ambiguous when it starts several
+ * (getopt_long_only); import-fio asks for the whole name.  Returns the
+ * longer options import-fio knows, ", "-separated in `a`, with their
+ * count in *n, or NULL.
  */
-static const char *abbreviates(const char *name)
+static const char *abbreviates(struct arena *a, const char *name, int *n)
 {
 	static const char *const longer[] = {
 		"buffered", "buffer_pattern", "buffer_compress_percentage",
+		"buffer_compress_chunk",
 		"iodepth", "iodepth_batch", "iodepth_low", "numjobs", "runtime",
 		"time_based", "filename", "filesize", "directory", "direct",
 		"ioengine", "rwmixread", "rwmixwrite", "readwrite", "blocksize",
 		"group_reporting", "randrepeat", "norandommap", "output-format",
 		"output", "section", "size", "thread", "ramp_time", "name", NULL,
 	};
-	size_t n = strlen(name);
+	size_t len = strlen(name);
+	const char *list = NULL;
 
+	*n = 0;
 	for (int i = 0; longer[i]; i++)
-		if (strlen(longer[i]) > n && strncmp(longer[i], name, n) == 0)
-			return longer[i];
-	return NULL;
+		if (strlen(longer[i]) > len && strncmp(longer[i], name, len) == 0) {
+			list = list ? arena_printf(a, "%s, --%s", list, longer[i]) :
+			       arena_printf(a, "--%s", longer[i]);
+			++*n;
+		}
+	return list;
 }
 
 /* What reading the words needs as it goes. */
@@ -250,16 +258,23 @@ static void option_word(struct words *w, int *k)
 	bool known = co || fio_opt_comment_why(key) || fio_keep_why(key) ||
 		fio_opt_known(key) || is_flag(key) || strcmp(key, "name") == 0;
 	bool takes = co ? co->arg : !is_flag(key) && known;
+	const char *longer;
+	int nlonger;
 
 	if (!*key) {
 		diag_error(w->d, loc, "'%s' is not an option", word);
 		return;
 	}
-	if (!known && abbreviates(key)) {
-		diag_error(w->d, loc, "--%s is not an option's whole name (fio takes "
-			   "an unambiguous abbreviation, such as of --%s, or refuses "
-			   "an ambiguous one): write the option in full", key,
-			   abbreviates(key));
+	if (!known && (longer = abbreviates(&w->jf->arena, key, &nlonger))) {
+		if (nlonger > 1)
+			diag_error(w->d, loc, "--%s is ambiguous: it starts %s, and fio "
+				   "refuses it too (\"option '--%s' is ambiguous\"): write "
+				   "the option in full", key, longer, key);
+		else
+			diag_error(w->d, loc, "--%s is not an option's whole name (fio "
+				   "takes an unambiguous abbreviation, such as of %s, or "
+				   "refuses an ambiguous one): write the option in full",
+				   key, longer);
 		return;
 	}
 	if (!value && takes && *k + 1 < cl->nwords) {

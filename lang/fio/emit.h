@@ -1,11 +1,12 @@
 /*
  * emit.h - what import-fio's writer shares between its files, private to
  * them: import.c (the entry points), plan.c (what each job becomes, and
- * every refusal), write.c (the WML text), and the helpers both plan.c
- * and write.c use, layout.c (filename_format, sizes -D gives), options.c
- * (what a job's options mean) and wml.c (names, numbers as WML reads
- * them back, escaped strings and comments).  Each calls only those after
- * it in that list.  Planning is done for
+ * every refusal), bufdata.c (what its writes write), write.c (the WML
+ * text), and the helpers both plan.c and write.c use, layout.c
+ * (filename_format, sizes -D gives), options.c (what a job's options
+ * mean) and wml.c (names, numbers as WML reads them back, escaped
+ * strings and comments).  Each calls only those after it in that list.
+ * Planning is done for
  * every job before anything is printed, so a job file with an error
  * prints nothing.
  */
@@ -34,6 +35,12 @@ struct job_plan {
 	uint64_t iobytes;         /* bytes done before it stops (not time_based) */
 	bool aio;                 /* an asynchronous engine: aioread/aiowrite */
 	bool random;
+	/* bufdata.c: the write flowops' data attributes (",data=...") and
+	 * what they are, for a comment; NULL when the job does not write */
+	const char *data, *data_note;
+	/* random offsets aligned to this (blockalign=), 0: to the I/O size */
+	uint64_t blockalign;
+	bool randommap;           /* fio's random map as randommap (plan_blockalign) */
 	long long reads, writes, fsyncs;    /* flowop iterations per pass */
 	/*
 	 * Each I/O drawn as fio draws it (plan_iterations): the read/write
@@ -48,6 +55,11 @@ struct job_plan {
 	bool wsync;
 	const char *cname, *wsname;
 	bool wrap;                /* sequential writes closed after each pass */
+	/* time-based sequential writes that cannot wrap by passes (an
+	 * asynchronous engine, a rate, a pause, fsync, sizes that vary):
+	 * they wrap by themselves (`wrap`, at $filesize past the offset) */
+	bool seqwrap;
+	bool time_based_dropped;  /* time_based without runtime: fio ignores it */
 	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
 				     that of the job whose file it shares */
 	bool unsized;             /* no size known: no `set $filesize` */
@@ -148,6 +160,9 @@ void fio_split_clone(struct emit *e, const struct fio_section *s, int k,
 		     struct fio_section *out);
 int fio_plan_filename_format(struct emit *e, struct job_plan *jp);
 int fio_plan_real_size(struct emit *e, struct job_plan *jp);
+
+/* bufdata.c: the data its writes write (jp->data, jp->data_note) */
+int fio_plan_data(struct emit *e, struct job_plan *jp);
 
 /* plan.c: each job's plan, the phases, the rate and the run time */
 int fio_plan_exitall(struct emit *e);

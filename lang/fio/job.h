@@ -27,7 +27,7 @@ enum fio_engine {
 	FIO_ENGINE_PVSYNC, FIO_ENGINE_PVSYNC2
 };
 
-/* The options a job section can set; FIO_BIT(id) marks them in `given`. */
+/* The options a job section can set; fio_give() marks them in `given`. */
 enum fio_opt {
 	FIO_OPT_RW, FIO_OPT_RWMIXREAD, FIO_OPT_BS, FIO_OPT_SIZE,
 	FIO_OPT_FILENAME, FIO_OPT_DIRECTORY, FIO_OPT_NRFILES, FIO_OPT_NUMJOBS,
@@ -45,13 +45,18 @@ enum fio_opt {
 	FIO_OPT_FILENAME_FORMAT, FIO_OPT_END_FSYNC,
 	FIO_OPT_IODEPTH_BATCH, FIO_OPT_IODEPTH_CMIN, FIO_OPT_IODEPTH_CMAX,
 	FIO_OPT_IODEPTH_LOW,
+	/* the data written (lang/fio/bufdata.c) */
+	FIO_OPT_BUF_PATTERN, FIO_OPT_BUF_COMPRESS, FIO_OPT_BUF_CHUNK,
+	FIO_OPT_ZERO_BUFFERS, FIO_OPT_REFILL_BUFFERS, FIO_OPT_SCRAMBLE_BUFFERS,
+	FIO_OPT_DEDUPE, FIO_OPT_DEDUPE_MODE, FIO_OPT_VERIFY_PATTERN,
 	FIO_OPT_LAT_LOG, FIO_OPT_BW_LOG, FIO_OPT_IOPS_LOG, FIO_OPT_HIST_LOG,
 	FIO_OPT_LOG_AVG_MSEC, FIO_OPT_LOG_HIST_MSEC, FIO_OPT_LOG_HIST_COARSENESS,
 	FIO_OPT_LOG_OFFSET, FIO_OPT_PER_JOB_LOGS,
 	FIO_OPT_COUNT
 };
-#define FIO_BIT(id) ((uint64_t)1 << (id))
-_Static_assert(FIO_OPT_COUNT <= 64, "fio_job.given: one bit per option");
+/* fio_opts.given: one bit per option, in words of 64 (widen when it grows) */
+#define FIO_GIVEN_WORDS 2
+_Static_assert(FIO_OPT_COUNT <= 64 * FIO_GIVEN_WORDS, "fio_opts.given: one bit per option");
 
 /* One zone of random_distribution=zoned: `access` % of the I/O falls in
  * the next `space` % of the file. */
@@ -67,7 +72,7 @@ struct fio_bs {
 
 /* One job's settings: fio's defaults, then [global], then its own lines. */
 struct fio_opts {
-	uint64_t given;
+	uint64_t given[FIO_GIVEN_WORDS];   /* fio_given(), fio_give() */
 	int rw;                     /* enum fio_rw; default read */
 	int engine;                 /* enum fio_engine; default psync */
 	long long rwmixread;        /* 50 */
@@ -96,6 +101,29 @@ struct fio_opts {
 	int nzones;
 	const struct fio_bs *bss;   /* bssplit, or NULL: every I/O is bs */
 	int nbss;
+	/* bssplit=READS,WRITES (bss_dirs): bss the reads' split, bss_w the
+	 * writes'; fio_plan_job() keeps the job's direction's in bss */
+	const struct fio_bs *bss_w;
+	int nbss_w;
+	bool bss_dirs;
+	/* bsrange=A-B with A < B: fio draws each size (write.c's table);
+	 * bs is A then, bs_max B; 0: no range */
+	uint64_t bs_max;
+	/*
+	 * The data written, as fio's option callbacks leave them, in the
+	 * order the options come (bufdata.c resolves the rest as fio's
+	 * fixups do): buffer_pattern (as hex "0x...", NULL: none) clears
+	 * zero and scramble and sets refill if the job reads or compresses
+	 * by then; buffer_compress_percentage and dedupe_percentage set
+	 * compress_flag (fio's TD_F_COMPRESS); dedupe sets refill.
+	 */
+	const char *buf_pattern;
+	long long buf_compress;     /* 0..100 */
+	uint64_t buf_chunk;         /* buffer_compress_chunk: 512 */
+	long long dedupe;           /* 0..100 */
+	bool compress_flag;
+	bool zero_buffers, refill_buffers, scramble_buffers;    /* 0, 0, 1 */
+	const char *verify_pattern; /* as hex, NULL: none */
 	bool direct, time_based, thread, group_reporting;
 	bool osync;                 /* sync=1: files opened with O_SYNC */
 	/* run phases: after every earlier job (stonewall), after the job
@@ -134,15 +162,27 @@ struct fio_opts {
 	const char *text[FIO_OPT_COUNT];
 };
 
+/* Was option `id` set (by the job, [global], or a fixup)? */
+static inline bool fio_given(const struct fio_opts *o, enum fio_opt id)
+{
+	return o->given[id / 64] >> (id % 64) & 1;
+}
+
+/* Mark option `id` set. */
+static inline void fio_give(struct fio_opts *o, enum fio_opt id)
+{
+	o->given[id / 64] |= (uint64_t)1 << (id % 64);
+}
+
 /*
  * The largest size import-fio accepts: the largest file size (off_t) and
  * the largest WML integer, 2^63 - 1 bytes.  Products of sizes are held to
  * it too, so nothing written into the WML can be out of its range.
  */
 #define FIO_SIZE_MAX ((uint64_t)INT64_MAX)
-/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH in
- * flowops/aio.c): a deeper asynchronous iodepth is an error. */
-#define FIO_AIO_DEPTH_MAX 256
+/* The deepest queue of flowbench's aioread/aiowrite (AIO_DEPTH_MAX in
+ * flowops/aio.h): a deeper asynchronous iodepth is an error. */
+#define FIO_AIO_DEPTH_MAX 32768
 /* The longest time: 10^9 s (about 31 years), also --warmup's maximum. */
 #define FIO_TIME_MAX_US (UINT64_C(1000000000) * 1000000)
 
@@ -218,6 +258,9 @@ struct fio_jobfile {
 	struct fio_opts global;
 	int cur;
 	int nfiles;
+	/* the job file being read (includes are read from its directory,
+	 * top_dir resolved when the first is) */
+	const char *top, *top_dir;
 	bool skipping;
 	int unsupported;
 };

@@ -17,6 +17,8 @@
 #define KIND "it sets what kind of I/O the job measures"
 #define CHECK "it adds the data's read-back (verify) to the work"
 #define ENDS "it decides when the job ends"
+#define DATA "it sets the data written (what a compressing or deduplicating " \
+	"file system stores)"
 
 static const struct { const char *name, *why; } keep[] = {
 	{ "size", WORK }, { "filesize", WORK }, { "io_size", WORK },
@@ -56,6 +58,12 @@ static const struct { const char *name, *why; } keep[] = {
 	{ "ss", ENDS }, { "steadystate", ENDS }, { "ss_dur", ENDS },
 	{ "ss_ramp", ENDS }, { "steadystate_duration", ENDS },
 	{ "steadystate_ramp_time", ENDS },
+	{ "buffer_pattern", DATA }, { "buffer_compress_percentage", DATA },
+	{ "buffer_compress_chunk", DATA }, { "zero_buffers", DATA },
+	{ "refill_buffers", DATA }, { "scramble_buffers", DATA },
+	{ "dedupe_percentage", DATA }, { "dedupe_mode", DATA },
+	{ "dedupe_working_set_percentage", DATA }, { "dedupe_global", DATA },
+	{ "verify_pattern", DATA },
 };
 
 const char *fio_keep_why(const char *key)

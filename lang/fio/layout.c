@@ -45,9 +45,9 @@ void fio_split_clone(struct emit *e, const struct fio_section *s, int k,
 	*out = *s;
 	o->numjobs = 1;
 	o->offset += (uint64_t)k * o->offset_increment;
-	if (!(o->given & FIO_BIT(FIO_OPT_OFFSET)))
+	if (!fio_given(o, FIO_OPT_OFFSET))
 		o->at[FIO_OPT_OFFSET] = o->at[FIO_OPT_OFFSET_INCREMENT];
-	o->given |= FIO_BIT(FIO_OPT_OFFSET);
+	fio_give(o, FIO_OPT_OFFSET);
 	o->text[FIO_OPT_OFFSET] = arena_printf(&e->a, "%llu", (unsigned long long)o->offset);
 	/* the clones are one job in fio's groups: the first starts a group */
 	if (k > 0)
@@ -177,7 +177,7 @@ int fio_plan_real_size(struct emit *e, struct job_plan *jp)
 {
 	struct fio_opts *o = jp->lo;
 	uint64_t real = 0;
-	bool sized = (o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) &&
+	bool sized = (fio_given(o, FIO_OPT_SIZE) || fio_given(o, FIO_OPT_FILESIZE)) &&
 		     !o->fill_device;
 	/* a job without size on a file an earlier job defines takes that
 	 * job's size, as fio takes the file's */
@@ -215,8 +215,8 @@ int fio_plan_real_size(struct emit *e, struct job_plan *jp)
 		return 0;
 	/* the region of the file or device the job works in */
 	o->size = o->size_pct ? percent_of(real, o->size_pct) : real;
-	if (!(o->given & FIO_BIT(FIO_OPT_SIZE))) {
-		o->given |= FIO_BIT(FIO_OPT_SIZE);
+	if (!fio_given(o, FIO_OPT_SIZE)) {
+		fio_give(o, FIO_OPT_SIZE);
 		o->at[FIO_OPT_SIZE] = (struct src_loc){ jp->s->line, 1 };
 	}
 	o->text[FIO_OPT_SIZE] = arena_printf(&e->a, "%llu", (unsigned long long)o->size);

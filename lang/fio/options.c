@@ -61,11 +61,11 @@ bool fio_is_mixed(int rw)
 	return rw == FIO_RW_RW || rw == FIO_RW_RANDRW;
 }
 
-/* The smallest and the largest I/O size of a job: bs, or bssplit's
- * sizes that have a share of the I/Os. */
+/* The smallest and the largest I/O size of a job: bs, bsrange's ends,
+ * or bssplit's sizes that have a share of the I/Os. */
 uint64_t fio_bs_extreme(const struct fio_opts *o, bool largest)
 {
-	uint64_t r = o->nbss ? 0 : o->bs;
+	uint64_t r = o->nbss ? 0 : largest && o->bs_max ? o->bs_max : o->bs;
 
 	for (int i = 0; i < o->nbss; i++)
 		if (o->bss[i].pct && (!r || (largest ? o->bss[i].size > r :
@@ -99,7 +99,7 @@ const char *fio_fsync_name(const struct fio_opts *o)
 /* Where option `id` of job `s` was set: its line, or the section's. */
 struct src_loc fio_opt_loc(const struct fio_section *s, enum fio_opt id)
 {
-	if (s->opts.given & FIO_BIT(id))
+	if (fio_given(&s->opts, id))
 		return s->opts.at[id];
 	return (struct src_loc){ s->line, 1 };
 }

@@ -38,6 +38,11 @@ enum opt_kind {
 	K_LOG_REFUSED,  /* a log option flowbench's logs cannot follow: refused, why */
 	K_OFFSET,       /* offset: a size, 0, or N% of the file's size */
 	K_FORMAT,       /* filename_format: a name with fio's $keywords */
+	K_BUFPATTERN,   /* buffer_pattern: fio's pattern, and its callback's effects */
+	K_COMPRESS,     /* buffer_compress_percentage: 0..100, fio's TD_F_COMPRESS */
+	K_DEDUPE,       /* dedupe_percentage: 0..100, TD_F_COMPRESS, refill_buffers */
+	K_DEDUPE_MODE,  /* dedupe_mode: repeat only */
+	K_PATTERN,      /* verify_pattern: fio's pattern */
 };
 
 struct opt_spec {
@@ -115,6 +120,16 @@ static const struct opt_spec opt_table[] = {
 	{ "iodepth_batch_complete", FIO_OPT_IODEPTH_CMIN, K_INT, F(iodepth_cmin), 0, 65536 },
 	{ "iodepth_batch_complete_max", FIO_OPT_IODEPTH_CMAX, K_INT, F(iodepth_cmax), 0, 65536 },
 	{ "iodepth_low", FIO_OPT_IODEPTH_LOW, K_INT, F(iodepth_low), 0, 65536 },
+	{ "buffer_pattern", FIO_OPT_BUF_PATTERN, K_BUFPATTERN, F(buf_pattern), 0, 0 },
+	{ "buffer_compress_percentage", FIO_OPT_BUF_COMPRESS, K_COMPRESS,
+	  F(buf_compress), 0, 100 },
+	{ "buffer_compress_chunk", FIO_OPT_BUF_CHUNK, K_SIZE, F(buf_chunk), 0, 0 },
+	{ "zero_buffers", FIO_OPT_ZERO_BUFFERS, K_BOOL, F(zero_buffers), 0, 0 },
+	{ "refill_buffers", FIO_OPT_REFILL_BUFFERS, K_BOOL, F(refill_buffers), 0, 0 },
+	{ "scramble_buffers", FIO_OPT_SCRAMBLE_BUFFERS, K_BOOL, F(scramble_buffers), 0, 0 },
+	{ "dedupe_percentage", FIO_OPT_DEDUPE, K_DEDUPE, F(dedupe), 0, 100 },
+	{ "dedupe_mode", FIO_OPT_DEDUPE_MODE, K_DEDUPE_MODE, F(dedupe), 0, 0 },
+	{ "verify_pattern", FIO_OPT_VERIFY_PATTERN, K_PATTERN, F(verify_pattern), 0, 0 },
 	/* per-op logs: a process's latlog=, ... (docs/import-fio.md) */
 	{ "write_lat_log", FIO_OPT_LAT_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_LAT]), 0, 0 },
 	{ "write_bw_log", FIO_OPT_BW_LOG, K_LOGNAME, F(log_prefix[PLAN_OPLOG_BW]), 0, 0 },
@@ -153,8 +168,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	{ "allrandrepeat", "the random seed's reuse (flowbench has --seed)" },
 	{ "randseed", "the random seed (flowbench has --seed)" },
 	{ "random_generator", "fio's random number generator" },
-	{ "refill_buffers", "the data written (flowbench does not vary it)" },
-	{ "scramble_buffers", "the data written (flowbench does not vary it)" },
 	{ "invalidate", "the page cache (flowbench empties it before the run "
 	  "unless --cache warm)" },
 	{ "percentile_list", "the percentiles fio prints (flowbench's report "
@@ -187,7 +200,6 @@ static const struct { const char *name, *why; } comment_only[] = {
 	  "(flowbench creates them before the run)" },
 	/* verify's options that only change what is checked or when a
 	 * mismatch is reported: the read-back's I/O is the same */
-	{ "verify_pattern", "the data verify checks; flowbench checks no data" },
 	{ "verify_interval", "the data verify checks; flowbench checks no data" },
 	{ "verify_offset", "the data verify checks; flowbench checks no data" },
 	{ "verify_fatal", "what fio does on a mismatch; flowbench checks no data" },
@@ -679,33 +691,30 @@ static int set_randdist(const struct opt_spec *o, const char *v,
 }
 
 /*
- * bssplit=SIZE/PCT:SIZE/PCT:...: the share of the I/Os of each size.  A
- * size without a percentage takes an equal part of what the others leave
- * (which must divide evenly: flowbench's table has whole percentages);
- * the percentages total 100.  Sizes per direction (',') are an error:
- * flowbench's reads and writes of a job share one size.
+ * One direction's part of bssplit: SIZE/PCT:SIZE/PCT:..., a size without
+ * a percentage sharing the rest evenly.  An empty part (fio: that
+ * direction keeps bs) gives *n = 0.
  */
-static int set_bssplit(const struct opt_spec *o, const char *v,
-		       struct fio_opts *opts, struct arena *a, struct diag *d,
-		       struct src_loc loc)
+static int bssplit_part(const struct opt_spec *o, const char *v, const char *part,
+			const struct fio_bs **out, int *nout, struct arena *a,
+			struct diag *d, struct src_loc loc)
 {
 	struct fio_bs *bss;
 	char *copy, *z, *save = NULL;
 	int n = 1, i = 0, total = 0, open = 0;
 
-	if (strchr(v, ',')) {
-		diag_error(d, loc, "%s=%s: sizes per direction (',') are not "
-			   "supported: one split for reads and writes", o->name, v);
-		return -1;
-	}
-	for (const char *p = v; *p; p++)
+	*out = NULL;
+	*nout = 0;
+	if (!*part)
+		return 0;
+	for (const char *p = part; *p; p++)
 		n += *p == ':';
 	if (n > 100) {
 		diag_error(d, loc, "%s: at most 100 sizes", o->name);
 		return -1;
 	}
 	bss = arena_alloc(a, (size_t)n * sizeof(*bss));
-	copy = arena_strdup(a, v);
+	copy = arena_strdup(a, part);
 	for (z = strtok_r(copy, ":", &save); z; z = strtok_r(NULL, ":", &save), i++) {
 		char *slash = strchr(z, '/'), *end;
 		long pct = -1;
@@ -740,9 +749,46 @@ static int set_bssplit(const struct opt_spec *o, const char *v,
 	for (int k = 0; k < n; k++)
 		if (bss[k].pct < 0)
 			bss[k].pct = (100 - total) / open;
-	opts->bss = bss;
-	opts->nbss = n;
+	*out = bss;
+	*nout = n;
 	return 0;
+}
+
+/*
+ * bssplit: one split for reads and writes, or as fio splits it at ','
+ * READS,WRITES[,TRIMS] (an empty part: that direction keeps bs; trims
+ * are not read: flowbench has none).  fio_plan_job() takes the
+ * job's direction's (fio_bssplit_direction()).
+ */
+static int set_bssplit(const struct opt_spec *o, const char *v,
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
+{
+	char *copy = arena_strdup(a, v), *w = strchr(copy, ','), *t = NULL;
+
+	if (w) {
+		*w++ = '\0';
+		t = strchr(w, ',');
+		if (t)
+			*t++ = '\0';
+	}
+	if ((t && strchr(t, ',')) || bssplit_part(o, v, copy, &opts->bss, &opts->nbss,
+						  a, d, loc) < 0)
+		goto bad;
+	opts->bss_dirs = w != NULL;
+	if (!w) {
+		opts->bss_w = opts->bss;
+		opts->nbss_w = opts->nbss;
+		if (!opts->nbss)
+			diag_error(d, loc, "%s=: no size (SIZE/PCT:SIZE/PCT:...)", o->name);
+		return opts->nbss ? 0 : -1;
+	}
+	return bssplit_part(o, v, w, &opts->bss_w, &opts->nbss_w, a, d, loc);
+bad:
+	if (t && strchr(t, ','))
+		diag_error(d, loc, "%s=%s: at most three parts (reads, writes, trims)",
+			   o->name, v);
+	return -1;
 }
 
 /* sync: fio's synchronous writes.  0/none and 1/sync (O_SYNC, which
@@ -805,36 +851,135 @@ static int set_verify(const char *v, void *field, struct arena *a)
 }
 
 /*
- * bsrange=A-B.  With A = B every I/O is A bytes: bs=A.  Otherwise fio
- * draws each size in the range (a multiple of A, by its own formula),
- * which no flowbench random variable draws the same way: an error.
+ * bsrange=A-B (or A:B; reversed, fio swaps them).  With A = B every I/O
+ * is A bytes: bs=A.  Otherwise fio draws each size in the range, a
+ * multiple of A (write.c writes its distribution as a table): bs = A,
+ * opts->bs_max = B.  One range for reads and writes.
  */
 static int set_bsrange(const struct opt_spec *o, const char *v, void *field,
-		       struct arena *a, struct diag *d, struct src_loc loc)
+		       struct fio_opts *opts, struct arena *a, struct diag *d,
+		       struct src_loc loc)
 {
 	const char *dash = strchr(v, '-');
 	uint64_t lo, hi;
 
-	if (strchr(v, ',') || strchr(v, ':')) {
+	if (!dash)
+		dash = strchr(v, ':');
+	if (strchr(v, ',')) {
 		diag_error(d, loc, "%s=%s: one range for reads and writes only", o->name, v);
 		return -1;
 	}
 	if (!dash) {
-		diag_error(d, loc, "%s needs a range like 4k-4k, not '%s'", o->name, v);
+		diag_error(d, loc, "%s needs a range like 4k-64k, not '%s'", o->name, v);
 		return -1;
 	}
 	if (set_size(o, arena_strndup(a, v, (size_t)(dash - v)), &lo, d, loc) < 0 ||
 	    set_size(o, dash + 1, &hi, d, loc) < 0)
 		return -1;
-	if (lo != hi) {
-		diag_error(d, loc, "%s=%s: a range of sizes is not supported: fio "
-			   "draws each I/O's size in it by its own rule (multiples of "
-			   "the smallest), which flowbench's random variables do not "
-			   "reproduce; give bs= or bssplit=", o->name, v);
-		return -1;
+	if (lo > hi) {
+		uint64_t t = lo;
+
+		lo = hi;
+		hi = t;
 	}
 	*(uint64_t *)field = lo;
+	opts->bs_max = lo == hi ? 0 : hi;
 	return 0;
+}
+
+/*
+ * fio's pattern (buffer_pattern, verify_pattern: its lib/pattern.c) as
+ * the hex digits "0x..." flowbench's `pattern` takes: a sequence of hex
+ * numbers ("0xdeadbeef", an odd count's first digit a byte of its own),
+ * decimal numbers (their bytes, lowest first, as many as the number
+ * needs; 0 is one zero byte) and "strings"; at most 512 bytes.  fio's
+ * 'file' and %o forms are errors.  NULL with the error said.
+ */
+static const char *fio_pattern_hex(const struct opt_spec *o, const char *v,
+				   struct arena *a, struct diag *d, struct src_loc loc)
+{
+	unsigned char out[512];
+	size_t n = 0;
+	const char *p = v;
+	char *hex;
+
+	while (*p) {
+		if (*p == '"') {
+			const char *end = strchr(p + 1, '"');
+
+			if (!end || (size_t)(end - p - 1) > sizeof(out) - n)
+				goto bad;
+			memcpy(out + n, p + 1, (size_t)(end - p - 1));
+			n += (size_t)(end - p - 1);
+			p = end + 1;
+		} else if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+			   isxdigit((unsigned char)p[2])) {
+			const char *q = p + 2;
+			size_t k;
+
+			while (isxdigit((unsigned char)*q) &&
+			       !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X')))
+				q++;
+			k = (size_t)(q - (p + 2));
+			if ((k + 1) / 2 > sizeof(out) - n)
+				goto bad;
+			/* an odd count reads as if it had a leading 0 (fio's rule) */
+			for (size_t i = 0; i < k; i++) {
+				size_t nib = i + k % 2;         /* nibble index, padded */
+				const char c = p[2 + i];
+				unsigned x = isdigit((unsigned char)c) ? (unsigned)(c - '0') :
+					     (unsigned)(tolower((unsigned char)c) - 'a' + 10);
+
+				if (nib % 2 == 0 || i == 0)
+					out[n + nib / 2] = 0;
+				out[n + nib / 2] = (unsigned char)(out[n + nib / 2] |
+								   (nib % 2 ? x : x << 4));
+			}
+			n += (k + 1) / 2;
+			p = q;
+		} else if (isdigit((unsigned char)*p)) {
+			const char *end = p;
+			unsigned long long x = 0;
+
+			/* up to a following 0x, as fio reads "2580xab" as 258, 0xab */
+			for (; isdigit((unsigned char)*end) &&
+			     !(end[0] == '0' && (end[1] == 'x' || end[1] == 'X')); end++) {
+				x = x * 10 + (unsigned)(*end - '0');
+				if (x > INT_MAX)
+					goto bad;
+			}
+			if (end == p)           /* "0x" with no hex digit */
+				goto bad;
+			if (x == 0 && n < sizeof(out))
+				out[n++] = 0;
+			for (; x; x >>= 8) {
+				if (n == sizeof(out))
+					goto bad;
+				out[n++] = (unsigned char)(x & 0xff);
+			}
+			p = end;
+		} else {
+			goto bad;
+		}
+	}
+	if (n == 0)
+		goto bad;
+	hex = arena_alloc(a, 2 * n + 3);
+	strcpy(hex, "0x");
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 + 2 * i, 3, "%02x", out[i]);
+	return hex;
+bad:
+	diag_error(d, loc, "%s=%s: a pattern import-fio reads is hex (0x...), decimal "
+		   "numbers and \"strings\", 1 to 512 bytes in all ('file' and %%o "
+		   "formats are not supported)", o->name, v);
+	return NULL;
+}
+
+/* Does a job of this rw read (fio's td_read())? */
+static bool rw_reads(int rw)
+{
+	return rw != FIO_RW_WRITE && rw != FIO_RW_RANDWRITE;
 }
 
 /*
@@ -1013,7 +1158,35 @@ static int set_option(const struct opt_spec *o, const char *value,
 		st = set_verify(v, field, a);
 		break;
 	case K_BSRANGE:
-		st = set_bsrange(o, v, field, a, d, loc);
+		st = set_bsrange(o, v, field, opts, a, d, loc);
+		break;
+	case K_BUFPATTERN:
+	case K_PATTERN:
+		*(const char **)field = fio_pattern_hex(o, v, a, d, loc);
+		st = *(const char **)field ? 0 : -1;
+		/* fio's buffer_pattern callback: refill if the job reads or
+		 * compresses by now (reads would overwrite the pattern) */
+		if (st == 0 && o->kind == K_BUFPATTERN) {
+			opts->refill_buffers = opts->buf_compress || rw_reads(opts->rw);
+			opts->scramble_buffers = false;
+			opts->zero_buffers = false;
+		}
+		break;
+	case K_COMPRESS:
+	case K_DEDUPE:
+		st = set_int(o, v, field, d, loc);
+		if (st == 0)
+			opts->compress_flag = true;
+		if (st == 0 && o->kind == K_DEDUPE)
+			opts->refill_buffers = true;
+		break;
+	case K_DEDUPE_MODE:
+		if (strcmp(v, "repeat") != 0) {
+			diag_error(d, loc, "dedupe_mode=%s is not supported: flowbench's "
+				   "dedupe repeats the previous write's contents "
+				   "(dedupe_mode=repeat, fio's default)", v);
+			return -1;
+		}
 		break;
 	case K_LOGNAME:
 		*(const char **)field = arena_strdup(a, v);
@@ -1036,7 +1209,9 @@ static int set_option(const struct opt_spec *o, const char *value,
 	}
 	if (st < 0)
 		return -1;
-	opts->given |= FIO_BIT(o->id);
+	if (o->id == FIO_OPT_BS && o->kind != K_BSRANGE)
+		opts->bs_max = 0;       /* bs after a bsrange: one size */
+	fio_give(opts, o->id);
 	opts->at[o->id] = loc;
 	opts->text[o->id] = arena_strdup(a, v);
 	return 0;
@@ -1055,6 +1230,8 @@ void fio_opts_init(struct fio_opts *o)
 	o->pct_random = 100;
 	o->fadvise_hint = true;
 	o->iodepth_batch = o->iodepth_cmin = 1;
+	o->buf_chunk = 512;
+	o->scramble_buffers = true;
 	o->per_job_logs = true;
 }
 

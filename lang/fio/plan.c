@@ -47,6 +47,69 @@ static bool drop_option(struct emit *e, struct job_plan *jp, enum fio_opt id,
 	return true;
 }
 
+/* `path` (absolute) with `.` and `..` taken away as words, in the arena:
+ * no link is followed, the import looks at no file. */
+static const char *lexical_path(struct arena *a, const char *path)
+{
+	char *text = arena_strdup(a, path), *save = NULL, *w;
+	char *out = arena_alloc(a, strlen(text) + 2);
+	size_t n = 0;
+
+	for (w = strtok_r(text, "/", &save); w; w = strtok_r(NULL, "/", &save)) {
+		if (strcmp(w, ".") == 0)
+			continue;
+		if (strcmp(w, "..") == 0) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		n += (size_t)sprintf(out + n, "/%s", w);
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	return out;
+}
+
+/* Whether a `..` of relative name `rel` climbs above where it starts. */
+static bool climbs_out(struct arena *a, const char *rel)
+{
+	char *text = arena_strdup(a, rel), *save = NULL, *w;
+	long depth = 0;
+
+	for (w = strtok_r(text, "/", &save); w; w = strtok_r(NULL, "/", &save)) {
+		if (strcmp(w, "..") == 0 && --depth < 0)
+			return true;
+		if (strcmp(w, ".") != 0 && strcmp(w, "..") != 0)
+			depth++;
+	}
+	return false;
+}
+
+/*
+ * A relative filename whose `..` climbs out of the job's directory, even
+ * to come back (directory=/etc, filename=../../etc/passwd): the import
+ * keeps it (fio would open it) and says at the filename line where it
+ * leads, that -D dir= does not move it, and that the run's guard
+ * refuses it in a system or shared directory.
+ */
+static void warn_escape(struct emit *e, const struct job_plan *jp, const char *base)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	const char *dir = lexical_path(&e->a, base);
+
+	if (!o->filename || o->filename[0] == '/' || strcmp(dir, "/") == 0 ||
+	    !climbs_out(&e->a, o->filename))
+		return;
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_FILENAME), "job '%s': "
+		     "filename=%s resolves outside its directory %s (its `..` "
+		     "leave it; it names %s): -D dir= does not move the file, and "
+		     "the run refuses it where it is in a system or shared "
+		     "directory (/etc, /usr, /tmp itself, ...)", jp->s->name,
+		     o->filename, base, lexical_path(&e->a, arena_printf(&e->a,
+		     "%s/%s", base, o->filename)));
+}
+
 /* Where the job's data lives: a file shared by path, or its own fileset. */
 static int plan_file(struct emit *e, struct job_plan *jp, int index)
 {
@@ -71,6 +134,7 @@ static int plan_file(struct emit *e, struct job_plan *jp, int index)
 						     jp->s->name), "j");
 		goto add;
 	}
+	warn_escape(e, jp, base);
 	if (o->nrfiles > 1) {
 		diag_error(e->d, loc, "job '%s': nrfiles=%lld with filename: one "
 			   "named file cannot be several (drop filename to get "
@@ -192,7 +256,7 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
 	if (__builtin_mul_overflow(fio_bs_extreme(o, false), (uint64_t)o->nrfiles, &block) ||
 	    block > FIO_SIZE_MAX) {
 		diag_error(e->d, fio_opt_loc(s, FIO_OPT_BS), "bs=%s x nrfiles=%lld is too "
-			   "large: more than 2^63-1 bytes", o->given & FIO_BIT(FIO_OPT_BS) ?
+			   "large: more than 2^63-1 bytes", fio_given(o, FIO_OPT_BS) ?
 			   o->text[FIO_OPT_BS] : "4k", o->nrfiles);
 		return -1;
 	}
@@ -230,12 +294,13 @@ static int plan_filesize(struct emit *e, struct job_plan *jp)
  * random/sequential split (percentage_random, plan_pct_random) are
  * drawn per I/O as fio draws them: a choice (jp->choice, written by
  * write.c) whose pass is one I/O.  fsync=1 makes each write member a
- * write and its fsync.  Two mixes stay a fixed pass (R reads, then W
- * writes), said on stderr (fixed_pass_warning()): with an fsync after
- * every N > 1 writes, which needs a count of the writes a choice does
- * not keep (with a split too, an error), and an asynchronous one
- * (aioread and aiowrite at iodepth > 1 each keep their own queue full,
- * whatever the odds: a choice would not give fio's split either).
+ * write and its fsync.  On an asynchronous engine at an iodepth the
+ * members are aioread and aiowrite of that iodepth, which share one
+ * queue as members of a choice (flowops/aio.c): one request per draw,
+ * as fio's loop.  One mix stays a fixed pass (R reads, then W writes),
+ * said on stderr (fixed_pass_warning()): with an fsync after every N > 1
+ * writes, which needs a count of the writes a choice does not keep (with
+ * a split too, an error).
  */
 static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
 {
@@ -252,7 +317,7 @@ static int plan_choice(struct emit *e, struct job_plan *jp, long long every)
 			   fio_fsync_name(o), every, fio_fsync_name(o), every);
 		return -1;
 	}
-	if (both && (every > 1 || (jp->aio && o->iodepth > 1)))
+	if (both && every > 1)
 		return 0;               /* a fixed pass (plan_iterations says so) */
 	jp->choice = true;
 	jp->cname = fio_unique_name(e, arena_printf(&e->a, "%s-mix", jp->name), "j");
@@ -311,17 +376,13 @@ static void fixed_pass_warning(struct emit *e, const struct job_plan *jp)
 
 	if (!jp->reads || !jp->writes || jp->choice)
 		return;
-	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s: "
+	diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with %s=%lld: "
 		     "each pass does %lld read%s then %lld write%s in that order, "
-		     "not fio's random choice per I/O (%s)", jp->s->name,
-		     o->text[FIO_OPT_RW], jp->aio ? arena_printf(&e->a, "ioengine=%s "
-		     "at iodepth=%lld", fio_engine_text[o->engine], o->iodepth) :
-		     arena_printf(&e->a, "%s=%lld", fio_fsync_name(o), fio_fsync_every(o)),
+		     "not fio's random choice per I/O (a choice keeps no count of "
+		     "the writes for an fsync after every N)", jp->s->name,
+		     o->text[FIO_OPT_RW], fio_fsync_name(o), fio_fsync_every(o),
 		     jp->reads, jp->reads == 1 ? "" : "s", jp->writes,
-		     jp->writes == 1 ? "" : "s", jp->aio ? "aioread and aiowrite "
-		     "each keep their own requests in flight, whatever the odds" :
-		     "a choice keeps no count of the writes for an fsync after "
-		     "every N");
+		     jp->writes == 1 ? "" : "s");
 }
 
 /*
@@ -487,7 +548,7 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 	snprintf(jp->fsfx, sizeof(jp->fsfx), "%s", jp->sfx);
 	if (fio_plan_real_size(e, jp) < 0)
 		return -1;
-	if ((o->given & (FIO_BIT(FIO_OPT_SIZE) | FIO_BIT(FIO_OPT_FILESIZE))) && !o->fill_device)
+	if ((fio_given(o, FIO_OPT_SIZE) || fio_given(o, FIO_OPT_FILESIZE)) && !o->fill_device)
 		return plan_filesize(e, jp);
 	jp->unsized = true;
 	if (o->io_size && checked_mul(e, s, FIO_OPT_IO_SIZE, o->io_size, (uint64_t)o->loops,
@@ -519,25 +580,45 @@ static int plan_size(struct emit *e, struct job_plan *jp, int index)
 }
 
 /*
- * blockalign=N: flowbench aligns a random offset to the I/O's size, so
- * N = bs (one size) is what it does anyway, and sequential I/O is not
- * aligned by it in fio either; anything else is an error.
+ * Random offsets: fio aligns them to blockalign, by default the smallest
+ * size.  With one size and blockalign = bs that is flowbench's own rule
+ * (whole I/O-size blocks); sizes that vary (bssplit, bsrange) or another
+ * blockalign get blockalign= (jp->blockalign).  fio's random map
+ * (jp->randommap: one file, no zones, not norandommap) is flowbench's
+ * randommap: with one size, a permutation of whole bs blocks; with sizes
+ * that vary, a map of blocks of the smallest size (blockalign, fio's own
+ * map: runtime/base/bmap.h).  A blockalign other than the smallest size
+ * with the map is an error (dropped with --lenient): fio draws its blocks
+ * in units of blockalign but marks them in units of the smallest size, a
+ * mix flowbench does not copy.  Sequential I/O is not aligned by it in
+ * fio either.
  */
 static int plan_blockalign(struct emit *e, struct job_plan *jp)
 {
 	const struct fio_opts *o = &jp->s->opts;
+	bool varies = o->nbss || o->bs_max;
+	uint64_t minbs = fio_bs_extreme(o, false);
+	uint64_t ba = o->blockalign ? o->blockalign : minbs;
 
-	if (!o->blockalign || !jp->random || (!o->nbss && o->blockalign == o->bs))
+	jp->randommap = jp->random && !o->norandommap && !o->nzones && o->nrfiles <= 1;
+	if (!jp->random || (!varies && ba == o->bs))
 		return 0;
-	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "flowbench aligns "
-			"each random offset to the I/O's own size")) {
+	if (!jp->randommap || ba == minbs) {
+		jp->blockalign = ba;
+		return 0;
+	}
+	if (drop_option(e, jp, FIO_OPT_BLOCKALIGN, "blockalign", "fio's random map "
+			"marks blocks of the smallest size")) {
 		jp->lo->blockalign = 0;
+		jp->blockalign = varies ? minbs : 0;
 		return 0;
 	}
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BLOCKALIGN), "job '%s': blockalign=%s "
-		   "is not supported: flowbench aligns each random offset to the "
-		   "I/O's own size (%s)", jp->s->name, o->text[FIO_OPT_BLOCKALIGN],
-		   o->nbss ? "bssplit's sizes vary" : "bs here");
+		   "with fio's random map is not supported: fio draws blocks of "
+		   "blockalign but marks blocks of the smallest size (%llu) done, and "
+		   "flowbench's randommap does one or the other (norandommap makes the "
+		   "offsets aligned to blockalign, drawn with replacement)", jp->s->name,
+		   o->text[FIO_OPT_BLOCKALIGN], (unsigned long long)minbs);
 	return -1;
 }
 
@@ -642,37 +723,15 @@ static int plan_zones_or_drop(struct emit *e, struct job_plan *jp)
 }
 
 /*
- * rw=TYPE:N, fio's offset modifier: on sequential I/O a hole of N bytes
- * after each I/O (backwards when negative), which flowbench's `stride`
- * does for read and write (on random I/O the parser refused it), not
- * asynchronous flowops (aioread/aiowrite take no stride).
- */
-static int plan_stride(struct emit *e, struct job_plan *jp)
-{
-	const struct fio_opts *o = &jp->s->opts;
-
-	if (!o->seq_add)
-		return 0;
-	if (jp->aio) {
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_RW), "job '%s': rw=%s with "
-			   "ioengine=%s is not supported: flowbench's "
-			   "aioread/aiowrite take no stride", jp->s->name, o->text[FIO_OPT_RW],
-			   fio_engine_text[o->engine]);
-		return -1;
-	}
-	return 0;
-}
-
-/*
  * percentage_random=N: 100 is fio's default, 0 makes a random job
  * sequential (exactly).  In between, fio draws per I/O whether its
  * offset is random (odds N in 100) or continues a sequential run from
  * the end of the job's previous I/O, random or not: a choice between a
  * random flowop that leaves the slot's offset at its end (seqfollows)
  * and a sequential one on the same slot (jp->seqmix, plan_choice).
- * Not with aioread/aiowrite (no seqfollows) nor zones (their flowops'
- * working sets are ranges of their own): errors, dropped with
- * --lenient (the job's offsets are then all random).
+ * Not with aioread/aiowrite at iodepth > 1 (each its own queue) nor
+ * zones (their flowops' working sets are ranges of their own): errors,
+ * dropped with --lenient (the job's offsets are then all random).
  */
 static int plan_pct_random(struct emit *e, struct job_plan *jp)
 {
@@ -685,13 +744,13 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 		jp->random = false;
 		return 0;
 	}
-	if (!jp->aio && !o->nzones) {
+	if (!(jp->aio && o->iodepth > 1) && !o->nzones) {
 		jp->seqmix = true;
 		return 0;
 	}
-	why = jp->aio ? "aioread/aiowrite (an asynchronous ioengine) cannot continue "
-		"a sequential run from a random I/O" : "random_distribution=zoned's "
-		"flowops each pick in a range of their own";
+	why = jp->aio ? "at iodepth > 1 aioread/aiowrite each keep a queue of "
+		"their own, so a choice per I/O would not split the queue as fio does" :
+		"random_distribution=zoned's flowops each pick in a range of their own";
 	if (drop_option(e, jp, FIO_OPT_PCT_RANDOM, "percentage_random", why)) {
 		jp->lo->pct_random = 100;
 		return 0;
@@ -699,6 +758,43 @@ static int plan_pct_random(struct emit *e, struct job_plan *jp)
 	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_PCT_RANDOM), "job '%s': percentage_random="
 		   "%lld is not supported here: %s (0 and 100 are supported)",
 		   jp->s->name, o->pct_random, why);
+	return -1;
+}
+
+/* Do two splits of bssplit hold the same sizes with the same shares? */
+static bool bss_same(const struct fio_bs *a, int na, const struct fio_bs *b, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (a[i].size != b[i].size || a[i].pct != b[i].pct)
+			return false;
+	return true;
+}
+
+/*
+ * bssplit=READS,WRITES: a job that only writes takes the writes' split
+ * (fio uses a direction's own); one that only reads keeps the reads'.
+ * A job that does both with two different splits is refused: its read
+ * and write flowops share one $iosize.
+ */
+static int plan_bssplit_direction(struct emit *e, struct job_plan *jp)
+{
+	struct fio_opts *o = jp->lo;
+
+	if (!o->bss_dirs)
+		return 0;
+	if (fio_is_write(o->rw)) {
+		o->bss = o->bss_w;
+		o->nbss = o->nbss_w;
+		return 0;
+	}
+	if (!fio_is_mixed(o->rw) || bss_same(o->bss, o->nbss, o->bss_w, o->nbss_w))
+		return 0;
+	diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_BSSPLIT), "job '%s': bssplit=%s: "
+		   "a split for reads and another for writes on a job that does both "
+		   "is not supported: its read and write flowops share one size "
+		   "($iosize)", jp->s->name, o->text[FIO_OPT_BSSPLIT]);
 	return -1;
 }
 
@@ -712,8 +808,15 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	jp->name = fio_unique_name(e, jp->s->name, "j");
 	if (e->njobs > 1)
 		snprintf(jp->sfx, sizeof(jp->sfx), "_%d", index + 1);
-	if (o->time_based && !o->runtime_us)
-		diag_error(e->d, loc, "job '%s': time_based needs runtime=", jp->s->name);
+	/* fio warns and runs the job as if without time_based */
+	if (o->time_based && !o->runtime_us) {
+		diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_TIME_BASED), "job '%s': "
+			     "time_based without runtime: fio says \"time_based requires "
+			     "a runtime/timeout setting\" and runs the job without it, "
+			     "as here", jp->s->name);
+		jp->lo->time_based = false;
+		jp->time_based_dropped = true;
+	}
 	if (fio_fsync_every(o) && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fio_fsync_name(o));
@@ -744,24 +847,14 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	if (o->io_size && o->size_pct)
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IO_SIZE), "job '%s': io_size "
 			   "with size=N%% is not supported", jp->s->name);
-	if (e->d->errors != errs || fio_plan_filename_format(e, jp) < 0 ||
-	    plan_file(e, jp, index) < 0)
+	if (e->d->errors != errs || plan_bssplit_direction(e, jp) < 0 ||
+	    fio_plan_filename_format(e, jp) < 0 || plan_file(e, jp, index) < 0)
 		return -1;
 	if (plan_size(e, jp, index) < 0)
 		return -1;
 	/* the job's own engine, buffered too: libaio's io_submit then does
 	 * the I/O before it returns, as the kernel does for fio */
 	jp->aio = !fio_sync_engine(o->engine);
-	if (jp->aio && o->offset && drop_option(e, jp, FIO_OPT_OFFSET, "offset",
-						"aioread/aiowrite have no misalign"))
-		jp->lo->offset = 0;
-	else if (jp->aio && o->offset) {
-		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_OFFSET), "job '%s': offset with "
-			   "ioengine=%s is not supported: flowbench's "
-			   "aioread/aiowrite have no misalign", jp->s->name,
-			   fio_engine_text[o->engine]);
-		return -1;
-	}
 	if (jp->aio && o->iodepth > FIO_AIO_DEPTH_MAX) {
 		diag_error(e->d, fio_opt_loc(jp->s, FIO_OPT_IODEPTH), "iodepth=%lld is too "
 			   "large for ioengine=%s: flowbench keeps at most %d I/Os in "
@@ -771,20 +864,24 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 	}
 	jp->random = o->rw == FIO_RW_RANDREAD || o->rw == FIO_RW_RANDWRITE ||
 		     o->rw == FIO_RW_RANDRW;
-	if (plan_pct_random(e, jp) < 0 || plan_stride(e, jp) < 0)
+	if (plan_pct_random(e, jp) < 0)
 		return -1;
 	if (plan_iterations(e, jp) < 0)
 		return -1;
 	fixed_pass_warning(e, jp);
 	if (plan_pacing(e, jp) < 0 ||
 	    plan_zones_or_drop(e, jp) < 0 || plan_blockalign(e, jp) < 0 ||
-	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0)
+	    plan_end_fsync(e, jp) < 0 || plan_verify(e, jp) < 0 ||
+	    fio_plan_data(e, jp) < 0)
 		return -1;
 	/* a wrapping pass is a whole file of writes: a pause or a rate limit
 	 * once per pass would come in bursts, so those jobs do not wrap */
 	jp->wrap = o->time_based && o->rw == FIO_RW_WRITE && o->nrfiles == 1 &&
 		   !o->seq_add && !jp->fsyncs && !jp->aio && !o->thinktime_us &&
-		   !o->rate && !o->rate_iops && !o->nbss && !o->number_ios;
+		   !o->rate && !o->rate_iops && !o->nbss && !o->bs_max && !o->number_ios;
+	/* the others wrap op by op (one file; a stride wraps by itself) */
+	jp->seqwrap = o->time_based && !jp->wrap && jp->writes &&
+		      (!jp->random || jp->seqmix) && o->nrfiles == 1 && !o->seq_add;
 	return 0;
 }
 

@@ -24,9 +24,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* fio's include FILE may nest; deeper than this is taken for a loop. */
 #define FIO_INCLUDE_DEPTH 8
@@ -352,55 +355,197 @@ void fio_read_section(struct fio_jobfile *jf, const char *name, int line,
 static void read_job_text(struct fio_jobfile *jf, const char *name, const char *text,
 		      size_t len, struct diag *d, int depth);
 
-char *fio_read_whole(struct arena *a, const char *path, size_t *len)
+/* The whole of open file `fd` (closed here), as fio_read_whole(). */
+static char *read_fd(struct arena *a, int fd, size_t *len)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL, *copy;
-	size_t n = 0, cap = 0, got;
+	size_t n = 0, cap = 0;
+	ssize_t got;
 
-	if (!f)
-		return NULL;
 	do {
 		if (n == cap) {
 			cap = cap ? 2 * cap : 4096;
 			buf = xrealloc(buf, cap + 1);
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got && n <= FIO_INCLUDE_MAX);
-	if (ferror(f) || n > FIO_INCLUDE_MAX) {
-		errno = ferror(f) ? EIO : EFBIG;
-		fclose(f);
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got > 0)
+			n += (size_t)got;
+	} while (got != 0 && (got > 0 || errno == EINTR) && n <= FIO_INCLUDE_MAX);
+	if (got < 0 || n > FIO_INCLUDE_MAX) {
+		int e = got < 0 ? errno : EFBIG;
+
+		close(fd);
 		free(buf);
+		errno = e;
 		return NULL;
 	}
-	fclose(f);
+	close(fd);
 	copy = arena_strndup(a, buf ? buf : "", n);
 	free(buf);
 	*len = n;
 	return copy;
 }
 
+char *fio_read_whole(struct arena *a, const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? NULL : read_fd(a, fd, len);
+}
+
+/*
+ * The directory includes are read from: the top job file's (the one
+ * named on the command line), resolved (realpath) when first needed.
+ */
+static const char *include_root(struct fio_jobfile *jf)
+{
+	const char *top = jf->top ? jf->top : ".";
+	const char *slash = strrchr(top, '/');
+	char *dir = slash == top ? xstrdup("/") : slash ?
+		    xstrndup(top, (size_t)(slash - top)) : xstrdup(".");
+	char *real;
+
+	if (!jf->top_dir) {
+		real = realpath(dir, NULL);
+		jf->top_dir = real ? arena_strdup(&jf->arena, real) : NULL;
+		free(real);
+	}
+	free(dir);
+	return jf->top_dir;
+}
+
+/* Whether resolved path `real` is `root` or below it. */
+static bool beneath(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return true;
+	return strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == '\0');
+}
+
+/*
+ * Open included file `path` by the rule of docs/import-fio.md: it
+ * resolves (`..` and symbolic links followed) to a regular file in the
+ * top job file's directory or below.  The descriptor, or -1 with *why
+ * set (an arena text; it names no content of the file).
+ */
+static int open_include(struct fio_jobfile *jf, const char *path, const char **why)
+{
+	struct arena *a = &jf->arena;
+	const char *root = include_root(jf);
+	char *real = realpath(path, NULL);
+	struct stat st;
+	int fd;
+
+	if (!root) {
+		*why = arena_printf(a, "cannot resolve the job file's directory: %s",
+				    strerror(errno));
+		free(real);
+		return -1;
+	}
+	if (!real) {
+		*why = arena_printf(a, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!beneath(real, root)) {
+		*why = arena_printf(a, "it resolves outside the job file's "
+				    "directory %s: import-fio reads includes only "
+				    "from there and below (copy the file there)", root);
+		free(real);
+		return -1;
+	}
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(real);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = fd < 0 ? arena_printf(a, "cannot read %s: %s", path,
+					     strerror(errno)) :
+		       arena_printf(a, "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether `c` can be in the name of an fio option. */
+static bool key_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-';
+}
+
+/*
+ * The first line (1-based) of an included file that is no line of a job
+ * file, or 0 when each is one: blank, a comment, `[section]`, `include
+ * ...`, or an option, `key` or `key=value`, whose key is an option name
+ * (letters, digits, `_`, `-`).  A NUL byte is never in a job file.
+ */
+static int not_job_line(const char *text, size_t len)
+{
+	size_t pos = 0;
+	int line = 0;
+
+	while (pos < len) {
+		const char *p = text + pos, *nl = memchr(p, '\n', len - pos);
+		const char *end = nl ? nl : text + len, *key;
+
+		line++;
+		pos = (size_t)(end - text) + 1;
+		if (memchr(p, '\0', (size_t)(end - p)))
+			return line;
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end || *p == ';' || *p == '#' || *p == '[')
+			continue;
+		key = p;
+		if (!key_char(*p))
+			return line;
+		while (p < end && key_char(*p))
+			p++;
+		if (p - key == 7 && strncmp(key, "include", 7) == 0)
+			continue;
+		while (p < end && isblank((unsigned char)*p))
+			p++;
+		if (p < end && *p != '=' && *p != '\r' &&
+		    !((*p == ';' || *p == '#') && isblank((unsigned char)p[-1])))
+			return line;
+	}
+	return 0;
+}
+
 /*
  * `include FILE`: fio reads FILE's lines as if they were here, in the
  * section that includes it (an included file has no sections); a
  * relative name is taken from the directory of the job file that
- * includes it.  Its lines are its own in every message; a missing file,
- * or includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors
- * at the include line.
+ * includes it.  import-fio reads only a regular file that resolves into
+ * the top job file's directory or below (open_include()), and only one
+ * whose every line is a job file's: of another file it quotes nothing.
+ * Its lines are its own in every message; a file refused or missing, or
+ * includes nested deeper than FIO_INCLUDE_DEPTH (a loop), are errors at
+ * the include line.
  */
 static void include_file(struct fio_jobfile *jf, const char *from, const char *name,
 			 struct diag *d, struct src_loc loc, int depth)
 {
 	struct arena *a = &jf->arena;
 	const char *slash = strrchr(from, '/');
-	const char *path = name[0] == '/' || !slash ? name :
+	const char *path = !slash ? name :
 		arena_printf(a, "%.*s/%s", (int)(slash - from), from, name);
+	const char *why = NULL;
 	size_t len = 0;
 	char *text;
+	int fd, bad;
 
 	if (!*name) {
 		diag_error(d, loc, "include needs a file name");
+		return;
+	}
+	if (name[0] == '/') {
+		diag_error(d, loc, "include %s: an absolute path: import-fio reads "
+			   "includes only relative to the job file, from its "
+			   "directory and below", name);
 		return;
 	}
 	if (depth >= FIO_INCLUDE_DEPTH) {
@@ -408,9 +553,19 @@ static void include_file(struct fio_jobfile *jf, const char *from, const char *n
 			   "it include itself?)", name, FIO_INCLUDE_DEPTH);
 		return;
 	}
-	if (!(text = fio_read_whole(a, path, &len))) {
+	if ((fd = open_include(jf, path, &why)) < 0) {
+		diag_error(d, loc, "include %s: %s", name, why);
+		return;
+	}
+	if (!(text = read_fd(a, fd, &len))) {
 		diag_error(d, loc, "include %s: cannot read %s: %s", name, path,
 			   errno == EFBIG ? "larger than 16 MiB" : strerror(errno));
+		return;
+	}
+	if ((bad = not_job_line(text, len))) {
+		diag_error(d, loc, "include %s: not a job file: its line %d is not "
+			   "an option, a section, an include or a comment (its "
+			   "lines are not shown)", name, bad);
 		return;
 	}
 	read_job_text(jf, path, text, len, d, depth + 1);
@@ -503,6 +658,8 @@ int fio_read_file(struct fio_jobfile *jf, const char *name, const char *text,
 		fio_opts_init(&jf->global);
 	jf->cur = -1;
 	jf->skipping = false;
+	jf->top = arena_strdup(&jf->arena, name);
+	jf->top_dir = NULL;
 	read_job_text(jf, name, text, len, d, 0);
 	return d->errors - errors0;
 }
@@ -510,7 +667,7 @@ int fio_read_file(struct fio_jobfile *jf, const char *name, const char *text,
 int fio_read_end(struct fio_jobfile *jf, struct diag *d)
 {
 	if (jf->unsupported) {
-		char list[1024];
+		char list[4096];
 
 		fio_opt_supported(list, sizeof(list));
 		fprintf(d->out, "%s: %d unsupported option%s (import-fio supports: %s)\n",

@@ -13,10 +13,46 @@
 #include <string.h>
 
 /*
+ * bsrange=A-B as fio draws it (its get_next_buflen()): A + B x U (U
+ * uniform in [0, 1)), rounded down to a multiple of A, at most B.  With
+ * B = m x A that is each of A, 2A, ..., mA with odds 1/m: one row
+ * uniform over [A/2, B + A/2) rounded to the nearest multiple of A
+ * (min A/2, the row's low end, keeps the table's scaling the identity;
+ * A even).  Otherwise the m = floor(B / A) multiples have odds A/B each
+ * and B takes the rest: one row per size (plan.c allows at most 1024).
+ */
+static void emit_bsrange(struct emit *e, const struct job_plan *jp)
+{
+	const struct fio_opts *o = &jp->s->opts;
+	uint64_t a = o->bs, b = o->bs_max, m = b / a;
+	char s1[32], s2[32], s3[32];
+
+	if (b % a == 0 && a % 2 == 0) {
+		fio_wml_size(s1, sizeof(s1), a / 2 ? a / 2 : 1);
+		fprintf(e->out, "set $iosize%s=randvar(type=tabular,min=%s,round=%s,"
+			"randtable={{100, %s, %s}})\n", jp->sfx, s1,
+			fio_wml_size(s2, sizeof(s2), a), s1,
+			fio_wml_size(s3, sizeof(s3), b + a / 2));
+		return;
+	}
+	fprintf(e->out, "set $iosize%s=randvar(type=tabular,min=%s,round=%s,randtable={",
+		jp->sfx, fio_wml_size(s1, sizeof(s1), a),
+		fio_wml_size(s2, sizeof(s2), fio_gcd64(a, b)));
+	for (uint64_t k = 1; k <= m; k++)
+		fprintf(e->out, "%s{%.17g, %s, %s}", k > 1 ? ", " : "",
+			100.0 * (double)a / (double)b, fio_wml_size(s1, sizeof(s1), k * a), s1);
+	if (m * a < b)
+		fprintf(e->out, ", {%.17g, %s, %s}", 100.0 - 100.0 * (double)(m * a) /
+			(double)b, fio_wml_size(s2, sizeof(s2), b), s2);
+	fprintf(e->out, "})\n");
+}
+
+/*
  * `$iosize`: bs, or for bssplit a tabular random variable whose rows are
  * the sizes with their shares.  min is the smallest size, so that the
  * table's own scaling (smallest low to min, its mean to its mean) is the
  * identity, and round (the sizes' gcd) keeps every sample an exact size.
+ * bsrange: emit_bsrange().
  */
 static void emit_iosize(struct emit *e, const struct job_plan *jp)
 {
@@ -25,6 +61,10 @@ static void emit_iosize(struct emit *e, const struct job_plan *jp)
 	char b[32];
 	int n = 0;
 
+	if (!o->nbss && o->bs_max) {
+		emit_bsrange(e, jp);
+		return;
+	}
 	if (!o->nbss) {
 		fprintf(e->out, "set $iosize%s=%s\n", jp->sfx, fio_wml_size(b, sizeof(b), o->bs));
 		return;
@@ -73,25 +113,10 @@ static void decimal_size_note(struct emit *e, const struct fio_opts *o,
 {
 	const char *t = o->text[id];
 
-	if ((o->given & FIO_BIT(id)) && strpbrk(t, "iI"))
+	if (fio_given(o, id) && strpbrk(t, "iI"))
 		fprintf(e->out, "# %s=%s is %llu bytes: fio reads KiB, MiB, ... as "
 			"powers of 1000 (its default kb_base)\n", name,
 			fio_commented(e, t), (unsigned long long)v);
-}
-
-/*
- * fio's random map (its default): every block once per pass, which
- * flowbench's randommap does for one file and one block size.  Not with
- * norandommap, several block sizes (bssplit: $iosize is a random
- * variable), zones (their flowops' working sets overlap) or several
- * files (opennext: each op on another slot).
- */
-static bool jp_randommap(const struct job_plan *jp)
-{
-	const struct fio_opts *o = &jp->s->opts;
-
-	return jp->random && !o->norandommap && !o->nbss && !o->nzones &&
-	       o->nrfiles <= 1;
 }
 
 /* What rate, thinktime and random_distribution became (plan_pacing,
@@ -125,7 +150,7 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# openfiles=%lld: no effect, flowbench keeps the job's "
 			"%lld file%s open, as fio does with this many\n", o->openfiles,
 			o->nrfiles, o->nrfiles == 1 ? "" : "s");
-	if (o->given & FIO_BIT(FIO_OPT_FILE_SERVICE))
+	if (fio_given(o, FIO_OPT_FILE_SERVICE))
 		fprintf(out, "# file_service_type=roundrobin: as fio's default%s\n",
 			o->nrfiles > 1 ? " and flowbench's opennext" : " (one file)");
 	if (o->offset_increment && jp->nclones > 1)
@@ -140,16 +165,29 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# offset_increment=%s: no effect with one clone\n",
 			fio_commented(e, o->text[FIO_OPT_OFFSET_INCREMENT]));
 	if (o->nbss)
-		fprintf(out, "# bssplit=%s: each I/O's size is drawn from a table "
+		fprintf(out, "# bssplit=%s: each I/O's size is drawn from %s table "
 			"(a tabular randvar, $iosize%s)%s\n",
 			fio_commented(e, o->text[FIO_OPT_BSSPLIT]),
-			jp->sfx, jp->random ? "; a random offset is a multiple of the "
-			"I/O's own size (fio aligns to the smallest)" : "");
+			!o->bss_dirs ? "a" : fio_is_write(o->rw) ? "the writes'" :
+			fio_is_mixed(o->rw) ? "the one" : "the reads'",
+			jp->sfx, jp->blockalign ? arena_printf(&e->a, "; random offsets "
+			"are multiples of %llu bytes, as fio aligns them (blockalign)",
+			(unsigned long long)jp->blockalign) : "");
+	else if (o->bs_max)
+		fprintf(out, "# %s: each I/O's size drawn as fio draws it, a multiple of "
+			"the smallest, each with odds %s (a tabular randvar, $iosize%s)%s\n",
+			fio_commented(e, arena_printf(&e->a, "bsrange=%s", o->text[FIO_OPT_BS])),
+			o->bs_max % o->bs ? "smallest/largest, the largest the rest" :
+			"smallest/largest", jp->sfx, jp->blockalign ? arena_printf(&e->a,
+			"; random offsets are multiples of %llu bytes, as fio aligns them "
+			"(blockalign)", (unsigned long long)jp->blockalign) : "");
+	if (jp->data_note)
+		fprintf(out, "# %s\n", fio_commented(e, jp->data_note));
 	if (o->thinktime_us)
 		fprintf(out, "# thinktime=%s: a delay of $thinktime%s (%s s) after "
 			"each I/O\n", fio_commented(e, o->text[FIO_OPT_THINKTIME]), jp->sfx,
 			fio_wml_seconds(b, sizeof(b), o->thinktime_us));
-	else if (o->given & FIO_BIT(FIO_OPT_THINKTIME))
+	else if (fio_given(o, FIO_OPT_THINKTIME))
 		fprintf(out, "# thinktime=0: no pause\n");
 	if (o->nzones && !jp->random)
 		fprintf(out, "# random_distribution: no effect, the job's I/O is "
@@ -195,8 +233,9 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			fio_commented(e, e->jobs[f->job].s->name), jp->fsfx);
 	if (o->blockalign)
 		fprintf(out, "# blockalign=%s: %s\n", fio_commented(e, o->text[FIO_OPT_BLOCKALIGN]),
-			jp->random ? "flowbench aligns random offsets to the I/O size anyway" :
-			"no effect, the job's I/O is sequential");
+			!jp->random ? "no effect, the job's I/O is sequential" :
+			jp->blockalign ? "random offsets are multiples of it (blockalign)" :
+			"flowbench aligns random offsets to the I/O size anyway");
 	if (o->verify && jp->vname)
 		fprintf(out, "# verify=%s: fio reads back and checks what the job wrote; "
 			"process %s reads the same bytes after the job, but flowbench does "
@@ -231,12 +270,16 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# norandommap: plain random (with replacement): "
 			"flowbench's default%s\n", jp->random ? "" :
 			"; no effect, the job's I/O is sequential");
-	else if (jp->random && !jp_randommap(jp))
+	else if (jp->random && !jp->randommap)
 		fprintf(out, "# fio's random map (every block once per pass): "
 			"not with %s; offsets drawn with replacement\n",
-			o->nbss ? "several block sizes (flowbench's randommap needs "
-			"one iosize)" : o->nzones ? "zones (random_distribution=zoned)" :
+			o->nzones ? "zones (random_distribution=zoned)" :
 			"several files (each op on another file's slot)");
+	else if (jp->random && jp->blockalign)
+		fprintf(out, "# fio's random map: randommap over blocks of %llu bytes "
+			"(blockalign): a random block, or the next one not done yet, each "
+			"I/O cut short before a block done already, every block once per "
+			"pass, as fio's map\n", (unsigned long long)jp->blockalign);
 	if (jp->seqmix)
 		fprintf(out, "# percentage_random=%lld: each I/O's offset is random with "
 			"odds $pctrandom%s in 100, else it follows the job's previous "
@@ -244,7 +287,7 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 			"per I/O as fio does (the choice %s)%s\n", o->pct_random, jp->sfx,
 			jp->cname, jp->reads && jp->writes ? "; reads and writes share "
 			"that offset (fio keeps one per direction)" : "");
-	else if (o->given & FIO_BIT(FIO_OPT_PCT_RANDOM))
+	else if (fio_given(o, FIO_OPT_PCT_RANDOM))
 		fprintf(out, "# percentage_random=%lld: %s\n", o->pct_random,
 			jp->random ? "random offsets (fio's default)" :
 			"sequential offsets, as in fio");
@@ -330,6 +373,10 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 			(unsigned long long)o->size);
 	if (o->time_based)
 		fprintf(out, "# time_based: the job loops until the run time is over\n");
+	else if (jp->time_based_dropped)
+		fprintf(out, "# time_based without runtime: fio ignores it (and says so); "
+			"as fio, each clone stops once it has done $filesize%s bytes\n",
+			jp->fsfx);
 	else
 		fprintf(out, "# no time_based: as fio, each clone stops once it has done "
 			"$filesize%s bytes (finishonbytes, one byte less: it stops past "
@@ -339,6 +386,11 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 		fprintf(out, "# sequential writes start again at offset %s after each "
 			"$filesize%s bytes (closefile; the next write reopens the file)\n",
 			o->offset ? arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->fsfx);
+	else if (jp->seqwrap)
+		fprintf(out, "# sequential writes start again at offset %s once the next "
+			"would pass $filesize%s bytes (wrap, with workingset), as fio's "
+			"time-based writes do\n", o->offset ?
+			arena_printf(&e->a, "$offset%s", jp->sfx) : "0", jp->fsfx);
 	else if (o->time_based && fio_is_write(o->rw) && !jp->random)
 		fprintf(out, "# sequential writes do not wrap at $filesize%s here: the file "
 			"grows for as long as the job runs\n", jp->fsfx);
@@ -409,13 +461,33 @@ static void aio_attrs(struct emit *e, const struct job_plan *jp)
 }
 
 /*
+ * Sequential I/O of a time-based job that starts again at the end of
+ * its region op by op (`wrap`, with workingset = $filesize past the
+ * offset): writes that do not wrap by passes (jp->seqwrap), and reads
+ * whose region ends before the file does (an offset, or the first
+ * offset_increment clone's file, long enough for the others'), which
+ * would otherwise read on to the end of the file.
+ */
+static bool seq_wraps(const struct emit *e, const struct job_plan *jp, bool write,
+		      bool random)
+{
+	const struct fio_opts *o = &jp->s->opts;
+
+	if (random || !o->time_based || o->nrfiles > 1 || o->seq_add)
+		return false;
+	if (write)
+		return jp->seqwrap;
+	return o->offset || e->jobs[e->files[jp->file].job].file_extra;
+}
+
+/*
  * A read or write flowop's attributes after its name: its file and
  * size, offsets (`random`: random ones, which with a random/sequential
- * split leave the slot's offset at their end, seqfollows), O_DIRECT,
- * depth, iterations.
+ * split leave the slot's offset at their end, seqfollows; blockalign),
+ * O_DIRECT, depth, a write's data, iterations.
  */
-static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random,
-		     long long iters, bool wrap, int zone)
+static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool write,
+			  bool random, long long iters, bool wrap, int zone)
 {
 	const struct fio_opts *o = &jp->s->opts;
 	char b[32];
@@ -425,12 +497,16 @@ static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random
 	if (zone >= 0)
 		fprintf(e->out, ",workingset=%s%s",
 			fio_wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
-	else if (o->offset && random)
+	else if ((o->offset && random) || seq_wraps(e, jp, write, random))
 		fprintf(e->out, ",workingset=$filesize%s%s", jp->fsfx, offset_plus(e, jp));
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
+	if (seq_wraps(e, jp, write, random))
+		fputs(",wrap", e->out);
 	if (random)
-		fputs(jp_randommap(jp) ? ",random,randommap" : ",random", e->out);
+		fputs(jp->randommap ? ",random,randommap" : ",random", e->out);
+	if (random && jp->blockalign)
+		fprintf(e->out, ",blockalign=%s", fio_wml_size(b, sizeof(b), jp->blockalign));
 	if (random && jp->seqmix)
 		fputs(",seqfollows", e->out);
 	if (o->seq_add)
@@ -445,6 +521,8 @@ static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool random
 		fputs(",opennext", e->out);
 	if (jp->aio)
 		aio_attrs(e, jp);
+	if (write && jp->data)
+		fputs(jp->data, e->out);
 	if (wrap)
 		fprintf(e->out, ",iters=$filesize%s / $iosize%s", jp->fsfx, jp->sfx);
 	else if (iters > 1)
@@ -464,7 +542,7 @@ static void io_flowop(struct emit *e, const struct job_plan *jp, bool write,
 	fprintf(e->out, "    flowop %s name=%s-%s%s", io_type(jp, write), jp->name,
 		write ? "write" : "read", zone < 0 ? "" :
 		arena_printf(&e->a, "-zone%d", jp->zops[zone].zone));
-	emit_io_attrs(e, jp, jp->random, iters, wrap, zone);
+	emit_io_attrs(e, jp, write, jp->random, iters, wrap, zone);
 }
 
 /*
@@ -505,7 +583,7 @@ static void emit_choice(struct emit *e, const struct job_plan *jp)
 
 	if (jp->wsync) {
 		fprintf(out, "define flowop name=%s\n{\n  flowop write name=write", jp->wsname);
-		emit_io_attrs(e, jp, jp->random, 1, false, -1);
+		emit_io_attrs(e, jp, true, jp->random, 1, false, -1);
 		fprintf(out, "  flowop fsync name=fsync,filename=%s\n}\n",
 			e->files[jp->file].name);
 	}
@@ -522,7 +600,7 @@ static void emit_choice(struct emit *e, const struct job_plan *jp)
 			}
 			fprintf(out, "  flowop %s name=%s%s,weight=%s", io_type(jp, write),
 				write ? "write" : "read", seq ? "-seq" : "", w);
-			emit_io_attrs(e, jp, jp->random && !seq, 1, false, -1);
+			emit_io_attrs(e, jp, write, jp->random && !seq, 1, false, -1);
 		}
 	}
 	fprintf(out, "}\n");

@@ -34,6 +34,7 @@
 #include "plan/flowop.h"
 #include "runtime/base/log.h"
 #include "runtime/fileset/fileset.h"
+#include "runtime/fileset/fspath.h"
 #include "runtime/fileset/pick.h"
 #include "runtime/measure/oplog.h"
 #include "runtime/engine/shared.h"
@@ -458,10 +459,30 @@ static int check_path(const struct plan *p, const struct plan_fileset *fs,
 	struct stat st;
 
 	*fresh = false;
+	if (stat(fs->path, &st) < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		/* made at preparation, below the part that exists (fspath.h) */
+		char *have = fspath_existing(fs->path);
+		int rc = 0;
+
+		*fresh = true;
+		if (!have || stat(have, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			log_error("%s:%d:%d: %s '%s': path %s cannot be made: %s%s",
+				  p->filename, fs->loc.line, fs->loc.col, what, fs->name,
+				  fs->path, have ? have : "", have ? " is not a directory" :
+				  strerror(errno));
+			rc = -1;
+		} else if (access(have, W_OK | X_OK) < 0) {
+			log_error("%s:%d:%d: %s '%s': path %s cannot be made: %s is not "
+				  "writable by this user (%s)", p->filename, fs->loc.line,
+				  fs->loc.col, what, fs->name, fs->path, have, strerror(errno));
+			rc = -1;
+		}
+		free(have);
+		return rc;
+	}
 	if (stat(fs->path, &st) < 0) {
 		log_error("%s:%d:%d: %s '%s': path %s %s", p->filename, fs->loc.line,
-			  fs->loc.col, what, fs->name, fs->path,
-			  errno == ENOENT ? "does not exist" : strerror(errno));
+			  fs->loc.col, what, fs->name, fs->path, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -497,6 +518,7 @@ static int check_path(const struct plan *p, const struct plan_fileset *fs,
  * seconds: the common case, a run that fits anyway, never does it.
  */
 struct space_need {
+	char *where;              /* its path, or the part of it that exists */
 	bool counted;             /* a usable path, not a duplicate */
 	bool unlooked;            /* on disk, fp is the upper bound */
 	dev_t dev;                /* the file system of its path */
@@ -595,7 +617,7 @@ static int check_device(const struct plan *p, struct space_need *need, int first
 	device_sums(p, need, first, &write, &freed);
 	if (write == 0)
 		return 0;
-	if (statvfs(fs->path, &sv) < 0) {
+	if (statvfs(need[first].where, &sv) < 0) {
 		log_warn("%s:%d:%d: cannot read the free space of %s (%s): the %s "
 			 "still to write there are not checked against it",
 			 p->filename, fs->loc.line, fs->loc.col, fs->path,
@@ -650,8 +672,10 @@ static int check_space(const struct plan *p, const bool *usable, const bool *fre
 	for (int i = 0; i < p->nfilesets; i++) {
 		struct stat st;
 
+		/* a missing path: the file system of the part that exists */
 		if (!usable[i] || (!fresh[i] && !look) ||
-		    stat(p->filesets[i].path, &st) < 0)
+		    !(need[i].where = fspath_existing(p->filesets[i].path)) ||
+		    stat(need[i].where, &st) < 0)
 			continue;
 		if (space_need_of(p, i, fresh[i], &need[i]) < 0) {
 			problems++;
@@ -668,6 +692,8 @@ static int check_space(const struct plan *p, const bool *usable, const bool *fre
 		if (first)
 			problems += check_device(p, need, i);
 	}
+	for (int i = 0; i < p->nfilesets; i++)
+		free(need[i].where);
 	free(need);
 	return problems;
 }

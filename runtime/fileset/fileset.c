@@ -51,6 +51,7 @@
 
 #include "runtime/fileset/beneath.h"
 #include "runtime/fileset/fsguard.h"
+#include "runtime/fileset/fspath.h"
 #include "runtime/base/log.h"
 #include "runtime/fileset/prealloc.h"
 #include "runtime/base/randvar.h"
@@ -680,10 +681,11 @@ static int make_leafdirs(const struct fileset_state *fs, bool fresh)
 }
 
 /*
- * Make one file or fileset exist on disk as populated.  The root stays
- * open (fs->rootfd) and its marker locked until fileset_release().
+ * Make one file or fileset exist on disk as populated, below its path as
+ * it is.  The root stays open (fs->rootfd) and its marker locked until
+ * fileset_release().
  */
-static int create_one(struct fileset_state *fs, const char *pattern, bool force)
+static int create_tree(struct fileset_state *fs, const char *pattern, bool force)
 {
 	const struct plan_fileset *pf = fs->pf;
 	struct prealloc_job job = {
@@ -723,6 +725,27 @@ static int create_one(struct fileset_state *fs, const char *pattern, bool force)
 		return -1;
 	log_info("Pre-allocating files in %s tree", pf->name);
 	return prealloc_files(&job);
+}
+
+/*
+ * Make one file or fileset exist on disk as populated, its missing path
+ * first (as filebench does: fspath.h); when that fails, the directories
+ * made for the path are removed again (those still empty but for their
+ * mark).
+ */
+static int create_one(struct fileset_state *fs, const char *pattern, bool force)
+{
+	struct fspath made;
+	int rc;
+
+	if (fspath_make(fs->pf->path, fs->pf->name, fs->pf->is_file, &made) < 0)
+		return -1;
+	rc = create_tree(fs, pattern, force);
+	if (rc < 0)
+		fspath_undo(&made);
+	else
+		fspath_release(&made);
+	return rc;
 }
 
 int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state **out)

@@ -11,6 +11,8 @@
  */
 #include "runtime/results/comparability.h"
 
+#include "runtime/results/fbestimate.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -83,17 +85,42 @@ static uint64_t memory_ops(const struct plan *p, const struct run_outcome *o,
 typedef bool (*applies_fn)(const struct plan *p, const struct run_outcome *o,
 			   enum plan_semantics sem, char *effect, size_t size);
 
+/*
+ * A finish limit applies when one fired in this run, or when filebench's,
+ * counting its whole process, would have stopped this run sooner (decided
+ * from the run's counts: fbestimate.h), even if flowbench's never fired.
+ */
 static bool finish_limits(const struct plan *p, const struct run_outcome *o,
 			  enum plan_semantics sem, char *effect, size_t size)
 {
+	struct fbestimate e;
+
+	fbestimate_run(p, o, &e);
+	if (e.fraction < 1) {
+		snprintf(effect, size, "filebench's finish limit counts every op of "
+			 "its process, its own calls and implicit opens included, so "
+			 "it would have stopped this run after about %llu of these "
+			 "%llu I/O ops (%.1f %%)%s", (unsigned long long)e.ops,
+			 (unsigned long long)e.our_ops, 100 * e.fraction,
+			 e.no_results ? " and, in timeout mode, ended it without "
+			 "results" : "");
+		return true;
+	}
 	if (!o->finish_fired || !ops_of(p, o, finish_names))
 		return false;
+	if (sem == PLAN_SEM_FILEBENCH && e.no_results) {
+		snprintf(effect, size, "a finish limit ended the run, counted over its "
+			 "whole process with its own ops, as filebench counts; in timeout "
+			 "mode filebench would have ended it without results (not "
+			 "emulated)");
+		return true;
+	}
 	snprintf(effect, size, sem == PLAN_SEM_FILEBENCH ?
 		 "a finish limit ended the run, counted over its whole process with "
 		 "its own ops, as filebench counts" :
 		 "a finish limit ended the run: flowbench counts its thread's I/O ops, "
-		 "filebench every op of the process, the limit's own included, so the "
-		 "same limit stops filebench after about half the work");
+		 "filebench every op of the process, the limit's own included, so "
+		 "the same limit stops filebench after about half the work");
 	return true;
 }
 
@@ -136,23 +163,37 @@ static bool implicit_opens(const struct plan *p, const struct run_outcome *o,
 	return true;
 }
 
+/* Decimals for a rate in a note: one below 1000 ops/s, none above. */
+static int rate_digits(double r)
+{
+	return r < 1000 ? 1 : 0;
+}
+
+/*
+ * filebench's run loop sleeps 1 s at a time and looks for the end after
+ * each sleep: a run that ends by itself (here, or in filebench because
+ * of its finish limits) is divided by its time rounded up to whole
+ * seconds.  Applies when that changes the rate by more than 1 %.
+ */
 static bool whole_seconds(const struct plan *p, const struct run_outcome *o,
 			  enum plan_semantics sem, char *effect, size_t size)
 {
-	struct text_totals t;
-	double secs = o->elapsed_s < 1 ? 1 : floor(o->elapsed_s);
+	struct fbestimate e;
+	double ours;
 
 	(void)sem;
-	if (!o->ended_itself || o->elapsed_s <= 0 ||
-	    fabs(secs - o->elapsed_s) <= 0.01 * o->elapsed_s)
+	fbestimate_run(p, o, &e);
+	if (e.no_results || !e.ends_itself || e.end_s <= 0 ||
+	    fabs(e.elapsed_s - e.end_s) <= 0.01 * e.end_s)
 		return false;
-	text_io_totals(p, o->stats, &t);
-	snprintf(effect, size, "the run ended by itself after %.3f s; filebench "
-		 "divides by whole seconds (at least 1), so it would show about %.0f "
-		 "ops/s for %s %llu op%s, not %.0f", o->elapsed_s,
-		 (double)t.ops / secs, t.ops == 1 ? "this" : "these",
-		 (unsigned long long)t.ops, log_plural(t.ops),
-		 (double)t.ops / o->elapsed_s);
+	ours = o->elapsed_s > 0 ? (double)e.our_ops / o->elapsed_s : 0;
+	snprintf(effect, size, "the run ended by itself after %.3f s%s; filebench's "
+		 "run loop sleeps whole seconds until the run has ended, so it "
+		 "divides by %.0f s and would show about %.*f ops/s for %llu op%s, "
+		 "not %.*f", o->elapsed_s, e.fraction < 1 ?
+		 " (filebench's after about the share its finish limit allows)" : "",
+		 e.elapsed_s, rate_digits(e.ops_per_s), e.ops_per_s,
+		 (unsigned long long)e.ops, log_plural(e.ops), rate_digits(ours), ours);
 	return true;
 }
 
@@ -250,17 +291,18 @@ static const struct rule {
 	const char *section;
 	bool emulated;
 	applies_fn applies;
+	bool estimates;           /* its note carries filebench's ops/s */
 } rules[] = {
-	{ "finish-limits", "10.1", true, finish_limits },
-	{ "rate-limits", "10.2", true, rate_limits },
-	{ "implicit-opens", "10.3", true, implicit_opens },
-	{ "direct-io-buffers", "10.4", true, direct_buffers },
-	{ "buffer-placement", "10.5", true, buffer_places },
-	{ "thread-memory", "10.6", true, thread_memory },
-	{ "aiowrite-latency", "10.7", true, aiowrite_latency },
-	{ "appends", "10.8", true, appends },
-	{ "whole-seconds", "10.9", false, whole_seconds },
-	{ "event-rate", "10.10", false, event_rate },
+	{ "finish-limits", "10.1", true, finish_limits, true },
+	{ "rate-limits", "10.2", true, rate_limits, false },
+	{ "implicit-opens", "10.3", true, implicit_opens, false },
+	{ "direct-io-buffers", "10.4", true, direct_buffers, false },
+	{ "buffer-placement", "10.5", true, buffer_places, false },
+	{ "thread-memory", "10.6", true, thread_memory, false },
+	{ "aiowrite-latency", "10.7", true, aiowrite_latency, false },
+	{ "appends", "10.8", true, appends, false },
+	{ "whole-seconds", "10.9", false, whole_seconds, true },
+	{ "event-rate", "10.10", false, event_rate, false },
 };
 
 const char *const comparability_not_emulated[] = {
@@ -303,6 +345,14 @@ void comparability_add_run(struct comparability *c, const struct plan *p,
 		n->rule = rules[k].name;
 		n->section = rules[k].section;
 		n->emulated = rules[k].emulated;
+		n->estimate = NAN;
+		if (rules[k].estimates) {
+			struct fbestimate e;
+
+			fbestimate_run(p, o, &e);
+			if (!e.no_results)
+				n->estimate = e.ops_per_s;
+		}
 		c->n++;
 	}
 }

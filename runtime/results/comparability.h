@@ -30,6 +30,8 @@ struct comparability_note {
 	const char *section;      /* where docs/differences.md explains it */
 	bool emulated;            /* --compat filebench follows filebench here */
 	char effect[320];         /* what it did in this run, one line */
+	double estimate;          /* filebench's IO Summary ops/s for this run
+				     (fbestimate.h), NaN when the rule gives none */
 };
 
 struct comparability {

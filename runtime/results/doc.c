@@ -472,6 +472,8 @@ static void comparability(struct walk *w, const struct comparability *c)
 		str(w, "section", c->notes[i].section);
 		boolean(w, "emulated", c->notes[i].emulated);
 		str(w, "effect", c->notes[i].effect);
+		if (!isnan(c->notes[i].estimate))
+			real(w, "filebench_ops_per_s", c->notes[i].estimate);
 		map_end(w);
 	}
 	list_end(w);

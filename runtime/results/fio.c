@@ -268,7 +268,29 @@ static json_t *results_tree(const struct fio_docs *d, struct results_read_fail *
 	return root;
 }
 
-json_t *results_read_fio(const char *buf, size_t len, struct results_read_fail *fail)
+/*
+ * The mapped tree's runs handed to each->run and taken out of it: fio's
+ * documents are small (one per fio run), so the tree is made whole
+ * first.  0, or -1 when the hook stopped.
+ */
+static int runs_of_tree(json_t *root, const struct results_runs *each,
+			struct results_read_fail *fail)
+{
+	json_t *runs = json_object_get(root, "runs");
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(runs, i, v)
+		if (each->run(each->ctx, v, i, 0) < 0) {
+			fail->stopped = true;
+			return -1;
+		}
+	json_array_clear(runs);
+	return 0;
+}
+
+json_t *results_read_fio(const char *buf, size_t len, struct results_read_fail *fail,
+			 const struct results_runs *each)
 {
 	struct fio_docs d = { 0 };
 	json_t *root = NULL;
@@ -283,6 +305,10 @@ json_t *results_read_fio(const char *buf, size_t len, struct results_read_fail *
 		goto out;
 	}
 	root = results_tree(&d, fail);
+	if (root && each && runs_of_tree(root, each, fail) < 0) {
+		json_decref(root);
+		root = NULL;
+	}
 out:
 	json_decref(d.docs);
 	free(d.lines);

@@ -1,7 +1,8 @@
 /*
  * yaml.c - the results file as YAML, with libyaml: written by its
  * emitter, read back by its parser into a jansson tree (the tree json.c's
- * reader makes of the same results, for compare and report).
+ * reader makes of the same results, for compare and report), its runs
+ * one at a time when the reader is given a hook for them.
  *
  * Block style, one document, except the short lists of numbers
  * (histogram buckets), which are one line each.  Strings are always double-quoted and keys
@@ -317,8 +318,94 @@ static json_t *read_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
 	return node;
 }
 
-/* The first document of a YAML buffer as a jansson tree, or NULL with f set. */
-json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail *f)
+/*
+ * The top-level "runs" sequence, its start read: each item to the hook
+ * and dropped, so that the file is never one tree.
+ */
+static int read_runs(yaml_parser_t *p, struct results_read_fail *f,
+		     const struct results_runs *each)
+{
+	yaml_event_t ev;
+
+	for (size_t i = 0;; i++) {
+		int line, rc;
+		size_t end;
+		json_t *run;
+
+		if (read_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		line = (int)ev.start_mark.line + 1;
+		if (!(run = read_node(p, &ev, 2, f)))
+			return -1;
+		end = p->mark.index;
+		rc = each->run(each->ctx, run, i, line);
+		json_decref(run);
+		if (rc < 0) {
+			f->stopped = true;
+			return -1;
+		}
+		if (each->consumed)
+			each->consumed(each->ctx, end);
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+/* The top-level mapping, as read_map() but its "runs" list streamed. */
+static int read_top_map(yaml_parser_t *p, json_t *map, struct results_read_fail *f,
+			const struct results_runs *each)
+{
+	yaml_event_t ev, val;
+
+	for (;;) {
+		int rc;
+
+		if (read_next(p, &ev, f) < 0)
+			return -1;
+		if (ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (ev.type != YAML_SCALAR_EVENT) {
+			fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
+			yaml_event_delete(&ev);
+			return -1;
+		}
+		if (strcmp((const char *)ev.data.scalar.value, "runs") != 0) {
+			rc = read_child(p, map, (const char *)ev.data.scalar.value, 0, f);
+			yaml_event_delete(&ev);
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		if (json_object_get(map, "runs")) {
+			fail_at(f, &ev.start_mark, "a second \"runs\"");
+			yaml_event_delete(&ev);
+			return -1;
+		}
+		yaml_event_delete(&ev);
+		if (read_next(p, &val, f) < 0)
+			return -1;
+		if (val.type == YAML_SEQUENCE_START_EVENT) {
+			yaml_event_delete(&val);
+			rc = json_object_set_new(map, "runs", json_array());
+			if (rc < 0 || read_runs(p, f, each) < 0)
+				return -1;
+			continue;
+		}
+		if (json_object_set_new(map, "runs", read_node(p, &val, 1, f)) < 0)
+			return -1;
+	}
+	yaml_event_delete(&ev);
+	return 0;
+}
+
+/*
+ * The first document of a YAML buffer as a jansson tree, or NULL with f
+ * set; with `each`, its top-level "runs" streamed to the hook.
+ */
+json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail *f,
+			  const struct results_runs *each)
 {
 	yaml_parser_t p;
 	yaml_event_t ev;
@@ -338,6 +425,17 @@ json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail 
 		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
 			yaml_event_delete(&ev);
 			continue;
+		}
+		if (each && ev.type == YAML_MAPPING_START_EVENT) {
+			yaml_event_delete(&ev);
+			root = json_object();
+			if (root && read_top_map(&p, root, f, each) < 0) {
+				json_decref(root);
+				root = NULL;
+			}
+			if (!root && !f->text[0] && !f->stopped)
+				snprintf(f->text, sizeof(f->text), "out of memory");
+			break;
 		}
 		root = read_node(&p, &ev, 0, f);
 		if (!root)

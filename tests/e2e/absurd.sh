@@ -151,10 +151,12 @@ else
 	) || { st=$?; [ "$st" -eq 77 ] && echo "SKIP: cannot set ulimit -v" || exit "$st"; }
 fi
 
+# a missing path is made (tests/e2e/fileset-path.sh), but not below a file
+: >"$tmp/afile"
 wl nopath "" "" "" "$READ"
 # a valid fileset first: it must not be created either
-sed -i "s|^define fileset.*|&\ndefine fileset name=other,path=\$dir,size=4k,entries=2,dirwidth=2,prealloc|; s|path=\\\$dir,size=64k|path=$tmp/nonexistent,size=64k|" "$tmp/nopath.f"
-refused run nopath "nopath\.f:2:1: fileset 'fs': path $tmp/nonexistent does not exist"
+sed -i "s|^define fileset.*|&\ndefine fileset name=other,path=\$dir,size=4k,entries=2,dirwidth=2,prealloc|; s|path=\\\$dir,size=64k|path=$tmp/afile/nonexistent,size=64k|" "$tmp/nopath.f"
+refused run nopath "nopath\.f:2:1: fileset 'fs': path $tmp/afile/nonexistent cannot be made: Not a directory"
 
 : >"$tmp/plainfile"
 wl notdir "" "" "" "$READ"

@@ -102,6 +102,29 @@ if libc.renameat2(AT_FDCWD, sys.argv[1].encode(), AT_FDCWD, sys.argv[2].encode()
 PY
 }
 
+# during NAME TREE ATTACK: run $tmp/NAME.f in the background; once it
+# logged Running and has written into TREE (a file there newer than the
+# moment it said Running), call ATTACK.  The run's time is long (run 600):
+# it ends when it refuses what the attack planted, so the attack always
+# comes while the run runs, however loaded the machine.  Its status in $rc
+# (a run that goes on 120 s after the attack fails the test).
+during() {
+	rm -f "$tmp/out" "$tmp/mark"
+	"$FLOWBENCH" run "$tmp/$1.f" --cache warm >"$tmp/out" 2>&1 &
+	pid=$! bg_pids=$!
+	wait_running "$tmp/out" "$pid"
+	touch "$tmp/mark"
+	wait_for 120 "a write" written "$2" ||
+		{ kill -9 "$pid"; cat "$tmp/out"; fail "$1: no write into $2 after Running"; }
+	alive "$pid" || { cat "$tmp/out"; fail "$1: the run ended before the attack"; }
+	$3
+	wait_end "$pid" 120
+	rc=$st
+}
+written() {
+	[ -n "$(find "$1" -type f -newer "$tmp/mark" 2>/dev/null | head -1)" ]
+}
+
 # -- 3. a numbered directory swapped for a link while the run writes
 mkdir -p "$victim/swap"
 for i in $(seq 1 17); do
@@ -115,17 +138,14 @@ define process name=p { thread name=t {
   flowop openfile name=op,filesetname=s,fd=1
   flowop writewholefile name=ww,fd=1,iosize=4k
   flowop closefile name=cl,fd=1 } }
-run 3
+run 600
 EOF
-(
-	while ! grep -q Running "$tmp/out" 2>/dev/null; do sleep 0.05; done
-	sleep 0.3
+swap() {
 	ln -s "$victim/swap" "$tmp/d/s/link"
 	exchange "$tmp/d/s/00000001" "$tmp/d/s/link"
-) &
-bg=$!
-refused swap
-wait "$bg"
+}
+during swap "$tmp/d/s" swap
+[ "$rc" -eq 1 ] || { cat "$tmp/out"; fail "swap: status $rc, not 1"; }
 says "refusing to open"
 says "symbolic link"
 (cd "$victim/swap" && cksum ./*) | cmp -s - "$tmp/swap.sum" ||
@@ -141,18 +161,14 @@ define process name=p { thread name=t {
   flowop openfile name=op,filesetname=h,fd=1
   flowop write name=wr,fd=1,iosize=4k
   flowop closefile name=cl,fd=1 } }
-run 3
+run 600
 EOF
-rm -f "$tmp/out"
-(
-	while ! grep -q Running "$tmp/out" 2>/dev/null; do sleep 0.05; done
-	sleep 0.3
+hswap() {
 	ln "$victim/precious" "$tmp/d/h/00000001/new" &&
 		mv -f "$tmp/d/h/00000001/new" "$tmp/d/h/00000001/00000002"
-) &
-bg=$!
-refused hswap
-wait "$bg"
+}
+during hswap "$tmp/d/h" hswap
+[ "$rc" -eq 1 ] || { cat "$tmp/out"; fail "hswap: status $rc, not 1"; }
 intact "hard link swapped in during the run"
 says "refusing to write"
 says "2 links"
@@ -172,21 +188,25 @@ else
 	echo "SKIP (part): not root, cannot chown"
 fi
 
-# -- 6. two runs on one fileset at once: the second is refused
+# -- 6. two runs on one fileset at once: the second is refused.  The
+# first runs until the test has tried the second, then its SIGINT ends it
+# (exit 130; the lock is released on that path too)
 cat >"$tmp/long.f" <<EOF
 define fileset name=l,path=$tmp/d,entries=8,dirwidth=100,size=4k,prealloc
 define process name=p { thread name=t { flowop statfile name=st,filesetname=l
   flowop delay name=z,value=0.01 } }
-run 4
+run 600
 EOF
-rc1=0
 "$FLOWBENCH" run "$tmp/long.f" --cache warm >"$tmp/first" 2>&1 &
-first=$!
-while ! grep -q Running "$tmp/first" 2>/dev/null; do sleep 0.05; done
+first=$! bg_pids=$!
+wait_running "$tmp/first" "$first"
 refused long
 says "another flowbench run is using it"
-wait "$first" || rc1=$?
-[ "$rc1" -eq 0 ] || { cat "$tmp/first"; fail "the first run failed ($rc1)"; }
+alive "$first" || { cat "$tmp/first"; fail "the first run ended before the second was tried"; }
+kill -INT "$first"
+wait_end "$first" 120
+[ "$st" -eq 130 ] || { cat "$tmp/first"; fail "the first run: status $st after SIGINT, not 130"; }
+sed -i 's/^run 600$/run 1/' "$tmp/long.f"
 fb long
 [ "$rc" -eq 0 ] || { cat "$tmp/out"; fail "a run after the first one ended failed"; }
 ok "two runs on one fileset: the second is refused while the first holds the lock, then runs"

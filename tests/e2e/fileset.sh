@@ -30,6 +30,8 @@ ok "prealloc=60: 600 files of 2048 bytes, 6 of 10 leaf dirs"
 
 find "$d/big" | sort >"$tmp/tree1"
 touch "$tmp/stamp"
+# (a file written in the stamp's own clock tick would not be -newer: the
+# sleep makes a rewrite visible; a loaded machine only sleeps longer)
 sleep 0.01
 fb --seed 2 -D reuse=true >"$tmp/out2" 2>&1 || { cat "$tmp/out2"; fail "reuse run failed"; }
 find "$d/big" | sort >"$tmp/tree2"

@@ -142,6 +142,8 @@ until grep -q Running "$tmp/intr.out"; do
 	i=$((i + 1)); [ $i -le 400 ] || { kill -9 $pid; fail "the run did not start: $(cat "$tmp/intr.out")"; }
 	sleep 0.05
 done
+# (no moment a check needs: an interrupt before the first aiowait ends
+# the run alike)
 sleep 0.5
 kill -INT $pid
 t0=$(date +%s%N)
@@ -149,7 +151,9 @@ rc=0
 wait $pid || rc=$?
 dt=$((($(date +%s%N) - t0) / 1000000))
 [ $rc = 130 ] || { cat "$tmp/intr.out"; fail "interrupted run exited $rc, expected 130"; }
-[ $dt -lt 2000 ] || fail "interrupted run took $dt ms to exit"
+# a ceiling: an aiowait the interrupt does not end holds the run 60 s (its
+# dsync writes in flight finish first, which a loaded disk makes slow)
+[ $dt -lt 10000 ] || fail "interrupted run took $dt ms to exit"
 grep -q interrupted "$tmp/intr.out" || fail "no 'interrupted' message"
 ok "SIGINT during aiowrite/aiowait: exit 130 in $dt ms"
 
@@ -201,7 +205,7 @@ grep -q "bad1.f:4:[0-9]*: flowop read does not take attribute 'iodepth'" "$tmp/b
 sed 's/read name=r,filename=f,iosize=4k,iodepth=4/aioread name=r,filename=f,iosize=4k,iodepth=0/' \
 	"$tmp/bad1.f" >"$tmp/bad2.f"
 "$FLOWBENCH" check "$tmp/bad2.f" >"$tmp/bad2.out" 2>&1 && fail "iodepth=0 accepted"
-grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 256, not 0" "$tmp/bad2.out" ||
+grep -q "bad2.f:4:[0-9]*: flowop r: iodepth must be 1 to 32768, not 0" "$tmp/bad2.out" ||
 	fail "iodepth=0: $(cat "$tmp/bad2.out")"
 ok "iodepth: refused on read and as 0, with the place"
 

@@ -63,7 +63,11 @@ check() {
 		    bymbs, 100 * (bymbs - moved) / moved, other
 		d1 = byops - moved; if (d1 < 0) d1 = -d1
 		d2 = bymbs - moved; if (d2 < 0) d2 = -d2
-		if (d1 > moved * 0.001 || d2 > moved * 0.001) exit 1
+		# mb/s is printed to 0.1 and ops/s to 1: bymbs carries their
+		# rounding too, which a loaded machine'"'"'s lower rates make larger
+		# (21.7mb/s: up to 0.23 %)
+		tol2 = moved * (0.001 + 0.05 / mbs + 0.5 / opss)
+		if (d1 > moved * 0.001 || d2 > tol2) exit 1
 		# more reported than moved would be bytes counted but never moved
 		if (other < 0) exit 2
 	}' || fail "$2: reported bytes differ from the $1 bytes by more than 0.1 % (or exceed them)"

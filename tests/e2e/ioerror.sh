@@ -44,7 +44,7 @@ need python3
 # it is being detached
 unmount() {
 	for m in "$@"; do
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
+		for _ in $(seq 100); do     # up to 10 s: a loaded machine detaches slowly
 			mountpoint -q "$m" || break
 			umount "$m" 2>/dev/null && break
 			sleep 0.1

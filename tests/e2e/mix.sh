@@ -10,6 +10,9 @@
 #    sequence of reads and writes passes a Wald-Wolfowitz runs test at
 #    the same level, where the fixed interleaving the import wrote before
 #    (7 reads then 3 writes, the control) fails it;
+#  - the same job on libaio at iodepth 16: the submissions (io_submit's
+#    iocbs, in order) are the reads and writes reported, split within 1 %
+#    and passing the runs test, and the two share one queue of 16;
 #  - the same --seed makes the same sequence (offsets included), another
 #    seed another one;
 #  - a choice composes: three members (one a composite), the invocation's
@@ -113,6 +116,59 @@ sequence "$tmp/fixed.st" | tail -n +2 >"$tmp/fixed.seq"     # not the preallocat
 z=$(runs_z "$tmp/fixed.seq")
 within_z "$z" "$Z" && fail "the control (7 reads then 3 writes) passes the runs test: z = $z"
 ok "the control, 7 reads then 3 writes, fails it: z = $z"
+
+# ---- an asynchronous randrw job: one queue, each request's direction drawn --
+# libaio at iodepth 16 (import-fio: iodepth_batch_submit=1, so one
+# io_submit per request): the submissions, in order, are the draws; the
+# reads and writes share one queue of 16 (fio's), never 16 each
+cat >"$tmp/amix.fio" <<EOT
+[amix]
+rw=randrw
+rwmixread=70
+bs=4k
+size=4m
+ioengine=libaio
+iodepth=16
+directory=$tmp
+filename=mix.dat
+loops=98
+EOT
+"$FLOWBENCH" import-fio "$tmp/amix.fio" >"$tmp/amix.f" 2>"$tmp/import.err" ||
+	{ cat "$tmp/import.err"; fail "import-fio of the libaio randrw job failed"; }
+grep -q "define flowop name=amix-mix,choose" "$tmp/amix.f" ||
+	{ cat "$tmp/amix.f"; fail "the imported libaio randrw job is not a choice"; }
+grep -q "in that order" "$tmp/import.err" && fail "import-fio still warns of a fixed pass"
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+timeout 300 strace -f -qq -e trace=io_submit -e signal=none -e abbrev=none -s 0 -o "$tmp/amix.st" \
+	"$FLOWBENCH" run "$tmp/amix.f" --cache warm --seed 4 >"$tmp/amix.out" 2>&1 ||
+	{ cat "$tmp/amix.out"; fail "amix: the run failed"; }
+# one line per request: R or W, in submission order
+awk '/^[0-9]+ +io_submit\(/ {
+	n = split($0, a, "aio_lio_opcode=")
+	for (i = 2; i <= n; i++) print (a[i] ~ /^IOCB_CMD_PREAD/ ? "R" : "W") }' \
+	"$tmp/amix.st" >"$tmp/amix.seq"
+n=$(wc -l <"$tmp/amix.seq")
+reads=$(grep -c '^R' "$tmp/amix.seq" || true)
+writes=$((n - reads))
+rops=$(breakdown_field "$tmp/amix.out" amix.read ops)
+wops=$(breakdown_field "$tmp/amix.out" amix.write ops)
+# the requests in flight when the clone's bytes were done: drained, listed
+# under "Not counted" ("amix.write 6, amix.read 9")
+late() { sed -n "s/.*Not counted:.*[ (]$1 \([0-9]*\).*/\1/p" "$tmp/amix.out"; }
+rlate=$(late amix.read) wlate=$(late amix.write)
+[ "$reads" -eq "$((rops + ${rlate:-0}))" ] && [ "$writes" -eq "$((wops + ${wlate:-0}))" ] ||
+	fail "strace saw $reads reads and $writes writes submitted, the report $rops + ${rlate:-0} and $wops + ${wlate:-0} not counted"
+[ "$n" -ge 100352 ] || fail "async: only $n I/Os (98 loops of 1024 blocks)"
+awk -v r="$reads" -v n="$n" 'BEGIN { d = r / n - 0.7; exit !(d < 0.01 && d > -0.01) }' ||
+	fail "async: reads $reads of $n: more than 1 % from 70 %"
+z=$(awk -v r="$reads" -v n="$n" 'BEGIN { p = 0.7; printf "%.2f\n", (r - n * p) / sqrt(n * p * (1 - p)) }')
+within_z "$z" "$Z" || fail "async: reads $reads of $n: $z standard deviations from 70 %"
+z=$(runs_z "$tmp/amix.seq")
+within_z "$z" "$Z" || fail "async: the submitted sequence fails the runs test: z = $z"
+# one queue: never more than 16 of the two in flight, and full at times
+grep -q "choice amix: at most 16 requests of its members in flight at once (their shared iodepth=16)" \
+	"$tmp/amix.out" || { grep "in flight" "$tmp/amix.out"; fail "async: not one full queue of 16"; }
+ok "libaio iodepth=16 randrw: $reads/$writes submissions as reported, within 1 % and $z sd of the runs test, one queue of at most 16"
 
 # ---- seeds ---------------------------------------------------------------
 traced seed1 "$tmp/mix.f" -D iobytes=8m --seed 5

@@ -3,7 +3,8 @@
  * choose` with weight= on its flowops, lang/choose.c): the plan it lays
  * out (the choice's ops, the members' weights, composites inside and
  * around it), and every error, each at its file:line:col; read's and
- * write's seqfollows, which import-fio's random/sequential choices use.
+ * write's seqfollows, which import-fio's random/sequential choices use;
+ * asynchronous members at an iodepth, which share one queue.
  */
 #include <check.h>
 #include <string.h>
@@ -240,6 +241,43 @@ START_TEST(test_seqfollows)
 }
 END_TEST
 
+/*
+ * Asynchronous members at an iodepth share one queue (flowops/aio.c):
+ * every member an aioread or aiowrite of the same iodepth, engine and
+ * depth options; each mismatch at the member's own attribute.
+ */
+START_TEST(test_async_members)
+{
+	struct result r;
+
+	compile_src(&r,
+		    "define file name=f,path=/tmp,size=1m,prealloc\n"
+		    "define flowop name=c, choose {\n"
+		    "  flowop aioread name=a,filename=f,iosize=4k,iodepth=16,weight=7\n"
+		    "  flowop aiowrite name=b,filename=f,iosize=4k,iodepth=16,weight=3\n"
+		    "}\n"
+		    "define process name=p { thread name=t { flowop c name=x } }\nrun 1\n");
+	ck_assert_msg(r.errors == 0, "%s", r.msgs);
+	release(&r);
+	compile_src(&r,
+		    "define file name=f,path=/tmp,size=1m,prealloc\n"
+		    "define flowop name=c, choose {\n"
+		    "  flowop aioread name=a,filename=f,iosize=4k,iodepth=16,weight=7\n"
+		    "  flowop aiowrite name=b,filename=f,iosize=4k,iodepth=8,ioengine=libaio,weight=3\n"
+		    "  flowop read name=s,filename=f,iosize=4k,weight=1\n"
+		    "}\n"
+		    "define process name=p { thread name=t { flowop c name=x } }\nrun 1\n");
+	HAS(&r, "t.f:5:3: flowop x.s: a member of choice x, whose asynchronous members "
+	    "share one queue of iodepth 16 (as fio's rw=randrw does), must be an aioread "
+	    "or aiowrite with that iodepth");
+	HAS(&r, "flowop x.b: its iodepth differs from that of x.a: the asynchronous members "
+	    "of choice x share one queue (as fio's rw=randrw does), so they take the same iodepth");
+	HAS(&r, "flowop x.b: its ioengine differs from that of x.a");
+	ck_assert_int_eq(r.errors, 3);
+	release(&r);
+}
+END_TEST
+
 static Suite *choose_suite(void)
 {
 	Suite *s = suite_create("choose");
@@ -251,6 +289,7 @@ static Suite *choose_suite(void)
 	tcase_add_test(tc, test_nested_member);
 	tcase_add_test(tc, test_compat_refuses);
 	tcase_add_test(tc, test_seqfollows);
+	tcase_add_test(tc, test_async_members);
 	suite_add_tcase(s, tc);
 	return s;
 }

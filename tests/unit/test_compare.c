@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <ctype.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,7 +255,9 @@ START_TEST(test_broken_files)
 	msg = load_text("format: \"flowbench-results/1\"\nruns: [\n", ".yaml");
 	ck_assert_msg(msg && strstr(msg, ".yaml:3:1: not valid YAML"), "%s", msg);
 	free(msg);
-	msg = load_text("format: \"flowbench-results/1\"\nruns: &r [1]\nagain: *r\n", ".yaml");
+	/* (a run is read as it comes: this one is whole, the alias after it not) */
+	msg = load_text("format: \"flowbench-results/1\"\nruns: &r [{flowops: []}]\n"
+			"again: *r\n", ".yaml");
 	ck_assert_msg(msg && strstr(msg, ".yaml:3:8:") && strstr(msg, "alias"), "%s", msg);
 	free(msg);
 	msg = load_text("", ".yaml");
@@ -266,6 +269,143 @@ START_TEST(test_broken_files)
 	/* a YAML file given a .json name is still read by its content */
 	msg = load_text("format: \"flowbench-results/1\"\nruns:\n- index: 1\n  flowops: []\n", ".json");
 	ck_assert_msg(msg == NULL, "%s", msg);
+}
+END_TEST
+
+/*
+ * Numbers that cannot be measurements are refused with their JSON path,
+ * JSON and YAML alike; null and absent stay "-"; good values load.
+ */
+START_TEST(test_bad_numbers)
+{
+	static const struct {
+		const char *run, *want;
+	} bad[] = {
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"ops_per_s\": 1e308}]",
+		  "runs[0].flowops[0].ops_per_s (in the run from line 2): 1e308 is not "
+		  "a rate (a number per second from 0 to 2^63-1)" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"ops\": \"lots\"}]",
+		  "runs[0].flowops[0].ops (in the run from line 2): \"lots\" is not a count "
+		  "(a whole number from 0 to 2^63-1)" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"ops\": -5}]",
+		  "runs[0].flowops[0].ops (in the run from line 2): -5 is not a count" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"ops\": 2.5}]",
+		  "runs[0].flowops[0].ops (in the run from line 2): 2.5 is not a count" },
+		{ "\"elapsed_s\": 0, \"flowops\": [{\"name\": \"a\", \"ops\": 5, "
+		  "\"ops_per_s\": 10}]", "runs[0].elapsed_s (in the run from line 2): 0, "
+		  "but the run has rates" },
+		{ "\"elapsed_s\": -1, \"flowops\": []", "runs[0].elapsed_s (in the run "
+		  "from line 2): -1 is not a time in seconds" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"mb_per_s\": 1e13}]",
+		  "runs[0].flowops[0].mb_per_s (in the run from line 2): " },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"latency_ns\": "
+		  "{\"percentiles\": {\"50\": 900, \"99\": 800}}}]",
+		  "runs[0].flowops[0].latency_ns.percentiles.99 (in the run from line 2): "
+		  "800 ns is below the 50-th percentile's 900 ns" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"latency_ns\": "
+		  "{\"min\": 900, \"max\": 800}}]",
+		  "runs[0].flowops[0].latency_ns.max (in the run from line 2): 800 ns is "
+		  "below min (900 ns)" },
+		{ "\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"intervals\": "
+		  "[{\"t_s\": 1, \"ops_per_s\": true}]}]",
+		  "runs[0].flowops[0].intervals[0].ops_per_s (in the run from line 2): "
+		  "true is not a rate" },
+		{ "\"elapsed_s\": 5, \"flowops\": [], \"summary\": {\"ops\": 1e19}",
+		  "runs[0].summary.ops (in the run from line 2): 1e19 is not a count" },
+		{ "\"elapsed_s\": 5, \"flowops\": [], \"ranks\": [{\"window_s\": \"x\"}]",
+		  "runs[0].ranks[0].window_s (in the run from line 2): \"x\" is not a time" },
+		{ "\"elapsed_s\": 5, \"flowops\": [], \"usage\": {\"cpu\": "
+		  "[{\"usr_pct\": -3}]}", "runs[0].usage.cpu[0].usr_pct (in the run from "
+		  "line 2): -3 is not a percentage" },
+	};
+	static const char *const good[] = {
+		"\"elapsed_s\": 5, \"flowops\": [{\"name\": \"a\", \"ops\": 9223372036854775807, "
+		"\"ops_per_s\": null, \"mb_per_s\": 0}]",
+		"\"elapsed_s\": 0, \"flowops\": [{\"name\": \"a\", \"ops\": 0, \"ops_per_s\": 0}]",
+		"\"flowops\": [{\"name\": \"a\", \"ops\": 5.0, \"latency_ns\": "
+		"{\"percentiles\": {\"50\": 900, \"99\": 900, \"x\": \"y\"}}}]",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *text, *msg, *want;
+
+		ck_assert_int_ge(asprintf(&text, "{\"format\": \"flowbench-results/1\", "
+					  "\"runs\": [\n{%s}]}\n", bad[i].run), 0);
+		msg = load_text(text, ".json");
+		ck_assert_msg(msg && strstr(msg, bad[i].want), "%s\nwanted: %s", msg,
+			      bad[i].want);
+		free(msg);
+		free(text);
+		/* the same in YAML (a flow mapping is YAML too), its run on line 3 */
+		ck_assert_int_ge(asprintf(&text, "format: \"flowbench-results/1\"\n"
+					  "runs:\n- {%s}\n", bad[i].run), 0);
+		want = strdup(bad[i].want);
+		*strstr(want, "line 2") = '\0';
+		msg = load_text(text, ".yaml");
+		ck_assert_msg(msg && strstr(msg, want) && strstr(msg, "line 3)"),
+			      "%s\nwanted: %s", msg, want);
+		free(want);
+		free(msg);
+		free(text);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		char *text, *msg;
+
+		ck_assert_int_ge(asprintf(&text, "{\"format\": \"flowbench-results/1\", "
+					  "\"runs\": [\n{%s}]}\n", good[i]), 0);
+		msg = load_text(text, ".json");
+		ck_assert_msg(msg == NULL, "%s: %s", good[i], msg);
+		free(text);
+	}
+}
+END_TEST
+
+/*
+ * A file of many runs is read a run at a time: what loading 4000 runs
+ * keeps allocated is a fraction of jansson's tree of the same file, and
+ * every run is there.  (Under a sanitizer mallinfo2() says nothing: then
+ * only the runs are checked.)
+ */
+START_TEST(test_many_runs_streamed)
+{
+	char path[] = "/tmp/flowbench-test-many-XXXXXX.json";
+	int fd = mkstemps(path, 5);
+	FILE *f = fdopen(fd, "w");
+	struct rf_doc doc;
+	json_error_t jerr;
+	json_t *tree;
+	size_t tree_bytes, kept;
+	struct mallinfo2 m0, m1;
+
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"format\": \"flowbench-results/1\", \"runs\": [\n", f);
+	for (int i = 0; i < 4000; i++)
+		fprintf(f, "%s{\"index\": %d, \"elapsed_s\": 5, \"flowops\": [{\"name\": "
+			"\"a\", \"ops\": %d, \"ops_per_s\": %d, \"pad\": [%s1]}]}\n",
+			i ? "," : "", i + 1, i, i / 5,
+			"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+			"0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
+	fputs("]}\n", f);
+	fclose(f);
+	m0 = mallinfo2();
+	tree = json_load_file(path, 0, &jerr);
+	ck_assert_ptr_nonnull(tree);
+	m1 = mallinfo2();
+	tree_bytes = m1.uordblks - m0.uordblks;
+	json_decref(tree);
+	m0 = mallinfo2();
+	ck_assert_int_eq(rf_load(path, &doc, stderr), 0);
+	m1 = mallinfo2();
+	kept = m1.uordblks - m0.uordblks;
+	ck_assert_int_eq(doc.nruns, 4000);
+	ck_assert(doc.runs[3999].flowops[0].ops == 3999);
+	ck_assert(doc.runs[3999].flowops[0].ops_per_s == 799);
+	ck_assert_str_eq(doc.runs[3999].flowops[0].name, "a");
+	if (tree_bytes > 0)
+		ck_assert_msg(kept * 4 < tree_bytes, "loaded: %zu bytes kept, the "
+			      "tree: %zu", kept, tree_bytes);
+	rf_free(&doc);
+	unlink(path);
 }
 END_TEST
 
@@ -641,6 +781,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_ranks);
 	tcase_add_test(tc, test_no_ranks);
 	tcase_add_test(tc, test_broken_files);
+	tcase_add_test(tc, test_bad_numbers);
+	tcase_add_test(tc, test_many_runs_streamed);
 	tcase_add_test(tc, test_yaml_file);
 	tcase_add_test(tc, test_warnings);
 	tcase_add_test(tc, test_usage_rows);

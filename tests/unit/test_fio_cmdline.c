@@ -246,9 +246,10 @@ START_TEST(test_errors_at_argv)
 	ck_assert_str_eq(r.out, "");
 	HAS(r.err, "argv[4]: unsupported option 'iodeph' (did you mean 'iodepth'?)\n"
 	    "    --iodeph=4\n    ^\n");
-	HAS(r.err, "argv[5]: --buffer is not an option's whole name (fio takes an "
-	    "unambiguous abbreviation, such as of --buffered, or refuses an "
-	    "ambiguous one): write the option in full");
+	HAS(r.err, "argv[5]: --buffer is ambiguous: it starts --buffered, "
+	    "--buffer_pattern, --buffer_compress_percentage, --buffer_compress_chunk, "
+	    "and fio refuses it too (\"option '--buffer' is ambiguous\"): write the "
+	    "option in full");
 	HAS(r.err, "argv[6]: unsupported rw 'rand'");
 	HAS(r.err, "the fio command line: 3 errors\n");
 	done(&r);
@@ -633,7 +634,8 @@ START_TEST(test_include_lines)
 	inc = write_file("inc.fio", "bs=4k\nblockalign=8k\n");
 	IMPORT(&r, job);
 	ck_assert_int_eq(r.status, 1);
-	HAS(r.err, "/inc.fio:2:1: job 'a': blockalign=8k is not supported");
+	HAS(r.err, "/inc.fio:2:1: job 'a': blockalign=8k with fio's random map is "
+	    "not supported");
 	HAS(r.err, "    blockalign=8k\n    ^\n");
 	done(&r);
 	unlink(inc);

@@ -93,7 +93,8 @@ START_TEST(test_randommap)
 	refuses("flowop read name=r,filename=f,iosize=4k,randommap", PLAN_SEM_FLOWBENCH,
 		"randommap needs random");
 	refuses("flowop read name=r,filename=f,iosize=$rsz,random,randommap",
-		PLAN_SEM_FLOWBENCH, "randommap needs a constant iosize");
+		PLAN_SEM_FLOWBENCH, "randommap with a random iosize needs blockalign");
+	accepts("flowop read name=r,filename=f,iosize=$rsz,random,randommap,blockalign=512");
 	refuses("flowop read name=r,filename=f,iosize=4k,random,randommap",
 		PLAN_SEM_FILEBENCH, "--compat filebench refuses it");
 	refuses("flowop aiowrite name=a,filename=f,iosize=4k,random,randommap",
@@ -168,8 +169,14 @@ START_TEST(test_import_randommap)
 	ck_assert(!imported_randommap("[j]\nrw=randread\nsize=1m\nnrfiles=2\n",
 				      "j-read", "not with several files"));
 	ck_assert(!imported_randommap("[j]\nrw=randread\nsize=1m\n"
-				      "bssplit=4k/50:8k/50\n", "j-read",
-				      "not with several block sizes"));
+				      "random_distribution=zoned:50/10:50/90\n", "j-read-zone1",
+				      "not with zones"));
+	/* sizes that vary: the map of blocks of the smallest size, as fio's */
+	ck_assert(imported_randommap("[j]\nrw=randread\nsize=1m\n"
+				     "bssplit=4k/50:8k/50\n", "j-read",
+				     "# fio's random map: randommap over blocks of 4096 bytes"));
+	ck_assert(imported_randommap("[j]\nrw=randwrite\nsize=1m\n"
+				     "bsrange=4k-32k\n", "j-write", "randommap,blockalign=4k"));
 }
 END_TEST
 
@@ -329,8 +336,11 @@ START_TEST(test_stride)
 		PLAN_SEM_FLOWBENCH, "would repeat the same block forever");
 	refuses("flowop read name=r,filename=f,iosize=4k,stride=8k",
 		PLAN_SEM_FILEBENCH, "stride is a flowbench extension");
-	refuses("flowop aioread name=a,filename=f,iosize=4k,stride=8k",
-		PLAN_SEM_FLOWBENCH, "stride");
+	/* the asynchronous flowops take it too */
+	accepts("flowop aioread name=a,filename=f,iosize=4k,stride=8k,iodepth=4");
+	accepts("flowop aiowrite name=a,filename=f,iosize=4k,stride=-8k,misalign=4k");
+	refuses("flowop aioread name=a,filename=f,iosize=4k,random,stride=8k",
+		PLAN_SEM_FLOWBENCH, "stride is for sequential I/O");
 }
 END_TEST
 
@@ -366,8 +376,8 @@ START_TEST(test_import_stride)
 					 NULL), 0);
 	import_refused("[r]\nrw=randread:8\nsize=1m\n",
 		       "job.fio:2:1: unsupported rw 'randread:8': on random I/O");
-	import_refused("[r]\nrw=read:-8k\nsize=1m\nioengine=io_uring\niodepth=4\n",
-		       "aioread/aiowrite take no stride");
+	ck_assert_int_eq(imported_stride("[r]\nrw=read:-8k\nsize=1m\nioengine=io_uring\n"
+					 "iodepth=4\n", "r-read", ",stride=-8k"), -8192);
 	import_refused("[r]\nrw=read:fast\nsize=1m\n",
 		       "job.fio:2:1: rw=read:fast: the offset modifier");
 	import_refused("[r]\nrw=reed:8k\nsize=1m\n", "unsupported rw 'reed'");

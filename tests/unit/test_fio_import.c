@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flowops/registry.h"
@@ -265,7 +266,10 @@ START_TEST(test_unsupported_all_listed)
 	    "rate_poisson, fadvise_hint, io_size, io_limit, filename_format, "
 	    "end_fsync, fsync_on_close, iodepth_batch_submit, iodepth_batch, "
 	    "iodepth_batch_complete_min, iodepth_batch_complete, "
-	    "iodepth_batch_complete_max, iodepth_low, write_lat_log, write_bw_log, "
+	    "iodepth_batch_complete_max, iodepth_low, buffer_pattern, "
+	    "buffer_compress_percentage, buffer_compress_chunk, zero_buffers, "
+	    "refill_buffers, scramble_buffers, dedupe_percentage, dedupe_mode, "
+	    "verify_pattern, write_lat_log, write_bw_log, "
 	    "write_iops_log, write_hist_log, log_avg_msec, log_hist_msec, "
 	    "log_hist_coarseness, log_offset, per_job_logs)");
 	HAS(err, "job.fio: 3 errors");
@@ -315,8 +319,12 @@ START_TEST(test_bad_values)
 	HAS(err, "job.fio:1:1: job 'j': no size");
 	free(out);
 	free(err);
-	ck_assert_int_eq(import("[j]\nsize=1m\ntime_based\n", &out, &err), 1);
-	HAS(err, "time_based needs runtime=");
+	/* fio too runs time_based without a runtime as if without it */
+	ck_assert_int_eq(import("[j]\nsize=1m\ntime_based\n", &out, &err), 0);
+	HAS(err, "job.fio:3:1: warning: job 'j': time_based without runtime: fio says "
+	    "\"time_based requires a runtime/timeout setting\"");
+	HAS(out, "# time_based without runtime: fio ignores it");
+	HAS(out, "flowop finishonbytes name=j-done");
 	free(out);
 	free(err);
 	ck_assert_int_eq(import("[j]\nsize=1m\nfilename=/dev/null\n", &out, &err), 1);
@@ -519,7 +527,8 @@ START_TEST(test_fsync_mix)
 				&out, &err), 0);
 	/* 1:1 mix, fsync every 3 writes: 3 reads, 3 writes, 1 fsync */
 	HAS(out, "random,randommap,noreadahead,iters=3\n    flowop write");
-	HAS(out, "random,randommap,noreadahead,iters=3\n    flowop fsync name=j-fsync,filename=j-files\n");
+	HAS(out, "random,randommap,noreadahead,data=random,scramble,iters=3\n"
+	    "    flowop fsync name=j-fsync,filename=j-files\n");
 	free(out);
 	free(err);
 }
@@ -569,7 +578,7 @@ START_TEST(test_aio_output)
 	HAS(out, "flowop aiowrite name=w-write,filename=w-files,iosize=$iosize,"
 	    "random,randommap,noreadahead,ioengine=io_uring,iodepth=$iodepth,"
 	    "iodepth_batch_submit=1,iodepth_batch_complete_min=1,"
-	    "iodepth_batch_complete_max=1,iodepth_low=$iodepth\n");
+	    "iodepth_batch_complete_max=1,iodepth_low=$iodepth,data=random,scramble\n");
 	free(out);
 	free(err);
 	/* fio's resolution: a batch of 0 is iodepth, complete_max below
@@ -644,11 +653,11 @@ START_TEST(test_too_large)
 	HAS(err, "job.fio: 8 errors");
 	free(out);
 	free(err);
-	/* flowbench's asynchronous flowops keep at most 256 I/Os in flight */
-	ck_assert_int_eq(import("[j]\nsize=1m\nioengine=io_uring\niodepth=257\n",
+	/* flowbench's asynchronous flowops keep at most 32768 I/Os in flight */
+	ck_assert_int_eq(import("[j]\nsize=1m\nioengine=io_uring\niodepth=32769\n",
 				&out, &err), 1);
-	HAS(err, "job.fio:4:1: iodepth=257 is too large for ioengine=io_uring: "
-	    "flowbench keeps at most 256 I/Os in flight per flowop");
+	HAS(err, "job.fio:4:1: iodepth=32769 is too large for ioengine=io_uring: "
+	    "flowbench keeps at most 32768 I/Os in flight per flowop");
 	free(out);
 	free(err);
 	ck_assert_int_eq(import("[j]\nsize=1m\nioengine=psync\niodepth=65536\n",
@@ -1191,12 +1200,16 @@ START_TEST(test_rate)
 	ck_assert_int_eq(plan_value_int(&plan.eventgen_rate, 0), 6);
 	plan_done(&plan, &script, out);
 
-	/* a sequential time-based writer is not wrapped (the pass would be a
-	 * whole file of writes, limited in one burst) */
+	/* a sequential time-based writer is not wrapped by passes (the pass
+	 * would be a whole file of writes, limited in one burst): its writes
+	 * wrap op by op */
 	import_compiled("[w]\nsize=1m\nrw=write\ntime_based\nruntime=5\nrate_iops=50\n",
 			&out, &script, &plan);
 	ck_assert_ptr_null(strstr(out, "closefile"));
-	HAS(out, "the file grows");
+	HAS(out, "iosize=$iosize,workingset=$filesize,wrap,");
+	HAS(out, "# sequential writes start again at offset 0 once the next would "
+	    "pass $filesize bytes (wrap, with workingset)");
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "w-write"), "wrap"), false));
 	plan_done(&plan, &script, out);
 
 	import_fails("[j]\nsize=1m\nrw=randrw\nrate_iops=100\n",
@@ -1329,7 +1342,11 @@ START_TEST(test_bssplit)
 			&out, &script, &plan);
 	HAS(out, "set $iosize=randvar(type=tabular,min=4k,round=4k,randtable="
 	    "{{10, 4k, 4k}, {50, 64k, 64k}, {40, 32k, 32k}})\n");
-	HAS(out, "a random offset is a multiple of the I/O's own size");
+	/* random offsets aligned to the smallest size, as fio's */
+	HAS(out, "random offsets are multiples of 4096 bytes, as fio aligns them");
+	HAS(out, "iosize=$iosize,random,randommap,blockalign=4k,");
+	ck_assert_int_eq(plan_value_int(plan_flowop_attr(flowop(&plan, "j-read"),
+							 "blockalign"), 0), 4096);
 	ck_assert_int_eq(plan_flowop_attr(flowop(&plan, "j-read"), "iosize")->kind,
 			 PV_RANDOM);
 	plan_done(&plan, &script, out);
@@ -1349,8 +1366,36 @@ START_TEST(test_bssplit)
 	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k:16k:32k\n",
 		     "the percentages must total 100 (here 50, and 3 sizes without one "
 		     "to share the rest evenly)");
-	import_fails("[j]\nsize=1m\nbssplit=4k/50:8k/50,16k/100\n",
-		     "sizes per direction (',') are not supported");
+	/* per direction (fio's READS,WRITES): a job's own direction's split */
+	import_compiled("[j]\nsize=1m\nrw=randwrite\nbssplit=4k/50:8k/50,16k/25:64k\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=16k,round=16k,randtable="
+	    "{{25, 16k, 16k}, {75, 64k, 64k}})\n");
+	HAS(out, "drawn from the writes' table");
+	HAS(out, "randommap,blockalign=16k,");
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=read\nbssplit=4k/50:8k/50,16k/100,512/100\n",
+			&out, &script, &plan);
+	HAS(out, "randtable={{50, 4k, 4k}, {50, 8k, 8k}})\n");
+	HAS(out, "drawn from the reads' table");
+	plan_done(&plan, &script, out);
+	/* an empty part: that direction keeps bs */
+	import_compiled("[j]\nsize=1m\nrw=write\nbs=8k\nbssplit=4k/50:8k/50,\n",
+			&out, &script, &plan);
+	HAS(out, "set $iosize=8k\n");
+	plan_done(&plan, &script, out);
+	/* the same split twice is one split for a mix */
+	import_compiled("[j]\nsize=1m\nrw=randrw\nbssplit=4k/50:8k/50,4k/50:8k/50\n",
+			&out, &script, &plan);
+	HAS(out, "randtable={{50, 4k, 4k}, {50, 8k, 8k}})\n");
+	plan_done(&plan, &script, out);
+	import_fails("[j]\nsize=1m\nrw=randrw\nbssplit=4k/50:8k/50,16k/100\n",
+		     "job.fio:4:1: job 'j': bssplit=4k/50:8k/50,16k/100: a split for reads "
+		     "and another for writes on a job that does both is not supported: "
+		     "its read and write flowops share one size ($iosize)");
+	import_fails("[j]\nsize=1m\nbssplit=4k,8k,16k,32k\n",
+		     "bssplit=4k,8k,16k,32k: at most three parts (reads, writes, trims)");
+	import_fails("[j]\nsize=1m\nbssplit=\n", "bssplit=: no size");
 	import_fails("[j]\nsize=1m\nbssplit=4k/x:8k/50\n", "'x' is not a percentage 0..100");
 	import_fails("[j]\nsize=1m\nbssplit=4q/50:8k/50\n",
 		     "bssplit needs a positive size like 4k, 1m or 20g, not '4q'");
@@ -1429,8 +1474,18 @@ START_TEST(test_offset)
 	plan_done(&plan, &script, out);
 	import_compiled("[j]\nfilename=f\nsize=1m\nrw=write\noffset=8k\ntime_based\nruntime=1\n",
 			&out, &script, &plan);
-	HAS(out, "misalign=$offset,iters=$filesize / $iosize\n");
+	HAS(out, "misalign=$offset,data=random,scramble,iters=$filesize / $iosize\n");
 	HAS(out, "sequential writes start again at offset $offset after each");
+	plan_done(&plan, &script, out);
+	/* an asynchronous writer wraps op by op; a reader at an offset too */
+	import_compiled("[j]\nfilename=f\nsize=1m\nrw=write\noffset=8k\ntime_based\n"
+			"runtime=1\nioengine=libaio\niodepth=4\n[r]\nfilename=g\nsize=1m\n"
+			"offset=4k\ntime_based\nruntime=1\nioengine=io_uring\niodepth=2\n",
+			&out, &script, &plan);
+	HAS(out, "flowop aiowrite name=j-write,filename=f,iosize=$iosize_1,"
+	    "workingset=$filesize_1 + $offset_1,misalign=$offset_1,wrap,");
+	HAS(out, "flowop aioread name=r-read,filename=g,iosize=$iosize_2,"
+	    "workingset=$filesize_2 + $offset_2,misalign=$offset_2,wrap,");
 	plan_done(&plan, &script, out);
 
 	import_fails("[j]\nsize=1m\nnumjobs=257\noffset_increment=1m\n",
@@ -1778,15 +1833,45 @@ START_TEST(test_bsrange_blockalign)
 	HAS(out, "# blockalign=512: no effect, the job's I/O is sequential\n");
 	plan_done(&plan, &script, out);
 
-	import_fails("[j]\nsize=1m\nbsrange=4k-16k\n", "job.fio:3:1: bsrange=4k-16k: "
-		     "a range of sizes is not supported");
-	import_fails("[j]\nsize=1m\nbsrange=4k\n", "bsrange needs a range like 4k-4k");
+	/* fio's draw: 4k, 8k, 12k, 16k with odds 1/4 each; offsets aligned to 4k */
+	import_compiled("[j]\nsize=1m\nbsrange=16k-4k\nrw=randread\n", &out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=2k,round=4k,randtable="
+	    "{{100, 2k, 18k}})\n");
+	HAS(out, "# bsrange=16k-4k: each I/O's size drawn as fio draws it");
+	HAS(out, "iosize=$iosize,random,randommap,blockalign=4k,");
+	plan_done(&plan, &script, out);
+	/* not a multiple: 4k and 8k with odds 4/10 each, 10k the rest */
+	import_compiled("[j]\nsize=1m\nbsrange=4k:10k\nrw=read\n", &out, &script, &plan);
+	HAS(out, "set $iosize=randvar(type=tabular,min=4k,round=2k,randtable="
+	    "{{40, 4k, 4k}, {40, 8k, 8k}, {20, 10k, 10k}})\n");
+	ck_assert_ptr_null(strstr(out, "blockalign="));
+	plan_done(&plan, &script, out);
+	/* bs after bsrange: one size again */
+	import_compiled("[j]\nsize=1m\nbsrange=4k-16k\nbs=8k\n", &out, &script, &plan);
+	HAS(out, "set $iosize=8k\n");
+	plan_done(&plan, &script, out);
+	/* another blockalign without fio's random map */
+	import_compiled("[j]\nsize=1m\nrw=randread\nbs=8k\nblockalign=4k\nnorandommap\n",
+			&out, &script, &plan);
+	HAS(out, "iosize=$iosize,random,blockalign=4k,");
+	HAS(out, "# blockalign=4k: random offsets are multiples of it (blockalign)\n");
+	plan_done(&plan, &script, out);
+	import_compiled("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=2k\n"
+			"norandommap\n", &out, &script, &plan);
+	HAS(out, "iosize=$iosize,random,blockalign=2k,");
+	plan_done(&plan, &script, out);
+	/* fio's map marks blocks of the smallest size: another blockalign refused */
+	import_fails("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=2k\n",
+		     "job.fio:5:1: job 'j': blockalign=2k with fio's random map is not "
+		     "supported: fio draws blocks of blockalign but marks blocks of the "
+		     "smallest size (4096) done");
+
+	import_fails("[j]\nsize=1m\nbsrange=4k\n", "bsrange needs a range like 4k-64k");
+	import_fails("[j]\nsize=1m\nbsrange=4k-8k,4k-16k\n",
+		     "bsrange=4k-8k,4k-16k: one range for reads and writes only");
 	import_fails("[j]\nsize=1m\nrw=randread\nbs=8k\nblockalign=4k\n",
-		     "job.fio:5:1: job 'j': blockalign=4k is not supported");
-	import_fails("[j]\nsize=1m\nrw=randread\nbssplit=4k/50:8k/50\nblockalign=4k\n",
-		     "job.fio:5:1: job 'j': blockalign=4k is not supported: flowbench "
-		     "aligns each random offset to the I/O's own size (bssplit's "
-		     "sizes vary)");
+		     "job.fio:5:1: job 'j': blockalign=4k with fio's random map is not "
+		     "supported");
 }
 END_TEST
 
@@ -1837,7 +1922,7 @@ END_TEST
  * --lenient imports what used to stop a job: no size (from -D), an
  * unset ${VAR}, and options the workload cannot honour (zones without a
  * size, offset_increment with more clones than are made jobs of their
- * own, blockalign with bssplit) become
+ * own, another blockalign with fio's random map) become
  * NOT IMPORTED notes under their job.
  */
 START_TEST(test_lenient_jobs)
@@ -1847,7 +1932,7 @@ START_TEST(test_lenient_jobs)
 	char *out, *err;
 	const char *fio = "[j]\nrw=randrw\nfilename=/tmp/x\nnumjobs=300\n"
 		"offset_increment=1m\nrandom_distribution=zoned:50/5:50/95\n"
-		"bssplit=4k/50:8k/50\nblockalign=4k\n";
+		"bs=8k\nblockalign=4k\n";
 
 	ck_assert_int_eq(import(fio, &out, &err), 1);
 	HAS(err, "job.fio:5:1: job 'j': offset_increment with numjobs > 1 is not "
@@ -1864,8 +1949,8 @@ START_TEST(test_lenient_jobs)
 	HAS(out, "# NOT IMPORTED: offset_increment=1m (line 5: flowbench has no "
 	    "per-clone offset)\n");
 	HAS(out, "# NOT IMPORTED: random_distribution=zoned:50/5:50/95 (line 6: ");
-	HAS(out, "# NOT IMPORTED: blockalign=4k (line 8: flowbench aligns each "
-	    "random offset to the I/O's own size)\n");
+	HAS(out, "# NOT IMPORTED: blockalign=4k (line 8: fio's random map "
+	    "marks blocks of the smallest size)\n");
 	compiled_with(out, "set $filesize=1m\n", &script, &plan);
 	plan_done(&plan, &script, out);
 	free(err);
@@ -1901,6 +1986,96 @@ START_TEST(test_number_ios_pct_random)
 }
 END_TEST
 
+/* The write flowop of `job` (which must import and compile) has `attrs`. */
+static void data_is(const char *job, const char *attrs)
+{
+	struct ast_script script;
+	struct plan plan;
+	char *out;
+
+	import_compiled(job, &out, &script, &plan);
+	ck_assert_msg(strstr(out, attrs) && (strstr(out, attrs)[strlen(attrs)] == '\n' ||
+					     strstr(out, attrs)[strlen(attrs)] == ','),
+		      "expected \"%s\" at the end of the write's attributes in:\n%s",
+		      attrs, out);
+	plan_done(&plan, &script, out);
+}
+
+/*
+ * The data a job writes, as fio decides it: its callbacks in the order
+ * the options come (buffer_pattern refills if the job reads or
+ * compresses by then, and clears zero and scramble), its fixups (100 %
+ * compressible is zeros; compressing refills unless refill_buffers was
+ * given), verify's fill, refill's chunks (the smaller of the smallest
+ * write and buffer_compress_chunk), scramble unless compressing; fio's
+ * pattern forms; and the errors.
+ */
+START_TEST(test_buffer_data)
+{
+	char *out, *err;
+
+	/* fio's default: random bytes once per buffer, scrambled per write */
+	data_is("[j]\nsize=1m\nrw=write\n", ",data=random,scramble");
+	data_is("[j]\nsize=1m\nrw=randwrite\nverify=md5\n", ",data=random,refill");
+	data_is("[j]\nsize=1m\nrw=write\nverify=crc32c\nbuffer_compress_percentage=25\n",
+		",data=zero,compress=25,compresschunk=0,refill");
+	data_is("[j]\nsize=1m\nrw=write\nbuffer_compress_percentage=50\n",
+		",data=zero,compress=50,compresschunk=512,refill");
+	/* ZFS's perf tests */
+	data_is("[j]\nsize=1m\nrw=randrw\nbs=8k\nbuffer_compress_percentage=66\n"
+		"buffer_pattern=0xdeadbeef\nbuffer_compress_chunk=4096\n",
+		",data=pattern,pattern=\"0xdeadbeef\",compress=66,compresschunk=4k,refill");
+	data_is("[j]\nsize=1m\nrw=write\nbs=1k\nbuffer_compress_percentage=66\n"
+		"buffer_compress_chunk=4096\n",
+		",data=zero,compress=66,compresschunk=1k,refill");
+	/* the pattern's refill depends on what the job does when it is read */
+	data_is("[j]\nsize=1m\nrw=write\nbuffer_pattern=0xdeadbeef\n",
+		",data=pattern,pattern=\"0xdeadbeef\"");
+	data_is("[j]\nsize=1m\nbuffer_pattern=0xdeadbeef\nrw=write\n",
+		",data=pattern,pattern=\"0xdeadbeef\",refill");
+	data_is("[j]\nsize=1m\nrw=write\nbuffer_compress_percentage=100\n", ",data=zero");
+	data_is("[j]\nsize=1m\nrw=write\nzero_buffers\n", ",data=zero");
+	data_is("[j]\nsize=1m\nrw=write\nzero_buffers\nscramble_buffers=1\n",
+		",data=zero,scramble");
+	data_is("[j]\nsize=1m\nrw=write\nscramble_buffers=0\n", ",data=random");
+	data_is("[j]\nsize=1m\nrw=write\nrefill_buffers\n", ",data=random,refill");
+	data_is("[j]\nsize=1m\nrw=write\ndedupe_percentage=30\ndedupe_mode=repeat\n",
+		",data=random,refill,dedupe=30");
+	data_is("[j]\nsize=1m\nrw=write\ndedupe_percentage=30\nbuffer_compress_percentage=50\n",
+		",data=zero,compress=50,compresschunk=512,refill,dedupe=30");
+	/* fio's pattern forms: strings, decimal numbers (lowest byte first), hex */
+	data_is("[j]\nsize=1m\nrw=write\nbuffer_pattern=\"ab\"2580xabc\n",
+		",data=pattern,pattern=\"0x616202010abc\"");
+	/* asynchronous writes too (a buffer per request in flight) */
+	data_is("[j]\nsize=1m\nrw=write\nioengine=libaio\niodepth=8\nrefill_buffers\n",
+		",data=random,refill");
+	/* a job that only reads writes nothing */
+	ck_assert_int_eq(import("[j]\nsize=1m\nrw=read\nbuffer_compress_percentage=50\n",
+				&out, &err), 0);
+	ck_assert_ptr_null(strstr(out, "data="));
+	free(out);
+	free(err);
+
+	import_fails("[j]\nsize=1m\nrw=write\nbuffer_pattern='/etc/passwd'\n",
+		     "job.fio:4:1: buffer_pattern='/etc/passwd': a pattern import-fio reads is "
+		     "hex (0x...), decimal numbers and \"strings\"");
+	import_fails("[j]\nsize=1m\nrw=write\ndedupe_mode=working_set\n",
+		     "dedupe_mode=working_set is not supported");
+	import_fails("[j]\nsize=1m\nrw=write\nbuffer_compress_percentage=101\n",
+		     "buffer_compress_percentage");
+	import_fails("[j]\nsize=1m\nrw=write\nverify=md5\nverify_pattern=0xff\n",
+		     "job.fio:5:1: job 'j': verify_pattern on a job that writes and verifies");
+	import_fails("[j]\nsize=1m\nrw=write\ndedupe_percentage=10\nrefill_buffers=0\n",
+		     "job.fio:5:1: job 'j': dedupe_percentage with refill_buffers=0");
+	/* --lenient never drops what sets the data */
+	ck_assert_int_eq(import_lenient("[j]\nsize=1m\nrw=write\nbuffer_pattern=%o\n",
+					&out, &err), 1);
+	HAS(err, "buffer_pattern=%o");
+	free(out);
+	free(err);
+}
+END_TEST
+
 /*
  * A read/write mix and a random/sequential split become a choice drawn
  * per I/O (weights from $rwmixread and $pctrandom, which -D changes);
@@ -1918,7 +2093,8 @@ START_TEST(test_mix_choice)
 	import_compiled("[j]\nsize=1m\nrw=readwrite\nrwmixwrite=40\n", &out, &script, &plan);
 	HAS(out, "define flowop name=j-mix,choose\n{\n"
 	    "  flowop read name=read,weight=$rwmixread,filename=j-files,iosize=$iosize\n"
-	    "  flowop write name=write,weight=100 - $rwmixread,filename=j-files,iosize=$iosize\n"
+	    "  flowop write name=write,weight=100 - $rwmixread,filename=j-files,iosize=$iosize,"
+	    "data=random,scramble\n"
 	    "}\n");
 	HAS(out, "    flowop j-mix name=j\n");
 	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 60);
@@ -1968,14 +2144,21 @@ START_TEST(test_mix_choice)
 	free(out);
 	free(err);
 
-	/* an asynchronous mix: a fixed pass, said on stderr */
+	/* an asynchronous mix at an iodepth: a choice whose members share one
+	 * queue (flowops/aio.c), no fixed pass and no warning of one */
 	ck_assert_int_eq(import("[j]\nsize=1m\nrw=randrw\nioengine=io_uring\niodepth=8\n"
 				"direct=1\n", &out, &err), 0);
-	HAS(err, "job 'j': rw=randrw with ioengine=io_uring at iodepth=8: each pass "
-	    "does 1 read then 1 write");
-	ck_assert_ptr_null(strstr(out, "choose"));
+	ck_assert_ptr_null(strstr(err, "in that order"));
 	free(out);
 	free(err);
+	import_compiled("[j]\nsize=1m\nrw=randrw\nioengine=io_uring\niodepth=8\ndirect=1\n",
+			&out, &script, &plan);
+	HAS(out, "define flowop name=j-mix,choose");
+	HAS(out, "  flowop aioread name=read,weight=$rwmixread,");
+	HAS(out, "  flowop aiowrite name=write,weight=100 - $rwmixread,");
+	ck_assert_int_eq(plan_attr_int(flowop(&plan, "j.read"), PA_WEIGHT, 0), 50);
+	ck_assert_str_eq(flowop(&plan, "j.write")->ops->name, "aiowrite");
+	plan_done(&plan, &script, out);
 
 	/* percentage_random: random members leave the offset for the sequential */
 	import_compiled("[j]\nsize=1m\nrw=randread\npercentage_random=30\n", &out, &script, &plan);
@@ -2011,7 +2194,17 @@ START_TEST(test_mix_choice)
 
 	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\nioengine=io_uring\n"
 		     "iodepth=4\ndirect=1\n", "job.fio:4:1: job 'j': percentage_random=30 "
-		     "is not supported here: aioread/aiowrite");
+		     "is not supported here: at iodepth > 1 aioread/aiowrite each keep "
+		     "a queue of their own");
+	/* at iodepth 1 the choice of a random aioread with seqfollows and a
+	 * sequential one draws fio's split */
+	import_compiled("[j]\nsize=1m\nrw=randread\npercentage_random=30\n"
+			"ioengine=libaio\n", &out, &script, &plan);
+	HAS(out, "  flowop aioread name=read,weight=$pctrandom,filename=j-files,"
+	    "iosize=$iosize,random,randommap,seqfollows,");
+	ck_assert(plan_value_bool(plan_flowop_attr(flowop(&plan, "j.read"), "seqfollows"),
+				  false));
+	plan_done(&plan, &script, out);
 	import_fails("[j]\nsize=1m\nrw=randread\npercentage_random=30\n"
 		     "random_distribution=zoned:50/10:50/90\n",
 		     "percentage_random=30 is not supported here: random_distribution=zoned");
@@ -2119,6 +2312,136 @@ START_TEST(test_include)
 	free(loop);
 	free(miss);
 	free(main_path);
+}
+END_TEST
+
+/*
+ * include reads only regular files resolving into the top job file's
+ * directory or below (`..` and symbolic links followed), and quotes no
+ * line of a file that is not a job file: /etc/passwd by `..`, by an
+ * absolute name or by a link in the directory, a FIFO, and a file of
+ * the directory holding a passwd line are refused at the include line,
+ * their content never shown; `..` that stays inside is read.
+ */
+START_TEST(test_include_confined)
+{
+	char dir[] = "/tmp/fb-fio-confined.XXXXXX";
+	char *top, *p, *out, *err;
+	const char *const refused[][2] = {
+		{ "include ../secret.fio", "it resolves outside the job file's directory" },
+		{ "include ../../../../../../../../etc/passwd", "it resolves outside" },
+		{ "include link.fio", "it resolves outside" },
+		{ "include /etc/passwd", "an absolute path" },
+		{ "include pw.fio", "not a job file: its line 2 is not an option" },
+		{ "include fifo", "not a regular file" },
+		{ "include sub", "not a regular file" },
+	};
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_ge(asprintf(&top, "%s/top", dir), 0);
+	ck_assert_int_eq(mkdir(top, 0700), 0);
+	free(write_file(dir, "secret.fio", "bs=4k\nhidden_secret_word\n"));
+	free(write_file(top, "pw.fio", "; a comment\nroot:x:0:0:hidden_pw_line\n"));
+	free(write_file(top, "common.fio", "bs=8k\n"));
+	ck_assert_int_ge(asprintf(&p, "%s/sub", top), 0);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	free(p);
+	free(write_file(top, "sub/inc.fio", "include ../common.fio\nsize=2m\n"));
+	ck_assert_int_ge(asprintf(&p, "%s/link.fio", top), 0);
+	ck_assert_int_eq(symlink("../secret.fio", p), 0);
+	free(p);
+	ck_assert_int_ge(asprintf(&p, "%s/fifo", top), 0);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	free(p);
+
+	/* `..` inside the directory, from an included file: read */
+	p = write_file(top, "main.fio", "[j]\nrw=read\ninclude sub/inc.fio\n");
+	ck_assert_msg(import_path(p, &out, &err) == 0, "%s", err);
+	HAS(out, "set $iosize=8k\n");
+	HAS(out, "set $filesize=2m\n");
+	free(out);
+	free(err);
+	free(p);
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *text, *want;
+
+		ck_assert_int_ge(asprintf(&text, "[j]\nsize=1m\n%s\n", refused[i][0]), 0);
+		p = write_file(top, "main.fio", text);
+		ck_assert_int_eq(import_path(p, &out, &err), 1);
+		ck_assert_int_ge(asprintf(&want, "main.fio:3:1: %s: %s",
+					  refused[i][0], refused[i][1]), 0);
+		HAS(err, want);
+		ck_assert_msg(!strstr(err, "hidden") && !strstr(err, "root:"),
+			      "content quoted:\n%s", err);
+		free(want);
+		free(text);
+		free(out);
+		free(err);
+		free(p);
+	}
+	for (const char *const *n = (const char *const[]){ "top/main.fio",
+	     "top/pw.fio", "top/common.fio", "top/sub/inc.fio", "top/link.fio",
+	     "top/fifo", "secret.fio", NULL }; *n; n++) {
+		ck_assert_int_ge(asprintf(&p, "%s/%s", dir, *n), 0);
+		unlink(p);
+		free(p);
+	}
+	ck_assert_int_ge(asprintf(&p, "%s/sub", top), 0);
+	rmdir(p);
+	free(p);
+	rmdir(top);
+	rmdir(dir);
+	free(top);
+}
+END_TEST
+
+/*
+ * A relative filename whose `..` leave the job's directory imports with
+ * a warning at its line, --lenient too (the run's guard would refuse
+ * /etc/passwd only when run); `..` that stay inside, an absolute name
+ * and directory=/ say nothing.
+ */
+START_TEST(test_filename_escape)
+{
+	static const char *const warned[][2] = {
+		{ "directory=/etc\nfilename=../../../etc/passwd\n", "job.fio:5:1: "
+		  "warning: job 'j': filename=../../../etc/passwd resolves outside "
+		  "its directory /etc (its `..` leave it; it names /etc/passwd): "
+		  "-D dir= does not move the file" },
+		{ "filename=../etc/shadow\n", "job.fio:4:1: warning: job 'j': "
+		  "filename=../etc/shadow resolves outside its directory /tmp (its "
+		  "`..` leave it; it names /etc/shadow)" },
+		{ "directory=/mnt/a\nfilename=b/../../a/f\n", "filename=b/../../a/f "
+		  "resolves outside its directory /mnt/a" },
+	};
+	static const char *const quiet[] = {
+		"directory=/mnt/a\nfilename=b/../f\n", "filename=/mnt/x/../f\n",
+		"directory=/\nfilename=../f\n", "directory=/mnt/a\nfilename=f..g\n",
+	};
+	char *out, *err, *text;
+
+	for (size_t i = 0; i < sizeof(warned) / sizeof(warned[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s",
+					  warned[i][0]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		ck_assert_msg(import_lenient(text, &out, &err) == 0, "%s", err);
+		HAS(err, warned[i][1]);
+		free(out);
+		free(err);
+		free(text);
+	}
+	for (size_t i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++) {
+		ck_assert_int_ge(asprintf(&text, "[j]\nrw=read\nsize=1m\n%s", quiet[i]), 0);
+		ck_assert_msg(import(text, &out, &err) == 0, "%s", err);
+		ck_assert_msg(!strstr(err, "resolves outside"), "%s: %s", quiet[i], err);
+		free(out);
+		free(err);
+		free(text);
+	}
 }
 END_TEST
 
@@ -2293,10 +2616,13 @@ static Suite *fio_suite(void)
 	tcase_add_test(tc, test_devices);
 	tcase_add_test(tc, test_verify);
 	tcase_add_test(tc, test_bsrange_blockalign);
+	tcase_add_test(tc, test_buffer_data);
 	tcase_add_test(tc, test_buffered_aio);
 	tcase_add_test(tc, test_lenient_jobs);
 	tcase_add_test(tc, test_number_ios_pct_random);
 	tcase_add_test(tc, test_include);
+	tcase_add_test(tc, test_include_confined);
+	tcase_add_test(tc, test_filename_escape);
 	tcase_add_test(tc, test_exitall);
 	tcase_add_test(tc, test_logs);
 	suite_add_tcase(s, tc);

@@ -63,14 +63,18 @@ static const char *missing_part(const char *path, const char *have)
 	return rest;
 }
 
-/* Is the would-be root <real>/<rest>/<name> refused by the guard?  Logs it. */
+/*
+ * Is a directory the path would make (<real>/<c1>, <real>/<c1>/<c2>, ...:
+ * say a user's home that does not exist yet, as /nonexistent is nobody's)
+ * or the would-be root <real>/<rest>/<name> refused by the guard?  Logs it.
+ */
 static bool guard_refuses(const char *real, const char *rest, const char *name,
 			  bool is_file)
 {
 	struct fsguard_homes homes;
-	const char *why;
-	char *root = NULL;
-	bool refused;
+	const char *why = NULL;
+	char *root = NULL, *dir = NULL;
+	size_t n = strlen(rest);
 
 	if (asprintf(&root, "%s%s%s/%s", real, strcmp(real, "/") ? "/" : "", rest,
 		     name) < 0) {
@@ -78,15 +82,32 @@ static bool guard_refuses(const char *real, const char *rest, const char *name,
 		return true;
 	}
 	fsguard_homes_get(&homes);
-	why = fsguard_refusal(root, &homes);
-	if (why)
+	/* each directory to be made: root's prefixes ending where rest's words do */
+	for (size_t i = 1; i <= n && !why; i++) {
+		if (i < n && rest[i] != '/')
+			continue;
+		free(dir);
+		dir = NULL;
+		if (asprintf(&dir, "%s%s%.*s", real, strcmp(real, "/") ? "/" : "",
+			     (int)i, rest) < 0) {
+			log_error("out of memory");
+			why = "out of memory";
+			break;
+		}
+		why = fsguard_refusal(dir, &homes);
+		if (why)
+			log_error("refusing to make %s for the path of %s '%s': %s; "
+				  "flowbench never creates, cleans or adopts it, even with --force",
+				  dir, is_file ? "file" : "fileset", name, why);
+	}
+	if (!why && (why = fsguard_refusal(root, &homes)))
 		log_error("refusing to use %s as the directory of %s '%s': %s; "
 			  "flowbench never creates, cleans or adopts it, even with --force",
 			  root, is_file ? "file" : "fileset", name, why);
-	refused = why != NULL;
 	fsguard_homes_free(&homes);
+	free(dir);
 	free(root);
-	return refused;
+	return why != NULL;
 }
 
 /* Mark the directory `fd` (just made) as made for a path.  0 or -1. */

@@ -83,8 +83,10 @@ grep -q "run 7 s" "$tmp/out" || { cat "$tmp/out"; fail "-D runtime=7 did not set
 ok "-D overrides the script's variables"
 
 # -f works as in filebench, and a script without run needs --runtime
-cat >"$tmp/norun.f" <<'WML'
-define file name=f1,path=/nonexistent,size=1m,prealloc
+# (a path below a plain file: it can be neither found nor made)
+: >"$tmp/plain"
+cat >"$tmp/norun.f" <<WML
+define file name=f1,path=$tmp/plain/sub,size=1m,prealloc
 define process name=p
 {
   thread name=t
@@ -100,7 +102,7 @@ grep -q "no 'run'" "$tmp/err" || { cat "$tmp/err"; fail "check: missing run not 
 expect_status 0 "$FLOWBENCH" check "$tmp/norun.f" --runtime 2
 ok "a script without run is an error that says how to fix it"
 
-# a run that fails (missing directory) exits 1 and prints no results
+# a run that fails (a path that cannot be made) exits 1 and prints no results
 expect_status 1 "$FLOWBENCH" -f "$tmp/norun.f" --runtime 1
 grep -q "IO Summary" "$tmp/out" && fail "a failed run printed results"
 ok "a failed run exits 1 without results"

@@ -68,5 +68,24 @@ ok "a dangling symbolic link planted in the path is refused; nothing is made whe
 wml "/etc/flowbench-e2e-$$/x" >"$tmp/e.f"
 ! "$FLOWBENCH" run --cache warm "$tmp/e.f" >"$tmp/out" 2>&1 || fail "a path below /etc was made"
 [ ! -e "/etc/flowbench-e2e-$$" ] || { rm -rf "/etc/flowbench-e2e-$$"; fail "a directory was made in /etc"; }
-grep -q "refusing to use /etc/flowbench-e2e-$$/x/fs" "$tmp/out" || { cat "$tmp/out"; fail "the guard's refusal is not said"; }
+grep -q "refusing to make /etc/flowbench-e2e-$$ for the path of fileset 'fs'" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "the guard's refusal is not said"; }
 ok "a missing path below /etc is refused by the guard before anything is made"
+
+# ---- nor a directory the guard would refuse once made: a user's home ------
+# (passwd names homes that do not exist, such as Debian's /nonexistent of
+# nobody and _apt: making one would make that user's home)
+# one directly below / first: the path's root would pass the guard there
+# (inside a home is allowed), so only the check of what is made refuses it
+home=$(getent passwd | awk -F: '$6 ~ /^\/[^ ]+$/ && $6 != "/" { print gsub("/", "/", $6), $6 }' |
+	sort -n | while read -r _ h; do [ -e "$h" ] || { echo "$h"; break; }; done)
+if [ -n "$home" ]; then
+	wml "$home/x" >"$tmp/h.f"
+	! "$FLOWBENCH" run --cache warm "$tmp/h.f" >"$tmp/out" 2>&1 || fail "a path through the missing home $home was made"
+	[ ! -e "$home" ] || fail "the missing home $home was made"
+	grep -q "refusing to make .* for the path of fileset 'fs': " "$tmp/out" ||
+		{ cat "$tmp/out"; fail "the refusal of a missing home is not said"; }
+	ok "a missing path through a user's home that does not exist ($home) is refused, nothing made"
+else
+	echo "skip: passwd names no home that does not exist"
+fi

@@ -68,22 +68,28 @@ int proc_worker(const struct run_ctx *ctx, int proc, uint64_t inst)
 	 * process's own thread: one thread fewer, and a worker of a single
 	 * thread instance stays single-threaded, so glibc skips the
 	 * cancellation bookkeeping it wraps around every pread/pwrite in a
-	 * multi-threaded process.  `started` counts the pthreads.
+	 * multi-threaded process.  `started` counts the pthreads.  Every
+	 * instance is prepared before the first pthread starts: a thread
+	 * that ends the run early lowers every thread's deadline
+	 * (thread_end_run()), so none may still be being prepared then
+	 * (the start barrier orders that too, but through the master, a
+	 * process ThreadSanitizer cannot follow; pthread_create() it can).
 	 */
 	for (uint64_t k = 0; k < n; k++) {
 		/* in the shared region: an early end lowers its deadline word */
 		uint64_t slot = shared_slot_of(sh, proc, inst, k);
-		struct fb_thread *t = sh->slots[slot].thread_mem;
-		int err;
 
-		th[k] = t;
-		if (thread_prepare(t, ctx->plan, ctx->filesets, sh, proc, slot) < 0) {
+		th[k] = sh->slots[slot].thread_mem;
+		if (thread_prepare(th[k], ctx->plan, ctx->filesets, sh, proc, slot) < 0) {
 			shared_set_error(sh->ctl, "process %s: out of memory", pp->name);
 			rc = PROC_EXIT_REPORTED;
 			break;
 		}
-		if (k == n - 1)
-			break;
+	}
+	for (uint64_t k = 0; rc == PROC_EXIT_OK && k + 1 < n; k++) {
+		struct fb_thread *t = th[k];
+		int err;
+
 		err = pthread_create(&t->tid, NULL, thread_main, t);
 		if (err) {
 			shared_set_error(sh->ctl, "process %s: cannot create thread %s: %s",

@@ -38,6 +38,16 @@ need() {
 	}
 }
 
+# skip_sanitized WHY: skip (77) when $FLOWBENCH is built with a sanitizer,
+# for a test a sanitizer adds nothing to (WHY), so that run-all.sh's
+# sanitized phase spends its time where the sanitizers look
+skip_sanitized() {
+	if grep -qE '__(asan|tsan)_init' "$FLOWBENCH"; then
+		echo "SKIP: $FLOWBENCH is built with a sanitizer: $1"
+		exit 77
+	fi
+}
+
 # need_plain_build SYMBOL: skip (77) when $FLOWBENCH is built with a
 # sanitizer (its interceptors and shadow memory change what valgrind
 # counts) or has no symbol SYMBOL (stripped: the counts need it).

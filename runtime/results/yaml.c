@@ -237,9 +237,42 @@ static int read_child(yaml_parser_t *p, json_t *parent, const char *key, int dep
 	return key ? json_object_set_new(parent, key, v) : json_array_append_new(parent, v);
 }
 
-/* A mapping's entries up to its end; keys must be scalars. */
+static int read_runs(yaml_parser_t *p, struct results_read_fail *f,
+		     const struct results_runs *each);
+
+/*
+ * The value of the top-level key "runs" (its key event `key`, deleted
+ * here): a list streamed to the hook one run at a time (read_runs()),
+ * anything else kept as it is (the reader says what is wrong with it).
+ */
+static int read_top_runs(yaml_parser_t *p, json_t *map, yaml_event_t *key,
+			 struct results_read_fail *f, const struct results_runs *each)
+{
+	yaml_event_t val;
+
+	if (json_object_get(map, "runs")) {
+		fail_at(f, &key->start_mark, "a second \"runs\"");
+		yaml_event_delete(key);
+		return -1;
+	}
+	yaml_event_delete(key);
+	if (read_next(p, &val, f) < 0)
+		return -1;
+	if (val.type == YAML_SEQUENCE_START_EVENT) {
+		yaml_event_delete(&val);
+		if (json_object_set_new(map, "runs", json_array()) < 0)
+			return -1;
+		return read_runs(p, f, each);
+	}
+	return json_object_set_new(map, "runs", read_node(p, &val, 1, f));
+}
+
+/*
+ * A mapping's entries up to its end; keys must be scalars.  With `each`
+ * (the top-level mapping only), its "runs" are streamed (read_top_runs()).
+ */
 static int read_map(yaml_parser_t *p, json_t *map, int depth,
-		    struct results_read_fail *f)
+		    struct results_read_fail *f, const struct results_runs *each)
 {
 	yaml_event_t ev;
 
@@ -254,6 +287,11 @@ static int read_map(yaml_parser_t *p, json_t *map, int depth,
 			fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
 			yaml_event_delete(&ev);
 			return -1;
+		}
+		if (each && strcmp((const char *)ev.data.scalar.value, "runs") == 0) {
+			if (read_top_runs(p, map, &ev, f, each) < 0)
+				return -1;
+			continue;
 		}
 		rc = read_child(p, map, (const char *)ev.data.scalar.value, depth, f);
 		yaml_event_delete(&ev);
@@ -301,7 +339,7 @@ static json_t *read_node(yaml_parser_t *p, yaml_event_t *ev, int depth,
 		node = read_scalar(ev);
 	} else if (ev->type == YAML_MAPPING_START_EVENT) {
 		node = json_object();
-		rc = node ? read_map(p, node, depth, f) : -1;
+		rc = node ? read_map(p, node, depth, f, NULL) : -1;
 	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
 		node = json_array();
 		rc = node ? read_list(p, node, depth, f) : -1;
@@ -353,53 +391,6 @@ static int read_runs(yaml_parser_t *p, struct results_read_fail *f,
 	return 0;
 }
 
-/* The top-level mapping, as read_map() but its "runs" list streamed. */
-static int read_top_map(yaml_parser_t *p, json_t *map, struct results_read_fail *f,
-			const struct results_runs *each)
-{
-	yaml_event_t ev, val;
-
-	for (;;) {
-		int rc;
-
-		if (read_next(p, &ev, f) < 0)
-			return -1;
-		if (ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		if (ev.type != YAML_SCALAR_EVENT) {
-			fail_at(f, &ev.start_mark, "a mapping key that is not a scalar");
-			yaml_event_delete(&ev);
-			return -1;
-		}
-		if (strcmp((const char *)ev.data.scalar.value, "runs") != 0) {
-			rc = read_child(p, map, (const char *)ev.data.scalar.value, 0, f);
-			yaml_event_delete(&ev);
-			if (rc < 0)
-				return -1;
-			continue;
-		}
-		if (json_object_get(map, "runs")) {
-			fail_at(f, &ev.start_mark, "a second \"runs\"");
-			yaml_event_delete(&ev);
-			return -1;
-		}
-		yaml_event_delete(&ev);
-		if (read_next(p, &val, f) < 0)
-			return -1;
-		if (val.type == YAML_SEQUENCE_START_EVENT) {
-			yaml_event_delete(&val);
-			rc = json_object_set_new(map, "runs", json_array());
-			if (rc < 0 || read_runs(p, f, each) < 0)
-				return -1;
-			continue;
-		}
-		if (json_object_set_new(map, "runs", read_node(p, &val, 1, f)) < 0)
-			return -1;
-	}
-	yaml_event_delete(&ev);
-	return 0;
-}
-
 /*
  * The first document of a YAML buffer as a jansson tree, or NULL with f
  * set; with `each`, its top-level "runs" streamed to the hook.
@@ -429,7 +420,7 @@ json_t *results_read_yaml(const char *buf, size_t len, struct results_read_fail 
 		if (each && ev.type == YAML_MAPPING_START_EVENT) {
 			yaml_event_delete(&ev);
 			root = json_object();
-			if (root && read_top_map(&p, root, f, each) < 0) {
+			if (root && read_map(&p, root, 0, f, each) < 0) {
 				json_decref(root);
 				root = NULL;
 			}

@@ -55,6 +55,12 @@ runs_z() {
 		   v = (m - 1) * (m - 2) / (n - 1); printf "%.2f\n", (runs - m) / sqrt(v) }' "$1"
 }
 
+# binomial_z K N P: K of N draws of odds P, in standard deviations of the
+# binomial from N P
+binomial_z() {
+	awk -v k="$1" -v n="$2" -v p="$3" 'BEGIN { printf "%.2f\n", (k - n * p) / sqrt(n * p * (1 - p)) }'
+}
+
 # within_z Z LIMIT: is |Z| below LIMIT?
 within_z() {
 	awk -v z="$1" -v l="$2" 'BEGIN { exit !(z < l && z > -l) }'
@@ -91,7 +97,7 @@ wops=$(breakdown_field "$tmp/mix.out" mix.write ops)
 [ "$n" -ge 100352 ] || fail "only $n I/Os (98 loops of 1024 blocks)"
 ok "10^5 I/Os: $reads pread64 and $writes pwrite64, as reported"
 # the binomial: mean n p, standard deviation sqrt(n p (1 - p))
-z=$(awk -v r="$reads" -v n="$n" 'BEGIN { p = 0.7; printf "%.2f\n", (r - n * p) / sqrt(n * p * (1 - p)) }')
+z=$(binomial_z "$reads" "$n" 0.7)
 within_z "$z" "$Z" || fail "reads $reads of $n: $z standard deviations from 70 %"
 awk -v r="$reads" -v n="$n" 'BEGIN { d = r / n - 0.7; exit !(d < 0.01 && d > -0.01) }' ||
 	fail "reads $reads of $n: more than 1 % from 70 %"
@@ -161,7 +167,7 @@ rlate=$(late amix.read) wlate=$(late amix.write)
 [ "$n" -ge 100352 ] || fail "async: only $n I/Os (98 loops of 1024 blocks)"
 awk -v r="$reads" -v n="$n" 'BEGIN { d = r / n - 0.7; exit !(d < 0.01 && d > -0.01) }' ||
 	fail "async: reads $reads of $n: more than 1 % from 70 %"
-z=$(awk -v r="$reads" -v n="$n" 'BEGIN { p = 0.7; printf "%.2f\n", (r - n * p) / sqrt(n * p * (1 - p)) }')
+z=$(binomial_z "$reads" "$n" 0.7)
 within_z "$z" "$Z" || fail "async: reads $reads of $n: $z standard deviations from 70 %"
 z=$(runs_z "$tmp/amix.seq")
 within_z "$z" "$Z" || fail "async: the submitted sequence fails the runs test: z = $z"
@@ -224,7 +230,7 @@ draws=$((rd + wr + lg))
 # each share within 3.29 standard deviations of the binomial
 for m in "rd $rd 0.7" "wr $wr 0.2" "cm $lg 0.1"; do
 	set -- $m
-	z=$(awk -v k="$2" -v n="$draws" -v p="$3" 'BEGIN { printf "%.2f\n", (k - n * p) / sqrt(n * p * (1 - p)) }')
+	z=$(binomial_z "$2" "$draws" "$3")
 	within_z "$z" "$Z" || fail "member $1: $2 of $draws draws, $z standard deviations from $3"
 done
 # the rate limit (4000 reads and writes a second, not fsyncs): never

@@ -298,22 +298,6 @@ static enum flowop_result aio_quiesce(struct fb_thread *t,
 }
 
 /*
- * The choice (`define flowop ..., choose`) plan flowop `k` is a direct
- * member of, as its index in p->flowops, or -1: the nearest entry before
- * it one level up is its composite.
- */
-static int aio_choice_of(const struct plan *p, int k)
-{
-	const struct plan_flowop *f = &p->flowops[k];
-	int first = p->threads[f->thread].first_flowop;
-
-	for (int j = k - 1; f->depth > 0 && j >= first; j--)
-		if (p->flowops[j].depth == f->depth - 1)
-			return p->flowops[j].ops == &flowops_choice ? j : -1;
-	return -1;
-}
-
-/*
  * The shared queue of choice `choice` (its plan index) in the thread,
  * made by its first member's init.  NULL with the run's error set.
  */
@@ -1168,7 +1152,7 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 		goto fail;
 	}
 	if (p->depth) {
-		int choice = aio_choice_of(t->plan, (int)(fi->pf - t->plan->flowops));
+		int choice = common_choice_of(t->plan, (int)(fi->pf - t->plan->flowops));
 
 		if (choice >= 0 && !(p->mix = aio_mix_get(t, fi, p->th, choice)))
 			goto fail;
@@ -1188,7 +1172,7 @@ static int aio_io_init(struct fb_thread *t, struct flowop_inst *fi, bool read)
 	return 0;
 fail:
 	aio_thread_put(t, p->th);
-	io_priv_teardown(&p->io);
+	io_priv_teardown(t, &p->io);
 	free(p->bfree);
 	free(p);
 	fi->priv = NULL;
@@ -1226,7 +1210,7 @@ static void aio_io_fini(struct fb_thread *t, struct flowop_inst *fi)
 	}
 	if (p) {
 		aio_thread_put(t, p->th);
-		io_priv_teardown(&p->io);
+		io_priv_teardown(t, &p->io);
 		free(p->bufs);
 		free(p->bfree);
 	}
@@ -1289,7 +1273,7 @@ static int aio_validate_mix(const struct plan *p, const struct plan_flowop *f,
 	static const char *const same_names[] = {
 		"iodepth", "ioengine", "iodepth_batch_submit", "iodepth_batch_complete_min",
 		"iodepth_batch_complete_max", "iodepth_low" };
-	int k = (int)(f - p->flowops), choice = aio_choice_of(p, k), errs = 0;
+	int k = (int)(f - p->flowops), choice = common_choice_of(p, k), errs = 0;
 	const struct plan_flowop *ch, *first;
 
 	if (choice < 0)

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "flowops/registry.h"
 #include "plan/diag.h"
 #include "runtime/fileset/fileset.h"
 
@@ -171,4 +172,20 @@ int common_validate_slot(const struct plan *p, const struct plan_flowop *f,
 			 struct diag *d)
 {
 	return validate(p, f, d, NEED_NOTHING);
+}
+
+/*
+ * The choice (`define flowop ..., choose`) plan flowop `k` is a direct
+ * member of, as its index in p->flowops, or -1: the nearest entry before
+ * it one level up is its composite.
+ */
+int common_choice_of(const struct plan *p, int k)
+{
+	const struct plan_flowop *f = &p->flowops[k];
+	int first = p->threads[f->thread].first_flowop;
+
+	for (int j = k - 1; f->depth > 0 && j >= first; j--)
+		if (p->flowops[j].depth == f->depth - 1)
+			return p->flowops[j].ops == &flowops_choice ? j : -1;
+	return -1;
 }

@@ -214,4 +214,10 @@ int common_validate_file_or_fd(const struct plan *p, const struct plan_flowop *f
 int common_validate_slot(const struct plan *p, const struct plan_flowop *f,
 			 struct diag *d);
 
+/*
+ * The choice (`define flowop ..., choose`) that plan flowop `k` is a
+ * direct member of, as its index in p->flowops, or -1.
+ */
+int common_choice_of(const struct plan *p, int k);
+
 #endif

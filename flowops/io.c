@@ -290,10 +290,29 @@ void io_fill(struct io_priv *p, char *buf, uint64_t len)
 		common_fill_pattern(buf, len, 0x5a);
 }
 
+/*
+ * randommap's state: the flowop's own, or the one the members of its
+ * choice drawing from the same blocks share (iomap.h).  0 or
+ * FLOWOP_ERROR.
+ */
+static int io_map_join(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
+{
+	struct iomap_key key = {
+		.fileset = fi->pf->fileset, .size_random = p->iosize_random,
+		.iosize = p->iosize, .blockalign = p->blockalign,
+		.misalign = p->misalign, .workingset = p->workingset,
+	};
+
+	p->map = &p->own_map;
+	if (!p->randommap)
+		return 0;
+	return iomap_join(t, fi->pf, &key, &p->own_map, &p->map) ? FLOWOP_ERROR : 0;
+}
+
 int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p)
 {
-	if (io_priv_settings(t, fi, p) != 0 || io_buffer(t, fi->pf, p) != 0 ||
-	    io_data_setup(t, fi, p) != 0)
+	if (io_priv_settings(t, fi, p) != 0 || io_map_join(t, fi, p) != 0 ||
+	    io_buffer(t, fi->pf, p) != 0 || io_data_setup(t, fi, p) != 0)
 		return FLOWOP_ERROR;
 	/* Written data: a non-zero pattern, not whatever memory held. */
 	io_fill(p, p->buf, p->bufsize);
@@ -303,7 +322,8 @@ int io_priv_setup(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p
 int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
 			    struct io_priv *p)
 {
-	if (io_priv_settings(t, fi, p) != 0 || io_fb_buffer(t, fi->pf, p) != 0)
+	if (io_priv_settings(t, fi, p) != 0 || io_map_join(t, fi, p) != 0 ||
+	    io_fb_buffer(t, fi->pf, p) != 0)
 		return FLOWOP_ERROR;
 	return io_dio_setup(t, fi, p);
 }
@@ -391,14 +411,14 @@ static enum flowop_result io_sample_size(struct fb_thread *t, struct flowop_inst
 	return FLOWOP_OK;
 }
 
-void io_priv_teardown(struct io_priv *p)
+void io_priv_teardown(struct fb_thread *t, struct io_priv *p)
 {
+	iomap_leave(t, &p->own_map, &p->map);
 	if (p->data) {
 		data_gen_free(p->data);
 		free(p->data);
 		p->data = NULL;
 	}
-	bmap_free(&p->bmap);
 	if (p->own_buf)
 		free(p->buf_base);
 	p->buf = NULL;
@@ -410,9 +430,8 @@ static void io_fini(struct fb_thread *t, struct flowop_inst *fi)
 {
 	struct io_priv *p = fi->priv;
 
-	(void)t;
 	if (p)
-		io_priv_teardown(p);
+		io_priv_teardown(t, p);
 	free(p);
 	fi->priv = NULL;
 }
@@ -519,17 +538,21 @@ static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_in
 					   uint64_t *off)
 {
 	uint64_t ba = p->blockalign, b, n;
+	struct iomap *m = p->map;
 
 	if (!p->iosize_random)
 		p->iosize = p->map_iosize;
 	if (s != p->wss_slot || s->gen != p->wss_gen) {
 		enum flowop_result r = io_working_set(t, fi, p, s);
-		/* a constant size: only the blocks it fits from (fio's last_block()) */
-		uint64_t span = p->wss_bytes - p->misalign, nbits;
 
 		if (r != FLOWOP_OK)
 			return r;
 		p->nblocks = 0;         /* every op comes here */
+	}
+	if (m->slot != s || m->gen != s->gen) {      /* a new file: a new map */
+		/* a constant size: only the blocks it fits from (fio's last_block()) */
+		uint64_t span = p->wss_bytes - p->misalign, nbits;
+
 		nbits = p->iosize_random ? span / ba : (span - p->iosize) / ba + 1;
 		if (nbits == 0) {
 			char what[112];
@@ -539,23 +562,25 @@ static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_in
 				 (unsigned long long)p->wss_bytes);
 			return common_fail_fatal(t, fi, what, s, NULL, -1, EINVAL);
 		}
-		if (p->bmap.nbits != nbits || !p->bmap.lv[0]) {
-			bmap_free(&p->bmap);
-			if (bmap_init(&p->bmap, nbits) != 0) {
+		if (m->bmap.nbits != nbits || !m->bmap.lv[0]) {
+			bmap_free(&m->bmap);
+			if (bmap_init(&m->bmap, nbits) != 0) {
 				thread_fail(t, "flowop %s: cannot allocate the random map of "
 					    "%llu blocks", fi->pf->name, (unsigned long long)nbits);
 				return FLOWOP_ERROR;
 			}
 		} else {
-			bmap_clear(&p->bmap);
+			bmap_clear(&m->bmap);
 		}
+		m->slot = s;
+		m->gen = s->gen;
 	}
-	b = rng_below(&t->rng, p->bmap.nbits);
-	if (bmap_isset(&p->bmap, b))
-		b = bmap_next_free(&p->bmap, b);
+	b = rng_below(&t->rng, m->bmap.nbits);
+	if (bmap_isset(&m->bmap, b))
+		b = bmap_next_free(&m->bmap, b);
 	if (b == BMAP_NONE) {           /* every block done: a new pass */
-		bmap_clear(&p->bmap);
-		b = rng_below(&t->rng, p->bmap.nbits);
+		bmap_clear(&m->bmap);
+		b = rng_below(&t->rng, m->bmap.nbits);
 	}
 	*off = p->misalign + b * ba;
 	for (int tries = 0; *off + p->iosize > p->wss_bytes; tries++) {
@@ -569,7 +594,7 @@ static enum flowop_result io_random_mapped(struct fb_thread *t, struct flowop_in
 		if (r != FLOWOP_OK)
 			return r;
 	}
-	n = bmap_set_run(&p->bmap, b, (p->iosize + ba - 1) / ba);
+	n = bmap_set_run(&m->bmap, b, (p->iosize + ba - 1) / ba);
 	if (n * ba < p->iosize)
 		p->iosize = n * ba;
 	return FLOWOP_OK;
@@ -598,10 +623,14 @@ io_random_rare(struct fb_thread *t, struct flowop_inst *fi, struct io_priv *p,
 			*off = rng_block_offset(&t->rng, p->nblocks, p->iosize) + p->misalign;
 			return FLOWOP_OK;
 		}
-		permute_start(&p->pm, p->nblocks, &t->rng);
 		p->nblocks = 0;
 	}
-	*off = permute_next(&p->pm, &t->rng) * p->iosize + p->misalign;
+	if (p->map->slot != s || p->map->gen != s->gen) {  /* a new file: a new order */
+		permute_start(&p->map->pm, (p->wss_bytes - p->misalign) / p->iosize, &t->rng);
+		p->map->slot = s;
+		p->map->gen = s->gen;
+	}
+	*off = permute_next(&p->map->pm, &t->rng) * p->iosize + p->misalign;
 	return FLOWOP_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "flowops/common.h"
 #include "flowops/data.h"
+#include "flowops/iomap.h"
 #include "plan/flowop.h"
 #include "runtime/base/bmap.h"
 #include "runtime/base/permute.h"
@@ -103,12 +104,13 @@ struct io_priv {
 	uint64_t file_bytes;   /* its size when opened (fstat), 0: unknown */
 	uint64_t workingset;   /* 0: the file's size at population */
 	/*
-	 * randommap: the blocks of the working set (pm.n of them) in a
+	 * randommap: the blocks of the working set (map->pm.n of them) in a
 	 * permutation walked once per pass.  nblocks stays 0 then, so that
 	 * every op takes io_random_rare() and plain random pays nothing.
 	 */
 	bool randommap;
-	struct permute pm;
+	struct iomap own_map;
+	struct iomap *map;     /* own_map, or the one its choice shares (iomap.h) */
 	/*
 	 * blockalign: random offsets are misalign + k x blockalign with the
 	 * op inside the working set (fio's blockalign, and its offsets for
@@ -119,12 +121,11 @@ struct io_priv {
 	/*
 	 * randommap with blockalign (fio's random map for sizes that vary,
 	 * or another blockalign): the blocks of blockalign bytes a pass has
-	 * done (io_random_mapped()); an op takes a random block, or the next
+	 * done (io_random_mapped(): map->bmap); an op takes a random block, or the next
 	 * one not done, and is cut short before the first one done already,
 	 * as fio's.  map_iosize: a constant iosize, restored before each op.
 	 */
 	bool mapped;
-	struct bmap bmap;
 	uint64_t map_iosize;
 	/*
 	 * Sequential: stride (a flowbench extension, fio's rw=read:N) is
@@ -194,7 +195,7 @@ int io_priv_setup_filebench(struct fb_thread *t, struct flowop_inst *fi,
  */
 char *io_filebench_buf(struct fb_thread *t, const struct io_priv *p);
 /* Free what io_priv_setup() allocated (not `p` itself). */
-void io_priv_teardown(struct io_priv *p);
+void io_priv_teardown(struct fb_thread *t, struct io_priv *p);
 
 /*
  * Make slot `s` ready for this op (implicit open, recorded into

@@ -4,7 +4,8 @@
 #  - an fio job with rw=randrw, rwmixread=70, imported and run for 10^5
 #    I/Os (loops=98 of a 4 MiB file: 100352 I/Os of 4 KiB, each clone
 #    stops after its bytes): the pread64/pwrite64 calls are the reported
-#    ops, one for one;
+#    ops, one for one; each pass of 1024 I/Os does each block once,
+#    read or written (one random map for both members, as fio's per file);
 #    their split is within 1 % of the odds (the issue's bound) and within
 #    3.29 standard deviations of the binomial (two-sided 0.1 %); the
 #    sequence of reads and writes passes a Wald-Wolfowitz runs test at
@@ -96,6 +97,13 @@ wops=$(breakdown_field "$tmp/mix.out" mix.write ops)
 	fail "strace saw $reads pread64 and $writes pwrite64 of 4 KiB, the report $rops reads and $wops writes"
 [ "$n" -ge 100352 ] || fail "only $n I/Os (98 loops of 1024 blocks)"
 ok "10^5 I/Os: $reads pread64 and $writes pwrite64, as reported"
+# fio's one random map per file: each pass of 1024 I/Os does every block
+# once, by a read or a write (members with a map each: about 1/3 of the
+# blocks of a pass done twice)
+passes=$(awk '{ k = int((NR - 1) / 1024); if (seen[k, $2]++) dup[k] = 1 }
+	END { for (k in dup) d++; print d + 0 }' "$tmp/mix.seq")
+[ "$passes" -eq 0 ] || fail "$passes passes of 1024 I/Os did some block twice (one map per file, as fio)"
+ok "each pass of 1024 I/Os does each block once, read or written (one map for both)"
 # the binomial: mean n p, standard deviation sqrt(n p (1 - p))
 z=$(binomial_z "$reads" "$n" 0.7)
 within_z "$z" "$Z" || fail "reads $reads of $n: $z standard deviations from 70 %"

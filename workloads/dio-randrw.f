@@ -4,11 +4,12 @@
 # with ioengine=psync, direct=1, rw=randrw, iodepth=1, numjobs=8 on one
 # 20 GB file, run once per block size (4k, 16k, 64k, 512k, 1m) and
 # reported as READ and WRITE KB/s, IOPS and mean latency.  Here each of
-# $nthreads threads does one O_DIRECT pread then one O_DIRECT pwrite of
-# $iosize at independent random offsets, so reads and writes are 50/50
-# like fio's rwmixread=50 (a fixed interleaving, not a coin toss per
-# op).  The dio-read line gives the READ numbers (mb/s x 1024 = KB/s,
-# ops/s = IOPS, ms/op = mean latency), dio-write the WRITE ones.
+# $nthreads threads draws each I/O an O_DIRECT pread or pwrite of
+# $iosize with odds $rwmixread in 100, as fio's rw=randrw does, at a
+# random offset from fio's random map (every block once per pass, the
+# reads and writes of a thread sharing one map).  The dio-rw.dio-read
+# line gives the READ numbers (mb/s x 1024 = KB/s, ops/s = IOPS, ms/op =
+# mean latency), dio-rw.dio-write the WRITE ones.
 #
 # The block sizes of the published table, three runs each:
 #   for bs in 4k 16k 64k 512k 1m; do
@@ -22,18 +23,24 @@ set $runtime=60
 set $filesize=20g
 set $iosize=4k
 set $nthreads=8
+set $rwmixread=50
 
 define file name=diofile,path=$dir,size=$filesize,prealloc,reuse
+
+define flowop name=dio-rw,choose
+{
+  flowop read name=dio-read,weight=$rwmixread,filename=diofile,iosize=$iosize,random,randommap,directio
+  flowop write name=dio-write,weight=100 - $rwmixread,filename=diofile,iosize=$iosize,random,randommap,directio
+}
 
 define process name=dio-rw,instances=1
 {
   thread name=dio-rw-thread,memsize=$iosize,instances=$nthreads
   {
-    flowop read name=dio-read,filename=diofile,iosize=$iosize,random,directio
-    flowop write name=dio-write,filename=diofile,iosize=$iosize,random,directio
+    flowop dio-rw name=dio-rw
   }
 }
 
-echo "dio-randrw: $nthreads threads, O_DIRECT random $iosize reads and writes on a $filesize file in $dir"
+echo "dio-randrw: $nthreads threads, O_DIRECT random $iosize reads ($rwmixread %) and writes on a $filesize file in $dir"
 
 run $runtime

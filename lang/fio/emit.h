@@ -60,6 +60,7 @@ struct job_plan {
 	 * they wrap by themselves (`wrap`, at $filesize past the offset) */
 	bool seqwrap;
 	bool time_based_dropped;  /* time_based without runtime: fio ignores it */
+	long long nios_ignored;   /* number_ios with time_based: fio ignores it */
 	char fsfx[16];            /* suffix of the $filesize it uses: its own, or
 				     that of the job whose file it shares */
 	bool unsized;             /* no size known: no `set $filesize` */

@@ -817,6 +817,16 @@ int fio_plan_job(struct emit *e, struct job_plan *jp, int index)
 		jp->lo->time_based = false;
 		jp->time_based_dropped = true;
 	}
+	/* fio 3.33 runs a time_based job until its runtime whatever number_ios
+	 * says (measured: number_ios=100, 1 s: 10051 writes, every block of the
+	 * file alike, no reopen) */
+	if (o->time_based && o->number_ios) {
+		diag_warning(e->d, fio_opt_loc(jp->s, FIO_OPT_NUMBER_IOS), "job '%s': "
+			     "number_ios=%lld with time_based: fio runs the job for its "
+			     "runtime regardless, as here", jp->s->name, o->number_ios);
+		jp->nios_ignored = o->number_ios;
+		jp->lo->number_ios = 0;
+	}
 	if (fio_fsync_every(o) && o->nrfiles > 1)
 		diag_error(e->d, loc, "job '%s': %s with nrfiles > 1 is not "
 			   "supported", jp->s->name, fio_fsync_name(o));

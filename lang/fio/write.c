@@ -371,6 +371,9 @@ static void job_notes(struct emit *e, const struct job_plan *jp)
 	if (jp->filesize != o->size && !o->filesize && !jp->unsized)
 		fprintf(out, "# size=%llu rounded down to whole blocks, as fio lays it out\n",
 			(unsigned long long)o->size);
+	if (jp->nios_ignored)
+		fprintf(out, "# number_ios=%lld with time_based: fio runs the job until "
+			"its runtime whatever number_ios says, as here\n", jp->nios_ignored);
 	if (o->time_based)
 		fprintf(out, "# time_based: the job loops until the run time is over\n");
 	else if (jp->time_based_dropped)

@@ -19,7 +19,7 @@ compflow-demo | nfiles=20 filesize=16k iosize=64k meanappendsize=1k | file-small
 copyfiles | nfiles=20 filesize=16k iosize=64k |
 createdelete-swing | nfiles=20 filesize=4k iosize=64k | fill fill-pace
 createfiles | nfiles=50 filesize=4k nthreads=2 |
-dio-randrw | filesize=16m nthreads=2 |
+dio-randrw | filesize=16m nthreads=2 | dio-rw
 dio-smallblock | filesize=16m count=200 nops=800 |
 filemicro_create | iosize=64k count=64 |
 filemicro_createfiles | nfiles=40 count=10 filesize=4k |

@@ -33,7 +33,10 @@ static int exit_fd(pid_t pid)
 struct helper_clock {
 	uint64_t signalled_ns;     /* the interrupt seen (0: none yet) */
 	uint64_t killed_ns;        /* SIGKILL sent (0: not yet) */
+	bool noticed;              /* the wait after SIGKILL said */
 };
+
+#define HELPER_KILL_NOTICE_NS (1000ull * 1000 * 1000)   /* then the wait is said */
 
 /*
  * After an interrupt: kill the helper once its grace is over; true when
@@ -52,6 +55,12 @@ static bool helper_enforce(pid_t pid, const char *what, unsigned flags,
 		kill(target, SIGKILL);
 		hc->killed_ns = now ? now : 1;
 	}
+	if (hc->killed_ns && !hc->noticed && now - hc->killed_ns >= HELPER_KILL_NOTICE_NS) {
+		log_warn("%s (pid %d) has not died %.2f s after SIGKILL; waiting up to "
+			 "%.2f s for it (Ctrl-C again exits without it)", what, (int)pid,
+			 (double)HELPER_KILL_NOTICE_NS / 1e9, (double)HELPER_KILL_WAIT_NS / 1e9);
+		hc->noticed = true;
+	}
 	if (hc->killed_ns && now - hc->killed_ns >= HELPER_KILL_WAIT_NS) {
 		log_warn("%s (pid %d) has not exited %.2f s after SIGKILL (an "
 			 "uninterruptible wait?); leaving it", what, (int)pid,
@@ -59,7 +68,8 @@ static bool helper_enforce(pid_t pid, const char *what, unsigned flags,
 		return true;
 	}
 	if (hc->killed_ns)
-		*wait_ns = hc->killed_ns + HELPER_KILL_WAIT_NS - now;
+		*wait_ns = hc->killed_ns + (hc->noticed ? HELPER_KILL_WAIT_NS :
+					    HELPER_KILL_NOTICE_NS) - now;
 	else
 		*wait_ns = hc->signalled_ns + HELPER_GRACE_NS - now;
 	return false;
@@ -70,7 +80,7 @@ int helper_wait(pid_t pid, const char *what, unsigned flags, const sigset_t *mas
 {
 	int fd = exit_fd(pid);
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct helper_clock hc = { 0, 0 };
+	struct helper_clock hc = { 0, 0, false };
 	pid_t w;
 	int err;
 

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #define HELPER_GRACE_NS (250ull * 1000 * 1000)      /* the workers' grace */
-#define HELPER_KILL_WAIT_NS (400ull * 1000 * 1000)  /* after SIGKILL: abandoned */
+#define HELPER_KILL_WAIT_NS (10ull * 1000 * 1000 * 1000)  /* after SIGKILL: abandoned (run.c's KILL_WAIT_NS: why) */
 
 /* helper_wait()'s `flags`. */
 enum {

@@ -80,7 +80,16 @@
 #define STOP_TIMEOUT_NS (60 * NS_PER_S)      /* then stragglers are killed */
 #define STUCK_NOTICE_NS (5 * NS_PER_S)       /* then they are named */
 #define INTERRUPT_GRACE_NS (250 * MS_NS)     /* after SIGINT/SIGTERM: killed */
-#define KILL_WAIT_NS (400 * MS_NS)           /* after SIGKILL: abandoned */
+/*
+ * After SIGKILL: a worker is waited for this long, then abandoned.  A
+ * killed process with I/O in flight (an io_uring's dsync writes, a
+ * loaded disk) can take seconds to exit, and until it has, it holds the
+ * filesets' locks: abandoned at 0.4 s, it made the next run refuse its
+ * tree ("another flowbench run is using it") on a machine at load 36.
+ * A second Ctrl-C still exits at once (interrupt.h).
+ */
+#define KILL_WAIT_NS (10 * NS_PER_S)
+#define KILL_NOTICE_NS (1 * NS_PER_S)        /* then the wait is said */
 #define NAMED_MAX 10                         /* stuck workers named one by one */
 #define POLL_NS (100 * MS_NS)
 #define DEFAULT_RUNTIME_S 60
@@ -497,7 +506,7 @@ static void reap_all(struct master *m, const char *since)
 {
 	uint64_t t0 = clock_now_ns();
 	uint64_t kill_at = t0 + STOP_TIMEOUT_NS, killed_at = 0;
-	bool named = false, interrupted = false;
+	bool named = false, interrupted = false, kill_noticed = false;
 
 	while (m->live) {
 		uint64_t now;
@@ -516,6 +525,16 @@ static void reap_all(struct master *m, const char *since)
 		}
 		if (!killed_at && kill_when_due(m, now, t0, kill_at, interrupted, since))
 			killed_at = now;
+		if (killed_at && !kill_noticed && now >= killed_at + KILL_NOTICE_NS) {
+			char what[64], next[96];
+
+			snprintf(what, sizeof(what), "has not died %g s after SIGKILL",
+				 (double)KILL_NOTICE_NS / 1e9);
+			snprintf(next, sizeof(next), "waiting up to %g s for it (Ctrl-C "
+				 "again exits without it)", (double)KILL_WAIT_NS / 1e9);
+			warn_live(m, what, next);
+			kill_noticed = true;
+		}
 		if (killed_at && now >= killed_at + KILL_WAIT_NS) {
 			reap(m, false);
 			if (m->live)

@@ -186,8 +186,9 @@ base=$(($(now_ms) - t0))
 [ "$st" -eq 130 ] || fail "plain SIGINT: exit status $st: $(cat "$tmp/base.out")"
 no_workers_left "$pid" "a plain SIGINT"
 # The bounds: that latency, the waits flowbench makes on purpose (0.25 s
-# for a worker to exit after the interrupt, then 0.4 s for it to die of
-# SIGKILL), and 1 s for the rest: under TSan with both cores busy the
+# for a worker to exit after the interrupt, then its death by SIGKILL,
+# which a stopped worker dies of at once: 0.4 s allowed), and 1 s for
+# the rest: under TSan with both cores busy the
 # frozen worker's run once took 1252 ms (its waits 650 ms, the plain
 # SIGINT 32 ms), a stall of 0.57 s.
 bound=$((base + 1000))
@@ -288,7 +289,8 @@ ok "a worker stuck after the run is named with its state 5 s after the end; SIGI
 
 # a worker in an uninterruptible wait, which SIGKILL cannot end: frozen
 # by the cgroup v1 freezer (state D until thawed).  SIGINT kills it,
-# waits 0.4 s more for it, names it and exits without it
+# says after 1 s that it waits, waits up to 10 s for it (until it dies
+# it holds the tree's lock: killwait.sh), names it and exits without it
 fz=/sys/fs/cgroup/freezer
 if [ "$(id -u)" -eq 0 ] && [ -w "$fz" ] && mkdir "$fz/flowbench-e2e.$$" 2>/dev/null; then
 	freezer=$fz/flowbench-e2e.$$
@@ -299,11 +301,13 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$fz" ] && mkdir "$fz/flowbench-e2e.$$" 2>/dev/n
 	t0=$(now_ms)
 	wait_exit "$pid" 10
 	took=$(($(now_ms) - t0))
-	[ "$took" -lt $((bound + grace + kill_wait)) ] || fail "SIGINT with a frozen worker took $took ms (a plain SIGINT: $base ms)"
+	[ "$took" -lt $((bound + grace + 10000)) ] || fail "SIGINT with a frozen worker took $took ms (a plain SIGINT: $base ms)"
 	[ "$st" -eq 130 ] || fail "frozen worker: exit status $st, not 130: $(cat "$tmp/frozen.out")"
 	grep -q "worker process 'p' instance [12] (pid $wpid) has not exited 0.25 s after the interrupt (state: uninterruptible wait (D)); killing it" \
 		"$tmp/frozen.out" || fail "the frozen worker is not named: $(cat "$tmp/frozen.out")"
-	grep -q "worker process 'p' instance [12] (pid $wpid) did not die 0.4 s after SIGKILL (state: uninterruptible wait (D)); flowbench exits without it" \
+	grep -q "worker process 'p' instance [12] (pid $wpid) has not died 1 s after SIGKILL (state: uninterruptible wait (D)); waiting up to 10 s for it (Ctrl-C again exits without it)" \
+		"$tmp/frozen.out" || fail "the wait for the killed worker is not said: $(cat "$tmp/frozen.out")"
+	grep -q "worker process 'p' instance [12] (pid $wpid) did not die 10 s after SIGKILL (state: uninterruptible wait (D)); flowbench exits without it" \
 		"$tmp/frozen.out" || fail "the unkillable worker is not named: $(cat "$tmp/frozen.out")"
 	grep -q 'partial results' "$tmp/frozen.out" || fail "frozen worker: no partial results"
 	echo THAWED >"$freezer/freezer.state"
@@ -388,7 +392,9 @@ W
 		wait_exit "$pid" 10
 		took=$(($(now_ms) - t0))
 		[ "$st" -eq "$want" ] || fail "SIG$sig with a stopped preallocation child: exit status $st, not $want: $(cat "$tmp/pstop.out")"
-		[ "$took" -lt $((bound + grace)) ] ||
+		# (killed, the child is waited for until it is gone, up to 10 s:
+		# its threads' writes in flight can make that slow under load)
+		[ "$took" -lt $((bound + grace + 10000)) ] ||
 			fail "SIG$sig with a stopped preallocation child took $took ms (a plain SIGINT: $base ms)"
 		grep -q "the preallocation process (pid $cpid) has not exited 0.25 s after the interrupt; killing it" \
 			"$tmp/pstop.out" || fail "the stopped child is not named: $(cat "$tmp/pstop.out")"

@@ -85,7 +85,7 @@ F
 		f=$(find "$d/f$mode" -type f ! -name .flowbench | head -1)
 		drop "$f"
 		[ "$(resident "$f")" -lt 65536 ] || fail "could not drop $f's pages ($(resident "$f") bytes left)"
-		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache warm >"$tmp/cache-$mode.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache keep >"$tmp/cache-$mode.out" 2>&1 ||
 			{ cat "$tmp/cache-$mode.out"; fail "cache-$mode: run failed"; }
 		[ "$(ops cache-$mode rd)" -gt 0 ] || fail "cache-$mode: no reads"
 		eval "res_$mode=$(resident "$f")"

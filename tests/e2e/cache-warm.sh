@@ -9,7 +9,8 @@
 # environment.cache), (b) the file is then in the same large folios in
 # both (tests/pagefolios: /proc/self/pagemap and /proc/kpageflags),
 # where --cache keep leaves them as different as the histories (the
-# check fails without warm's fill).  (c) Pages another process maps stay
+# check fails without warm's fill); compare warns of a keep run against a
+# warm one, not of two warm ones.  (c) Pages another process maps stay
 # through the eviction: counted (not_evicted_bytes) and warned about.
 # Needs root (the page flags); skipped where the file system keeps the
 # same folios whatever came in (nothing to compare).
@@ -124,6 +125,25 @@ d=$((la - lb))
 same=different
 [ "$(cut -d' ' -f7- "$tmp/a-warm.pf")" = "$(cut -d' ' -f7- "$tmp/b-warm.pf")" ] && same=identical
 ok "warm after either history: $la % and $lb % of the file in large folios, $(field a-warm folios) and $(field b-warm folios) folios ($same sizes)"
+
+# compare names a difference in the cache state, also from a file written
+# when environment.cache was the logged string ("warm (not flushed)" was keep)
+"$FLOWBENCH" compare "$tmp/a-warm.json" "$tmp/b-warm.json" >"$tmp/same.txt" 2>&1 ||
+	{ cat "$tmp/same.txt"; fail "compare of the two warm runs failed"; }
+! grep -q 'page cache' "$tmp/same.txt" || fail "compare warns about two warm runs: $(cat "$tmp/same.txt")"
+python3 - "$tmp/a-warm.json" "$tmp/old.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["environment"]["cache"] = "warm (not flushed)"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for other in a-keep old; do
+	"$FLOWBENCH" compare "$tmp/$other.json" "$tmp/b-warm.json" >"$tmp/diff.txt" 2>&1 ||
+		{ cat "$tmp/diff.txt"; fail "compare $other b-warm failed"; }
+	grep -q "warning: $tmp/$other.json ran with the page cache as it was (--cache keep) and $tmp/b-warm.json with it warm (filled by flowbench)" \
+		"$tmp/diff.txt" || fail "compare $other b-warm: no cache warning: $(cat "$tmp/diff.txt")"
+done
+ok "compare warns when the cache states differ (also from a file with the old string), not when both are warm"
 
 # (c) pages mapped by another process stay through the eviction
 fb=$(file_of b)

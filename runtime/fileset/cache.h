@@ -29,7 +29,7 @@ enum cache_mode {
 /* What the step did, for the text report and the results files. */
 struct cache_report {
 	enum cache_mode mode;
-	char text[160];          /* the decision, as logged after "Cache: " */
+	char text[200];          /* the decision, as logged after "Cache: " */
 	bool filled;             /* warm: the fill ran; the counts below hold */
 	uint64_t files;          /* regular files filled */
 	uint64_t bytes;          /* their size */

@@ -17,7 +17,9 @@
  * 64 KiB, 1049 at 1 MiB, 161 at 8 KiB for 16 times the system calls).
  * Last, mincore() on a mapping of each file says how much of it is
  * resident: less than all is warned about (memory too small), with the
- * numbers.
+ * numbers, and with the other cause seen on shared machines: another
+ * program's drop_caches during the fill (/proc/vmstat's drop_pagecache
+ * moved).
  *
  * Files are reached below the held root with no link followed
  * (fsaccess.h), opened read-only and non-blocking; what is not a regular
@@ -29,7 +31,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -41,13 +42,37 @@
 
 #define WINDOW ((size_t)1 << 30)   /* mapped at a time to count residency */
 
+/*
+ * The read buffer and mincore's vector are mapped for the step and
+ * unmapped after it, not taken from the heap: the workers are forked
+ * from this process next, and the step leaves their memory as it was
+ * (what one op touches is counted: tests/e2e/oplines.sh).
+ */
 struct warm {
 	struct cache_report *rep;
 	char *buf;                 /* CACHE_WARM_READ bytes */
 	unsigned char *vec;        /* mincore's answer for one window */
+	size_t vec_len;
 	size_t page;
 	bool measured;             /* every file's residency could be counted */
+	uint64_t drops;            /* drop_caches calls seen during the fill */
 };
+
+/* /proc/vmstat's drop_pagecache: the machine's drop_caches calls (0: unknown). */
+static uint64_t drop_count(void)
+{
+	FILE *f = fopen("/proc/vmstat", "re");
+	char line[128];
+	unsigned long long n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "drop_pagecache %llu", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
 
 /* "256.0 MiB" */
 static const char *bytes_text(char *buf, size_t len, uint64_t b)
@@ -165,12 +190,17 @@ static int each_file(struct warm *w, const struct fileset_state *fs, int nfs, bo
 	return 0;
 }
 
-/* The Cache: line, and the warnings when the state is not the one promised. */
-static void report(struct warm *w)
+/*
+ * The Cache: line (logged here, as cache.c's cache_decided() logs the
+ * others: warm.c calls nothing of cache.c), then the warnings when the
+ * state is not the one promised.
+ */
+static void warm_report(struct warm *w)
 {
 	struct cache_report *r = w->rep;
-	char a[32], b[32], c[32], text[sizeof(r->text)];
+	char a[32], b[32], c[32];
 	double pct = r->bytes ? 100.0 * (double)r->resident / (double)r->bytes : 100.0;
+	bool dropped = w->drops && w->measured && r->resident < r->bytes;
 
 	if (r->resident < r->bytes && pct > 99.9)
 		pct = 99.9;     /* 100.0 only when all of it is */
@@ -178,20 +208,23 @@ static void report(struct warm *w)
 		snprintf(c, sizeof(c), "residency not measured");
 	else
 		snprintf(c, sizeof(c), "%.1f %% resident", pct);
-	snprintf(text, sizeof(text), "warm: %llu file%s, %s evicted and read again "
-		 "in sequential %u KiB reads; %s", (unsigned long long)r->files,
+	snprintf(r->text, sizeof(r->text), "warm: %llu file%s, %s evicted and read again "
+		 "in sequential %u KiB reads; %s%s", (unsigned long long)r->files,
 		 log_plural(r->files), bytes_text(a, sizeof(a), r->bytes),
-		 CACHE_WARM_READ / 1024, c);
-	cache_decided(r, text);
+		 CACHE_WARM_READ / 1024, c,
+		 dropped ? " (another program dropped the page cache meanwhile)" : "");
+	log_info("Cache: %s", r->text);
 	if (!w->measured)
 		log_warn("the page cache's residency of the files could not be counted "
 			 "(mmap or mincore failed): the run may not be wholly warm");
 	else if (r->resident < r->bytes)
-		log_warn("the warm cache holds %s of the files' %s (%.1f %%; memory %s): "
+		log_warn("the warm cache holds %s of the files' %s (%.1f %%; memory %s%s): "
 			 "the rest is read from the device, so the run is not warm",
 			 bytes_text(a, sizeof(a), r->resident), bytes_text(b, sizeof(b), r->bytes),
 			 pct, bytes_text(c, sizeof(c), (uint64_t)sysconf(_SC_PHYS_PAGES) *
-					 (uint64_t)w->page));
+					 (uint64_t)w->page),
+			 dropped ? "; another program dropped the whole page cache "
+				   "(drop_caches) during the fill" : "");
 	if (r->not_evicted)
 		log_warn("%s of the files stayed in the page cache through the eviction "
 			 "(mapped or locked by a process, or a file system that keeps its "
@@ -207,22 +240,25 @@ int cache_warm_files(const struct fileset_state *fs, int nfs,
 	int rc = -1;
 
 	w.page = (size_t)sysconf(_SC_PAGESIZE);
+	w.vec_len = WINDOW / w.page;
 	memset(w.rep, 0, sizeof(*w.rep));
 	w.rep->mode = CACHE_WARM;
-	w.buf = malloc(CACHE_WARM_READ);
-	w.vec = malloc(WINDOW / w.page);
-	if (!w.buf || !w.vec) {
+	w.buf = mmap(NULL, CACHE_WARM_READ + w.vec_len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w.buf == MAP_FAILED) {
 		log_error("out of memory");
-		goto out;
+		return -1;
 	}
+	w.vec = (unsigned char *)w.buf + CACHE_WARM_READ;
+	w.drops = drop_count();
 	if (each_file(&w, fs, nfs, true) < 0 || each_file(&w, fs, nfs, false) < 0)
 		goto out;
+	w.drops = drop_count() - w.drops;
 	w.rep->filled = true;
 	w.rep->resident_known = w.measured;
-	report(&w);
+	warm_report(&w);
 	rc = 0;
 out:
-	free(w.buf);
-	free(w.vec);
+	munmap(w.buf, CACHE_WARM_READ + w.vec_len);
 	return rc;
 }

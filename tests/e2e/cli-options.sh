@@ -62,7 +62,7 @@ ok "-- ends the options: check -- -w.f checks the file -w.f, import-fio -- -j.fi
 # -o for run, as for report
 mkdir "$tmp/d"
 "$FLOWBENCH" run "$R" -D dir="$tmp/d" -D filesize=1m -D nthreads=1 --runtime 0.2 \
-	-o "$tmp/r.json" --cache warm >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run -o r.json failed"; }
+	-o "$tmp/r.json" --cache keep >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run -o r.json failed"; }
 grep -q '"format"' "$tmp/r.json" || fail "run -o r.json wrote no results file"
 "$FLOWBENCH" report "$tmp/r.json" -o "$tmp/r.html" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "report -o failed"; }
 [ -s "$tmp/r.html" ] || fail "report -o wrote no page"

@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 	if (map == MAP_FAILED || !vec ||
 	    mincore((void *)map, (size_t)st.st_size, vec) < 0) {
 		fprintf(stderr, "pagefolios: %s: %s\n", argv[1], strerror(errno));
+		free(vec);
 		return 1;
 	}
 	for (uint64_t i = 0; i < npages; i++) {
@@ -99,6 +100,7 @@ int main(int argc, char **argv)
 		    read_u64(kf, pme & PM_PFN_MASK, &flags) < 0) {
 			fprintf(stderr, "pagefolios: no page frame for page %llu "
 				"(not root?)\n", (unsigned long long)i);
+			free(vec);
 			return 77;
 		}
 		if (!(flags & (1ULL << KPF_COMPOUND_TAIL)))
@@ -115,5 +117,10 @@ int main(int argc, char **argv)
 		if (hist[k])
 			printf(" %d:%llu", k, (unsigned long long)hist[k]);
 	printf("\n");
+	munmap((void *)map, (size_t)st.st_size);
+	free(vec);
+	close(fd);
+	close(pm);
+	close(kf);
 	return 0;
 }

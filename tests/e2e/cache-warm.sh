@@ -62,7 +62,12 @@ PY
 }
 
 # One attempt at both histories; 1 when another process took pages from
-# the cache meanwhile (measured again then, at most 3 times).
+# the cache meanwhile (measured again then, at most 3 times), or when a
+# warm fill's folios were not large (below): the kernel allocates a large
+# folio only when it can at once, else falls back to small ones, so a
+# moment short of free high-order pages on a loaded machine makes a fill
+# smaller (seen once in many runs); a warm that keeps the history fails
+# every attempt.
 histories() {
 	t0=$(taken)
 	# A: evicted, then filled by the keep run's 8 KiB random reads
@@ -83,12 +88,29 @@ histories() {
 	folios b-keep "$fb"
 	run b-warm b warm
 	folios b-warm "$fb"
-	[ "$(taken)" = "$t0" ]
+	if [ "$(taken)" != "$t0" ]; then
+		why="pages were taken from the cache (drop_caches or reclaim)"
+		return 1
+	fi
+	# histories that leave the same folios: skipped below
+	[ "$(large_pct b-keep)" -ge 90 ] && [ "$(large_pct a-keep)" -le 10 ] || return 0
+	la=$(large_pct a-warm) lb=$(large_pct b-warm)
+	d=$((la - lb))
+	if [ "$la" -lt 90 ] || [ "$lb" -lt 90 ] || [ "${d#-}" -gt 5 ]; then
+		why="warm left $la % (after random reads) and $lb % (after writes) of the file in large folios (want 90 % or more, within 5 % of each other)"
+		folio_fails=$((folio_fails + 1))
+		return 1
+	fi
 }
-tries=1
+tries=1 folio_fails=0
 until histories; do
-	[ $tries -lt 3 ] || { echo "SKIP: pages were taken from the cache (drop_caches or reclaim) in each of 3 attempts"; exit 77; }
-	echo "note: pages were taken from the cache (drop_caches or reclaim) during attempt $tries: again"
+	echo "note: attempt $tries: $why"
+	for n in a-warm b-warm; do echo "  $n: $(cat "$tmp/$n.pf")"; done
+	if [ $tries -ge 3 ]; then
+		[ $folio_fails -lt 2 ] || fail "$why (the folios missed in $folio_fails of 3 attempts)"
+		echo "SKIP: no attempt of 3 measured cleanly (pages taken from the cache, or folios missed once)"
+		exit 77
+	fi
 	tries=$((tries + 1))
 	rm -rf "$tmp/a" "$tmp/b"
 done
@@ -117,11 +139,7 @@ done
 ok "warm after either history: the whole 64 MiB file read in and resident (results and mincore)"
 
 # (b) the same folios: large ones, within 5 % of the file of each other
-la=$(large_pct a-warm) lb=$(large_pct b-warm)
-[ "$la" -ge 90 ] && [ "$lb" -ge 90 ] ||
-	fail "warm left $la % (after random reads) and $lb % (after writes) of the file in large folios (want 90 % or more)"
-d=$((la - lb))
-[ "${d#-}" -le 5 ] || fail "warm left $la % and $lb % of the file in large folios: histories differ"
+# (checked in histories(): an attempt that missed is made again)
 same=different
 [ "$(cut -d' ' -f7- "$tmp/a-warm.pf")" = "$(cut -d' ' -f7- "$tmp/b-warm.pf")" ] && same=identical
 ok "warm after either history: $la % and $lb % of the file in large folios, $(field a-warm folios) and $(field b-warm folios) folios ($same sizes)"

@@ -156,16 +156,22 @@ static int parse_interval(struct cli_args *args, const char *opt,
 static int parse_cache(struct cli_args *args, const char *opt,
 		       const char *v, FILE *err)
 {
+	static const char *const names[] = { "cold", "warm", "keep", NULL };
+	static const enum cache_mode modes[] = { CACHE_COLD, CACHE_WARM, CACHE_KEEP };
+	const char *best;
+
 	(void)opt;
-	if (strcmp(v, "warm") == 0) {
-		args->cache_warm = true;
-	} else if (strcmp(v, "cold") == 0) {
-		args->cache_warm = false;
-	} else {
-		fprintf(err, "flowbench: error: --cache is cold or warm, not '%s'\n", v);
-		return -1;
-	}
-	return 0;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(v, names[i]) == 0) {
+			args->cache = modes[i];
+			return 0;
+		}
+	best = diag_suggest(v, names);
+	fprintf(err, "flowbench: error: --cache is cold, warm or keep, not '%s'", v);
+	if (best)
+		fprintf(err, " (did you mean '%s'?)", best);
+	fputc('\n', err);
+	return -1;
 }
 
 static int parse_compat(struct cli_args *args, const char *opt,
@@ -508,11 +514,14 @@ static const struct cli_option options[] = {
 	  "job leaves unsaid (size=95% of a device)", NULL, NULL },
 	{ "--runtime", 0, "SECONDS", WORKLOAD_CMDS, parse_runtime,
 	  "duration of the timed phase (overrides 'run N')", NULL, NULL },
-	{ "--cache", 0, "cold|warm", WORKLOAD_CMDS, parse_cache,
+	{ "--cache", 0, "cold|warm|keep", WORKLOAD_CMDS, parse_cache,
 	  "cold (default): empty the page cache before the timed phase: as "
 	  "root with drop_caches (the whole machine's cache), else "
-	  "fdatasync+fadvise(DONTNEED) on the workload's files; warm: leave "
-	  "it as preallocation left it", NULL, NULL },
+	  "fdatasync+fadvise(DONTNEED) on the workload's files; warm: write "
+	  "back and evict each file, then read it whole in sequential 64 KiB "
+	  "reads, so every run starts from the same cached state (less than "
+	  "all of it resident is warned about); keep: leave the cache as "
+	  "preallocation and earlier runs left it", NULL, NULL },
 	{ "--compat", 0, "filebench", WORKLOAD_CMDS, parse_compat,
 	  "follow filebench's rules where they change how much work is done "
 	  "or what an op is (finish and ops limits counted per process, "

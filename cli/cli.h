@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "lang/frontend.h"
+#include "runtime/fileset/cache.h"
 
 /* The subcommands; main.c has a handler for each. */
 enum cli_command {
@@ -52,7 +53,7 @@ struct cli_args {
 	int ndefines;
 	bool runtime_given;
 	double runtime_s;
-	bool cache_warm;
+	enum cache_mode cache;    /* --cache (CACHE_COLD when not given) */
 	bool seed_given;
 	unsigned long long seed;
 	bool allow_system;

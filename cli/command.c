@@ -349,7 +349,7 @@ static int run_session(const struct cli_args *args, const struct workload *w,
 {
 	struct res_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
 	struct session_options so = {
-		.run.cache = args->cache_warm ? RUN_CACHE_WARM : RUN_CACHE_COLD,
+		.run.cache = args->cache,
 		.run.percentiles = args->percentiles,
 		.run.npercentiles = args->npercentiles,
 		.run.warmup_s = args->warmup_s,

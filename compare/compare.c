@@ -581,6 +581,14 @@ static void warn_partial(FILE *out, const struct rf_doc *d, bool md)
 	line_close(&l, out, md);
 }
 
+/* How a cache state reads in a sentence. */
+static const char *cache_word(const char *state)
+{
+	return strcmp(state, "cold") == 0 ? "cold (emptied)" :
+	       strcmp(state, "warm") == 0 ? "warm (filled by flowbench)" :
+	       "as it was (--cache keep)";
+}
+
 /*
  * Files that did not run the same workload: its file's SHA-256 or its
  * variables differ (both are in every results file).  Then what differs
@@ -611,6 +619,23 @@ static void warn_differences(FILE *out, const struct rf_doc *a,
 	}
 	if (*a->kernel && *b->kernel && strcmp(a->kernel, b->kernel) != 0 && line_open(&l)) {
 		fprintf(l.f, "differs: kernel %s vs %s", a->kernel, b->kernel);
+		line_close(&l, out, md);
+	}
+	if (*a->cache_state && *b->cache_state &&
+	    strcmp(a->cache_state, b->cache_state) != 0 && line_open(&l)) {
+		fprintf(l.f, "warning: %s ran with the page cache %s and %s with it %s "
+			"(--cache, environment.cache): cached and uncached reads are "
+			"different measurements, so their numbers are not comparable",
+			a->path, cache_word(a->cache_state), b->path,
+			cache_word(b->cache_state));
+		line_close(&l, out, md);
+	} else if (strcmp(a->cache_state, "warm") == 0 &&
+		   strcmp(b->cache_state, "warm") == 0 &&
+		   fabs(a->cache_resident_pct - b->cache_resident_pct) >= 0.05 &&
+		   line_open(&l)) {
+		fprintf(l.f, "differs: warm cache held %.1f %% vs %.1f %% of the files "
+			"(environment.cache.resident_pct)", a->cache_resident_pct,
+			b->cache_resident_pct);
 		line_close(&l, out, md);
 	}
 	if (*a->clock_source && *b->clock_source &&

@@ -511,6 +511,28 @@ static int load_run(struct loader *l, const json_t *j, struct rf_run *run)
 	return l->at.bad ? -1 : 0;
 }
 
+/*
+ * The cache step's state (rf_doc's cache_state).  Files written before
+ * environment.cache was a map hold the logged decision as a string: its
+ * "warm (not flushed)" left the cache as it was, which is keep now.
+ */
+static void cache_state(struct rf_doc *doc, const json_t *c)
+{
+	const json_t *pct = json_object_get(c, "resident_pct");
+	const char *s = jstr(c, "state");
+	double v = json_is_number(pct) ? json_number_value(pct) : NAN;
+
+	doc->cache_resident_pct = v >= 0 && v <= 100 ? v : NAN;
+	if (json_is_string(c))
+		doc->cache_state = strncmp(json_string_value(c), "warm", 4) == 0 ?
+				   "keep" : "cold";
+	else if (strcmp(s, "cold") == 0 || strcmp(s, "warm") == 0 ||
+		 strcmp(s, "keep") == 0)
+		doc->cache_state = s;
+	else
+		doc->cache_state = "";
+}
+
 /* What the file says about its workload and machine (rf_doc's comments). */
 static void describe(struct rf_doc *doc)
 {
@@ -536,6 +558,7 @@ static void describe(struct rf_doc *doc)
 	doc->clock_drift_ppm = json_is_number(drift) ? json_number_value(drift) : NAN;
 	doc->kernel_clock = jstr(clock, "kernel_source");
 	doc->filesystems = json_is_array(fss) ? fss : NULL;
+	cache_state(doc, json_object_get(env, "cache"));
 	doc->partial |= *doc->status && strcmp(doc->status, "ok") != 0;
 }
 

@@ -171,6 +171,12 @@ struct rf_doc {
 	double clock_drift_ppm;    /* environment.clock.drift_ppm; NaN when absent or null */
 	const char *kernel_clock;  /* environment.clock.kernel_source: the kernel's, when written */
 	const json_t *filesystems; /* environment.filesystems (an array) */
+	/* environment.cache.state: "cold", "warm", "keep"; from a file
+	   written before it was a map, "keep" for its "warm (not flushed)",
+	   else "cold"; "" when absent (fio) */
+	const char *cache_state;
+	double cache_resident_pct; /* environment.cache.resident_pct of a warm
+				      fill, NaN when absent or not in 0..100 */
 	bool partial;          /* status not "ok", or a run with "partial" */
 	struct rf_run *runs;
 	int nruns;

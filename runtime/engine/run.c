@@ -1114,27 +1114,38 @@ static int before_files(struct master *m, const struct run_options *opt,
 /*
  * The cache step.  With other clients, one client per host drops the
  * host's cache once every client prepared its files; when it may not,
- * each client drops its own files' pages.
+ * each client drops its own files' pages.  Warm: each client fills the
+ * files it prepared; shared files only by the client that prepared them
+ * (two fills of one file would evict each other's pages), the others
+ * meeting it at the release.
  */
 static int cache_step(struct master *m, const struct run_options *opt)
 {
 	const struct plan *p = m->plan;
-	bool warm = opt && opt->cache == RUN_CACHE_WARM;
-	char *what = m->out ? m->out->cache : NULL;
-	size_t len = m->out ? sizeof(m->out->cache) : 0;
+	enum cache_mode mode = opt ? opt->cache : CACHE_COLD;
+	struct cache_report *rep = m->out ? &m->out->cache : NULL;
 	void *ctx = m->coord ? m->coord->ctx : NULL;
 	bool dropped = false;
 
-	if (!m->coord || warm)
-		return cache_prepare(m->fs, p->nfilesets, warm, what, len);
-	if (m->coord->ops->host_leader(ctx))
-		dropped = cache_drop_host(what, len);
-	if (m->coord->ops->host_share(ctx, dropped)) {
-		if (what && !what[0])
-			snprintf(what, len, "dropped (drop_caches, once for this host)");
+	if (m->coord && mode == CACHE_WARM && files_role(m) == COORD_FILES_ATTACH) {
+		if (rep)
+			rep->mode = mode;
+		cache_decided(rep, "warm: filled by the client that prepared the shared files");
 		return 0;
 	}
-	return cache_drop_files(m->fs, p->nfilesets, what, len);
+	if (!m->coord || mode != CACHE_COLD)
+		return cache_prepare(m->fs, p->nfilesets, mode, rep);
+	if (rep)
+		rep->mode = mode;
+	if (m->coord->ops->host_leader(ctx))
+		dropped = cache_drop_host(rep);
+	if (m->coord->ops->host_share(ctx, dropped)) {
+		if (rep && !rep->text[0])
+			snprintf(rep->text, sizeof(rep->text),
+				 "dropped (drop_caches, once for this host)");
+		return 0;
+	}
+	return cache_drop_files(m->fs, p->nfilesets, rep);
 }
 
 int run_plan(const struct plan *p, const struct run_options *opt,

@@ -9,6 +9,7 @@
 
 #include "plan/plan.h"
 #include "runtime/engine/coord.h"
+#include "runtime/fileset/cache.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/astats.h"
 #include "runtime/measure/stats.h"
@@ -18,7 +19,7 @@
 struct oplog_files;
 
 struct run_options {
-	enum { RUN_CACHE_COLD, RUN_CACHE_WARM } cache;
+	enum cache_mode cache;    /* --cache: 0 is cold */
 	/* Latency percentiles to print, each in (0, 100); NULL: the defaults. */
 	const double *percentiles;
 	int npercentiles;
@@ -60,7 +61,7 @@ struct run_outcome {
 	double clock_read_ns;     /* its read cost, measured at calibration */
 	double clock_drift_ppm;   /* TSC against CLOCK_MONOTONIC at the end of
 				     the timed phase (clock.h); NaN without TSC */
-	char cache[160];          /* the "Cache: ..." decision */
+	struct cache_report cache; /* the cache step: the "Cache: ..." decision and what it did */
 	char error[512];          /* why it failed, when run.c knows */
 	/* With a coordinator, on the reporting client: stats and elapsed_s
 	   are the combined run's, and this the clients' part (coord.h). */

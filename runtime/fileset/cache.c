@@ -5,7 +5,8 @@
  * freshly written data from memory.  flowbench makes the cache cold by
  * default: the system-wide drop_caches when we may write it (root outside
  * a restricted container), otherwise per file: fdatasync() so the pages
- * are clean, then POSIX_FADV_DONTNEED so the kernel drops them.
+ * are clean, then POSIX_FADV_DONTNEED so the kernel drops them.  Warm
+ * fills it the same way every run (warm.c); keep leaves it alone.
  */
 #include "runtime/fileset/cache.h"
 
@@ -18,6 +19,15 @@
 
 #include "runtime/fileset/fsaccess.h"
 #include "runtime/base/log.h"
+
+const char *cache_mode_name(enum cache_mode mode)
+{
+	static const char *const names[] = {
+		[CACHE_COLD] = "cold", [CACHE_WARM] = "warm", [CACHE_KEEP] = "keep",
+	};
+
+	return (unsigned)mode < sizeof(names) / sizeof(names[0]) ? names[mode] : "?";
+}
 
 static bool drop_caches(void)
 {
@@ -34,7 +44,7 @@ static bool drop_caches(void)
 /* Write back and drop file e's pages; opened below the held root (fsaccess.h). */
 static int drop_file(const struct fileset_state *fs, uint64_t e, const char *path)
 {
-	int fd = fsa_open_file(fs, e, O_RDONLY, 0);
+	int fd = fsa_open_file(fs, e, O_RDONLY | O_NONBLOCK, 0);
 	int rc = 0;
 
 	if (fd < 0) {
@@ -52,25 +62,24 @@ static int drop_file(const struct fileset_state *fs, uint64_t e, const char *pat
 	return rc;
 }
 
-/* Log the decision and hand it to the caller. */
-static void decided(char *what, size_t len, const char *text)
+void cache_decided(struct cache_report *rep, const char *text)
 {
 	log_info("Cache: %s", text);
-	if (what && len)
-		snprintf(what, len, "%s", text);
+	if (rep)
+		snprintf(rep->text, sizeof(rep->text), "%s", text);
 }
 
-bool cache_drop_host(char *what, size_t len)
+bool cache_drop_host(struct cache_report *rep)
 {
 	sync();
 	if (!drop_caches())
 		return false;
-	decided(what, len, "dropped (drop_caches)");
+	cache_decided(rep, "dropped (drop_caches)");
 	return true;
 }
 
-int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
-		     size_t len)
+int cache_drop_files(const struct fileset_state *fs, int nfs,
+		     struct cache_report *rep)
 {
 	unsigned long long n = 0;
 	char text[128];
@@ -89,18 +98,25 @@ int cache_drop_files(const struct fileset_state *fs, int nfs, char *what,
 	}
 	snprintf(text, sizeof(text),
 		 "cold via fdatasync+fadvise(DONTNEED) on %llu file%s", n, log_plural(n));
-	decided(what, len, text);
+	cache_decided(rep, text);
 	return 0;
 }
 
-int cache_prepare(const struct fileset_state *fs, int nfs, bool warm,
-		  char *what, size_t len)
+int cache_prepare(const struct fileset_state *fs, int nfs, enum cache_mode mode,
+		  struct cache_report *rep)
 {
-	if (warm) {
-		decided(what, len, "warm (not flushed)");
+	if (rep)
+		rep->mode = mode;
+	switch (mode) {
+	case CACHE_KEEP:
+		cache_decided(rep, "kept as it was (not flushed, not filled)");
 		return 0;
+	case CACHE_WARM:
+		return cache_warm_files(fs, nfs, rep);
+	case CACHE_COLD:
+		break;
 	}
-	if (cache_drop_host(what, len))
+	if (cache_drop_host(rep))
 		return 0;
-	return cache_drop_files(fs, nfs, what, len);
+	return cache_drop_files(fs, nfs, rep);
 }

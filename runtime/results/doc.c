@@ -135,6 +135,45 @@ static void workload(struct walk *w, const struct results *r)
 	map_end(w);
 }
 
+/* A count, or null when it was not taken. */
+static void uint_or_null(struct walk *w, const char *k, bool known, uint64_t v)
+{
+	if (known)
+		uint(w, k, v);
+	else
+		str(w, k, NULL);
+}
+
+/*
+ * "cache": the cache step (docs/results-format.md): its state, the
+ * decision as logged, and for a warm fill how the cache was filled and
+ * how much of the files it holds; null when no run reached the step.
+ */
+static void cache(struct walk *w, const struct cache_report *c)
+{
+	char how[96];
+	bool fill = c->filled, res = fill && c->resident_known;
+
+	key(w, "cache");
+	if (!c->text[0]) {
+		str_item(w, NULL);
+		return;
+	}
+	snprintf(how, sizeof(how), "sequential %u KiB reads after fdatasync and "
+		 "POSIX_FADV_DONTNEED", CACHE_WARM_READ / 1024);
+	map_begin(w);
+	str(w, "state", cache_mode_name(c->mode));
+	str(w, "method", c->text);
+	str(w, "filled_by", fill ? how : NULL);
+	uint_or_null(w, "files", fill, c->files);
+	uint_or_null(w, "bytes", fill, c->bytes);
+	uint_or_null(w, "resident_bytes", res, c->resident);
+	real(w, "resident_pct", !res ? NAN : c->bytes ?
+	     100.0 * (double)c->resident / (double)c->bytes : 100.0);
+	uint_or_null(w, "not_evicted_bytes", fill, c->not_evicted);
+	map_end(w);
+}
+
 static void environment(struct walk *w, const struct res_env *e)
 {
 	key(w, "environment");
@@ -150,7 +189,7 @@ static void environment(struct walk *w, const struct res_env *e)
 	real(w, "drift_ppm", e->clock_drift_ppm);
 	str(w, "kernel_source", e->kernel_clock[0] ? e->kernel_clock : NULL);
 	map_end(w);
-	str(w, "cache", e->cache[0] ? e->cache : NULL);
+	cache(w, &e->cache);
 	key(w, "filesystems");
 	list_begin(w);
 	for (int i = 0; i < e->nfs; i++) {

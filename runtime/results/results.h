@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "plan/plan.h"
+#include "runtime/fileset/cache.h"
 #include "runtime/measure/astats.h"
 #include "runtime/measure/interval.h"
 #include "runtime/measure/stats.h"
@@ -178,7 +179,8 @@ struct res_env {
 	double clock_read_ns;             /* cost of one op-clock read */
 	double clock_drift_ppm;           /* TSC against CLOCK_MONOTONIC, the
 					     runs' largest; NaN: not measured */
-	char cache[160];                  /* the Cache: decision of the last run */
+	struct cache_report cache;        /* the cache step of the run reported
+					     (results_capture_env); text "" without */
 	struct res_filesystem *fs;
 	int nfs;
 };
@@ -307,13 +309,13 @@ void results_sha256_hex(const void *data, size_t len, char out[65]);
 /*
  * The environment: host, kernel, CPUs, memory, op clock, and for each
  * distinct fileset path its file system (statfs type, mount device and
- * options from /proc/self/mountinfo).  `cache`, `tsc`, the clock's
+ * options from /proc/self/mountinfo).  `cache` (may be NULL), `tsc`, the clock's
  * read cost (measured when the run calibrated it) and its largest drift
  * from CLOCK_MONOTONIC over the runs (NaN: not measured) come from the
  * runs.  Never fails: what cannot be read is left empty.
  */
 void results_capture_env(struct results *r, const struct plan *p,
-			 const char *cache, bool tsc, double clock_read_ns,
+			 const struct cache_report *cache, bool tsc, double clock_read_ns,
 			 double clock_drift_ppm);
 
 /* "ok", "failed", "interrupted". */

@@ -143,7 +143,7 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 }
 
 void results_capture_env(struct results *r, const struct plan *p,
-			 const char *cache, bool tsc, double clock_read_ns,
+			 const struct cache_report *cache, bool tsc, double clock_read_ns,
 			 double clock_drift_ppm)
 {
 	struct res_env *env = &r->env;
@@ -162,7 +162,10 @@ void results_capture_env(struct results *r, const struct plan *p,
 	env->clock_drift_ppm = clock_drift_ppm;
 	if (!clock_kernel_source(env->kernel_clock, sizeof(env->kernel_clock)))
 		env->kernel_clock[0] = '\0';
-	snprintf(env->cache, sizeof(env->cache), "%s", cache ? cache : "");
+	if (cache)
+		env->cache = *cache;
+	else
+		memset(&env->cache, 0, sizeof(env->cache));
 	if (!env->fs)
 		capture_filesystems(env, p);
 }

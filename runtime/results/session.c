@@ -247,6 +247,21 @@ static int logs_close(struct results_oplog *logs, bool keep, int status)
 	return status;
 }
 
+/*
+ * Which cache step the results file reports: the run whose warm fill
+ * left the least of its files resident, else the last run.  Is `kept`
+ * (already chosen) less resident than `next`?
+ */
+static bool less_resident(const struct cache_report *kept,
+			  const struct cache_report *next)
+{
+	if (!kept->filled || !next->filled || !kept->resident_known ||
+	    !next->resident_known || kept->bytes == 0 || next->bytes == 0)
+		return false;
+	return (double)kept->resident / (double)kept->bytes <
+	       (double)next->resident / (double)next->bytes;
+}
+
 int session_run(const struct plan *p, const struct session_options *so)
 {
 	struct results res;
@@ -255,7 +270,7 @@ int session_run(const struct plan *p, const struct session_options *so)
 	struct run_options ropt = so->run;
 	struct results_oplog logs;
 	struct comparability notes;
-	char cache[sizeof(o.cache)] = "";
+	struct cache_report cache = { .mode = CACHE_COLD };
 	double clock_read_ns = 0, clock_drift_ppm = NAN;
 	bool tsc = false, more, reporter = false;
 	int status = 0;
@@ -299,8 +314,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 		status = one_run(p, &ropt, &res, &o);
 		comparability_add_run(&notes, p, &o);
 		reporter |= o.reporter;
-		if (o.cache[0])
-			memcpy(cache, o.cache, sizeof(cache));
+		if (o.cache.text[0] && !less_resident(&cache, &o.cache))
+			cache = o.cache;
 		tsc = o.tsc;
 		clock_read_ns = o.clock_read_ns;
 		if (o.tsc && o.stats && (isnan(clock_drift_ppm) ||
@@ -323,7 +338,8 @@ int session_run(const struct plan *p, const struct session_options *so)
 	if (reporter)
 		comparability_print(stdout, &notes);
 	if (so->noutputs > 0)
-		results_capture_env(&res, p, cache, tsc, clock_read_ns, clock_drift_ppm);
+		results_capture_env(&res, p, cache.text[0] ? &cache : NULL, tsc,
+				    clock_read_ns, clock_drift_ppm);
 	status = write_results(so, &res, status);
 	results_free(&res);
 	free(vars);

@@ -40,7 +40,7 @@ refused() {
 	shift 3
 	st=0
 	# bounded: a value that is not refused might run for years
-	$bound "$FLOWBENCH" "$cmd" "$tmp/$name.f" --cache warm "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
+	$bound "$FLOWBENCH" "$cmd" "$tmp/$name.f" --cache keep "$@" >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "$name: $cmd exited $st, not 1"; }
 	grep -qE "$pattern" "$tmp/err" ||
 		{ cat "$tmp/err"; fail "$name: $cmd: no message matching '$pattern'"; }
@@ -189,7 +189,7 @@ elif command -v setpriv >/dev/null 2>&1 &&
 	st=0
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$FLOWBENCH" run "$tmp/notw.f" --cache warm >"$tmp/out" 2>"$tmp/err" || st=$?
+		"$FLOWBENCH" run "$tmp/notw.f" --cache keep >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" -eq 1 ] || { cat "$tmp/out" "$tmp/err"; fail "notw: run exited $st, not 1"; }
 	grep -q "notw\.f:2:1: fileset 'fs': path $ro is not writable by this user" "$tmp/err" ||
 		{ cat "$tmp/err"; fail "notw: no 'not writable' message"; }

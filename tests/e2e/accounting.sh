@@ -8,7 +8,7 @@ need strace
 out=$tmp/out
 trace=$tmp/strace
 # create the file first, so preallocation writes are not in the count
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=64m -D nthreads=2 -D runtime=1 >/dev/null 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "first run failed"; }
 

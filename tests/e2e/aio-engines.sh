@@ -74,7 +74,7 @@ run() {
 	shift
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -o "$tmp/$n.tr" "$@" \
-		"$FLOWBENCH" run "$tmp/$n.f" --cache warm -o "$tmp/$n.json" >"$tmp/$n.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/$n.f" --cache keep -o "$tmp/$n.json" >"$tmp/$n.out" 2>&1 ||
 		{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 	cat "$tmp/$n.tr".* >"$tmp/$n.all"
 }
@@ -164,7 +164,7 @@ ok "compare has slat and clat p50/p99 rows, report a row per file with its engin
 job libaio 1
 "$FLOWBENCH" import-fio "$tmp/libaio-1.fio" >"$tmp/inj.f"
 if strace -f -qq -o /dev/null -e inject=io_setup:error=EAGAIN \
-	"$FLOWBENCH" run "$tmp/inj.f" --cache warm >"$tmp/inj.out" 2>&1; then
+	"$FLOWBENCH" run "$tmp/inj.f" --cache keep >"$tmp/inj.out" 2>&1; then
 	fail "io_setup failed and the run succeeded"
 fi
 grep -q "asynchronous I/O needs Linux native AIO (libaio), which is not available (io_setup: " "$tmp/inj.out" &&

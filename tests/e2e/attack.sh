@@ -38,7 +38,7 @@ fb() {
 	w=$1
 	shift
 	rc=0
-	timeout 60 "$FLOWBENCH" run "$tmp/$w.f" --cache warm "$@" >"$tmp/out" 2>&1 || rc=$?
+	timeout 60 "$FLOWBENCH" run "$tmp/$w.f" --cache keep "$@" >"$tmp/out" 2>&1 || rc=$?
 	[ "$rc" -ne 124 ] || { cat "$tmp/out"; fail "$w: hung"; }
 }
 refused() {
@@ -110,7 +110,7 @@ PY
 # (a run that goes on 120 s after the attack fails the test).
 during() {
 	rm -f "$tmp/out" "$tmp/mark"
-	"$FLOWBENCH" run "$tmp/$1.f" --cache warm >"$tmp/out" 2>&1 &
+	"$FLOWBENCH" run "$tmp/$1.f" --cache keep >"$tmp/out" 2>&1 &
 	pid=$! bg_pids=$!
 	wait_running "$tmp/out" "$pid"
 	touch "$tmp/mark"
@@ -197,7 +197,7 @@ define process name=p { thread name=t { flowop statfile name=st,filesetname=l
   flowop delay name=z,value=0.01 } }
 run 600
 EOF
-"$FLOWBENCH" run "$tmp/long.f" --cache warm >"$tmp/first" 2>&1 &
+"$FLOWBENCH" run "$tmp/long.f" --cache keep >"$tmp/first" 2>&1 &
 first=$! bg_pids=$!
 wait_running "$tmp/first" "$first"
 refused long

@@ -19,9 +19,9 @@ run 1
 EOF
 
 cd "$tmp"
-"$FLOWBENCH" run "$wml" --cache warm --output a.json >a.out 2>&1 ||
+"$FLOWBENCH" run "$wml" --cache keep --output a.json >a.out 2>&1 ||
 	{ cat a.out; fail "run --output a.json failed"; }
-"$FLOWBENCH" run "$wml" --cache warm --output b.json --repeat 2 >b.out 2>&1 ||
+"$FLOWBENCH" run "$wml" --cache keep --output b.json --repeat 2 >b.out 2>&1 ||
 	{ cat b.out; fail "run --output b.json --repeat 2 failed"; }
 [ -s a.json ] && [ -s b.json ] || fail "results files not written"
 ok "two runs wrote a.json and b.json (--repeat 2)"

@@ -29,6 +29,7 @@ expect --dir list --
 expect --format compare a.json b.json --fo
 expect fileserver run filese
 expect warm run fileserver --cache w
+expect keep run fileserver --cache k
 expect nfiles= run fileserver -D nf
 expect -Dfilesize= check "$WORKLOADS/randomrw.f" -Dfiles
 expect nthreads= -f "$WORKLOADS/randomrw.f" --define nth

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cli-options.sh - the option parser: an unknown long option gets a
-# did-you-mean, `--` ends the options (a workload file named "-w.f"),
+# did-you-mean (so does a --cache value), `--` ends the options (a workload file named "-w.f"),
 # `-o FILE` is `--output FILE` for run as for report, and every usage
 # error starts 'flowbench: error:' and exits 2.
 . "$(dirname "$0")/lib.sh"
@@ -22,6 +22,7 @@ usage "flowbench: error: unknown option '--runtme' (did you mean '--runtime'?)" 
 usage "flowbench: error: unknown option '--cach=warm' (did you mean '--cache'?)" check "$R" --cach=warm
 usage "flowbench: error: compare: unknown option '--formt' (did you mean '--format'?)" compare a.json b.json --formt csv
 usage "flowbench: error: unknown option '--frobnicate' (try 'flowbench --help')" check "$R" --frobnicate
+usage "flowbench: error: --cache is cold, warm or keep, not 'kep' (did you mean 'keep'?)" check "$R" --cache kep
 usage "flowbench: error: unknown command 'chek' (did you mean 'check'?)" chek "$R"
 ok "unknown long options and commands get a did-you-mean, or the --help hint"
 
@@ -61,7 +62,7 @@ ok "-- ends the options: check -- -w.f checks the file -w.f, import-fio -- -j.fi
 # -o for run, as for report
 mkdir "$tmp/d"
 "$FLOWBENCH" run "$R" -D dir="$tmp/d" -D filesize=1m -D nthreads=1 --runtime 0.2 \
-	-o "$tmp/r.json" --cache warm >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run -o r.json failed"; }
+	-o "$tmp/r.json" --cache keep >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run -o r.json failed"; }
 grep -q '"format"' "$tmp/r.json" || fail "run -o r.json wrote no results file"
 "$FLOWBENCH" report "$tmp/r.json" -o "$tmp/r.html" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "report -o failed"; }
 [ -s "$tmp/r.html" ] || fail "report -o wrote no page"

@@ -137,7 +137,7 @@ usage_msg "a workload file or --fio, not both (the job files of an fio command l
 ok "usage errors of the option table keep their messages"
 
 # every value form: --opt=value, -Dvalue, -fFILE
-expect_status 0 "$FLOWBENCH" check -f"$R" --define=nthreads=3 -Druntime=7 --cache=warm --seed=5
+expect_status 0 "$FLOWBENCH" check -f"$R" --define=nthreads=3 -Druntime=7 --cache=keep --seed=5
 grep -q "6 threads" "$tmp/out" && grep -q "run 7 s" "$tmp/out" ||
 	{ cat "$tmp/out" "$tmp/err"; fail "attached option values not taken"; }
 ok "-fFILE, --opt=VALUE and -DNAME=VALUE are read"

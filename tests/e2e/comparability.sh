@@ -21,7 +21,7 @@ define process name=p {
 }
 run 10
 EOF
-"$FLOWBENCH" run --cache warm "$tmp/app.f" --output "$tmp/app.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep "$tmp/app.f" --output "$tmp/app.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the finish-limit run failed"; }
 grep -q "^Comparability: these numbers follow flowbench's rules" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "no comparability note after a run where filebench's rules differ"; }
@@ -67,7 +67,7 @@ define process name=p {
 }
 run 30
 EOF
-"$FLOWBENCH" run --cache warm "$tmp/del.f" --output "$tmp/del.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep "$tmp/del.f" --output "$tmp/del.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the delete run failed"; }
 grep -q "IO Summary:   300 ops" "$tmp/out" || { cat "$tmp/out"; fail "the delete run did not delete all 300 files"; }
 grep -q "^  finish-limits (10.1): .*stopped this run after about 200 of these 300 I/O ops" "$tmp/out" ||
@@ -97,7 +97,7 @@ define process name=p {
 }
 run 30
 EOF
-"$FLOWBENCH" run --cache warm "$tmp/slow.f" --output "$tmp/slow.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep "$tmp/slow.f" --output "$tmp/slow.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the slow run failed"; }
 took=$(awk '/Run took/ { print $4; exit }' "$tmp/out")
 python3 - "$tmp/slow.json" "$took" <<'PY' || { cat "$tmp/out"; fail "the slow run's whole seconds"; }
@@ -116,7 +116,7 @@ ok "a run that ended by itself after $took s: filebench divides by the whole sec
 
 # ---- --compat filebench: whose rules, and what is not emulated ----------
 rm -rf "$tmp/a" && mkdir "$tmp/a"
-"$FLOWBENCH" run --cache warm --compat filebench "$tmp/app.f" --output "$tmp/fb.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep --compat filebench "$tmp/app.f" --output "$tmp/fb.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the --compat filebench run failed"; }
 grep -q "^Comparability: filebench's rules (--compat filebench)" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "--compat filebench: no note saying whose rules ran"; }
@@ -137,7 +137,7 @@ ok "--compat filebench: the note and the results file say filebench's rules ran 
 # the delete run under filebench's limit: it stops itself at about 200
 # deletes, and filebench would divide by 1 s (not emulated)
 rm -rf "$tmp/del" && mkdir "$tmp/del"
-"$FLOWBENCH" run --cache warm --compat filebench "$tmp/del.f" --output "$tmp/delfb.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep --compat filebench "$tmp/del.f" --output "$tmp/delfb.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the --compat filebench delete run failed"; }
 grep -q "^  whole-seconds (10.9) \[not emulated\]" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "--compat filebench: whole-seconds not marked as not emulated"; }
@@ -164,7 +164,7 @@ define process name=p {
 }
 run 1
 EOF
-"$FLOWBENCH" run --cache warm "$tmp/quiet.f" --output "$tmp/quiet.json" >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run --cache keep "$tmp/quiet.f" --output "$tmp/quiet.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "the quiet run failed"; }
 grep -q 'IO Summary' "$tmp/out" || { cat "$tmp/out"; fail "the quiet run printed no report"; }
 ! grep -q "Comparability" "$tmp/out" || { cat "$tmp/out"; fail "a note where no rule applied"; }

@@ -25,7 +25,7 @@ fio "$tmp/job.fio" --output-format=json+ --output="$tmp/fio.json" >/dev/null 2>&
 	fail "fio did not run the job"
 "$FLOWBENCH" import-fio "$tmp/job.fio" >"$tmp/job.f" 2>"$tmp/import.err" ||
 	fail "import-fio: $(cat "$tmp/import.err")"
-"$FLOWBENCH" run "$tmp/job.f" -D dir="$tmp/fb" --cache warm --output "$tmp/fb.json" \
+"$FLOWBENCH" run "$tmp/job.f" -D dir="$tmp/fb" --cache keep --output "$tmp/fb.json" \
 	>"$tmp/run.out" 2>&1 || fail "flowbench run: $(tail -3 "$tmp/run.out")"
 ok "fio $(fio --version) and flowbench ran the same job"
 

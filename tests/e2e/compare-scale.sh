@@ -20,7 +20,7 @@ define process name=p {
 }
 run 1
 WML
-"$FLOWBENCH" run one.f --runtime 0.05 --repeat 2 --cache warm \
+"$FLOWBENCH" run one.f --runtime 0.05 --repeat 2 --cache keep \
 	--output tpl.json >run.out 2>&1 || { cat run.out; fail "the template run failed"; }
 
 # gen N ROLE: ROLE$N.json, the template with N flowops fo0, fo1 ... (every

@@ -27,7 +27,7 @@ run_wml() {
 	[ "$2" = fb ] && compat="--compat filebench"
 	rc=0
 	# shellcheck disable=SC2086
-	"$FLOWBENCH" run $compat --cache warm "$tmp/$1.$2.f" >"$out" 2>"$tmp/$1.$2.err" || rc=$?
+	"$FLOWBENCH" run $compat --cache keep "$tmp/$1.$2.f" >"$out" 2>"$tmp/$1.$2.err" || rc=$?
 	[ $rc = 0 ] || { cat "$tmp/$1.$2.err"; fail "$1 ($2) exited $rc"; }
 	grep -q 'IO Summary' "$out" || fail "$1 ($2): no results"
 }

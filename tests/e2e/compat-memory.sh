@@ -27,7 +27,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 traced() {
 	n=$1; w=$2; shift 2
 	strace -ff -qq -ttt -T -e raw=pread64 -o "$tmp/$n.tr" \
-		"$FLOWBENCH" run "$tmp/$w.f" --cache warm "$@" >"$tmp/$n.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/$w.f" --cache keep "$@" >"$tmp/$n.out" 2>&1 ||
 		{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 }
 # worker NAME [HEXSIZE]: the trace file of the thread that made the preads
@@ -127,7 +127,7 @@ if dd if=/dev/zero of="$d/probe" bs=4096 count=1 oflag=direct status=none 2>/dev
 	mkf dio ",directio"
 	rc=0
 	strace -ff -qq -ttt -T -e raw=pread64 -o "$tmp/dio-fb.tr" \
-		"$FLOWBENCH" run "$tmp/dio.f" --cache warm --compat filebench >"$tmp/dio-fb.out" 2>&1 || rc=$?
+		"$FLOWBENCH" run "$tmp/dio.f" --cache keep --compat filebench >"$tmp/dio-fb.out" 2>&1 || rc=$?
 fi
 if [ -f "$tmp/dio.f" ] && [ "$rc" -ne 0 ]; then
 	# a device that takes only page-aligned buffers: refused, with the reason
@@ -213,7 +213,7 @@ ok "compat: the 512 MiB zero-fill (${before_fl}s here) runs after the release (f
 # fbfail NAME: the run of the workload on stdin under --compat must fail
 fbfail() {
 	cat >"$tmp/$1.f"
-	if "$FLOWBENCH" run "$tmp/$1.f" --cache warm --compat filebench >"$tmp/$1.out" 2>&1; then
+	if "$FLOWBENCH" run "$tmp/$1.f" --cache keep --compat filebench >"$tmp/$1.out" 2>&1; then
 		cat "$tmp/$1.out"; fail "$1: run succeeded"
 	fi
 }

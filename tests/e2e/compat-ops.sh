@@ -21,7 +21,7 @@ traced() {
 	rm -f "$tmp/tr.$tag".*
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -s 0 -e trace="$calls" -o "$tmp/tr.$tag" \
-		"$FLOWBENCH" run "$wml" -D dir="$tmp/d" --cache warm "$@" \
+		"$FLOWBENCH" run "$wml" -D dir="$tmp/d" --cache keep "$@" \
 		>"$tmp/out.$tag" 2>"$tmp/err.$tag" ||
 		{ cat "$tmp/err.$tag" "$tmp/out.$tag"; fail "$tag: flowbench under strace failed"; }
 }

@@ -25,7 +25,7 @@ define process name=p { thread name=t {
 } }
 run 1
 WML
-"$FLOWBENCH" run "$tmp/busy.f" -D dir="$tmp" --cache warm >"$tmp/out1" 2>"$tmp/err1" ||
+"$FLOWBENCH" run "$tmp/busy.f" -D dir="$tmp" --cache keep >"$tmp/out1" 2>"$tmp/err1" ||
 	{ cat "$tmp/err1"; fail "deletefile fd=1 of a file open in another slot failed the run"; }
 opens=$(breakdown_field "$tmp/out1" first ops)
 dels=$(breakdown_field "$tmp/out1" del ops)
@@ -50,7 +50,7 @@ define process name=p { thread name=t {
 } }
 run 1
 WML
-"$FLOWBENCH" run "$tmp/gone.f" -D dir="$tmp" --cache warm >"$tmp/out2" 2>"$tmp/err2" ||
+"$FLOWBENCH" run "$tmp/gone.f" -D dir="$tmp" --cache keep >"$tmp/out2" 2>"$tmp/err2" ||
 	{ cat "$tmp/err2"; fail "deletefile fd=1 of an already deleted file failed the run"; }
 dels=$(breakdown_field "$tmp/out2" del ops)
 others=$(breakdown_field "$tmp/out2" other ops)
@@ -71,7 +71,7 @@ define process name=p { thread name=t {
 } }
 run 1
 WML
-if "$FLOWBENCH" run "$tmp/twice.f" -D dir="$tmp" --cache warm >"$tmp/out3" 2>"$tmp/err3"; then
+if "$FLOWBENCH" run "$tmp/twice.f" -D dir="$tmp" --cache keep >"$tmp/out3" 2>"$tmp/err3"; then
 	fail "a second deletefile through a used-up slot reference succeeded"
 fi
 grep -q "flowop del2: fd slot 1 holds no file to delete" "$tmp/err3" ||
@@ -92,7 +92,7 @@ define process name=p { thread name=t {
 } }
 run 1
 WML
-"$FLOWBENCH" run "$tmp/own.f" -D dir="$tmp" --cache warm >"$tmp/out4" 2>"$tmp/err4" ||
+"$FLOWBENCH" run "$tmp/own.f" -D dir="$tmp" --cache keep >"$tmp/out4" 2>"$tmp/err4" ||
 	{ cat "$tmp/err4"; fail "flowops reading files of their own without fd= failed"; }
 grep -q "Implicit opens: 3 " "$tmp/out4" ||
 	{ cat "$tmp/out4"; fail "each flowop should open its file once"; }
@@ -115,7 +115,7 @@ ok "flowops without fd= read and write the files they name, each in its own slot
 	echo '} }'
 	echo 'run 1'
 } >"$tmp/many.f"
-if "$FLOWBENCH" run "$tmp/many.f" -D dir="$tmp" --cache warm >"$tmp/out5" 2>"$tmp/err5"; then
+if "$FLOWBENCH" run "$tmp/many.f" -D dir="$tmp" --cache keep >"$tmp/out5" 2>"$tmp/err5"; then
 	fail "70 flowops with files of their own in one thread should run out of slots"
 fi
 grep -q "fd slot 0 holds a file of 'f0'.*give them fd=N" "$tmp/err5" ||

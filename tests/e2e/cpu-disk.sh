@@ -37,7 +37,7 @@ trap cleanup EXIT
 # every process it waited for (the shell's `times`) in $tmp/NAME.times
 fb() {
 	n=$1; shift
-	( if "$FLOWBENCH" run "$tmp/$n.f" --cache warm -o "$tmp/$n.json" "$@" \
+	( if "$FLOWBENCH" run "$tmp/$n.f" --cache keep -o "$tmp/$n.json" "$@" \
 		>"$tmp/$n.out" 2>&1; then echo 0; else echo $?; fi >"$tmp/$n.rc"
 	  times >"$tmp/$n.times" )
 	[ "$(cat "$tmp/$n.rc")" = 0 ] || { cat "$tmp/$n.out"; fail "$n: run failed"; }
@@ -193,7 +193,7 @@ fi
 mkdir "$tmp/mnttmpfs/mpi"
 sed "s|path=$tmp/mnttmpfs|path=$tmp/mnttmpfs/mpi|; s/run 2/run 1/" "$tmp/cpu.f" >"$tmp/mpi.f"
 # shellcheck disable=SC2086
-timeout 300 "$MPIRUN" $mpi_flags -np 3 "$FBM" run "$tmp/mpi.f" --cache warm \
+timeout 300 "$MPIRUN" $mpi_flags -np 3 "$FBM" run "$tmp/mpi.f" --cache keep \
 	-o "$tmp/mpi.json" >"$tmp/mpi.out" 2>&1 || { cat "$tmp/mpi.out"; fail "flowbench-mpi failed"; }
 grep -q "CPU use over the .* window (100% = one CPU busy), this client's processes and host only" \
 	"$tmp/mpi.out" || { cat "$tmp/mpi.out"; fail "rank 0's CPU header does not say whose"; }

@@ -24,7 +24,7 @@ workload() {
 # not 0) and its first line of stderr matches PATTERN
 refused() {
 	st=0
-	"$FLOWBENCH" "$1" "$tmp/$2.f" --cache warm >"$tmp/out" 2>"$tmp/err" || st=$?
+	"$FLOWBENCH" "$1" "$tmp/$2.f" --cache keep >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" -eq 1 ] || { head -c 2000 "$tmp/err"; fail "$2: $1 exited $st, not 1"; }
 	head -1 "$tmp/err" | grep -qE "$3" ||
 		{ head -c 2000 "$tmp/err"; fail "$2: $1: first line does not match '$3'"; }

@@ -54,14 +54,14 @@ fi
 fb() {
 	n=$1; shift
 	cat >"$tmp/$n.f"
-	"$FLOWBENCH" run "$tmp/$n.f" --cache warm "$@" >"$tmp/$n.out" 2>&1 ||
+	"$FLOWBENCH" run "$tmp/$n.f" --cache keep "$@" >"$tmp/$n.out" 2>&1 ||
 		{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 }
 # fbfail NAME: the run must fail; its output in $tmp/NAME.out
 fbfail() {
 	n=$1
 	cat >"$tmp/$n.f"
-	if "$FLOWBENCH" run "$tmp/$n.f" --cache warm >"$tmp/$n.out" 2>&1; then
+	if "$FLOWBENCH" run "$tmp/$n.f" --cache keep >"$tmp/$n.out" 2>&1; then
 		cat "$tmp/$n.out"; fail "$n: run succeeded"
 	fi
 }
@@ -80,12 +80,12 @@ flowop finishoncount name=fin,value=128 } }
 run 5
 F
 		# populate, then drop the file's pages: the run starts cold
-		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache warm >/dev/null 2>&1 ||
+		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache keep >/dev/null 2>&1 ||
 			fail "cache-$mode: first run failed"
 		f=$(find "$d/f$mode" -type f ! -name .flowbench | head -1)
 		drop "$f"
 		[ "$(resident "$f")" -lt 65536 ] || fail "could not drop $f's pages ($(resident "$f") bytes left)"
-		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache warm >"$tmp/cache-$mode.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/cache-$mode.f" --cache keep >"$tmp/cache-$mode.out" 2>&1 ||
 			{ cat "$tmp/cache-$mode.out"; fail "cache-$mode: run failed"; }
 		[ "$(ops cache-$mode rd)" -gt 0 ] || fail "cache-$mode: no reads"
 		eval "res_$mode=$(resident "$f")"
@@ -112,7 +112,7 @@ run 1
 F
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -qq -e trace=pread64,pwrite64 -o "$tmp/mis.tr" \
-		"$FLOWBENCH" run "$tmp/mis.f" --cache warm >"$tmp/mis.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/mis.f" --cache keep >"$tmp/mis.out" 2>&1 ||
 		{ cat "$tmp/mis.out"; fail "misalign: run failed"; }
 	for fo in seqrd rndrd rndwr seqwr; do
 		[ "$(ops mis $fo)" -gt 0 ] || fail "misalign: no $fo ops"
@@ -213,7 +213,7 @@ smaps_of() {
 # had ended and its workers were gone): else again with a longer run.
 during() {
 	for secs in 1 4 16; do
-		"$FLOWBENCH" run "$tmp/$1.f" --cache warm --runtime "$secs" >"$tmp/$1.out" 2>&1 &
+		"$FLOWBENCH" run "$tmp/$1.f" --cache keep --runtime "$secs" >"$tmp/$1.out" 2>&1 &
 		pid=$!
 		i=0
 		until grep -q Running "$tmp/$1.out"; do

@@ -26,29 +26,29 @@ small=$tmp/small
 mount_tmpfs "$small" size=32m
 
 # --- 1. free space with an earlier run's file there (reuse) -------------
-run_named first "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1
+run_named first "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache keep --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/first.out"; fail "first: status $rc"; }
 f=$small/largefile1/00000001/00000001
 [ "$(size_of "$f")" -eq 4194304 ] || fail "first: the file is not 4 MiB"
 
-run_named grow "$RW" -D dir="$small" -D filesize=64m -D nthreads=1 --cache warm --runtime 1
+run_named grow "$RW" -D dir="$small" -D filesize=64m -D nthreads=1 --cache keep --runtime 1
 refused grow "randomrw.f:20:1: file 'largefile1': 1 file x 64 MiB" \
 	"4 MiB of it already there (reused), 60 MiB still to write" \
 	"the file system of $small has [0-9.]* MiB free"
 [ "$(size_of "$f")" -eq 4194304 ] || fail "grow: the file was written ($(size_of "$f") bytes)"
 ok "a reused 4 MiB file to grow to 64 MiB on a 32 MiB disk: refused at once, both numbers, file untouched"
 
-run_named huge "$RW" -D dir="$small" -D filesize=10t -D nthreads=1 --cache warm --runtime 1
+run_named huge "$RW" -D dir="$small" -D filesize=10t -D nthreads=1 --cache keep --runtime 1
 refused huge "10 TiB still to write"
 [ "$(size_of "$f")" -eq 4194304 ] || fail "huge: the file was written"
 ok "the issue's case (-D filesize=10t over an earlier run's file): refused at once"
 
-run_named fits "$RW" -D dir="$small" -D filesize=20m -D nthreads=1 --cache warm --runtime 1
+run_named fits "$RW" -D dir="$small" -D filesize=20m -D nthreads=1 --cache keep --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/fits.out"; fail "fits: a reuse that fits was refused (status $rc)"; }
 [ "$(size_of "$f")" -eq 20971520 ] || fail "fits: the file is not 20 MiB"
 ok "growing it to 20 MiB (16 MiB to write) fits and runs"
 # 20 MiB there, about 12 MiB free: 28 MiB fits only because 20 are there
-run_named fits2 "$RW" -D dir="$small" -D filesize=28m -D nthreads=1 --cache warm --runtime 1
+run_named fits2 "$RW" -D dir="$small" -D filesize=28m -D nthreads=1 --cache keep --runtime 1
 [ "$rc" -eq 0 ] || { cat "$tmp/fits2.out"; fail "fits2: a reuse that fits (8 MiB to write, about 12 free) was refused (status $rc)"; }
 [ "$(size_of "$f")" -eq 29360128 ] || fail "fits2: the file is not 28 MiB"
 ok "growing it to 28 MiB (8 MiB to write, about 12 MiB free) fits and runs"
@@ -69,14 +69,14 @@ define process name=p,instances=1
 }
 run 1
 EOF
-run_named tree1 "$tmp/tree.f" -D dir="$small" --cache warm
+run_named tree1 "$tmp/tree.f" -D dir="$small" --cache keep
 [ "$rc" -eq 0 ] || { cat "$tmp/tree1.out"; fail "tree1: status $rc"; }
 # 16 MiB there, about 16 MiB free: recreating the same 16 MiB fits only
 # because the old files are removed first
-run_named tree2 "$tmp/tree.f" -D dir="$small" -D n=5 --cache warm
+run_named tree2 "$tmp/tree.f" -D dir="$small" -D n=5 --cache keep
 [ "$rc" -eq 0 ] || { cat "$tmp/tree2.out"; fail "tree2: a recreation that fits once the old files go was refused (status $rc)"; }
 ok "a tree recreated (20 MiB after its 16 MiB are removed, 16 MiB free) fits and runs"
-run_named tree3 "$tmp/tree.f" -D dir="$small" -D n=12 --cache warm
+run_named tree3 "$tmp/tree.f" -D dir="$small" -D n=12 --cache keep
 refused tree3 "fileset 'tree': 12 files x 4 MiB" \
 	"its tree there is recreated: 48 MiB to write once its old files (20 MiB) are removed"
 [ "$(find "$small/tree" -type f -name '0*' | wc -l)" -eq 5 ] ||
@@ -85,13 +85,13 @@ ok "a tree recreated at 48 MiB on a 32 MiB disk: refused before its old files ar
 rm -rf "$small/tree"
 
 # --- 3. --output that cannot be written: refused before any file --------
-run_named noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
+run_named noout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache keep --runtime 1 \
 	--output "$tmp/nonexistent/x.json" --output "$tmp/nowhere/y.yaml"
 refused noout "cannot write $tmp/nonexistent/x.json" "cannot write $tmp/nowhere/y.yaml"
 [ ! -e "$small/largefile1" ] || fail "noout: the file was made"
 ro=$tmp/ro
 mount_readonly "$small" "$ro"
-run_named roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache warm --runtime 1 \
+run_named roout "$RW" -D dir="$small" -D filesize=4m -D nthreads=1 --cache keep --runtime 1 \
 	--output "$tmp/ok.json" --output "$ro/x.json"
 refused roout "cannot write $ro/x.json" "Read-only file system"
 [ ! -e "$small/largefile1" ] && [ ! -e "$tmp/ok.json" ] ||
@@ -109,7 +109,7 @@ ok "check: $(sed -n 's/.*disk once/disk once/p' "$tmp/chk2.out")"
 
 # --- 5. the status line while files are prepared: terminals only --------
 if command -v script >/dev/null 2>&1; then
-	TERM=xterm timeout 60 script -qec "'$FLOWBENCH' run '$RW' -D dir='$small' -D filesize=16m -D nthreads=1 --cache warm --runtime 1" \
+	TERM=xterm timeout 60 script -qec "'$FLOWBENCH' run '$RW' -D dir='$small' -D filesize=16m -D nthreads=1 --cache keep --runtime 1" \
 		/dev/null >"$tmp/tty.out" 2>&1 || { cat "$tmp/tty.out"; fail "tty: the run failed"; }
 	esc=$(printf '\033')
 	cr=$(printf '\r')
@@ -119,7 +119,7 @@ if command -v script >/dev/null 2>&1; then
 	grep -aq "${esc}\[K${cr}${esc}\[K[0-9]*\.[0-9]*: " "$tmp/tty.out" ||
 		{ cat -A "$tmp/tty.out" | head -40; fail "tty: the status line is not erased before the next line"; }
 	rm -rf "$small/largefile1"
-	run_named notty "$RW" -D dir="$small" -D filesize=16m -D nthreads=1 --cache warm --runtime 1
+	run_named notty "$RW" -D dir="$small" -D filesize=16m -D nthreads=1 --cache keep --runtime 1
 	[ "$rc" -eq 0 ] || { cat "$tmp/notty.out"; fail "notty: status $rc"; }
 	! grep -aq "preallocating" "$tmp/notty.out" || fail "notty: a status line went to a file"
 	ok "status line while preparing: shown on a terminal (phase, MiB done of total, MiB/s, ETA), erased, never in a file"

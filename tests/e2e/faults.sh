@@ -33,7 +33,7 @@ PY
 # (preflight checks bytes, not inodes: this ENOSPC comes from the disk)
 full=$tmp/full
 mount_tmpfs "$full" size=8m,nr_inodes=64
-run_named prealloc "$WORKLOADS/openfiles.f" --cache warm -D dir="$full" -D nfiles=500 \
+run_named prealloc "$WORKLOADS/openfiles.f" --cache keep -D dir="$full" -D nfiles=500 \
 	-D nthreads=1 --runtime 1
 expect_failed prealloc "cannot preallocate $full/opentree/" "No space left on device"
 grep -q "Running" "$tmp/prealloc.out" && fail "prealloc: the run started anyway"
@@ -42,7 +42,7 @@ ok "preallocation into a full file system: ENOSPC names the file, status 1"
 # --- 2. The file system fills during the run ----------------------------
 small=$tmp/small
 mount_tmpfs "$small" size=8m
-run_named fill "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
+run_named fill "$WORKLOADS/singlestreamwrite.f" --cache keep -D dir="$small" \
 	-D filesize=1m --runtime 600
 expect_failed fill "flowop seqwrite1: " "$small/largefile1/00000001/00000001" \
 	"No space left on device"
@@ -50,7 +50,7 @@ ok "a full file system ends the run: flowop, path and errno named, status 1"
 
 # (9 writes of 1 MiB to a tmpfs fill it: a run of 1 s has ample time even
 # on a loaded machine; a starved one fails the test loudly, "no ENOSPC")
-run_named fillkeep "$WORKLOADS/singlestreamwrite.f" --cache warm -D dir="$small" \
+run_named fillkeep "$WORKLOADS/singlestreamwrite.f" --cache keep -D dir="$small" \
 	-D filesize=1m --runtime 1 --keep-going --output "$tmp/fill.json"
 [ "$rc" -eq 0 ] || { cat "$tmp/fillkeep.out"; fail "fillkeep: status $rc, not 0"; }
 n=$(errors_of fillkeep seqwrite1 ENOSPC)
@@ -70,15 +70,15 @@ ok "--keep-going: $n ENOSPC counted (Errors line, results file errors=$1), $ops 
 rw=$tmp/rw
 ro=$tmp/ro
 mount_tmpfs "$rw" size=16m
-run_named roprep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m --runtime 0.2
+run_named roprep "$WORKLOADS/randomwrite.f" --cache keep -D dir="$rw" -D filesize=1m --runtime 0.2
 [ "$rc" -eq 0 ] || { cat "$tmp/roprep.out"; fail "could not prepare the file to reuse"; }
 mount_readonly "$rw" "$ro"
-run_named rofail "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m --runtime 600
+run_named rofail "$WORKLOADS/randomwrite.f" --cache keep -D dir="$ro" -D filesize=1m --runtime 600
 expect_failed rofail "flowop rand-write1: " "$ro/largefile1/00000001/00000001" \
 	"Read-only file system"
 ok "a read-only file system ends the run: the opening flowop named, EROFS, status 1"
 # (its first write fails: 1 s is ample)
-run_named rokeep "$WORKLOADS/randomwrite.f" --cache warm -D dir="$ro" -D filesize=1m \
+run_named rokeep "$WORKLOADS/randomwrite.f" --cache keep -D dir="$ro" -D filesize=1m \
 	--runtime 1 --keep-going
 [ "$rc" -eq 0 ] || { cat "$tmp/rokeep.out"; fail "rokeep: status $rc, not 0"; }
 n=$(errors_of rokeep rand-write1 EROFS)
@@ -100,7 +100,7 @@ mkdir -p "$gone"
 rm -f "$tmp/rmfail.done"
 rm_when_running rmfail "$gone/opentree" &
 bg=$!
-run_named rmfail "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+run_named rmfail "$WORKLOADS/openfiles.f" --cache keep -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 600
 touch "$tmp/rmfail.done"
 wait "$bg"
@@ -111,7 +111,7 @@ ok "a file removed behind its back ends the run: open named, ENOENT, status 1"
 # run goes on with the others: it runs until it did a cycle's worth of
 # opens after the removal (4,000 ops/s in a 0.1 s interval: 400 ops, the
 # 200 files twice), then SIGINT ends it
-bg_run rmkeep "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+bg_run rmkeep "$WORKLOADS/openfiles.f" --cache keep -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 600 --keep-going --interval 0.1
 wait_running "$tmp/rmkeep.out" "$pid"
 find "$gone/opentree/00000001" -type f -name '[0-9]*' -delete
@@ -142,7 +142,7 @@ EOF
 # the run goes on until it did 300 ops in an interval after the removal
 # (15 rounds over the 20 files), then SIGINT ends it; a run that ran out
 # of files would end by itself, status 1
-bg_run swap "$tmp/swap.f" --cache warm --keep-going --interval 0.1
+bg_run swap "$tmp/swap.f" --cache keep --keep-going --interval 0.1
 wait_running "$tmp/swap.out" "$pid"
 wait_ops_after "$tmp/swap.out" "$pid" 0 1       # the loop runs
 # remove one existing file, whatever the loop is doing
@@ -164,7 +164,7 @@ ok "--keep-going: a file removed from outside is marked missing; the delete/crea
 rm -f "$tmp/rmall.done"
 rm_when_running rmall "$gone/opentree" &
 bg=$!
-run_named rmall "$WORKLOADS/openfiles.f" --cache warm -D dir="$gone" -D nfiles=200 \
+run_named rmall "$WORKLOADS/openfiles.f" --cache keep -D dir="$gone" -D nfiles=200 \
 	-D nthreads=1 --runtime 600 --keep-going
 touch "$tmp/rmall.done"
 wait "$bg"
@@ -194,7 +194,7 @@ worker_reads() {
 	done | awk '{ n += $1 } END { print n + 0 }'
 }
 reads_since() { [ "$(worker_reads "$1")" -ge $(($2 + 10)) ] || ! alive "$1"; }
-bg_run shortkeep "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
+bg_run shortkeep "$WORKLOADS/randomread.f" --cache keep -D dir="$short" -D filesize=4m \
 	--runtime 600 --keep-going --interval 0.1
 trunc_when_reading shortkeep "$short/largefile1/00000001/00000001"
 wait_for 120 "reads after the truncation" reads_since "$pid" "$(worker_reads "$pid")" &&
@@ -206,21 +206,21 @@ n=$(errors_of shortkeep rand-read1 short)
 [ "$n" -gt 0 ] || { cat "$tmp/shortkeep.out"; fail "shortkeep: no short read counted"; }
 ok "--keep-going with the file truncated under the reads: $n short reads counted"
 # without it the first short read ends the run (its time is no limit)
-bg_run shortfail "$WORKLOADS/randomread.f" --cache warm -D dir="$short" -D filesize=4m \
+bg_run shortfail "$WORKLOADS/randomread.f" --cache keep -D dir="$short" -D filesize=4m \
 	--runtime 600 --interval 0.1
 trunc_when_reading shortfail "$short/largefile1/00000001/00000001"
 wait_end "$pid" 120
 rc=$st name=shortfail
 expect_failed shortfail "flowop rand-read1: short pread (" "when opened) of $short/largefile1/"
 ok "a short read inside the file ends the run, saying so"
-run_named seqwrap "$WORKLOADS/singlestreamread.f" --cache warm -D dir="$short" -D filesize=1m \
+run_named seqwrap "$WORKLOADS/singlestreamread.f" --cache keep -D dir="$short" -D filesize=1m \
 	-D iosize=384k --runtime 0.3
 [ "$rc" -eq 0 ] || { cat "$tmp/seqwrap.out"; fail "seqwrap: status $rc (a read at EOF is no failure)"; }
 grep -q "Errors:" "$tmp/seqwrap.out" && fail "seqwrap: sequential reads wrapping at EOF counted as errors"
 ok "sequential reads ending short at EOF and wrapping: no error"
 
 # --- 6. No failure, no Errors line; --keep-going changes nothing else --
-run_named clean "$WORKLOADS/randomwrite.f" --cache warm -D dir="$rw" -D filesize=1m \
+run_named clean "$WORKLOADS/randomwrite.f" --cache keep -D dir="$rw" -D filesize=1m \
 	--runtime 0.3 --keep-going
 [ "$rc" -eq 0 ] || { cat "$tmp/clean.out"; fail "clean: status $rc"; }
 grep -q "Errors:" "$tmp/clean.out" && fail "clean: an Errors line without errors"

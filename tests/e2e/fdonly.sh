@@ -23,7 +23,7 @@ define process name=p { thread name=t {
 } }
 run 2
 WML
-"$FLOWBENCH" run "$tmp/fd.f" -D dir="$tmp" --cache warm >"$tmp/out" 2>"$tmp/err" ||
+"$FLOWBENCH" run "$tmp/fd.f" -D dir="$tmp" --cache keep >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "fd-only workload failed"; }
 for op in open1 create2 read1 pread1 pwrite2 write2 stat1 append2 close1 close2 delete2; do
 	n=$(breakdown_field "$tmp/out" $op ops)

@@ -24,7 +24,7 @@ EOF2
 # ---- a missing path is made, marked, and used -----------------------------
 mkdir "$tmp/base"
 wml "$tmp/base/new/deeper" >"$tmp/a.f"
-"$FLOWBENCH" run --cache warm "$tmp/a.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the run on a missing path failed"; }
+"$FLOWBENCH" run --cache keep "$tmp/a.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the run on a missing path failed"; }
 grep -q "Made the missing path $tmp/base/new/deeper of fileset 'fs' (2 directories" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "no word of the path made"; }
 [ -d "$tmp/base/new/deeper/fs" ] || fail "the fileset's directory was not made below the new path"
@@ -36,7 +36,7 @@ done
 ok "a missing path of 2 directories is made below the existing one, each marked, the parent not"
 
 # a second run finds the path and the tree as any other
-"$FLOWBENCH" run --cache warm "$tmp/a.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the second run failed"; }
+"$FLOWBENCH" run --cache keep "$tmp/a.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "the second run failed"; }
 ! grep -q "Made the missing path" "$tmp/out" || fail "the second run made the path again"
 ok "the next run uses the path as it is"
 
@@ -46,7 +46,7 @@ ok "the next run uses the path as it is"
 mkdir "$tmp/base2"
 long=$(printf 'n%.0s' $(seq 300))
 wml "$tmp/base2/x/y" "$long" >"$tmp/b.f"
-! "$FLOWBENCH" run --cache warm "$tmp/b.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "a run with an impossible name succeeded"; }
+! "$FLOWBENCH" run --cache keep "$tmp/b.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "a run with an impossible name succeeded"; }
 grep -q "Made the missing path $tmp/base2/x/y" "$tmp/out" || { cat "$tmp/out"; fail "the path was not made first"; }
 [ ! -e "$tmp/base2/x" ] || { ls -laR "$tmp/base2"; cat "$tmp/out"; fail "the directories made for the path stayed after the failure"; }
 [ -d "$tmp/base2" ] || fail "the existing parent was removed"
@@ -56,7 +56,7 @@ ok "a run that fails after making the path removes x/y, keeps the existing paren
 mkdir "$tmp/base4" "$tmp/elsewhere"
 ln -s "$tmp/elsewhere/target" "$tmp/base4/link"       # dangling: target missing
 wml "$tmp/base4/link/sub" >"$tmp/d.f"
-! "$FLOWBENCH" run --cache warm "$tmp/d.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "a path through a planted link was used"; }
+! "$FLOWBENCH" run --cache keep "$tmp/d.f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "a path through a planted link was used"; }
 grep -q "a symbolic link is in its place: refused, never followed" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "the refusal does not name the link"; }
 [ ! -e "$tmp/elsewhere/target" ] || fail "the link was followed: its target was made"
@@ -66,7 +66,7 @@ ok "a dangling symbolic link planted in the path is refused; nothing is made whe
 
 # ---- never below a directory the guard refuses ----------------------------
 wml "/etc/flowbench-e2e-$$/x" >"$tmp/e.f"
-! "$FLOWBENCH" run --cache warm "$tmp/e.f" >"$tmp/out" 2>&1 || fail "a path below /etc was made"
+! "$FLOWBENCH" run --cache keep "$tmp/e.f" >"$tmp/out" 2>&1 || fail "a path below /etc was made"
 [ ! -e "/etc/flowbench-e2e-$$" ] || { rm -rf "/etc/flowbench-e2e-$$"; fail "a directory was made in /etc"; }
 grep -q "refusing to make /etc/flowbench-e2e-$$ for the path of fileset 'fs'" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "the guard's refusal is not said"; }
@@ -81,7 +81,7 @@ home=$(getent passwd | awk -F: '$6 ~ /^\/[^ ]+$/ && $6 != "/" { print gsub("/", 
 	sort -n | while read -r _ h; do [ -e "$h" ] || { echo "$h"; break; }; done)
 if [ -n "$home" ]; then
 	wml "$home/x" >"$tmp/h.f"
-	! "$FLOWBENCH" run --cache warm "$tmp/h.f" >"$tmp/out" 2>&1 || fail "a path through the missing home $home was made"
+	! "$FLOWBENCH" run --cache keep "$tmp/h.f" >"$tmp/out" 2>&1 || fail "a path through the missing home $home was made"
 	[ ! -e "$home" ] || fail "the missing home $home was made"
 	grep -q "refusing to make .* for the path of fileset 'fs': " "$tmp/out" ||
 		{ cat "$tmp/out"; fail "the refusal of a missing home is not said"; }

@@ -13,7 +13,7 @@ define fileset name=big,path=$d,entries=1000,leafdirs=10,dirwidth=10,size=2k,pre
 define process name=p { thread name=t { flowop statfile name=st,filesetname=big } }
 run 1
 F
-fb() { "$FLOWBENCH" run "$tmp/fs.f" --cache warm "$@"; }
+fb() { "$FLOWBENCH" run "$tmp/fs.f" --cache keep "$@"; }
 fb --seed 1 >"$tmp/out1" 2>&1 || { cat "$tmp/out1"; fail "first run failed"; }
 grep -Eq '^[0-9.]+: big populated: 1000 files, avg\. dir\. width = 10, avg\. dir\. depth = 3\.0, 10 leafdirs, 1\.953MB total size$' "$tmp/out1" ||
 	fail "no or wrong populated line: $(grep populated "$tmp/out1")"
@@ -60,13 +60,13 @@ define fileset name=${blk##*/},path=/dev,entries=10,dirwidth=10,size=1k
 define process name=p { thread name=t { flowop statfile name=st,filesetname=${blk##*/} } }
 run 1
 F
-	if "$FLOWBENCH" run "$tmp/blk.f" --cache warm >"$tmp/blk.out" 2>&1; then
+	if "$FLOWBENCH" run "$tmp/blk.f" --cache keep >"$tmp/blk.out" 2>&1; then
 		fail "a fileset on a block device was accepted"
 	fi
 	grep -q 'is a block device' "$tmp/blk.out" || fail "block device error: $(cat "$tmp/blk.out")"
 	sed "s/define fileset name=\([^,]*\),path=\/dev,entries=10,dirwidth=10,/define file name=\1,path=\/dev,/" \
 		"$tmp/blk.f" >"$tmp/blkf.f"
-	if "$FLOWBENCH" run "$tmp/blkf.f" --cache warm >"$tmp/blkf.out" 2>&1; then
+	if "$FLOWBENCH" run "$tmp/blkf.f" --cache keep >"$tmp/blkf.out" 2>&1; then
 		fail "a file on a block device was accepted"
 	fi
 	grep -q 'raw devices are not supported yet' "$tmp/blkf.out" ||

@@ -70,11 +70,11 @@ grep -qxF "$tmp/r.fio: an fio job file: imported (flowbench import-fio $tmp/r.fi
 grep -q "r.fio: ok: 1 file, 0 filesets, 1 process definition, 1 thread" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "check's summary"; }
 # the file first, so that preallocation is not in the count
-"$FLOWBENCH" run "$tmp/r.fio" --cache warm >/dev/null 2>"$tmp/err" ||
+"$FLOWBENCH" run "$tmp/r.fio" --cache keep >/dev/null 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "first run of r.fio failed"; }
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -ff -qq -s 0 -e trace=pread64 -o "$tmp/st" \
-	"$FLOWBENCH" run "$tmp/r.fio" --cache warm >"$tmp/out" 2>"$tmp/err" ||
+	"$FLOWBENCH" run "$tmp/r.fio" --cache keep >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "run r.fio under strace failed"; }
 preads=$(cat "$tmp/st".* | grep -cE '^pread64\([0-9]+, .*, 4096, [0-9]+\) += 4096$' || true)
 reads=$(breakdown_field "$tmp/out" r-read ops)
@@ -88,7 +88,7 @@ ok "run r.fio: imported in memory (said on stderr), 256 reads of 4 KiB, as strac
 # ---- run --fio: fio's command line, with -D for the import and the run
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -f -qq -s 0 -e trace=pwrite64 -o "$tmp/st2" \
-	"$FLOWBENCH" run -D BS=8k --cache warm --fio --name=w --directory="$d" \
+	"$FLOWBENCH" run -D BS=8k --cache keep --fio --name=w --directory="$d" \
 	--filename=w.dat --rw=write --bs='${BS}' --size=512k >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "run --fio failed"; }
 grep -q "an fio command line: imported" "$tmp/err" || fail "run --fio did not say it imported"
@@ -103,7 +103,7 @@ ok "run --fio: -D BS=8k reached \${BS}, the writes are the job's"
 rm -f "$tmp/st".*
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -ff -qq -s 0 -e trace=pread64 -o "$tmp/st" \
-	"$FLOWBENCH" run --cache warm --fio --name=oi --filename="$d/oi" --size=4m \
+	"$FLOWBENCH" run --cache keep --fio --name=oi --filename="$d/oi" --size=4m \
 	--numjobs=4 --offset_increment=1m --rw=read --bs=64k >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "run --fio with offset_increment failed"; }
 for f in "$tmp/st".*; do

@@ -29,7 +29,7 @@ need python3
 traced() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	timeout 120 strace -f -qq -e trace="$2" -e signal=none -o "$tmp/$1.st" \
-		"$FLOWBENCH" run "$3" --cache warm >"$tmp/$1.out" 2>&1 ||
+		"$FLOWBENCH" run "$3" --cache keep >"$tmp/$1.out" 2>&1 ||
 		{ cat "$tmp/$1.out"; fail "$1: the run failed"; }
 }
 
@@ -192,7 +192,7 @@ fi
 
 # ---- a queue deeper than 256 -------------------------------------------
 imported deep "[j]\nfilename=$tmp/dq\nrw=randread\nbs=4k\nsize=8m\nioengine=libaio\niodepth=512\nnumber_ios=4096\n"
-"$FLOWBENCH" run "$tmp/deep.f" --cache warm >"$tmp/deep.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/deep.f" --cache keep >"$tmp/deep.out" 2>&1 ||
 	{ cat "$tmp/deep.out"; fail "deep: the run failed"; }
 grep -q "at most 512 requests in flight at once (iodepth=512)" "$tmp/deep.out" ||
 	fail "deep: $(grep 'in flight' "$tmp/deep.out")"

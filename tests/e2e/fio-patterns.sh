@@ -28,7 +28,7 @@ traced() {
 	# LeakSanitizer cannot run under ptrace
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	timeout 120 strace -f -qq ${STRACE_T:-} -e trace=pread64 -e signal=none -s 0 \
-		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache warm >"$tmp/$name.out" 2>&1 ||
+		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache keep >"$tmp/$name.out" 2>&1 ||
 		{ cat "$tmp/$name.out"; fail "$name: the run failed"; }
 }
 
@@ -146,7 +146,7 @@ ok "stride=-8k: $want (KiB): at 0 (as fio), then from the end backwards, back to
 
 # a backward stride longer than the working set: the run fails, saying so
 rc=0
-"$FLOWBENCH" run "$tmp/stride.f" -D stride=-128k --cache warm >"$tmp/long.out" 2>&1 || rc=$?
+"$FLOWBENCH" run "$tmp/stride.f" -D stride=-128k --cache keep >"$tmp/long.out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q "stride -131072 reaches before the start of the 65536-byte working set" \
 	"$tmp/long.out" || { cat "$tmp/long.out"; fail "stride=-128k on 64 KiB: status $rc"; }
 ok "stride=-128k on a 64 KiB file: the run fails, with the sizes"

@@ -33,10 +33,10 @@ fb() {
 	if [ $# -gt 0 ]; then
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -ff -qq -o "$tmp/$n.tr" "$@" \
-			"$FLOWBENCH" run "$tmp/$n.f" --cache warm >"$tmp/$n.out" 2>&1 ||
+			"$FLOWBENCH" run "$tmp/$n.f" --cache keep >"$tmp/$n.out" 2>&1 ||
 			{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 	else
-		"$FLOWBENCH" run "$tmp/$n.f" --cache warm >"$tmp/$n.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/$n.f" --cache keep >"$tmp/$n.out" 2>&1 ||
 			{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 	fi
 }
@@ -135,7 +135,7 @@ ok "directio,dsync aiowrite: $(ops direct aw) ops on an O_DIRECT file"
 # Ctrl-C while the thread waits in aiowait: prompt exit 1
 wl intr '    flowop aiowrite name=aw,filename=big,iosize=64k,random,dsync,iters=32
     flowop aiowait name=wt' 60
-"$FLOWBENCH" run "$tmp/intr.f" --cache warm >"$tmp/intr.out" 2>&1 &
+"$FLOWBENCH" run "$tmp/intr.f" --cache keep >"$tmp/intr.out" 2>&1 &
 pid=$!
 # once the run is on (start-up takes what a busy machine makes it take)
 i=0
@@ -265,7 +265,7 @@ fi
 # time in slat), which a busy machine makes more likely.
 wl lat '    flowop aioread name=ar,filename=big,iosize=4k,random,directio,iodepth=1
     flowop read name=sr,filename=big,iosize=4k,random,directio' 1
-"$FLOWBENCH" run "$tmp/lat.f" --cache warm -o "$tmp/lat.json" >"$tmp/lat.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/lat.f" --cache keep -o "$tmp/lat.json" >"$tmp/lat.out" 2>&1 ||
 	{ cat "$tmp/lat.out"; fail "lat: run failed"; }
 set -- $(python3 - "$tmp/lat.json" <<'EOF'
 import json, sys
@@ -291,7 +291,7 @@ devno=$(stat -c %d "$big")
 inflight=/sys/dev/block/$((devno >> 8 & 4095)):$(((devno & 255) | (devno >> 12 & 1048320)))/inflight
 wl dio '    flowop aioread name=rd,filename=big,iosize=4k,random,directio,iodepth=$depth' 1
 for depth in 1 8; do
-	"$FLOWBENCH" run "$tmp/dio.f" -D depth=$depth --cache warm >"$tmp/dio$depth.out" 2>&1 &
+	"$FLOWBENCH" run "$tmp/dio.f" -D depth=$depth --cache keep >"$tmp/dio$depth.out" 2>&1 &
 	pid=$!
 	n=0
 	hi=0

@@ -11,7 +11,7 @@ fbrun() {
 	cat >"$tmp/$1.f"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -s 200 -e trace=execve,mkdir,mkdirat,rmdir,unlinkat,openat,openat2 -o "$tmp/$1.tr" \
-		"$FLOWBENCH" run "$tmp/$1.f" --cache warm --output "$tmp/$1.json" \
+		"$FLOWBENCH" run "$tmp/$1.f" --cache keep --output "$tmp/$1.json" \
 		>"$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "$1: run failed"; }
 }
 # wtraces NAME: the traces of every thread but the master's main thread

@@ -13,7 +13,7 @@ fbrun() {
 	cat >"$tmp/$1.f"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -s 200 -e trace=execve,openat,openat2,unlink,unlinkat,fsync,newfstatat,fstat,close \
-		-o "$tmp/$1.tr" "$FLOWBENCH" run "$tmp/$1.f" --cache warm \
+		-o "$tmp/$1.tr" "$FLOWBENCH" run "$tmp/$1.f" --cache keep \
 		>"$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "$1: run failed"; }
 }
 ops() { breakdown_field "$tmp/$1.out" "$2" ops; }

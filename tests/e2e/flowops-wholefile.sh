@@ -11,7 +11,7 @@ fbrun() {
 	cat >"$tmp/$1.f"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -s 0 -e trace=pread64,pwrite64,pwritev2 -o "$tmp/$1.tr" \
-		"$FLOWBENCH" run "$tmp/$1.f" --cache warm \
+		"$FLOWBENCH" run "$tmp/$1.f" --cache keep \
 		>"$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "$1: run failed"; }
 }
 ops() { breakdown_field "$tmp/$1.out" "$2" ops; }

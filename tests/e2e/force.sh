@@ -36,7 +36,7 @@ wl reuse ",reuse"
 fb() {
 	w=$1 d=$2
 	shift 2
-	"$FLOWBENCH" run "$tmp/$w.f" --cache warm -D dir="$d" "$@" \
+	"$FLOWBENCH" run "$tmp/$w.f" --cache keep -D dir="$d" "$@" \
 		>"$tmp/out" 2>"$tmp/err"
 }
 refused() {
@@ -203,7 +203,7 @@ if command -v strace >/dev/null 2>&1; then
 	for i in 1 2; do
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -qq -e trace=execve,execveat -o "$tmp/trace$i" \
-			"$FLOWBENCH" run "$tmp/clean.f" --cache warm -D dir="$d" --force \
+			"$FLOWBENCH" run "$tmp/clean.f" --cache keep -D dir="$d" --force \
 			>"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "traced run $i failed"; }
 		n=$(grep -c 'execve' "$tmp/trace$i" || true)
 		[ "$n" -eq 1 ] || { cat "$tmp/trace$i"; fail "$n execve calls, expected only flowbench's own"; }

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 out=$tmp/out
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 -D runtime=2 >"$out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$out"; fail "flowbench exited with $?"; }
 

@@ -29,7 +29,7 @@ imp() {
 }
 # run NAME: run $tmp/NAME.f in $d/NAME; the report in $tmp/NAME.out
 run() {
-	"$FLOWBENCH" run "$tmp/$1.f" -D dir="$d/$1" --cache warm >"$tmp/$1.out" 2>&1 ||
+	"$FLOWBENCH" run "$tmp/$1.f" -D dir="$d/$1" --cache keep >"$tmp/$1.out" 2>&1 ||
 		{ cat "$tmp/$1.out"; fail "$1: run failed"; }
 }
 ops() { breakdown_field "$tmp/$1.out" "$2" ops; }
@@ -249,7 +249,7 @@ printf "$job" a >"$tmp/plain.fio"
 		{ cat inj.f; fail "inj: the job name is not escaped"; }
 	"$FLOWBENCH" check --allow-system inj.f -D dir="$d/inj" >inj.chk 2>&1 ||
 		{ cat inj.chk; fail "inj: check refused the import"; }
-	"$FLOWBENCH" run --allow-system inj.f -D dir="$d/inj" --cache warm >inj.out 2>&1 ||
+	"$FLOWBENCH" run --allow-system inj.f -D dir="$d/inj" --cache keep >inj.out 2>&1 ||
 		{ cat inj.out; fail "inj: run failed"; }
 	[ ! -e pwned ] || fail "inj: the injected system command ran"
 	[ ! -e e ] && [ ! -e "$d/inj/evil" ] || fail "inj: the injected fileset was made"
@@ -363,7 +363,7 @@ grep -q "variable '\$filesize' is not set" "$tmp/dev.chk" ||
 	{ cat "$tmp/dev.chk"; fail "dev: check did not name \$filesize"; }
 "$FLOWBENCH" check "$tmp/dev.f" -D dir="$d/dev" -D filesize=64m >"$tmp/dev.chk" 2>&1 ||
 	{ cat "$tmp/dev.chk"; fail "dev: check with -D filesize=64m failed"; }
-"$FLOWBENCH" run "$tmp/dev.f" -D dir="$d/dev" -D filesize=4m --cache warm >"$tmp/dev.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/dev.f" -D dir="$d/dev" -D filesize=4m --cache keep >"$tmp/dev.out" 2>&1 ||
 	{ cat "$tmp/dev.out"; fail "dev: run failed"; }
 has_ops dev dev-read
 # flowbench's layout: $dir/NAME/00000001/00000001

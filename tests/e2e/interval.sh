@@ -7,7 +7,7 @@
 need python3
 
 out=$tmp/out
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=2 --runtime 3 --interval 0.5 \
 	--output "$tmp/r.json" --output "$tmp/r.yaml" >"$out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$out"; fail "run with --interval failed"; }
@@ -77,7 +77,7 @@ PY
 fi
 
 # without --interval: an empty series
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 --runtime 1 --output "$tmp/n.json" >"$out" 2>&1 ||
 	fail "plain run failed"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert all(f["intervals"] == [] for f in r["runs"][0]["flowops"]); assert r["interval_s"] == 0' "$tmp/n.json" ||

@@ -23,7 +23,7 @@
 
 out=$tmp/out
 run() {
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 		-D filesize=16m -D nthreads=1 "$@"
 }
 # create the file first, so its preallocation is not in the window
@@ -33,7 +33,7 @@ run --runtime 1 >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "first run fai
 sh -c 'b=$1 a=$2 o=$3; shift 3; cat /proc/$$/io >"$b"; "$@" >"$o" 2>&1
 	rc=$?; cat /proc/$$/io >"$a"; exit $rc' sh \
 	"$tmp/io.before" "$tmp/io.after" "$out" \
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 --runtime 2 ||
 	{ cat "$out"; fail "the measured run failed"; }
 

@@ -100,7 +100,7 @@ PY
 # flowbench reads the tree afterwards, as a directory never read before,
 # such as lost+found, could not be read any more)
 prepare_failed() {
-	run_named "$1-prep" "$tmp/$1.f" --cache warm --runtime 0.1
+	run_named "$1-prep" "$tmp/$1.f" --cache keep --runtime 0.1
 	[ "$rc" -eq 0 ] || { cat "$tmp/$1-prep.out"; fail "$1: the preparing run failed"; }
 	file=$(cd "$tmp/$1/fs/dev" && find "$PWD" -type f ! -name .flowbench)
 	[ -f "$file" ] || fail "$1: the preparing run made no file ($file)"
@@ -151,7 +151,7 @@ ok="read name=ok,filename=mem,iosize=4k,random,fd=3"
 stack rdfail
 workload rdfail 10 "$rd"
 prepare_failed rdfail
-run_named rdfail "$tmp/rdfail.f" --cache warm
+run_named rdfail "$tmp/rdfail.f" --cache keep
 reused rdfail
 expect_failed rdfail "flowop rd: pread $file at offset [0-9]*: Input/output error"
 ok "pread on a failed device ends the run: flowop rd, pread, $file, Input/output error, status 1"
@@ -161,7 +161,7 @@ unstack rdfail
 stack wrfail
 workload wrfail 10 "$wr"
 prepare_failed wrfail
-run_named wrfail "$tmp/wrfail.f" --cache warm
+run_named wrfail "$tmp/wrfail.f" --cache keep
 reused wrfail
 expect_failed wrfail "flowop wr: pwrite $file at offset [0-9]*: Input/output error"
 ok "pwrite on a failed device ends the run: flowop wr, pwrite, $file, Input/output error, status 1"
@@ -174,7 +174,7 @@ unstack wrfail
 stack keep
 workload keep 1 "$rd" "$wr" "$ok"
 prepare_failed keep
-run_named keep "$tmp/keep.f" --cache warm --keep-going --output "$tmp/keep.json"
+run_named keep "$tmp/keep.f" --cache keep --keep-going --output "$tmp/keep.json"
 [ "$rc" -eq 0 ] || { cat "$tmp/keep.out"; fail "keep: status $rc, not 0"; }
 reused keep
 grep -q "First failed op: flowop rd: pread $file at offset [0-9]*: Input/output error" "$tmp/keep.out" ||

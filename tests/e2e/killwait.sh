@@ -55,7 +55,7 @@ noticed() {
 }
 
 # ---- SIGINT, the worker frozen: waited for, then a clean exit --------
-setsid "$FLOWBENCH" run "$tmp/w.f" --cache warm >"$tmp/a.out" 2>&1 &
+setsid "$FLOWBENCH" run "$tmp/w.f" --cache keep >"$tmp/a.out" 2>&1 &
 pid=$!
 bg_pids="$bg_pids $pid"
 wait_running "$tmp/a.out" $pid
@@ -72,12 +72,12 @@ wait_end $pid 60
 [ "$st" -eq 130 ] || { cat "$tmp/a.out"; fail "status $st after the thaw, not 130"; }
 pgrep -s $pid >/dev/null && fail "processes of the run are left: $(pgrep -s $pid)"
 grep -q "did not die .* flowbench exits without it" "$tmp/a.out" && { cat "$tmp/a.out"; fail "the worker was abandoned"; }
-run_named again "$tmp/w.f" --cache warm --runtime 0.2
+run_named again "$tmp/w.f" --cache keep --runtime 0.2
 [ "$rc" -eq 0 ] || { cat "$tmp/again.out"; fail "the next run on the tree: status $rc"; }
 ok "thawed: the worker died, flowbench exited 130, nothing left, and the next run took the tree"
 
 # ---- a second SIGINT while it waits: out at once ---------------------
-setsid "$FLOWBENCH" run "$tmp/w.f" --cache warm >"$tmp/b.out" 2>&1 &
+setsid "$FLOWBENCH" run "$tmp/w.f" --cache keep >"$tmp/b.out" 2>&1 &
 pid=$!
 bg_pids="$bg_pids $pid"
 wait_running "$tmp/b.out" $pid

@@ -34,7 +34,7 @@ traced() {
 	# LeakSanitizer cannot run under ptrace
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	timeout 300 strace -f -qq -e trace=pread64,pwrite64 -e signal=none -s 0 \
-		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache warm >"$tmp/$name.out" 2>&1 ||
+		-o "$tmp/$name.st" "$FLOWBENCH" run "$@" --cache keep >"$tmp/$name.out" 2>&1 ||
 		{ cat "$tmp/$name.out"; fail "$name: the run failed"; }
 }
 
@@ -84,7 +84,7 @@ EOT
 grep -q "define flowop name=mix-mix,choose" "$tmp/mix.f" ||
 	{ cat "$tmp/mix.f"; fail "the imported randrw job is not a choice"; }
 # the file first (prealloc, reuse): its writes are not the job's
-run_named prep "$tmp/mix.f" -D iobytes=40k --cache warm
+run_named prep "$tmp/mix.f" -D iobytes=40k --cache keep
 [ "$rc" -eq 0 ] || { cat "$tmp/prep.out"; fail "prep: status $rc"; }
 traced mix "$tmp/mix.f" --seed 11
 sequence "$tmp/mix.st" >"$tmp/mix.seq"
@@ -154,7 +154,7 @@ grep -q "define flowop name=amix-mix,choose" "$tmp/amix.f" ||
 grep -q "in that order" "$tmp/import.err" && fail "import-fio still warns of a fixed pass"
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 timeout 300 strace -f -qq -e trace=io_submit -e signal=none -e abbrev=none -s 0 -o "$tmp/amix.st" \
-	"$FLOWBENCH" run "$tmp/amix.f" --cache warm --seed 4 >"$tmp/amix.out" 2>&1 ||
+	"$FLOWBENCH" run "$tmp/amix.f" --cache keep --seed 4 >"$tmp/amix.out" 2>&1 ||
 	{ cat "$tmp/amix.out"; fail "amix: the run failed"; }
 # one line per request: R or W, in submission order
 awk '/^[0-9]+ +io_submit\(/ {
@@ -222,7 +222,7 @@ EOT
 grep -q "choice mix (thread t) draws one of: mix.rd 70 (70 %), mix.wr 20 (20 %), mix.cm 10 (10 %)" \
 	"$tmp/check.out" || { cat "$tmp/check.out"; fail "check does not show the choice's odds"; }
 ok "check shows the choice: mix.rd 70 %, mix.wr 20 %, mix.cm 10 %"
-run_named comp "$tmp/comp.f" --cache warm --seed 3
+run_named comp "$tmp/comp.f" --cache keep --seed 3
 [ "$rc" -eq 0 ] || { cat "$tmp/comp.out"; fail "comp: status $rc"; }
 rd=$(breakdown_field "$tmp/comp.out" mix.rd ops)
 wr=$(breakdown_field "$tmp/comp.out" mix.wr ops)

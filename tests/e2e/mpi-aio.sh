@@ -20,7 +20,7 @@ run 2
 F
 # shellcheck disable=SC2086
 timeout 300 "$MPIRUN" $mpi_flags -np 3 sh -c 'eval "r=\$$1"; shift; mkdir -p "$0/r$r" && cd "$0/r$r" && exec "$@"' \
-	"$tmp/w" "$rank_var" "$FBM" run "$tmp/aio.f" --cache warm \
+	"$tmp/w" "$rank_var" "$FBM" run "$tmp/aio.f" --cache keep \
 	-D dir="$tmp/files" --output x.json >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$tmp/out"; fail "flowbench-mpi of an aioread failed or hung"; }
 python3 - "$tmp/w/r0/x.json" <<'PY' || { cat "$tmp/out"; fail "the merged async block"; }

@@ -24,7 +24,7 @@ start() {
 	shift
 	mkdir "$d"
 	# shellcheck disable=SC2086
-	"$MPIRUN" $mpi_flags "$@" -np 3 "$FBM" run "$WORKLOADS/randomrw.f" --cache warm \
+	"$MPIRUN" $mpi_flags "$@" -np 3 "$FBM" run "$WORKLOADS/randomrw.f" --cache keep \
 		-D dir="$d" -D filesize=16m -D nthreads=1 -D runtime=60 \
 		--output "$d.json" >"$d.out" 2>&1 &
 	job=$!

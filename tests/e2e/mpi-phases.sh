@@ -38,7 +38,7 @@ define process name=b,after=a,startdelay=\$rank * 0.5,runtime=1
 }
 run 30
 W
-mpi "$FBM" run "$tmp/phases.f" --cache warm --output "$tmp/r.json" >"$tmp/out" 2>"$tmp/err" ||
+mpi "$FBM" run "$tmp/phases.f" --cache keep --output "$tmp/r.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$tmp/out"; fail "flowbench-mpi failed with run phases"; }
 grep -q "Phase b: [0-9.]* s - [0-9.]* s ([0-9.]* s)" "$tmp/out" ||
 	fail "no 'Phase b' line: $(cat "$tmp/out")"

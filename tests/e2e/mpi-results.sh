@@ -27,7 +27,7 @@ runtime=2
 t0=$(now)
 # shellcheck disable=SC2086
 timeout 300 "$MPIRUN" $mpi_flags -np 3 sh -c 'eval "r=\$$1"; shift; mkdir -p "$0/r$r" && cd "$0/r$r" && exec "$@"' \
-	"$tmp/w" "$rank_var" "$FBM" run "$WORKLOADS/randomrw.f" --cache warm \
+	"$tmp/w" "$rank_var" "$FBM" run "$WORKLOADS/randomrw.f" --cache keep \
 	-D dir="$tmp/files" -D filesize=16m -D nthreads=1 --runtime $runtime \
 	--repeat 2 --output x.json --output x.yaml >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$tmp/out"; fail "flowbench-mpi --repeat 2 --output failed or hung"; }

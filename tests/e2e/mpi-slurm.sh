@@ -38,7 +38,7 @@ echo "$srun3 $(basename "$FBM") ..."
 # ---- a run: one merged result, 3 clients, a directory per rank ----------
 dir=$tmp/files
 mkdir "$dir"
-timeout 120 $srun3 "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" \
+timeout 120 $srun3 "$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$dir" \
 	-D filesize=16m -D nthreads=1 -D runtime=2 >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$tmp/out"; fail "flowbench-mpi under srun failed"; }
 [ "$(grep -c 'IO Summary' "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "not one IO Summary on srun's stdout"; }
@@ -56,7 +56,7 @@ ok "srun --mpi=$plugin: one merged report of 3 clients ($reads reads), rank-0000
 # ---- --shared-files: one tree for the 3 tasks ---------------------------
 shared=$tmp/shared
 mkdir "$shared"
-timeout 120 $srun3 "$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache warm -D dir="$shared" \
+timeout 120 $srun3 "$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache keep -D dir="$shared" \
 	-D filesize=16m -D nthreads=1 -D runtime=1 >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$tmp/out"; fail "--shared-files under srun failed"; }
 [ "$(ls "$shared")" = largefile1 ] || fail "--shared-files: not one set of files: $(ls "$shared")"
@@ -94,7 +94,7 @@ killwait=$(scontrol show config | sed -n 's/^KillWait *= *\([0-9]*\) sec.*/\1/p'
 [ -n "$killwait" ] || fail "no KillWait in scontrol show config"
 runtime=$((2 * killwait + 20))
 mkdir "$tmp/kill"
-$srun3 "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" -D filesize=16m \
+$srun3 "$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp/kill" -D filesize=16m \
 	-D nthreads=1 -D runtime=$runtime >"$tmp/out" 2>&1 &
 launcher=$!
 # rank 1's master: its environment says task 1 (srun's own command line

@@ -31,7 +31,7 @@ need strace
 dir=$tmp/files
 mkdir "$dir"
 # make the files first, so preallocation's writes are not in the count
-mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" \
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$dir" \
 	-D filesize=16m -D nthreads=1 -D runtime=1 >"$tmp/first" 2>&1 ||
 	{ cat "$tmp/first"; fail "the first run failed"; }
 for r in 00000 00001 00002; do
@@ -45,7 +45,7 @@ for btl in $transports; do
 	# shellcheck disable=SC2046
 	mpi $(transport $btl) sh -c 'eval "r=\$$1"; shift; exec strace -ff -qq -s 0 \
 		-e trace=pread64,pwrite64 -o "$0.$r" "$@"' "$tmp/trace" "$rank_var" \
-		"$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" \
+		"$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$dir" \
 		-D filesize=16m -D nthreads=1 -D runtime=3 >"$out" 2>"$tmp/err" ||
 		{ cat "$tmp/err" "$out"; fail "flowbench-mpi under strace ($btl) failed"; }
 	calls() { cat "$tmp"/trace.* | grep -cE "^$1\\([0-9]+, .*, 8192, [0-9]+\\) += 8192$" || true; }
@@ -74,11 +74,12 @@ for btl in $transports; do
 done
 
 # ---- --shared-files: one set of files, prepared once by rank 0 ------------
+# (and with --cache warm filled once, by rank 0: its fadvise(DONTNEED))
 shared=$tmp/shared
 mkdir "$shared"
 rm -f "$tmp"/trace.*
 mpi sh -c 'eval "r=\$$1"; shift; exec strace -ff -qq -s 64 \
-	-e trace=mkdir,mkdirat,unlink,unlinkat,ftruncate,fallocate,openat -o "$0.$r" "$@"' \
+	-e trace=mkdir,mkdirat,unlink,unlinkat,ftruncate,fallocate,openat,fadvise64 -o "$0.$r" "$@"' \
 	"$tmp/trace" "$rank_var" \
 	"$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache warm -D dir="$shared" \
 	-D filesize=16m -D nthreads=1 -D runtime=2 >"$tmp/out" 2>"$tmp/err" ||
@@ -96,18 +97,24 @@ for r in 1 2; do
 done
 [ "$(sed -n 's/^Clients: \([0-9]*\),.*/\1/p' "$tmp/out")" = 3 ] || fail "--shared-files: not 3 clients"
 ok "--shared-files: one file for 3 ranks, prepared by rank 0 ($(changes 0) changes), ranks 1 and 2 change nothing"
+evictions() { cat "$tmp"/trace."$1".* | grep -c '^fadvise64(.*POSIX_FADV_DONTNEED' || true; }
+[ "$(evictions 0)" = 1 ] || fail "--shared-files --cache warm: rank 0 evicted $(evictions 0) times, not once"
+for r in 1 2; do
+	[ "$(evictions $r)" = 0 ] || fail "--shared-files --cache warm: rank $r evicted the shared file too"
+done
+ok "--shared-files --cache warm: the shared file filled once, by rank 0"
 
 # the ranks hold the tree: a plain run on it meanwhile is refused.  It
 # starts once the job said Running; if it was not refused and the job had
 # ended by then (a loaded machine), again with a job 4 times longer
 for secs in 4 16 64; do
-	mpi "$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache warm -D dir="$shared" \
+	mpi "$FBM" run "$WORKLOADS/randomrw.f" --shared-files --cache keep -D dir="$shared" \
 		-D filesize=16m -D nthreads=1 -D runtime=$secs >"$tmp/out" 2>"$tmp/err" &
 	job=$!
 	wait_for 120 "the job's Running" running_or_ended "$tmp/out" $job ||
 		{ kill $job; fail "the shared run did not start"; }
 	set +e
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$shared" -D filesize=16m \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$shared" -D filesize=16m \
 		-D nthreads=1 -D runtime=1 >"$tmp/out2" 2>"$tmp/err2"
 	rc=$?
 	alive $job
@@ -201,7 +208,7 @@ ok "--repeat 3: three merged runs and the aggregate"
 
 # --interval: the job's series, each interval merged over the ranks; the
 # intervals add up exactly to the run (as in a plain run)
-mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$dir" -D filesize=16m \
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$dir" -D filesize=16m \
 	-D nthreads=1 -D runtime=2 --interval 0.5 --output "$tmp/iv.json" >"$tmp/out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "--interval failed"; }
 python3 - "$tmp/iv.json" <<'EOF' || fail "--interval: the merged series does not add up"
@@ -253,7 +260,7 @@ define process name=p1 {
 psrun -1 3
 EOF
 mkdir "$tmp/ps"
-mpi "$FBM" run --cache warm "$tmp/ps.f" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "psrun failed"; }
+mpi "$FBM" run --cache keep "$tmp/ps.f" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err"; fail "psrun failed"; }
 [ "$(grep -c 'Per-Operation Breakdown' "$tmp/out")" = 3 ] ||
 	{ cat "$tmp/out"; fail "psrun -1 3: not 2 snapshots and the report"; }
 sed -n '/Per-Operation Breakdown/,$p' "$tmp/out" | grep -q 'Run took' ||
@@ -344,7 +351,7 @@ fi
 
 # ---- a rank killed with SIGKILL: the job ends, the rank named -----------
 mkdir "$tmp/kill"
-mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/kill" \
+mpi "$FBM" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp/kill" \
 	-D filesize=16m -D nthreads=1 -D runtime=60 >"$tmp/out" 2>&1 &
 job=$!
 victim=

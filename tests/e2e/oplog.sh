@@ -43,7 +43,7 @@ grep -q "w.f: per-op logs (27 files):" check.out &&
 	{ cat check.out; fail "check does not describe the logs"; }
 ok "check describes the logs: files, windows, memory"
 
-"$FLOWBENCH" run w.f --cache warm --seed 1 --warmup 0.3 --runtime 1 --log-lat raw \
+"$FLOWBENCH" run w.f --cache keep --seed 1 --warmup 0.3 --runtime 1 --log-lat raw \
 	--log-bw raw --log-iops raw --log-offset >run.out 2>&1 || { cat run.out; fail "run failed"; }
 grep -q "Per-op logs written: .* (27 files)" run.out || { cat run.out; fail "no 'Per-op logs written'"; }
 for n in 1 2 3; do
@@ -219,7 +219,7 @@ run 1
 F
 echo precious >victim
 ln -s victim sl_lat.1.log
-run_named link s.f --cache warm --runtime 0.2 --log-lat sl
+run_named link s.f --cache keep --runtime 0.2 --log-lat sl
 expect_failed link "refusing to write the per-op log to sl_lat.1.log: it is a symbolic link"
 [ "$(cat victim)" = precious ] && [ -L sl_lat.1.log ] || fail "the link or its target changed"
 [ ! -e sl_clat.1.log ] || fail "a refused set still created files"
@@ -227,25 +227,25 @@ ok "a log name that is a symbolic link is refused before the run, its target unt
 
 echo old >re_lat.1.log
 ln re_lat.1.log re_hard
-run_named replace s.f --cache warm --runtime 0.2 --log-lat re
+run_named replace s.f --cache keep --runtime 0.2 --log-lat re
 [ "$rc" -eq 0 ] || { cat "$tmp/replace.out"; fail "run over an existing log failed"; }
 grep -q '^[0-9]*, [0-9]*, 0, 4096, 0$' re_lat.1.log && [ "$(cat re_hard)" = old ] ||
 	fail "an existing regular file was not replaced by the log (or its other link changed)"
 ok "an existing regular file is replaced (renamed over: its other link keeps the old data)"
 
-run_named nodir s.f --cache warm --runtime 0.2 --log-lat nodir/x
+run_named nodir s.f --cache keep --runtime 0.2 --log-lat nodir/x
 expect_failed nodir "cannot write nodir/x_clat.1.log: directory nodir: No such file or directory"
 ok "a log in a directory that does not exist: an error before the run"
 
 sed 's/memsize=4k/memsize=1t/' s.f >big.f
-run_named early big.f --cache warm --runtime 0.2 --log-lat early
+run_named early big.f --cache keep --runtime 0.2 --log-lat early
 expect_failed early "memory"
 [ ! -e early_lat.1.log ] || fail "a run that never started left its logs"
 ls -a | grep -q '^\.flowbench-log\.' && fail "temporary files left: $(ls -a)"
 ok "a run that fails before its timed phase leaves no log and no temporary file"
 
 # an interrupted run keeps the logs of what it did, as its results
-"$FLOWBENCH" run s.f --cache warm --runtime 60 --log-lat int >int.out 2>&1 &
+"$FLOWBENCH" run s.f --cache keep --runtime 60 --log-lat int >int.out 2>&1 &
 pid=$!
 n=0
 until [ -n "$(find . -maxdepth 1 -name '.flowbench-log.*' -size +0 2>/dev/null)" ]; do
@@ -298,7 +298,7 @@ log_avg_msec=50
 F
 "$FLOWBENCH" import-fio j.fio >j.f 2>j.err || { cat j.err; fail "import-fio failed"; }
 grep -q 'latlog="j",logavgmsec=50' j.f || fail "write_lat_log did not become latlog=: $(grep process j.f)"
-"$FLOWBENCH" run j.f --cache warm --runtime 0.3 >j.out 2>&1 || { cat j.out; fail "the imported job failed"; }
+"$FLOWBENCH" run j.f --cache keep --runtime 0.3 >j.out 2>&1 || { cat j.out; fail "the imported job failed"; }
 [ -s j_lat.1.log ] && [ -s j_clat.1.log ] && [ -f j_slat.1.log ] ||
 	fail "the imported job wrote no j_lat.1.log"
 awk -F', ' 'NF != 5 || $3 != 0 || $4 != 0 { bad = 1 } END { exit bad }' j_lat.1.log ||
@@ -316,7 +316,7 @@ ioengine=libaio
 iodepth=4
 write_lat_log
 F
-"$FLOWBENCH" run a.fio --cache warm >a.out 2>&1 || { cat a.out; fail "the libaio job failed"; }
+"$FLOWBENCH" run a.fio --cache keep >a.out 2>&1 || { cat a.out; fail "the libaio job failed"; }
 ops=$(breakdown_field a.out a-read ops)
 for k in slat clat lat; do
 	[ "$(wc -l <a_$k.1.log)" -eq "$ops" ] ||

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 out=$tmp/out
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=4m -D nthreads=1 -D runtime=1 >"$out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$out"; fail "flowbench exited with $?"; }
 
@@ -57,7 +57,7 @@ grep -Eq '^[0-9]+\.[0-9]{3}: Clock: (tsc|monotonic), read cost [0-9]+\.[0-9] ns$
 	fail "no clock read cost line: $(grep Clock "$out")"
 ok "the op clock's read cost is logged"
 
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=4m -D nthreads=1 -D runtime=1 --percentiles 25,99.999 >"$out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$out"; fail "flowbench --percentiles exited with $?"; }
 grep -Eq '^[0-9.]+: Latency percentiles +p25 +p99\.999$' "$out" ||

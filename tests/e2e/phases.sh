@@ -21,7 +21,7 @@ need python3
 traced() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -ttt -s 0 -e trace=execve,futex,pread64,pwrite64 \
-		-o "$tmp/$1.trace" "$FLOWBENCH" run "$tmp/$1.f" --cache warm \
+		-o "$tmp/$1.trace" "$FLOWBENCH" run "$tmp/$1.f" --cache keep \
 		--output "$tmp/$1.json" >"$tmp/$1.out" 2>&1 ||
 		{ cat "$tmp/$1.out"; fail "$1: flowbench under strace failed"; }
 }
@@ -166,7 +166,7 @@ assert other > last
 PY
 ok "runtime=1: its ops stop 1 s after it started, the other process's go on"
 # the rates, without strace
-"$FLOWBENCH" run "$tmp/runtime.f" --cache warm --output "$tmp/rates.json" >"$tmp/rates.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/runtime.f" --cache keep --output "$tmp/rates.json" >"$tmp/rates.out" 2>&1 ||
 	{ cat "$tmp/rates.out"; fail "runtime: flowbench failed"; }
 python3 - "$tmp/rates.json" <<'PY' || fail "runtime: rates not over the process's window: $(cat "$tmp/rates.out")"
 import json, sys
@@ -213,7 +213,7 @@ define process name=second,after=first,runtime=1
 run 30
 W
 t0=$(date +%s%N)
-"$FLOWBENCH" run "$tmp/alldone.f" --cache warm --output "$tmp/alldone.json" >"$tmp/alldone.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/alldone.f" --cache keep --output "$tmp/alldone.json" >"$tmp/alldone.out" 2>&1 ||
 	{ cat "$tmp/alldone.out"; fail "alldone: flowbench failed"; }
 t1=$(date +%s%N)
 python3 - "$tmp/alldone.json" "$(((t1 - t0) / 1000000))" <<'PY' || fail "alldone: the run did not end with its last phase: $(cat "$tmp/alldone.out")"

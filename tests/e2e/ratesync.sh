@@ -11,7 +11,7 @@ run_wml() {
 	mkdir -p "$tmp/d$n"
 	sed "s|@DIR@|$tmp/d$n|g" "$tmp/$1.f" >"$tmp/$1.run.f"
 	rc=0
-	"$FLOWBENCH" run --cache warm "$tmp/$1.run.f" >"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
+	"$FLOWBENCH" run --cache keep "$tmp/$1.run.f" >"$tmp/$1.out" 2>"$tmp/$1.err" || rc=$?
 	[ $rc = 0 ] || { cat "$tmp/$1.err" >&2; fail "$1: flowbench exited $rc"; }
 }
 
@@ -209,7 +209,7 @@ W
 n=$((n + 1))
 mkdir -p "$tmp/d$n"
 rc=0
-"$FLOWBENCH" run --cache warm "$tmp/comp.f" >"$tmp/comp.out" 2>"$tmp/comp.err" || rc=$?
+"$FLOWBENCH" run --cache keep "$tmp/comp.f" >"$tmp/comp.out" 2>"$tmp/comp.err" || rc=$?
 {
 	[ $rc = 0 ] || { cat "$tmp/comp.err" >&2; fail "comp: flowbench exited $rc"; }
 	[ "$(breakdown_field "$tmp/comp.out" c.d ops)" = 6 ] || fail "composite: c.d != 6 ops"
@@ -241,7 +241,7 @@ define process name=p2 {
 run 60
 W
 mkdir -p "$tmp/stuck"
-"$FLOWBENCH" run --cache warm "$tmp/stuck.f" >"$tmp/stuck.out" 2>"$tmp/stuck.err" &
+"$FLOWBENCH" run --cache keep "$tmp/stuck.f" >"$tmp/stuck.out" 2>"$tmp/stuck.err" &
 pid=$!
 # once the run is on (whatever start-up takes on a busy machine), and
 # its threads had time to block

@@ -65,7 +65,7 @@ ok "refuses an unknown format version and writes nothing"
 need python3
 for x in a b; do
 	mkdir "$tmp/d$x"
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/d$x" \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp/d$x" \
 		-D filesize=16m -D nthreads=$([ $x = a ] && echo 1 || echo 2) \
 		--runtime 1 --repeat 3 --interval 0.5 --output "$tmp/$x.json" \
 		>"$tmp/run.out" 2>"$tmp/err" || { cat "$tmp/err"; fail "run $x failed"; }
@@ -240,7 +240,7 @@ ok "CPU and disks: each run's workers, master and devices as the results files h
 
 # One run without intervals: each flowop is one point, so no chart of it.
 mkdir "$tmp/d1"
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp/d1" -D filesize=16m \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp/d1" -D filesize=16m \
 	-D nthreads=1 --runtime 1 --output "$tmp/one.json" >"$tmp/run.out" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "a single run failed"; }
 "$FLOWBENCH" report "$tmp/one.json" -o "$tmp/one.html"

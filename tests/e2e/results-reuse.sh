@@ -11,7 +11,7 @@ need python3
 
 wl=$WORKLOADS/randomrw.f
 run() {
-	"$FLOWBENCH" run "$wl" -D dir="$tmp" -D nthreads=1 --cache warm --runtime 1 "$@"
+	"$FLOWBENCH" run "$wl" -D dir="$tmp" -D nthreads=1 --cache keep --runtime 1 "$@"
 }
 run -D filesize=8m --repeat 3 --output "$tmp/a.yaml" --output "$tmp/a.json" \
 	>"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "run --repeat 3 failed"; }

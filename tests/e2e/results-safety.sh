@@ -81,7 +81,7 @@ ok "report -o refuses $(echo "$kinds" | sed 's/[a-z]*://g; s/ a /, a /g'): each 
 
 refused_run() {
 	rc=0
-	fb run "$tmp/tiny.f" --cache warm --output "$1" >"$tmp/out" 2>&1 || rc=$?
+	fb run "$tmp/tiny.f" --cache keep --output "$1" >"$tmp/out" 2>&1 || rc=$?
 	[ $rc -eq 1 ] || fail "run --output $1 ($2): exit $rc, not 1: $(cat "$tmp/out")"
 	grep -qF "refusing to write results to $1: it is $2, not a regular file" "$tmp/out" ||
 		fail "run --output $1: no clear refusal: $(cat "$tmp/out")"
@@ -101,7 +101,7 @@ late=$tmp/late
 for secs in 3 12 48; do
 	rm -rf "$late"
 	mkdir "$late"
-	fb run "$tmp/tiny.f" --cache warm --runtime $secs --output "$late/link.json" \
+	fb run "$tmp/tiny.f" --cache keep --runtime $secs --output "$late/link.json" \
 		--output "$late/fifo.yaml" >"$tmp/lout" 2>&1 &
 	pid=$! bg_pids=$!
 	wait_running "$tmp/lout" "$pid"
@@ -130,7 +130,7 @@ hl=$tmp/hardlink
 mkdir "$hl"
 echo "old results" >"$hl/a.json"
 ln "$hl/a.json" "$hl/b.json"
-fb run "$tmp/tiny.f" --cache warm --output "$hl/a.json" >"$tmp/hout" 2>&1 ||
+fb run "$tmp/tiny.f" --cache keep --output "$hl/a.json" >"$tmp/hout" 2>&1 ||
 	fail "run over a hard-linked file failed: $(cat "$tmp/hout")"
 python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["status"] == "ok"' "$hl/a.json" ||
 	fail "a.json does not hold the results"
@@ -155,13 +155,13 @@ first_error() {
 }
 rc=0
 : >"$tmp/afile"
-fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/afile/missing" -D filesize=1m --cache warm \
+fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/afile/missing" -D filesize=1m --cache keep \
 	--runtime 1 --output "$tmp/e1.json" >"$tmp/e1out" 2>&1 || rc=$?
 [ $rc -eq 1 ] || fail "preflight refusal: exit $rc: $(cat "$tmp/e1out")"
 mkdir -p "$tmp/foreign/largefile1"
 echo "not flowbench's" >"$tmp/foreign/largefile1/data"
 rc=0
-fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/foreign" -D filesize=1m --cache warm \
+fb run "$WORKLOADS/randomrw.f" -D dir="$tmp/foreign" -D filesize=1m --cache keep \
 	--runtime 1 --output "$tmp/e2.yaml" >"$tmp/e2out" 2>&1 || rc=$?
 [ $rc -eq 1 ] || fail "fileset refusal: exit $rc: $(cat "$tmp/e2out")"
 "$YAML2JSON" "$tmp/e2.yaml" >"$tmp/e2.json" || fail "e2.yaml is not valid YAML"

@@ -98,7 +98,7 @@ case_one() {
 d1=$tmp/one
 rm -rf "$d1"
 mkdir "$d1"
-traced "$tmp/o1" run "$tmp/tiny.f" --cache warm --output "$d1/r.json"
+traced "$tmp/o1" run "$tmp/tiny.f" --cache keep --output "$d1/r.json"
 wait_temp "$d1"
 signal INT
 finish
@@ -121,7 +121,7 @@ mkdir "$d2"
 echo "previous results" >"$d2/r.json"
 echo "previous results" >"$d2/r.yaml"
 held=1..2
-traced "$tmp/o2" run "$tmp/tiny.f" --cache warm --output "$d2/r.json" --output "$d2/r.yaml"
+traced "$tmp/o2" run "$tmp/tiny.f" --cache keep --output "$d2/r.json" --output "$d2/r.yaml"
 held=1
 wait_temp "$d2"
 signal INT

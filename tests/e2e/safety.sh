@@ -8,7 +8,7 @@ need strace
 
 echo "precious" >"$tmp/foreign.txt"
 run() {
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$1" \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$1" \
 		-D filesize=8m -D nthreads=1 -D runtime=1
 }
 # traced_run N: run in $tmp under strace (writes to $tmp/tN, output to
@@ -16,7 +16,7 @@ run() {
 traced_run() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -qq -e trace=write,pwrite64 -s 0 -o "$tmp/t$1" \
-		"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm \
+		"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep \
 		-D dir="$tmp" -D filesize=8m -D nthreads=1 -D runtime=1 \
 		>"$tmp/out$1" 2>&1 || { cat "$tmp/out$1"; fail "run $1 failed"; }
 }

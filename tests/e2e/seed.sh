@@ -11,7 +11,7 @@ define file name=f,path=$dir,size=4m,prealloc,reuse
 define process name=p { thread name=t { flowop read name=r,filename=f,iosize=4k,random } }
 run 1
 WML
-"$FLOWBENCH" run "$tmp/seed.f" -D dir="$tmp" --cache warm >"$tmp/out0" 2>&1 ||
+"$FLOWBENCH" run "$tmp/seed.f" -D dir="$tmp" --cache keep >"$tmp/out0" 2>&1 ||
 	{ cat "$tmp/out0"; fail "first run failed"; }
 grep -Eq 'Seed: [0-9]+ \(repeat this run.s random choices with --seed [0-9]+\)' "$tmp/out0" ||
 	fail "a run without --seed does not print its seed"
@@ -21,7 +21,7 @@ ok "a run without --seed prints the seed it chose"
 offsets() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -ff -qq -s 0 -e trace=pread64 -o "$tmp/tr$1" \
-		"$FLOWBENCH" run "$tmp/seed.f" -D dir="$tmp" --cache warm --seed "$2" \
+		"$FLOWBENCH" run "$tmp/seed.f" -D dir="$tmp" --cache keep --seed "$2" \
 		--runtime 0.3 >/dev/null 2>&1 || fail "run with --seed $2 failed"
 	cat "$tmp/tr$1".* | sed -n 's/^pread64([0-9]*, .*, 4096, \([0-9]*\)).*/\1/p' | head -50
 }

@@ -56,7 +56,7 @@ no_workers_left() {
 	fi
 }
 
-rw="$WORKLOADS/randomrw.f --cache warm -D dir=$tmp -D filesize=8m -D nthreads=2"
+rw="$WORKLOADS/randomrw.f --cache keep -D dir=$tmp -D filesize=8m -D nthreads=2"
 
 for sig in INT TERM; do
 	want=$([ $sig = INT ] && echo 130 || echo 143)
@@ -352,7 +352,7 @@ define process name=p {
 }
 run 1
 W
-	start "$tmp/prealloc.out" "$tmp/prealloc.f" --cache warm
+	start "$tmp/prealloc.out" "$tmp/prealloc.f" --cache keep
 	wait_log "$tmp/prealloc.out" 'Pre-allocating files'
 	kill -INT "$pid"
 	t0=$(now_ms)
@@ -374,7 +374,7 @@ W
 	# gets the workers' grace, then is named and killed (runtime/base/helper.h)
 	for sig in INT TERM; do
 		want=$([ $sig = INT ] && echo 130 || echo 143)
-		start "$tmp/pstop.out" "$tmp/prealloc.f" --cache warm
+		start "$tmp/pstop.out" "$tmp/prealloc.f" --cache keep
 		wait_log "$tmp/pstop.out" 'Pre-allocating files'
 		i=0
 		until cpid=$(pgrep -P "$pid" | head -1) && [ -n "$cpid" ]; do

@@ -41,7 +41,7 @@ cancel_calls() {
 	mkdir -p "$tmp/cg" "$tmp/data"
 	valgrind --tool=callgrind --toggle-collect=thread_main \
 		--callgrind-out-file="$tmp/cg/cg.%p" "$FLOWBENCH" run "$tmp/loop.f" \
-		--cache warm -D dir="$tmp/data" -D nthreads="$1" \
+		--cache keep -D dir="$tmp/data" -D nthreads="$1" \
 		>"$tmp/out.$1" 2>"$tmp/err.$1" ||
 		{ cat "$tmp/out.$1" "$tmp/err.$1"; fail "$1 thread(s): flowbench under callgrind failed"; }
 	grep -q 'Pre-allocated 200 of 200 files' "$tmp/out.$1" ||
@@ -85,7 +85,7 @@ run 1
 W
 mkdir -p "$tmp/small"
 if unshare -m sh -c 'mount -t tmpfs -o size=8m,nr_inodes=64 tmpfs "$1" || exit 77
-		     "$2" run "$3" --cache warm -D dir="$1" --output "$4" >"$5" 2>&1
+		     "$2" run "$3" --cache keep -D dir="$1" --output "$4" >"$5" 2>&1
 		     echo $? >"$6"' sh "$tmp/small" "$FLOWBENCH" "$tmp/full.f" \
 		"$tmp/full.json" "$tmp/full.out" "$tmp/full.rc" 2>/dev/null &&
 	[ -s "$tmp/full.rc" ]; then

@@ -23,7 +23,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 traced() {
 	n=$1; w=$2; shift 2
 	strace -ff -qq -e trace=mmap,madvise,futex,clone,clone3 -o "$tmp/$n.tr" \
-		"$FLOWBENCH" run "$tmp/$w.f" --cache warm "$@" >"$tmp/$n.out" 2>&1 ||
+		"$FLOWBENCH" run "$tmp/$w.f" --cache keep "$@" >"$tmp/$n.out" 2>&1 ||
 		{ cat "$tmp/$n.out"; fail "$n: run failed"; }
 }
 

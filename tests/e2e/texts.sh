@@ -24,7 +24,7 @@ define process name=p {
 }
 run 1
 W
-"$FLOWBENCH" run "$tmp/one.f" --cache warm >"$tmp/one.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/one.f" --cache keep >"$tmp/one.out" 2>&1 ||
 	{ cat "$tmp/one.out"; fail "a run of one file failed"; }
 grep -q "one populated: 1 file, " "$tmp/one.out" || fail "not '1 file': $(grep populated "$tmp/one.out")"
 grep -q "Pre-allocated 1 of 1 file (" "$tmp/one.out" || fail "not '1 of 1 file': $(grep Pre-allocated "$tmp/one.out")"
@@ -52,18 +52,18 @@ define process name=p,instances=1e0 {
 }
 run 2e-1
 W
-"$FLOWBENCH" run "$tmp/exp.f" --cache warm >"$tmp/exp.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/exp.f" --cache keep >"$tmp/exp.out" 2>&1 ||
 	{ cat "$tmp/exp.out"; fail "a script with exponents failed"; }
 grep -q "Run took 0.2" "$tmp/exp.out" || fail "run 2e-1 did not run 0.2 s: $(grep 'Run took' "$tmp/exp.out")"
 sed 's/instances=1e0/instances=1.5e0/' "$tmp/exp.f" >"$tmp/exp2.f"
 rc=0
-"$FLOWBENCH" run "$tmp/exp2.f" --cache warm >"$tmp/exp2.out" 2>&1 || rc=$?
+"$FLOWBENCH" run "$tmp/exp2.f" --cache keep >"$tmp/exp2.out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || fail "instances=1.5e0: exit $rc, not 1"
 grep -q "exp2.f:2:33: attribute 'instances' needs a whole number, not 1.5" "$tmp/exp2.out" ||
 	fail "instances=1.5e0: $(cat "$tmp/exp2.out")"
 sed 's/instances=1e0/instances=1e19/' "$tmp/exp.f" >"$tmp/exp3.f"
 rc=0
-"$FLOWBENCH" run "$tmp/exp3.f" --cache warm >"$tmp/exp3.out" 2>&1 || rc=$?
+"$FLOWBENCH" run "$tmp/exp3.f" --cache keep >"$tmp/exp3.out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q "exp3.f:2:33: number '1e19' is too large" "$tmp/exp3.out" ||
 	fail "instances=1e19: exit $rc: $(cat "$tmp/exp3.out")"
 ok "WML numbers take exponents: size=8e3, iosize=4e3, instances=1e0, run 2e-1; 1.5e0 needs a whole number, 1e19 is too large"

@@ -20,7 +20,7 @@ vg() {
 	if ! valgrind --leak-check=full --errors-for-leak-kinds=definite \
 		--error-exitcode=99 --trace-children=yes \
 		--log-file="$tmp/$name.vg.%p" \
-		"$FLOWBENCH" run "$@" --cache warm -D dir="$tmp/$name" -D runtime=1 \
+		"$FLOWBENCH" run "$@" --cache keep -D dir="$tmp/$name" -D runtime=1 \
 		>"$tmp/$name.out" 2>"$tmp/$name.err"; then
 		cat "$tmp/$name.err" "$tmp/$name".vg.*
 		fail "$name: flowbench under valgrind exited non-zero"

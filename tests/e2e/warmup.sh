@@ -11,13 +11,13 @@ need python3
 
 out=$tmp/out
 trace=$tmp/strace
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 --runtime 1 >/dev/null 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "first run failed"; }
 
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -ff -qq -s 0 -e trace=pread64,pwrite64 -o "$trace" \
-	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+	"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 --runtime 2 --warmup 1 \
 	--output "$tmp/r.json" >"$out" 2>"$tmp/err" ||
 	{ cat "$tmp/err" "$out"; fail "flowbench --warmup under strace failed"; }
@@ -55,21 +55,21 @@ define process name=p {
 run 5
 F
 st=0
-"$FLOWBENCH" run "$tmp/short.f" --cache warm --warmup 2 >"$out" 2>&1 || st=$?
+"$FLOWBENCH" run "$tmp/short.f" --cache keep --warmup 2 >"$out" 2>&1 || st=$?
 [ "$st" -eq 1 ] || fail "a run ending during the warm-up exited $st: $(cat "$out")"
 grep -q 'ended during the warm-up' "$out" || fail "no clear error: $(cat "$out")"
 ok "a run that ends during the warm-up is an error"
 
 # the status line: on a terminal only
 if command -v script >/dev/null 2>&1; then
-	script -qec "\"$FLOWBENCH\" run \"$WORKLOADS/randomrw.f\" --cache warm -D dir=\"$tmp\" -D filesize=16m -D nthreads=1 --runtime 2 --warmup 1" /dev/null >"$tmp/tty" 2>&1 ||
+	script -qec "\"$FLOWBENCH\" run \"$WORKLOADS/randomrw.f\" --cache keep -D dir=\"$tmp\" -D filesize=16m -D nthreads=1 --runtime 2 --warmup 1" /dev/null >"$tmp/tty" 2>&1 ||
 		fail "run under script(1) failed: $(cat "$tmp/tty")"
 	grep -aq 'warming up: ' "$tmp/tty" || fail "no warm-up status on a terminal"
 	grep -aEq 'running: [0-9]+/2 s, [0-9]+ s left, [0-9]+ ops/s' "$tmp/tty" ||
 		fail "no running status on a terminal: $(cat -v "$tmp/tty")"
 	ok "status line shown on a terminal"
 fi
-"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache warm -D dir="$tmp" \
+"$FLOWBENCH" run "$WORKLOADS/randomrw.f" --cache keep -D dir="$tmp" \
 	-D filesize=16m -D nthreads=1 --runtime 2 --warmup 1 >"$out" 2>&1 </dev/null ||
 	fail "plain run failed"
 if grep -aEq 'running: |warming up: ' "$out" || grep -aq "$(printf '\r')" "$out"; then

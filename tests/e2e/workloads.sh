@@ -143,7 +143,7 @@ for f in "$WORKLOADS"/*.f; do
 	done
 	set +e
 	# shellcheck disable=SC2086 # word splitting of $args is intended
-	$to "$FLOWBENCH" run "$f" $args --runtime 2 --cache warm >"$d.out" 2>"$d.err" </dev/null
+	$to "$FLOWBENCH" run "$f" $args --runtime 2 --cache keep >"$d.out" 2>"$d.err" </dev/null
 	rc=$?
 	set -e
 	rm -rf "$d"

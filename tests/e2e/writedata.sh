@@ -44,7 +44,7 @@ import_run() {
 	printf "[j]\nfilename=%s/%s.data\n$2" "$tmp" "$1" >"$tmp/$1.fio"
 	"$FLOWBENCH" import-fio ${LENIENT:-} "$tmp/$1.fio" >"$tmp/$1.f" 2>"$tmp/$1.err" ||
 		{ cat "$tmp/$1.err"; fail "$1: import failed"; }
-	"$FLOWBENCH" run "$tmp/$1.f" --cache warm >"$tmp/$1.out" 2>&1 ||
+	"$FLOWBENCH" run "$tmp/$1.f" --cache keep >"$tmp/$1.out" 2>&1 ||
 		{ cat "$tmp/$1.out"; fail "$1: the run failed"; }
 	ln -s "$tmp/$1.data/00000001/00000001" "$tmp/$1.w"
 	[ -s "$tmp/$1.w" ] || fail "$1: no file $tmp/$1.w"
@@ -64,7 +64,7 @@ define process name=p
 }
 run 30
 EOT
-"$FLOWBENCH" run "$tmp/plain.f" --cache warm >"$tmp/plain.out" 2>&1 ||
+"$FLOWBENCH" run "$tmp/plain.f" --cache keep >"$tmp/plain.out" 2>&1 ||
 	{ cat "$tmp/plain.out"; fail "plain: the run failed"; }
 f=$(find "$tmp/plain" -type f -name '0*' | head -1)
 python3 - "$f" <<'EOF' || fail "plain: the file is not flowbench's pattern"

@@ -323,6 +323,11 @@ static void describe(struct results *r, struct fixture *f)
 	static char *const argv[] = { "flowbench", "run", "w.f", "-D", "n=\"true\"" };
 	static const struct res_define defs[] = { { "n", "true" }, { "size", "64m" } };
 	static struct res_var vars[3];
+	/* a warm fill that left 3/4 of 4 MiB in two files resident */
+	struct cache_report cache = { .mode = CACHE_WARM, .text = "warm: 2 files",
+				      .filled = true, .files = 2, .bytes = 4194304,
+				      .resident_known = true, .resident = 3145728,
+				      .not_evicted = 4096 };
 
 	vars[0] = (struct res_var){ "dir", { .kind = PV_STRING, .u.s = "/tmp/x" } };
 	vars[1] = (struct res_var){ "filesize", { .kind = PV_INT, .u.i = 67108864 } };
@@ -336,14 +341,14 @@ static void describe(struct results *r, struct fixture *f)
 	r->defines = defs;
 	r->ndefines = 2;
 	r->seed = f->p.seed;
-	results_capture_env(r, &f->p, "warm (not flushed)", true, 24.5, -12.5);
+	results_capture_env(r, &f->p, &cache, true, 24.5, -12.5);
 }
 
 START_TEST(test_json_document)
 {
 	struct fixture f;
 	struct results r;
-	json_t *root, *runs, *fo, *agg;
+	json_t *root, *runs, *fo, *agg, *cache;
 
 	fixture_init(&f);
 	three_runs(&f, &r);
@@ -363,8 +368,16 @@ START_TEST(test_json_document)
 		json_object_get(json_object_get(root, "workload"), "variables"), "on")));
 	ck_assert_str_eq(json_string_value(json_object_get(
 		json_object_get(json_object_get(root, "workload"), "defines"), "size")), "64m");
-	ck_assert_str_eq(json_string_value(json_object_get(
-		json_object_get(root, "environment"), "cache")), "warm (not flushed)");
+	cache = json_object_get(json_object_get(root, "environment"), "cache");
+	ck_assert_str_eq(json_string_value(json_object_get(cache, "state")), "warm");
+	ck_assert_str_eq(json_string_value(json_object_get(cache, "method")), "warm: 2 files");
+	ck_assert_str_eq(json_string_value(json_object_get(cache, "filled_by")),
+			 "sequential 64 KiB reads after fdatasync and POSIX_FADV_DONTNEED");
+	ck_assert_int_eq(json_integer_value(json_object_get(cache, "files")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(cache, "bytes")), 4194304);
+	ck_assert_int_eq(json_integer_value(json_object_get(cache, "resident_bytes")), 3145728);
+	ck_assert(json_real_value(json_object_get(cache, "resident_pct")) == 75.0);
+	ck_assert_int_eq(json_integer_value(json_object_get(cache, "not_evicted_bytes")), 4096);
 	/* the clock's read cost is the run's calibrated figure, not re-measured */
 	ck_assert(json_real_value(json_object_get(json_object_get(
 		json_object_get(root, "environment"), "clock"), "read_cost_ns")) == 24.5);

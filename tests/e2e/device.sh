@@ -7,7 +7,8 @@
 # is held by a device-mapper device (dmsetup, where it works) or by
 # another program (O_EXCL); --destroy-data lets a signature go, never a
 # mount.  A named blank device is written inside its region, one pwrite
-# per op counted (strace).  flowbench check says the same before anything
+# per op counted (strace); directio is aligned to the device's logical
+# block size (BLKSSZGET).  flowbench check says the same before anything
 # is opened for writing, and directory or name flowops on a device are
 # errors at compile time.  Skips (77) when not root or without loop devices.
 . "$(dirname "$0")/lib.sh"
@@ -114,6 +115,26 @@ awk -F', ' '/pwrite64/ { o = $NF; sub(/\).*/, "", o); o += 0; if (o < 8388608 ||
 	END { exit bad > 0 }' "$tmp/write.st" || fail "write: a pwrite outside [8 MiB, 24 MiB)"
 [ "$(sum "$blank")" != "$before" ] || fail "write: the device is unchanged"
 echo "write: 200 ops = 200 pwrite64 calls, all in the device's region"
+
+# ---- O_DIRECT: aligned to the device's own logical block size ----
+if big=$(truncate -s 16M "$tmp/big.img" && losetup -f --show --sector-size 4096 "$tmp/big.img"); then
+	echo "$big" >>"$tmp/loops"
+	for sz in 512 4k; do
+		cat >"$tmp/dio$sz.f" <<F
+define device name=d,path=$big
+define process name=p { thread name=t {
+  flowop read name=io,filesetname=d,iosize=$sz,random,directio
+  flowop finishoncount name=fin,value=50 } }
+run 20
+F
+		run_named "dio$sz" "$tmp/dio$sz.f" --cache warm
+	done
+	expect_failed dio512 "multiples of 4096 bytes (the logical block size of the device $big), but iosize is 512"
+	[ "$(breakdown_field "$tmp/dio4k.out" io ops)" = 50 ] || { cat "$tmp/dio4k.out"; fail "dio4k: not 50 ops"; }
+	echo "directio: 512-byte reads refused on a 4096-byte-sector device, 4 KiB ones run"
+else
+	echo "skipped: directio on a 4096-byte-sector loop device (losetup --sector-size failed)"
+fi
 
 # ---- signatures ----
 sig=$(mkloop sig 32M)

@@ -128,8 +128,8 @@ define process name=p { thread name=t {
 run 20
 F
 		run_named "dio$sz" "$tmp/dio$sz.f" --cache warm
+		[ $sz = 4k ] || expect_failed dio512 "multiples of 4096 bytes (the logical block size of the device $big), but iosize is 512"
 	done
-	expect_failed dio512 "multiples of 4096 bytes (the logical block size of the device $big), but iosize is 512"
 	[ "$(breakdown_field "$tmp/dio4k.out" io ops)" = 50 ] || { cat "$tmp/dio4k.out"; fail "dio4k: not 50 ops"; }
 	echo "directio: 512-byte reads refused on a 4096-byte-sector device, 4 KiB ones run"
 else

@@ -116,6 +116,27 @@ awk -F', ' '/pwrite64/ { o = $NF; sub(/\).*/, "", o); o += 0; if (o < 8388608 ||
 [ "$(sum "$blank")" != "$before" ] || fail "write: the device is unchanged"
 echo "write: 200 ops = 200 pwrite64 calls, all in the device's region"
 
+# ---- import-fio: a device job is a job on the device ----
+cat >"$tmp/job.fio" <<F
+[w]
+filename=$blank
+rw=randwrite
+bs=4k
+size=4m
+offset=8m
+number_ios=100
+F
+run_named fio "$tmp/job.fio" --cache warm
+expect_failed fio "--write-device $blank"
+strace -f -qq -e trace=pwrite64 -o "$tmp/fio.st" \
+	"$FLOWBENCH" run "$tmp/job.fio" --cache warm --write-device "$blank" >"$tmp/fio.out" 2>&1 ||
+	{ cat "$tmp/fio.out"; fail "fio: run failed"; }
+calls=$(grep -c 'pwrite64(.*, 4096, [0-9]*) = 4096' "$tmp/fio.st")
+[ "$calls" = 100 ] || { cat "$tmp/fio.out"; fail "fio: $calls pwrite64 calls, not 100"; }
+awk -F', ' '/pwrite64/ { o = $NF; sub(/\).*/, "", o); o += 0; if (o < 8388608 || o + 4096 > 12582912) bad++ }
+	END { exit bad > 0 }' "$tmp/fio.st" || fail "fio: a pwrite outside [8 MiB, 12 MiB)"
+echo "import-fio: filename=$blank offset=8m size=4m: 100 writes, all in [8 MiB, 12 MiB), only with --write-device"
+
 # ---- O_DIRECT: aligned to the device's own logical block size ----
 if big=$(truncate -s 16M "$tmp/big.img" && losetup -f --show --sector-size 4096 "$tmp/big.img"); then
 	echo "$big" >>"$tmp/loops"

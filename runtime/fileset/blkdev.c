@@ -224,7 +224,7 @@ static void system_devices(struct devset *s)
 }
 
 /* A field of mountinfo or /proc/swaps with its \040 escapes undone, in place. */
-static void unescape(char *s)
+static void mi_unescape(char *s)
 {
 	char *o = s;
 
@@ -277,10 +277,10 @@ static int mounted(const struct devset *s, char *where, size_t len)
 		}
 		if (!fields[2] || !fields[4])
 			continue;
-		unescape(fields[4]);
+		mi_unescape(fields[4]);
 		for (int i = 0; i < s->n && hit < 0; i++)
 			if ((parse_devno(fields[2], &d) == 0 && d == s->dev[i]) ||
-			    (source && (unescape(source), path_dev(source, &d)) && d == s->dev[i])) {
+			    (source && (mi_unescape(source), path_dev(source, &d)) && d == s->dev[i])) {
 				hit = i;
 				snprintf(where, len, "%s", fields[4]);
 			}
@@ -307,7 +307,7 @@ static int swapped(const struct devset *s)
 		dev_t d;
 
 		line[strcspn(line, " \t\n")] = '\0';
-		unescape(line);
+		mi_unescape(line);
 		for (int i = 0; i < s->n && hit < 0; i++)
 			if (path_dev(line, &d) && d == s->dev[i])
 				hit = i;

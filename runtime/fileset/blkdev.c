@@ -387,7 +387,7 @@ int blkdev_lookup(const char *path, struct blkdev *d, char *why, size_t len)
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
-	fmt(d->path, sizeof(d->path), "%s", path);
+	d->path = path;
 	if (stat(path, &st) < 0) {
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return -1;

@@ -36,13 +36,13 @@ struct blkdev {
 	unsigned lbs, pbs;        /* logical and physical block sizes */
 	char name[64];            /* the kernel's name (loop3, sdb1) */
 	char disk[64];            /* the whole disk's name (= name for a disk) */
-	char path[PATH_MAX];      /* as the workload names it */
+	const char *path;         /* as the workload names it (the caller's string) */
 };
 
 /*
  * What `path` is (stat, following links): a block device, its numbers,
- * size and block sizes read from sysfs; d->fd stays -1.  0, or -1 with
- * the reason in why.
+ * size and block sizes read from sysfs; d->fd stays -1 and d->path is
+ * `path` itself (it must outlive d).  0, or -1 with the reason in why.
  */
 int blkdev_lookup(const char *path, struct blkdev *d, char *why, size_t len);
 

@@ -274,6 +274,30 @@ static int set_force(struct cli_args *args, const char *opt, const char *v,
 	return 0;
 }
 
+/* --write-device DEV, --destroy-data DEV: repeatable, kept as written. */
+static int add_device(struct cli_args *args, const char *opt, const char *v,
+		      FILE *err)
+{
+	bool destroy = strcmp(opt, "--destroy-data") == 0;
+	const char ***list = destroy ? &args->destroy_devices : &args->write_devices;
+	int *n = destroy ? &args->ndestroy_devices : &args->nwrite_devices;
+	const char **l;
+
+	if (v[0] != '/') {
+		fprintf(err, "flowbench: error: %s %s: name the device by its absolute "
+			"path (/dev/sdb)\n", opt, v);
+		return -1;
+	}
+	l = realloc(*list, (size_t)(*n + 1) * sizeof(*l));
+	if (!l) {
+		fprintf(err, "flowbench: error: out of memory\n");
+		return -1;
+	}
+	*list = l;
+	l[(*n)++] = v;
+	return 0;
+}
+
 static int set_shared_files(struct cli_args *args, const char *opt, const char *v,
 			    FILE *err)
 {
@@ -544,6 +568,17 @@ static const struct cli_option options[] = {
 	  "removed or reused, what was there before stays, whatever its name, "
 	  "and a numbered entry the tree needs that was there stops the run; "
 	  "/, home and system directories stay refused", NULL, NULL },
+	{ "--write-device", 0, "DEV", WORKLOAD_CMDS, add_device,
+	  "let the workload write to block device DEV (a `define device` or an fio "
+	  "job's filename=/dev/...; repeat for several); it is still refused, with "
+	  "the reason, when DEV or anything on it is mounted, swap, a member of an "
+	  "LVM, MD or dm device, held by another program, holds the running "
+	  "system, or holds a file system, partition table, RAID or LVM signature "
+	  "(see --destroy-data). Reading a device needs no option", NULL, NULL },
+	{ "--destroy-data", 0, "DEV", WORKLOAD_CMDS, add_device,
+	  "with --write-device DEV: DEV's file system, partition table or other "
+	  "signature may be written over (its data is lost); every other refusal "
+	  "stays", NULL, NULL },
 	{ "--fio", 0, NULL, WORKLOAD_CMDS, set_fio_args,
 	  "FIO-ARGS...: the rest of the line is an fio command line (--name=a --rw=randread "
 	  "--bs=4k ..., job files among it), imported as by import-fio and run "
@@ -1041,6 +1076,12 @@ void cli_args_free(struct cli_args *args)
 	free(args->outputs);
 	args->outputs = NULL;
 	args->noutputs = 0;
+	free(args->write_devices);
+	args->write_devices = NULL;
+	args->nwrite_devices = 0;
+	free(args->destroy_devices);
+	args->destroy_devices = NULL;
+	args->ndestroy_devices = 0;
 	free(args->fio_words);
 	args->fio_words = NULL;
 	args->nfio_words = 0;

@@ -68,6 +68,10 @@ struct cli_args {
 	double interval_s;        /* --interval: 0 unless given */
 	const char **outputs;     /* --output FILE (.json/.yaml/.yml), malloc'ed */
 	int noutputs;
+	const char **write_devices;   /* --write-device DEV, malloc'ed */
+	int nwrite_devices;
+	const char **destroy_devices; /* --destroy-data DEV, malloc'ed */
+	int ndestroy_devices;
 	bool fio_lenient;         /* import-fio --lenient: NOT IMPORTED comments */
 	int *fio_words;           /* argv indices of fio's words (malloc'ed): import-fio's
 				     operands and unknown options, or all after run --fio */

@@ -26,6 +26,7 @@
 #include "runtime/base/log.h"
 #include "compare/commands.h"
 #include "runtime/engine/preflight.h"
+#include "runtime/fileset/devtarget.h"
 #include "runtime/measure/oplog.h"
 #include "runtime/results/session.h"
 #include "plan/oom.h"
@@ -204,6 +205,11 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 		return 1;
 	}
 	w->fe.plan.oplog = args->oplog;     /* --log-*: the command line's logs */
+	/* --write-device, --destroy-data: which devices may be written (blkdev.h) */
+	w->fe.plan.write_devices = args->write_devices;
+	w->fe.plan.nwrite_devices = args->nwrite_devices;
+	w->fe.plan.destroy_devices = args->destroy_devices;
+	w->fe.plan.ndestroy_devices = args->ndestroy_devices;
 	if (!w->fe.plan.has_run && !ends_with_quit(&w->fe.plan)) {
 		log_error("%s: the script has no 'run' command: nothing to do "
 			  "(add 'run SECONDS' or pass --runtime SECONDS)", w->path);
@@ -405,6 +411,9 @@ static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 		print_summary(&w.fe.plan);
 		print_choices(&w.fe.plan);
 		status = print_footprint(&w.fe.plan);
+		/* what a run would refuse to write, found before anything is written */
+		if (devtarget_check(&w.fe.plan, stdout) > 0)
+			status = 1;
 		oplog_describe(stdout, &w.fe.plan);
 	}
 	workload_free(&w);

@@ -1526,6 +1526,7 @@ static const struct attr_spec aioread_attrs[] = {
 /* aiowrite under --compat filebench: recorded at submission. */
 static const struct flowop_ops fo_aiowrite_fb = {
 	.name = "aiowrite",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_AIO,
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
@@ -1540,6 +1541,7 @@ static const struct flowop_ops fo_aiowrite_fb = {
 
 static const struct flowop_ops fo_aiowrite = {
 	.name = "aiowrite",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_AIO,
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = aiowrite_attrs,
@@ -1555,6 +1557,7 @@ static const struct flowop_ops fo_aiowrite = {
 
 static const struct flowop_ops fo_aioread = {
 	.name = "aioread",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_AIO,
 	.rw = FLOWOP_RW_READ,
 	.attrs = aioread_attrs,

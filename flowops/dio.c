@@ -18,7 +18,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 /* A positive number from a one-line sysfs file, or 0. */
@@ -66,6 +68,27 @@ static uint32_t sysfs_block_size(unsigned maj, unsigned min, char *dev, size_t l
 	return lbs;
 }
 
+/*
+ * A block device itself (`define device`): its own logical block size,
+ * from BLKSSZGET on the open device, else from sysfs by its number (the
+ * statx of a device node describes the node's file system, not it).
+ */
+static void blkdev_align(int fd, const struct statx *sx, const char *path,
+			 struct dio_align *a)
+{
+	char ignored[64];
+	int lbs = 0;
+
+	if (fd < 0 || ioctl(fd, BLKSSZGET, &lbs) < 0 || lbs <= 0)
+		lbs = (int)sysfs_block_size(sx->stx_rdev_major, sx->stx_rdev_minor,
+					    ignored, sizeof(ignored));
+	snprintf(a->dev, sizeof(a->dev), "%s", path ? path : "the device");
+	a->src = DIO_BLKDEV;
+	a->offset_align = a->mem_align = lbs > 0 ? (uint32_t)lbs : 512;
+	if (lbs <= 0)
+		a->src = DIO_ASSUMED;
+}
+
 void dio_probe(int fd, const char *path, struct dio_align *a)
 {
 	struct statx sx;
@@ -82,6 +105,10 @@ void dio_probe(int fd, const char *path, struct dio_align *a)
 			a->src = DIO_ASSUMED;
 			a->offset_align = a->mem_align = 512;
 		}
+		return;
+	}
+	if (S_ISBLK(sx.stx_mode)) {
+		blkdev_align(fd, &sx, path, a);
 		return;
 	}
 	lbs = sysfs_block_size(sx.stx_dev_major, sx.stx_dev_minor, a->dev,
@@ -118,6 +145,9 @@ void dio_describe(const struct dio_align *a, const char *path, char *buf,
 		break;
 	case DIO_SYSFS:
 		snprintf(buf, len, "the logical block size of %s", dev);
+		break;
+	case DIO_BLKDEV:
+		snprintf(buf, len, "the logical block size of the device %s", dev);
 		break;
 	default:
 		snprintf(buf, len, "assumed: the device of %s is unknown", path);

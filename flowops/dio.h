@@ -17,6 +17,7 @@ enum dio_source {
 	DIO_NONE,       /* not probed yet, or the probe found nothing */
 	DIO_STATX,      /* statx(STATX_DIOALIGN) of the file (Linux 6.1+) */
 	DIO_SYSFS,      /* the device's queue/logical_block_size */
+	DIO_BLKDEV,     /* a block device itself: BLKSSZGET (or its sysfs size) */
 	DIO_ASSUMED,    /* neither answered: 512 assumed */
 	DIO_UNSUPPORTED,/* statx says the file cannot do direct I/O */
 };

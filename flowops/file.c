@@ -411,10 +411,12 @@ static const struct attr_spec fsyncset_attrs[] = {
 	{ NULL, 0, 0, NULL }
 };
 
-#define FILE_OP(nm, table, fn, val, needs, names)       \
+/* dev: it may work on a block device (`define device`): no names, no paths */
+#define FILE_OP(nm, table, fn, val, needs, names, dev)  \
 	static const struct flowop_ops fo_##nm = {      \
 		.name = #nm,                            \
 		.changes_names = names,                 \
+		.on_device = dev,                       \
 		.cls = FLOWOP_CLASS_IO,                 \
 		.rw = FLOWOP_RW_NONE,                   \
 		.attrs = table,                         \
@@ -426,16 +428,19 @@ static const struct attr_spec fsyncset_attrs[] = {
 		.fini = file_fini,                      \
 	}
 
-FILE_OP(openfile, open_attrs, openfile_run, common_validate_file, file_need, false);
-FILE_OP(createfile, open_attrs, createfile_run, common_validate_file, file_need, true);
-FILE_OP(closefile, slot_attrs, closefile_run, common_validate_slot, file_need, false);
+FILE_OP(openfile, open_attrs, openfile_run, common_validate_file, file_need, false,
+	true);
+FILE_OP(createfile, open_attrs, createfile_run, common_validate_file, file_need, true,
+	false);
+FILE_OP(closefile, slot_attrs, closefile_run, common_validate_slot, file_need, false,
+	true);
 FILE_OP(deletefile, pick_attrs, deletefile_run, common_validate_file_or_fd,
-	deletefile_need, true);
+	deletefile_need, true, false);
 FILE_OP(statfile, pick_attrs, statfile_run, common_validate_file_or_fd, file_need,
-	false);
-FILE_OP(fsync, slot_attrs, fsync_run, common_validate_slot, file_need, false);
+	false, false);
+FILE_OP(fsync, slot_attrs, fsync_run, common_validate_slot, file_need, false, true);
 FILE_OP(fsyncset, fsyncset_attrs, fsyncset_run, common_validate_file, fsyncset_need,
-	false);
+	false, true);
 
 const struct flowop_ops *const flowops_file[] = {
 	&fo_openfile, &fo_createfile, &fo_closefile, &fo_deletefile,

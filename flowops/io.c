@@ -211,6 +211,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	/* a random size starts with a buffer of IO_RANDOM_BUF, grown when a sample needs it */
 	int64_t iosize = iosize_random ? IO_RANDOM_BUF : plan_attr_int(pf, COMMON_IOSIZE, 0);
 	int64_t ws = plan_attr_int(pf, COMMON_WORKINGSET, 0);
+	uint64_t base;
 
 	if (iosize <= 0) {
 		thread_fail(t, "flowop %s: zero iosize", pf->name);
@@ -219,7 +220,12 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 	p->iosize = (uint64_t)iosize;
 	p->bufsize = p->iosize;
 	p->iosize_random = iosize_random;
-	p->workingset = ws > 0 ? (uint64_t)ws : 0;
+	/*
+	 * a device's region starts at dev_base: offsets, the working set's
+	 * end and misalign are the region's (its one entry ends there too)
+	 */
+	base = pf->fileset >= 0 ? t->filesets[pf->fileset].dev_base : 0;
+	p->workingset = ws > 0 ? (uint64_t)ws + base : 0;
 	p->random = plan_attr_bool(pf, IO_RANDOM, false);
 	p->randommap = p->random && plan_attr_bool(pf, IO_RANDOMMAP, false);
 	p->sets_offset = !p->random || plan_attr_bool(pf, IO_SEQFOLLOWS, false);
@@ -231,7 +237,7 @@ static int io_priv_settings(struct fb_thread *t, struct flowop_inst *fi,
 		return FLOWOP_ERROR;
 	}
 	p->oflags = common_open_flags(pf);
-	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0);
+	p->misalign = (uint64_t)plan_attr_int(pf, IO_MISALIGN, 0) + base;
 	p->stride = p->random ? 0 : plan_attr_int(pf, IO_STRIDE, 0);
 	p->wrap = !p->random && !p->stride && plan_attr_bool(pf, IO_WRAP, false);
 	p->seq_rare = p->misalign || p->stride || p->wrap;
@@ -1093,7 +1099,8 @@ static int io_validate_short_reads(const struct plan *p,
 	if (f->fileset < 0 || io->kind != PV_INT || plan_attr_bool(f, IO_RANDOM, false))
 		return 0;
 	fs = &p->filesets[f->fileset];
-	if (fs->size_rv >= 0 || (uint64_t)io->u.i <= fs->size ||
+	/* a device's size is known once it is opened (io_working_set() checks then) */
+	if ((fs->is_device && !fs->size) || fs->size_rv >= 0 || (uint64_t)io->u.i <= fs->size ||
 	    fileset_may_grow(p, f->fileset))
 		return 0;
 	diag_error(d, io->loc,
@@ -1283,8 +1290,9 @@ int io_validate(const struct plan *p, const struct plan_flowop *f,
 		errs += io_validate_short_reads(p, f, d);
 	if (errs == 0 && f->fileset >= 0 && plan_attr_bool(f, IO_RANDOM, false)) {
 		uint64_t wss = ws > 0 ? (uint64_t)ws : p->filesets[f->fileset].size;
+		bool unknown = !wss && p->filesets[f->fileset].is_device;
 
-		if ((uint64_t)iosize + misalign > wss) {
+		if (!unknown && (uint64_t)iosize + misalign > wss) {
 			diag_error(d, f->attr[COMMON_IOSIZE].loc,
 				   "flowop %s: iosize %lld%s is larger than the working set "
 				   "(%llu bytes)", f->name, (long long)iosize,
@@ -1369,6 +1377,7 @@ static const struct attr_spec io_write_attrs[] = {
  */
 static const struct flowop_ops fo_read_filebench = {
 	.name = "read",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
 	.attrs = io_read_attrs,
@@ -1382,6 +1391,7 @@ static const struct flowop_ops fo_read_filebench = {
 
 static const struct flowop_ops fo_write_filebench = {
 	.name = "write",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = io_write_attrs,
@@ -1395,6 +1405,7 @@ static const struct flowop_ops fo_write_filebench = {
 
 static const struct flowop_ops fo_read = {
 	.name = "read",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_READ,
 	.attrs = io_read_attrs,
@@ -1409,6 +1420,7 @@ static const struct flowop_ops fo_read = {
 
 static const struct flowop_ops fo_write = {
 	.name = "write",
+	.on_device = true,
 	.cls = FLOWOP_CLASS_IO,
 	.rw = FLOWOP_RW_WRITE,
 	.attrs = io_write_attrs,

@@ -118,6 +118,7 @@ enum ast_stmt_kind {
 	ST_SET_MODE,         /* set mode quit X | set mode nousestats (words) */
 	ST_DEFINE_FILE,      /* define file attrs               (attrs) */
 	ST_DEFINE_FILESET,   /* define fileset attrs            (attrs) */
+	ST_DEFINE_DEVICE,    /* define device attrs             (attrs) */
 	ST_DEFINE_PROCESS,   /* define process attrs { thread... } (entity) */
 	ST_DEFINE_COMPOSITE, /* define flowop attrs { flowop... } (entity) */
 	ST_DEFINE_RANDVAR,   /* define randvar attrs (1.4 form) (attrs) */

@@ -91,9 +91,23 @@ static const struct entity_attr thread_attrs[] = {
 	{ NULL, 0, 0, ANYWHERE }
 };
 
+/*
+ * `define device`: a block device, the region of it its flowops use.
+ * size and offset take bytes or a percentage of the device ("95%"),
+ * which is known only when the device is opened.
+ */
+static const struct entity_attr device_attrs[] = {
+	{ "name", E_NAME, T_STRING, ANYWHERE },
+	{ "path", E_PATH, T_STRING, ANYWHERE },
+	{ "size", E_SIZE, T_ANY, ANYWHERE },
+	{ "offset", E_OFFSET, T_ANY, ANYWHERE },
+	{ NULL, 0, 0, ANYWHERE }
+};
+
 static const struct entity_attr *const owner_specs[] = {
 	[FOR_FILE] = fileset_attrs,
 	[FOR_FILESET] = fileset_attrs,
+	[FOR_DEVICE] = device_attrs,
 	[FOR_PROCESS] = process_attrs,
 	[FOR_THREAD] = thread_attrs,
 };

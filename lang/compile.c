@@ -359,6 +359,10 @@ static const struct ast_stmt *walk_script(struct compiler *c)
 			remember_define(c, st, &c->files, &c->nfiles,
 					&c->capfiles, "fileset");
 			break;
+		case ST_DEFINE_DEVICE:
+			remember_define(c, st, &c->files, &c->nfiles,
+					&c->capfiles, "device");
+			break;
 		case ST_DEFINE_COMPOSITE:
 			composite_define(c, st);
 			break;
@@ -526,6 +530,7 @@ static void build_run(struct compiler *c, const struct ast_stmt *run)
 		build_fileset(c, &c->files[i]);
 	for (int i = 0; i < c->nprocs; i++)
 		build_process(c, &c->procs[i]);
+	devices_mark_writes(c);
 	if (c->d->errors == 0 && p->nprocs == 0 && p->has_run)
 		diag_error(c->d, run ? run->loc : (struct src_loc){ 0, 0 },
 			   "nothing to run: the script defines no process");

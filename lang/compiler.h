@@ -227,7 +227,7 @@ void defines_check_used(struct compiler *c);
  */
 
 /* The entity an attribute list belongs to: selects its table. */
-enum attrs_owner { FOR_FILE, FOR_FILESET, FOR_PROCESS, FOR_THREAD };
+enum attrs_owner { FOR_FILE, FOR_FILESET, FOR_DEVICE, FOR_PROCESS, FOR_THREAD };
 
 /*
  * Attribute ids of entities other than flowops (a flowop's come from
@@ -242,6 +242,7 @@ enum {
 	/* per-op logs (oplogattrs.c) */
 	E_LATLOG, E_BWLOG, E_IOPSLOG, E_HISTLOG, E_LOGAVGMSEC, E_LOGHISTMSEC,
 	E_LOGHISTCOARSENESS, E_LOGOFFSET, E_LOGSHARED,
+	E_OFFSET,                          /* define device (entities.c) */
 	E_COUNT
 };
 
@@ -305,6 +306,12 @@ void choose_check_total(struct compiler *c, int index, struct src_loc loc,
 
 void composite_define(struct compiler *c, const struct ast_stmt *st);
 void build_fileset(struct compiler *c, const struct pending *pd);
+/*
+ * A device some flowop may write through: one naming it, or a writing
+ * flowop given only fd= in a thread that opens it (its slot may hold
+ * the device).  Sets plan_fileset.dev_writes.
+ */
+void devices_mark_writes(struct compiler *c);
 void build_process(struct compiler *c, const struct pending *pd);
 
 /* ---- oplogattrs.c ----------------------------------------------------- */

@@ -51,6 +51,95 @@ static void count_limit(struct compiler *c, const struct plan_value *v,
 }
 
 /*
+ * A device's size= or offset=: bytes, or a percentage of the device as a
+ * string ("95%", "12.5%"), resolved when the device is opened.  0 or -1
+ * after the message.
+ */
+static int device_extent(struct compiler *c, const struct plan_value *v,
+			 const char *attr, const char *name, uint64_t *bytes,
+			 double *pct)
+{
+	char *end;
+	double d;
+
+	*bytes = 0;
+	*pct = 0;
+	if (v->kind == PV_UNSET)
+		return 0;
+	if (v->kind == PV_INT && v->u.i >= 0) {
+		*bytes = (uint64_t)v->u.i;
+		return 0;
+	}
+	if (v->kind == PV_STRING) {
+		d = strtod(v->u.s, &end);
+		if (end != v->u.s && strcmp(end, "%") == 0 && d >= 0 && d <= 100) {
+			*pct = d;
+			if (d == 0 && strcmp(attr, "size") == 0)
+				goto bad;
+			return 0;
+		}
+	}
+bad:
+	diag_error(c->d, v->loc, "device '%s': %s must be bytes or a percentage of "
+		   "the device (\"95%%\"), %s", name, attr,
+		   strcmp(attr, "size") == 0 ? "above 0 and at most 100 %" :
+		   "0 to 100 %");
+	return -1;
+}
+
+/*
+ * `define device name=N,path=/dev/X[,size=S][,offset=O]`: one entry, the
+ * region [O, O + S) of the block device (its end without size).  What the
+ * device is, and whether it may be written, is the runtime's
+ * (runtime/fileset/blkdev.c); the path must at least be absolute.
+ */
+static void build_device(struct compiler *c, const struct pending *pd)
+{
+	struct plan_value v[E_COUNT] = { 0 };
+	struct plan_fileset *fs;
+
+	if (attrs_eval(c, FOR_DEVICE, pd->st->attrs, "device", v))
+		return;
+	if (!attrs_given(v, E_PATH)) {
+		diag_error(c->d, pd->st->loc, "device '%s' needs a path (path=/dev/...)",
+			   pd->name);
+		return;
+	}
+	if (v[E_PATH].u.s[0] != '/') {
+		diag_error(c->d, v[E_PATH].loc, "device '%s': path '%s' must be "
+			   "absolute (a block device such as /dev/sdb)", pd->name,
+			   v[E_PATH].u.s);
+		return;
+	}
+	if (name_find(&c->fileset_names, pd->name) < 0)
+		name_put(&c->fileset_names, pd->name, c->p->nfilesets);
+	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
+	memset(fs, 0, sizeof(*fs));
+	fs->name = pd->name;
+	fs->path = v[E_PATH].u.s;
+	fs->is_device = true;
+	fs->loc = pd->st->loc;
+	fs->entries = 1;
+	fs->dirwidth = 10;
+	fs->size_rv = -1;
+	fs->dirwidth_rv = -1;
+	fs->dirdepth_rv = -1;
+	fs->prealloc_pct = 100;
+	device_extent(c, &v[E_SIZE], "size", pd->name, &fs->dev_size, &fs->dev_size_pct);
+	device_extent(c, &v[E_OFFSET], "offset", pd->name, &fs->dev_offset,
+		      &fs->dev_offset_pct);
+	if (attrs_given(v, E_SIZE) && fs->dev_size_pct == 0 && fs->dev_size == 0 &&
+	    v[E_SIZE].kind == PV_INT)
+		diag_error(c->d, v[E_SIZE].loc, "device '%s': size must be above 0",
+			   pd->name);
+	/* the plan's size: what compile-time checks know (0 = unknown yet) */
+	fs->size = fs->dev_size_pct > 0 ? 0 : fs->dev_size;
+	if (strchr(fs->name, '/') || !fs->name[0])
+		diag_error(c->d, pd->st->loc,
+			   "device name '%s' must be a single word", fs->name);
+}
+
+/*
  * `define file` and `define fileset`: a file is a fileset of one entry
  * with a fixed shape (dirwidth 10, dirgamma 0, no leaf directories).
  */
@@ -62,6 +151,10 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 	struct plan_fileset *fs;
 	int64_t size;
 
+	if (pd->st->kind == ST_DEFINE_DEVICE) {
+		build_device(c, pd);
+		return;
+	}
 	if (attrs_eval(c, is_file ? FOR_FILE : FOR_FILESET, pd->st->attrs,
 		       what, v))
 		return;
@@ -146,6 +239,24 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 		diag_error(c->d, pd->st->loc,
 			   "%s name '%s' must be a single path component", what,
 			   fs->name);
+}
+
+void devices_mark_writes(struct compiler *c)
+{
+	const struct plan *p = c->p;
+
+	for (int t = 0; t < p->nthreads; t++) {
+		int first = p->threads[t].first_flowop, end = first + p->threads[t].nflowops;
+		bool fd_writes = false;
+
+		for (int k = first; k < end; k++)
+			if (p->flowops[k].fileset < 0 && (p->flowops[k].ops->rw & FLOWOP_RW_WRITE))
+				fd_writes = true;
+		for (int k = first; fd_writes && k < end; k++)
+			if (p->flowops[k].fileset >= 0 &&
+			    p->filesets[p->flowops[k].fileset].is_device)
+				p->filesets[p->flowops[k].fileset].dev_writes = true;
+	}
 }
 
 static int find_fileset(struct compiler *c, const char *name)
@@ -401,6 +512,18 @@ static void build_flowop(struct compiler *c, const struct ast_entity *e,
 				   names ? diag_did_you_mean(hint, sizeof(hint),
 							     fname, names) : "");
 			free(names);
+		} else if (c->p->filesets[f->fileset].is_device) {
+			struct plan_fileset *dev = &c->p->filesets[f->fileset];
+
+			if (!ops->on_device)
+				diag_error(c->d, f->attr[PA_FILENAME].loc,
+					   "flowop %s: '%s' is a block device (define device): "
+					   "%s works on files and names, which a device does "
+					   "not have (read, write, aioread, aiowrite, openfile, "
+					   "closefile, fsync and fsyncset work on one)",
+					   f->name, fname, ops->name);
+			if (ops->rw & FLOWOP_RW_WRITE)
+				dev->dev_writes = true;
 		}
 	}
 }

@@ -150,7 +150,7 @@ static struct ast_expr *table_expr(struct parse_ctx *ctx, struct src_loc loc,
 %token <w> KW_EVENTGEN "eventgen" KW_LIST "list" KW_PSRUN "psrun"
 %token <w> KW_QUIT "quit" KW_RUN "run" KW_SET "set" KW_SLEEP "sleep"
 %token <w> KW_SYSTEM "system" KW_USAGE "usage" KW_VERSION "version"
-%token <w> KW_FILE "file" KW_FILES "files" KW_FILESET "fileset"
+%token <w> KW_FILE "file" KW_FILES "files" KW_FILESET "fileset" KW_DEVICE "device"
 %token <w> KW_FILESETS "filesets" KW_PROCESS "process"
 %token <w> KW_PROCESSES "processes" KW_THREAD "thread" KW_FLOWOP "flowop"
 %token <w> KW_RANDVAR "randvar" KW_CVAR "cvar" KW_MODE "mode"
@@ -255,6 +255,11 @@ define_stmt:
 	| c_define fileset_kw attrs
 		{
 			$$ = ast_stmt_new(A, ST_DEFINE_FILESET, LOC(@1));
+			$$->attrs = $3.head;
+		}
+	| c_define KW_DEVICE attrs
+		{
+			$$ = ast_stmt_new(A, ST_DEFINE_DEVICE, LOC(@1));
 			$$->attrs = $3.head;
 		}
 	| c_define process_kw attrs '{' threads '}'
@@ -561,7 +566,7 @@ keyword:
 	  KW_CREATE | KW_DEFINE | KW_DEBUG | KW_DOMULTISYNC | KW_ECHO
 	| KW_ENABLE | KW_EVENTGEN | KW_LIST | KW_PSRUN | KW_QUIT | KW_RUN
 	| KW_SET | KW_SLEEP | KW_SYSTEM | KW_USAGE | KW_VERSION
-	| KW_FILE | KW_FILES | KW_FILESET | KW_FILESETS | KW_PROCESS
+	| KW_FILE | KW_FILES | KW_FILESET | KW_FILESETS | KW_DEVICE | KW_PROCESS
 	| KW_PROCESSES | KW_THREAD | KW_FLOWOP | KW_RANDVAR | KW_CVAR | KW_MODE
 	;
 

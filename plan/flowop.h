@@ -168,6 +168,12 @@ struct flowop_ops {
 	 */
 	bool changes_names;
 	/*
+	 * It may work on a block device (`define device`): it reads, writes
+	 * or syncs an open descriptor and neither names nor lists entries.
+	 * The compiler refuses the others on a device.
+	 */
+	bool on_device;
+	/*
 	 * Its ops are submitted and reaped apart (aioread, aiowrite): the
 	 * engine gives each instance an extension block beside its
 	 * statistics (struct astats: submission and total latency, queue

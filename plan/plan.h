@@ -115,6 +115,19 @@ struct plan_fileset {
 	bool paralloc;
 	bool readonly;
 	bool writeonly;
+	/*
+	 * `define device`: `path` is a block device itself, its one entry
+	 * the region [offset, offset + size) of it; sizes and offsets given
+	 * as a percentage of the device are resolved when the device is
+	 * opened (runtime/fileset/blkdev.c).  dev_writes: some flowop writes
+	 * through it, so running needs --write-device (the compiler sets it).
+	 */
+	bool is_device;
+	bool dev_writes;
+	uint64_t dev_size;       /* bytes; 0 = to the device's end */
+	double dev_size_pct;     /* > 0: a percentage of the device instead */
+	uint64_t dev_offset;     /* bytes */
+	double dev_offset_pct;   /* > 0: a percentage of the device instead */
 	struct src_loc loc;
 };
 
@@ -299,6 +312,16 @@ struct plan {
 	 * prefix is set.
 	 */
 	struct plan_oplog oplog;
+
+	/*
+	 * The devices the command line lets this run write (--write-device)
+	 * and those whose data may go (--destroy-data), as written; set by
+	 * the command line after compiling, read by runtime/fileset/blkdev.c.
+	 */
+	const char *const *write_devices;
+	int nwrite_devices;
+	const char *const *destroy_devices;
+	int ndestroy_devices;
 
 	/*
 	 * The script's variables as resolved at `run` (-D ones included),

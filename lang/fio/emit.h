@@ -91,6 +91,8 @@ struct out_file {
 	bool fileset;             /* directory mode: per-clone files */
 	int job;                  /* the job that defines it */
 	const char *device;       /* the device it stands for, or NULL */
+	bool blockdev;            /* that device is the target (define device);
+				     false: a file for it (--lenient /dev/null) */
 };
 
 /* A key of one of the emitter's lookup trees, with its number. */

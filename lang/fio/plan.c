@@ -185,31 +185,34 @@ add:
 }
 
 /*
- * filename=/dev/X: flowbench never writes to a device, so the job gets a
- * file of its own in its directory, named after the device, which the
- * user puts on that device's file system; a warning says so.  /dev/null
- * and /dev/zero store nothing: an error unless --lenient.  Jobs naming
- * the same device share the file.
+ * filename=/dev/X: the device itself, a `define device` the jobs naming
+ * it share (runtime/fileset/blkdev.h: a run writes it only when the
+ * command line names it, and never over data).  /dev/null and /dev/zero
+ * are not block devices and store nothing: an error, or with --lenient a
+ * file in the job's directory as before.
  */
 static int plan_device(struct emit *e, struct job_plan *jp, int index,
 		       const char *dev)
 {
 	const struct fio_opts *o = &jp->s->opts;
 	struct src_loc at = fio_opt_loc(jp->s, FIO_OPT_FILENAME);   /* or the section's */
-	struct out_file f = { .job = index, .device = dev };
+	struct out_file f = { .job = index, .device = dev, .blockdev = true };
 	struct keyed *same = fio_lookup(&e->file_index, dev);
 	const char *what = o->filename ? "filename=" : "the job's name (fio's file) ";
+	bool null = strcmp(dev, "/dev/null") == 0 || strcmp(dev, "/dev/zero") == 0;
 
-	if (!e->lenient && (strcmp(dev, "/dev/null") == 0 || strcmp(dev, "/dev/zero") == 0)) {
+	if (!e->lenient && null) {
 		diag_error(e->d, at, "job '%s': %s%s stores nothing: flowbench works "
-			   "on files it creates (--lenient makes it a file like other "
-			   "devices)", jp->s->name, what, dev);
+			   "on files it creates and block devices (--lenient makes it a "
+			   "file)", jp->s->name, what, dev);
 		return -1;
 	}
-	diag_warning(e->d, at, "job '%s': %s%s is a device: flowbench writes only "
-		     "files it creates, so the job runs on a file in the job's "
-		     "directory (put it on that device's file system)",
-		     jp->s->name, what, dev);
+	if (null) {
+		f.blockdev = false;
+		diag_warning(e->d, at, "job '%s': %s%s stores nothing: the job runs on "
+			     "a file in the job's directory (--lenient)", jp->s->name, what,
+			     dev);
+	}
 	if (same) {
 		jp->file = same->val;
 		jp->dir = e->files[same->val].dir;
@@ -218,7 +221,7 @@ static int plan_device(struct emit *e, struct job_plan *jp, int index,
 	f.path = fio_insert(e, &e->file_index, dev, e->nfiles)->key;
 	f.name = fio_unique_name(e, strrchr(dev, '/')[1] ? strrchr(dev, '/') + 1 : "dev", "f");
 	f.dir = fio_dir_index(e, o->directory ? o->directory : "/tmp");
-	if (!o->directory)
+	if (!o->directory && null)
 		e->dir_default = true;
 	e->files = fio_grow(e->files, e->nfiles, sizeof(*e->files));
 	e->files[e->nfiles] = f;

@@ -140,7 +140,11 @@ static void pacing_notes(struct emit *e, const struct job_plan *jp)
 			o->rate || o->rate_iops ? "the event generator's arrivals "
 			"are a Poisson process of that mean rate (eventgen ..., poisson: "
 			"exponential gaps)" : "no effect, the job has no rate");
-	if (o->offset)
+	if (o->offset && e->files[jp->file].blockdev)
+		fprintf(out, "# offset=%s: the job's I/O is in bytes [$offset%s, $offset%s + "
+			"$filesize%s) of the device (misalign, workingset)\n",
+			fio_commented(e, o->text[FIO_OPT_OFFSET]), jp->sfx, jp->sfx, jp->fsfx);
+	else if (o->offset)
 		fprintf(out, "# offset=%s: the file is $filesize%s + $offset%s bytes, as "
 			"fio lays it out, and the job's I/O is in its last $filesize%s "
 			"(misalign=$offset%s%s)\n", fio_commented(e, o->text[FIO_OPT_OFFSET]),
@@ -211,14 +215,18 @@ static void phase_notes(struct emit *e, const struct job_plan *jp)
 	FILE *out = e->out;
 	char b[32], b2[32];
 
-	if (f->device && f->job == jp - e->jobs)
-		fprintf(out, "# %s%s is a device: flowbench writes only files it "
-			"creates, so the job runs on the file %s in ", o->filename ?
+	if (f->device && f->blockdev && f->job == jp - e->jobs)
+		fprintf(out, "# %s%s: the block device itself (define device %s); a "
+			"run writes it only with --write-device %s, and never over a "
+			"file system, partition table or other data on it\n", o->filename ?
 			"filename=" : "the job's name (fio's file) ",
+			fio_commented(e, f->device), f->name, fio_commented(e, f->device));
+	if (f->device && !f->blockdev && f->job == jp - e->jobs) {
+		fprintf(out, "# %s%s stores nothing: the job runs on the file %s in ",
+			o->filename ? "filename=" : "the job's name (fio's file) ",
 			fio_commented(e, f->device), f->name);
-	if (f->device && f->job == jp - e->jobs) {
 		fio_print_dir_var(e, f->dir);
-		fprintf(out, ": put that directory on the device's file system\n");
+		fprintf(out, " (--lenient)\n");
 	}
 	if (o->fill_device)
 		fprintf(out, "# fill_device=1: fio fills the file system; here the file is "
@@ -478,6 +486,9 @@ static bool seq_wraps(const struct emit *e, const struct job_plan *jp, bool writ
 
 	if (random || !o->time_based || o->nrfiles > 1 || o->seq_add)
 		return false;
+	/* a device's region ends before the device does: wrap at its end */
+	if (e->files[jp->file].blockdev)
+		return true;
 	if (write)
 		return jp->seqwrap;
 	return o->offset || e->jobs[e->files[jp->file].job].file_extra;
@@ -500,7 +511,8 @@ static void emit_io_attrs(struct emit *e, const struct job_plan *jp, bool write,
 	if (zone >= 0)
 		fprintf(e->out, ",workingset=%s%s",
 			fio_wml_size(b, sizeof(b), jp->zops[zone].ws), offset_plus(e, jp));
-	else if ((o->offset && random) || seq_wraps(e, jp, write, random))
+	else if (((o->offset || e->files[jp->file].blockdev) && random) ||
+		 seq_wraps(e, jp, write, random))
 		fprintf(e->out, ",workingset=$filesize%s%s", jp->fsfx, offset_plus(e, jp));
 	if (o->offset)
 		fprintf(e->out, ",misalign=$offset%s", jp->sfx);
@@ -614,6 +626,11 @@ static void emit_file(struct emit *e, const struct out_file *f,
 {
 	const struct fio_opts *o = &jp->s->opts;
 
+	if (f->blockdev) {
+		/* the whole device: each job's region is its flowops' workingset */
+		fprintf(e->out, "define device name=%s,path=\"%s\"\n", f->name, f->path);
+		return;
+	}
 	if (!f->fileset) {
 		char b[32];
 

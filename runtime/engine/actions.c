@@ -29,7 +29,10 @@ static void list_filesets(const struct plan *p)
 		char name[600];
 
 		snprintf(name, sizeof(name), "%s/%s", f->path, f->name);
-		if (f->is_file)
+		if (f->is_device)
+			log_info("%-40s %12s %10s %s (Device %s)", f->name, "", "", "",
+				 f->path);
+		else if (f->is_file)
 			log_info("%-40s %12llu %10s %s", name,
 				 (unsigned long long)f->size, "", "(Single File)");
 		else

@@ -247,7 +247,7 @@ int preflight_footprint(const struct plan *p, int i, struct fileset_foot *fp)
 	uint64_t files = fs->is_file ? 1 : fs->entries;
 	int pct = fs->prealloc_pct < 0 ? 0 : fs->prealloc_pct > 100 ? 100 : fs->prealloc_pct;
 
-	if (preflight_fileset_mem(p, i) <= PREFLIGHT_FOOTPRINT_MEM)
+	if (fs->is_device || preflight_fileset_mem(p, i) <= PREFLIGHT_FOOTPRINT_MEM)
 		return fileset_footprint(p, i, false, fp) < 0 ? -1 : 0;
 	memset(fp, 0, sizeof(*fp));
 	fp->mode = FILESET_FOOT_NEW;
@@ -719,8 +719,8 @@ int preflight_check(const struct plan *p)
 		for (int j = 0; j < i; j++)
 			dup |= strcmp(p->filesets[j].path, p->filesets[i].path) == 0 &&
 			       strcmp(p->filesets[j].name, p->filesets[i].name) == 0;
-		if (dup)
-			continue;
+		if (dup || p->filesets[i].is_device)
+			continue;       /* a device: nothing made (runtime/fileset/devtarget.h) */
 		if (check_path(p, &p->filesets[i], &fresh[i]) < 0)
 			problems++;
 		else

@@ -50,6 +50,7 @@
 #include <sys/mman.h>
 
 #include "runtime/fileset/beneath.h"
+#include "runtime/fileset/devtarget.h"
 #include "runtime/fileset/fsguard.h"
 #include "runtime/fileset/fspath.h"
 #include "runtime/base/log.h"
@@ -505,13 +506,19 @@ static int populate(struct fileset_state *fs, const struct plan *p, int idx,
 		.size = pf->size,
 		.ctx = &ctx,
 	};
+	struct blkdev dev = fs->dev;        /* a device is opened before population */
+	uint64_t dev_base = fs->dev_base;
 	char err[256];
 	size_t len;
 
+	if (pf->is_device)
+		tp.size = plan_sat_add(dev_base, pf->size);
 	memset(fs, 0, sizeof(*fs));
 	fs->rootfd = -1;
 	fs->marker.fd = -1;
 	fs->pf = pf;
+	fs->dev = dev;
+	fs->dev_base = dev_base;
 	if (!pf->name[0] || strchr(pf->name, '/') || !strcmp(pf->name, ".") ||
 	    !strcmp(pf->name, "..")) {
 		log_error("%s name '%s' is not a plain directory name",
@@ -519,7 +526,8 @@ static int populate(struct fileset_state *fs, const struct plan *p, int idx,
 		return -1;
 	}
 	len = strlen(pf->path);
-	fs->root = xasprintf("%s%s%s", pf->path,
+	fs->root = pf->is_device ? xasprintf("%s", pf->path) :
+		   xasprintf("%s%s%s", pf->path,
 			     len && pf->path[len - 1] == '/' ? "" : "/", pf->name);
 	if (!fs->root) {
 		log_error("out of memory");
@@ -568,9 +576,11 @@ void fileset_release(struct fileset_state *fs)
 	marker_close(&fs->marker);          /* the run's lock ends here */
 	if (fs->rootfd >= 0)
 		close(fs->rootfd);
+	blkdev_close(&fs->dev);
 	memset(fs, 0, sizeof(*fs));
 	fs->rootfd = -1;
 	fs->marker.fd = -1;
+	fs->dev.fd = -1;
 }
 
 /*
@@ -748,6 +758,40 @@ static int create_one(struct fileset_state *fs, const char *pattern, bool force)
 	return rc;
 }
 
+/*
+ * A `define device`: opened (devtarget.h: permission, checks, region),
+ * then its one entry, the region, populated as existing; a device that
+ * an earlier (higher) `define device` holds shares its descriptor.
+ */
+static int prepare_device(struct fileset_state *fs, const struct plan *p, int idx)
+{
+	const struct blkdev **held = calloc((size_t)p->nfilesets + 1, sizeof(*held));
+	struct plan_fileset one = p->filesets[idx];
+	struct plan copy = *p;
+	uint64_t len;
+	int nheld = 0, rc;
+
+	if (!held) {
+		log_error("out of memory");
+		return -1;
+	}
+	for (int j = idx + 1; j < p->nfilesets; j++)
+		if (fs[j].dev.fd >= 0)
+			held[nheld++] = &fs[j].dev;
+	rc = devtarget_open(p, idx, held, nheld, &fs[idx].dev, &fs[idx].dev_base, &len);
+	free(held);
+	if (rc < 0)
+		return -1;
+	/* the entry's size: the region's length (population adds the base) */
+	one.size = len;
+	copy.filesets = &one;
+	copy.nfilesets = 1;
+	if (populate_chosen(&fs[idx], &copy, 0, false) < 0)
+		return -1;
+	fs[idx].pf = &p->filesets[idx];
+	return 0;
+}
+
 int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state **out)
 {
 	struct fileset_state *fs = calloc((size_t)p->nfilesets + 1, sizeof(*fs));
@@ -759,6 +803,7 @@ int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state *
 	for (int i = 0; fs && i < p->nfilesets; i++) {
 		fs[i].rootfd = -1;
 		fs[i].marker.fd = -1;
+		fs[i].dev.fd = -1;
 	}
 	if (!fs || !pattern) {
 		log_error("out of memory");
@@ -774,6 +819,11 @@ int fileset_prepare_all(const struct plan *p, bool force, struct fileset_state *
 		log_info("Populating and pre-allocating filesets");
 	/* Newest first, like filebench. */
 	for (int i = p->nfilesets - 1; i >= 0; i--) {
+		if (p->filesets[i].is_device) {
+			if (prepare_device(fs, p, i) < 0)
+				goto out;
+			continue;
+		}
 		if (populate_chosen(&fs[i], p, i, true) < 0)
 			goto out;
 		if (create_one(&fs[i], pattern, force) < 0)
@@ -876,6 +926,10 @@ int fileset_footprint(const struct plan *p, int idx, bool look,
 	int rootfd;
 
 	memset(fp, 0, sizeof(*fp));
+	if (p->filesets[idx].is_device)
+		return 0;               /* nothing created: the device is there */
+	memset(&fs, 0, sizeof(fs));
+	fs.dev.fd = -1;
 	if (populate_chosen(&fs, p, idx, false) < 0) {
 		fileset_release(&fs);
 		return -1;
@@ -989,9 +1043,15 @@ int fileset_attach_all(const struct plan *p, struct fileset_state **out)
 	for (int i = 0; i < p->nfilesets; i++) {
 		fs[i].rootfd = -1;
 		fs[i].marker.fd = -1;
+		fs[i].dev.fd = -1;
 	}
 	/* the same population, in the same order, as fileset_prepare_all() */
 	for (int i = p->nfilesets - 1; i >= 0; i--) {
+		if (p->filesets[i].is_device) {
+			log_error("device '%s': clients sharing their files do not share "
+				  "devices; run without --shared-files", p->filesets[i].name);
+			goto fail;
+		}
 		if (populate_chosen(&fs[i], p, i, true) < 0)
 			goto fail;
 		if (attach_root(&fs[i]) < 0 || check_attached_files(&fs[i]) < 0)
@@ -1038,6 +1098,10 @@ static size_t join(const struct fileset_state *fs, char *buf, size_t rl)
 
 size_t fileset_file_path(const struct fileset_state *fs, uint64_t e, char *buf)
 {
+	if (fs->pf->is_device) {
+		memcpy(buf, fs->root, fs->rootlen + 1);
+		return fs->rootlen;
+	}
 	return join(fs, buf, tree_file_relpath(&fs->tree, e, buf));
 }
 

@@ -8,6 +8,8 @@
  * point into shared memory and change during the run.
  *
  * A `define file` is a fileset of one file: <path>/<name>/00000001/00000001.
+ * A `define device` is one too, whose entry is a region of a block
+ * device (devtarget.h): nothing is created, cleaned or marked.
  */
 #ifndef FLOWBENCH_FILESET_H
 #define FLOWBENCH_FILESET_H
@@ -16,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/fileset/blkdev.h"
 #include "runtime/fileset/marker.h"
 #include "runtime/fileset/pick.h"
 #include "plan/plan.h"
@@ -34,6 +37,14 @@ struct fileset_state {
 	struct pick_set dirs;     /* every directory (listdir): busy, rotor */
 	void *shm;                /* the shared mapping behind the pick sets */
 	size_t shm_len;
+	/*
+	 * `define device`: the held device (dev.fd >= 0) and where its
+	 * region starts; the one entry's size is the region's end, so the
+	 * flowops' offsets run from dev_base to it (io.h).  root is the
+	 * device's path, rootfd -1, no marker.
+	 */
+	struct blkdev dev;
+	uint64_t dev_base;
 };
 
 /*

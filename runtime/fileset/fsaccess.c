@@ -17,6 +17,8 @@ int fsa_open_file(const struct fileset_state *fs, uint64_t e, int flags,
 {
 	char rel[TREE_PATH_MAX];
 
+	if (fs->pf->is_device)
+		return blkdev_reopen(&fs->dev, flags);     /* never the path again */
 	tree_file_relpath(&fs->tree, e, rel);
 	return beneath_open(fs->rootfd, rel, flags, mode);
 }
@@ -65,6 +67,12 @@ const char *fsa_refusal_fd(const struct fileset_state *fs, int fd, char *why,
 {
 	struct stat st;
 
+	if (fs->pf->is_device) {
+		if (fs->dev.writable && blkdev_same(&fs->dev, fd))
+			return NULL;
+		snprintf(why, len, "it is not the device %s held for writing", fs->root);
+		return why;
+	}
 	if (fstat(fd, &st) < 0) {
 		snprintf(why, len, "cannot check it: fstat: %s", strerror(errno));
 		return why;

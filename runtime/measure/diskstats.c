@@ -299,7 +299,10 @@ static int add_none(struct disk_set *s, const char *dir, const char *fstype)
 	return 0;
 }
 
-/* One directory: its device into the set, or the directory as one on none. */
+/*
+ * One directory: its device into the set, or the directory as one on
+ * none; a block device (a device target's path) is its own device.
+ */
 static int trace_dir(struct disk_set *s, const char *dir)
 {
 	struct disk_mount *m = calloc(1, sizeof(*m));
@@ -311,6 +314,11 @@ static int trace_dir(struct disk_set *s, const char *dir)
 	if (stat(dir, &st) < 0) {
 		free(m);
 		return add_none(s, dir, "not found");
+	}
+	if (S_ISBLK(st.st_mode)) {
+		/* a block device itself (`define device`): its own line */
+		free(m);
+		return add_dev(s, major(st.st_rdev), minor(st.st_rdev));
 	}
 	if (find_mount(dir, st.st_dev, m) < 0)
 		snprintf(m->fstype, sizeof(m->fstype), "unknown");

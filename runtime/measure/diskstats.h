@@ -7,7 +7,7 @@
  * A fileset's directory is traced to its block device (st_dev, or the
  * mount's source for file systems with anonymous device numbers such as
  * btrfs); a directory on no block device (tmpfs, NFS, overlay) is named
- * as such.  The counts are the whole device's: other processes' I/O on
+ * as such; a device target's path (a block device) is that device.  The counts are the whole device's: other processes' I/O on
  * it during the window is in them.
  */
 #ifndef FLOWBENCH_DISKSTATS_H

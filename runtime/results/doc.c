@@ -204,6 +204,30 @@ static void environment(struct walk *w, const struct res_env *e)
 		map_end(w);
 	}
 	list_end(w);
+	key(w, "devices");
+	list_begin(w);
+	for (int i = 0; i < e->ndev; i++) {
+		const struct res_device *d = &e->dev[i];
+
+		map_begin(w);
+		str(w, "path", d->path);
+		str(w, "name", d->name[0] ? d->name : NULL);
+		str(w, "model", d->model);
+		str(w, "serial", d->serial);
+		uint(w, "size_bytes", d->size_bytes);
+		uint(w, "logical_block_size", d->logical_block_size);
+		uint(w, "physical_block_size", d->physical_block_size);
+		if (d->rotational >= 0)
+			boolean(w, "rotational", d->rotational == 1);
+		else
+			str(w, "rotational", NULL);
+		str(w, "scheduler", d->scheduler);
+		uint(w, "queue_depth", d->queue_depth);
+		str(w, "write_cache", d->write_cache);
+		str(w, "backing_file", d->backing_file);
+		map_end(w);
+	}
+	list_end(w);
 	map_end(w);
 }
 

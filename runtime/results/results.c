@@ -65,6 +65,17 @@ void results_free(struct results *r)
 		free(r->env.fs[i].options);
 	}
 	free(r->env.fs);
+	for (int i = 0; i < r->env.ndev; i++) {
+		struct res_device *d = &r->env.dev[i];
+
+		free(d->path);
+		free(d->model);
+		free(d->serial);
+		free(d->scheduler);
+		free(d->write_cache);
+		free(d->backing_file);
+	}
+	free(r->env.dev);
 	memset(r, 0, sizeof(*r));
 }
 

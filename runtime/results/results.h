@@ -168,6 +168,17 @@ struct res_filesystem {
 	char magic[24];                   /* statfs f_type, "0x..." */
 };
 
+/* A block device a `define device` targets: its identity, from sysfs. */
+struct res_device {
+	char *path;                       /* as the workload names it */
+	char name[64];                    /* the kernel's (loop3, sdb1) */
+	char *model, *serial, *scheduler, *write_cache, *backing_file;   /* NULL: none */
+	uint64_t size_bytes;
+	unsigned logical_block_size, physical_block_size;
+	int rotational;                   /* 0, 1; -1 unknown */
+	uint64_t queue_depth;             /* queue/nr_requests; 0 unknown */
+};
+
 struct res_env {
 	char hostname[256];
 	char kernel[512];
@@ -183,6 +194,8 @@ struct res_env {
 					     (results_capture_env); text "" without */
 	struct res_filesystem *fs;
 	int nfs;
+	struct res_device *dev;
+	int ndev;
 };
 
 struct results {

@@ -2,7 +2,10 @@
  * results_env.c - what machine and file systems a run measured, for the
  * results file: host, kernel, CPUs, memory, the op clock and its cost,
  * and for each distinct fileset path the file system under it (statfs
- * magic; device, type and options from /proc/self/mountinfo).  Read once,
+ * magic; device, type and options from /proc/self/mountinfo), and for
+ * each block device a `define device` targets its identity (model,
+ * serial, size, block sizes, rotational, scheduler, queue depth, write
+ * cache, a loop device's backing file: /sys/class/block).  Read once,
  * after the runs; anything unreadable is left empty, never an error.
  */
 #include "runtime/results/results.h"
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "runtime/base/clock.h"
+#include "runtime/fileset/blkdev.h"
 
 /* The nearest existing directory at or above `path` (fileset may be gone). */
 static char *existing_dir(const char *path)
@@ -122,6 +126,95 @@ static void capture_fs(struct res_filesystem *f, const char *path)
 	free(dir);
 }
 
+/* A sysfs file's first line, trimmed, malloc'ed; NULL when absent or empty. */
+static char *sys_text(const char *disk, const char *file)
+{
+	char path[PATH_MAX], buf[512];
+	FILE *f;
+	size_t n;
+	char *s;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/%s", disk, file);
+	if (!(f = fopen(path, "re")))
+		return NULL;
+	s = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!s)
+		return NULL;
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	while (*s == ' ')
+		s++;
+	return *s ? strdup(s) : NULL;
+}
+
+/* queue/scheduler's chosen one: "mq-deadline" of "[mq-deadline] none". */
+static char *chosen_scheduler(const char *disk)
+{
+	char *all = sys_text(disk, "queue/scheduler"), *open, *close;
+
+	if (!all)
+		return NULL;
+	open = strchr(all, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		memmove(all, open + 1, (size_t)(close - open));
+	}
+	return all;
+}
+
+/* Device `path`'s identity (blkdev.h for what it is; the rest from sysfs). */
+static void capture_dev(struct res_device *d, const char *path)
+{
+	struct blkdev b;
+	char why[256], *s;
+
+	d->path = strdup(path);
+	d->rotational = -1;
+	if (blkdev_lookup(path, &b, why, sizeof(why)) < 0)
+		return;
+	snprintf(d->name, sizeof(d->name), "%s", b.name);
+	d->size_bytes = b.bytes;
+	d->logical_block_size = b.lbs;
+	d->physical_block_size = b.pbs;
+	d->model = sys_text(b.disk, "device/model");
+	d->serial = sys_text(b.disk, "device/serial");
+	if (!d->serial)
+		d->serial = sys_text(b.disk, "serial");
+	d->scheduler = chosen_scheduler(b.disk);
+	d->write_cache = sys_text(b.disk, "queue/write_cache");
+	d->backing_file = sys_text(b.disk, "loop/backing_file");
+	if ((s = sys_text(b.disk, "queue/rotational"))) {
+		d->rotational = strcmp(s, "1") == 0;
+		free(s);
+	}
+	if ((s = sys_text(b.disk, "queue/nr_requests"))) {
+		d->queue_depth = strtoull(s, NULL, 10);
+		free(s);
+	}
+}
+
+/* One entry per distinct device path of the plan's `define device`s. */
+static void capture_devices(struct res_env *env, const struct plan *p)
+{
+	env->dev = calloc((size_t)p->nfilesets, sizeof(*env->dev));
+	if (!env->dev)
+		return;
+	for (int i = 0; i < p->nfilesets; i++) {
+		const char *path = p->filesets[i].path;
+		bool seen = false;
+
+		if (!p->filesets[i].is_device || !path)
+			continue;
+		for (int j = 0; j < env->ndev && !seen; j++)
+			seen = strcmp(env->dev[j].path, path) == 0;
+		if (!seen)
+			capture_dev(&env->dev[env->ndev++], path);
+	}
+}
+
 static void capture_filesystems(struct res_env *env, const struct plan *p)
 {
 	if (!p || p->nfilesets <= 0)
@@ -133,8 +226,8 @@ static void capture_filesystems(struct res_env *env, const struct plan *p)
 		const char *path = p->filesets[i].path;
 		bool seen = false;
 
-		if (!path)
-			continue;
+		if (!path || p->filesets[i].is_device)
+			continue;       /* a device: capture_devices() */
 		for (int j = 0; j < env->nfs && !seen; j++)
 			seen = env->fs[j].path && strcmp(env->fs[j].path, path) == 0;
 		if (!seen)
@@ -168,4 +261,6 @@ void results_capture_env(struct results *r, const struct plan *p,
 		memset(&env->cache, 0, sizeof(env->cache));
 	if (!env->fs)
 		capture_filesystems(env, p);
+	if (!env->dev && p && p->nfilesets > 0)
+		capture_devices(env, p);
 }

@@ -542,7 +542,8 @@ START_TEST(test_device_sizes)
 	compiles(&res, &r);
 	HAS(r.out, "set $filesize=50g\n");
 	HAS(r.out, "set $offset=50g\n");
-	HAS(r.out, ",size=$filesize + $offset,");
+	HAS(r.out, "define device name=sdz,path=\"/dev/sdz\"\n");
+	HAS(r.out, ",workingset=$filesize + $offset,misalign=$offset,random");
 	release(&res);
 	done(&r);
 	IMPORT(&r, "--name=a", "--filename=/dev/sdz", "--size=95%");

@@ -1676,10 +1676,11 @@ static void compiled_with(const char *out, const char *set, struct ast_script *s
 }
 
 /*
- * A device becomes a file flowbench creates in $dir, with a warning;
- * without size its size comes from -D filesize=... (the output sets no
+ * A device is the target itself (define device), its job's region the
+ * flowops' workingset (and misalign for an offset); without size the
+ * region's size comes from -D filesize=... (the output sets no
  * $filesize, so the compiler refuses it until then).  /dev/null and
- * /dev/zero stay errors without --lenient.
+ * /dev/zero stay errors without --lenient, which makes them files.
  */
 START_TEST(test_devices)
 {
@@ -1688,15 +1689,31 @@ START_TEST(test_devices)
 	char *out, *err, *msgs;
 
 	ck_assert_int_eq(import("[j]\nfilename=/dev/sdb\nsize=64m\n", &out, &err), 0);
-	HAS(err, "job.fio:2:1: warning: job 'j': filename=/dev/sdb is a device: "
-	    "flowbench writes only files it creates");
-	HAS(out, "define file name=sdb,path=$dir,size=$filesize,prealloc,reuse\n");
+	ck_assert_ptr_null(strstr(err, "is a device"));
+	HAS(out, "define device name=sdb,path=\"/dev/sdb\"\n");
 	HAS(out, "set $filesize=64m\n");
-	HAS(out, "# filename=/dev/sdb is a device: flowbench writes only files it "
-	    "creates, so the job runs on the file sdb in $dir: put that directory "
-	    "on the device's file system\n");
+	HAS(out, "# filename=/dev/sdb: the block device itself (define device sdb); "
+	    "a run writes it only with --write-device /dev/sdb, and never over a "
+	    "file system, partition table or other data on it\n");
 	compiled_with(out, "", &script, &plan);
+	ck_assert(fileset(&plan, "sdb")->is_device);
 	plan_done(&plan, &script, out);
+	free(err);
+
+	/* random I/O in the job's region: [offset, offset + size) of the device */
+	ck_assert_int_eq(import("[j]\nfilename=/dev/sdb\nsize=64m\noffset=1g\n"
+				"rw=randwrite\n", &out, &err), 0);
+	HAS(out, "filename=sdb,iosize=$iosize,workingset=$filesize + $offset,"
+	    "misalign=$offset,random");
+	compiled_with(out, "", &script, &plan);
+	ck_assert(fileset(&plan, "sdb")->dev_writes);
+	plan_done(&plan, &script, out);
+	free(err);
+	/* time-based sequential I/O wraps at the region's end */
+	ck_assert_int_eq(import("[j]\nfilename=/dev/sdb\nsize=64m\nrw=read\n"
+				"time_based\nruntime=5\n", &out, &err), 0);
+	HAS(out, "filename=sdb,iosize=$iosize,workingset=$filesize,wrap");
+	free(out);
 	free(err);
 
 	ck_assert_int_eq(import("[j]\nfilename=/dev/nvme0n1\nrw=randread\n", &out, &err), 0);
@@ -1713,7 +1730,7 @@ START_TEST(test_devices)
 	plan_free(&plan);
 	ast_script_free(&script);
 	compiled_with(out, "set $filesize=64m\n", &script, &plan);
-	ck_assert_uint_eq(fileset(&plan, "nvme0n1")->size, 64u << 20);
+	ck_assert(fileset(&plan, "nvme0n1")->is_device);
 	plan_done(&plan, &script, out);
 	free(err);
 
@@ -1740,9 +1757,8 @@ START_TEST(test_devices)
 
 	/* fio's file is the job's name when that is a device */
 	ck_assert_int_eq(import("[/dev/sdc]\nrw=read\nsize=1m\n", &out, &err), 0);
-	HAS(err, "job.fio:1:1: warning: job '/dev/sdc': the job's name (fio's file) "
-	    "/dev/sdc is a device");
-	HAS(out, "define file name=sdc,path=$dir,size=$filesize,prealloc,reuse\n");
+	HAS(out, "# the job's name (fio's file) /dev/sdc: the block device itself");
+	HAS(out, "define device name=sdc,path=\"/dev/sdc\"\n");
 	compiled_with(out, "", &script, &plan);
 	plan_done(&plan, &script, out);
 	free(err);
@@ -1758,6 +1774,8 @@ START_TEST(test_devices)
 	ck_assert_int_eq(import_lenient("[j]\nfilename=/dev/null\nrw=write\n",
 					&out, &err), 0);
 	HAS(out, "define file name=null,path=$dir,size=$filesize,prealloc,reuse\n");
+	HAS(out, "# filename=/dev/null stores nothing: the job runs on the file null "
+	    "in $dir (--lenient)\n");
 	free(out);
 	free(err);
 }

@@ -1236,7 +1236,11 @@ static void print_commands(FILE *out, unsigned mask)
 	for (size_t i = 0; i < NSUBCOMMANDS; i++) {
 		const struct cli_subcommand *sc = &subcommands[i];
 
-		if (!sc->word || !(mask & CMD(sc->cmd)))
+		bool again = false;
+
+		for (size_t j = 0; j < i; j++)
+			again |= subcommands[j].cmd == sc->cmd;   /* run's second line */
+		if (!sc->word || !(mask & CMD(sc->cmd)) || again)
 			continue;
 		k++;
 		fprintf(out, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",

@@ -190,8 +190,8 @@ static bool judge(struct gate_case *c, const struct welch_sample *b,
 	const struct gate_rule *r = c->rule;
 	bool worse;
 
-	c->base = b->mean;
-	c->value = s->mean;
+	c->base = b->n ? b->mean : NAN;
+	c->value = s->n ? s->mean : NAN;
 	c->nbase = b->n;
 	c->nvalue = s->n;
 	c->diff_pct = NAN;
@@ -366,6 +366,11 @@ void gate_print_text(FILE *out, const struct gate_rules *g,
 
 		if (c->verdict != GATE_REGRESSION && !c->note[0])
 			continue;
+		if (c->verdict == GATE_SKIPPED) {
+			fprintf(out, "  skipped %s: %s of %s: %s\n", docs[c->doc].path,
+				c->rule->label, c->row, c->note);
+			continue;
+		}
 		judged(how, sizeof(how), c);
 		fprintf(out, "  %s %s: %s of %s: %s -> %s (%+.1f%%, limit %+g%%; %s)%s%s\n",
 			verdict_word(c->verdict), docs[c->doc].path, c->rule->label, c->row,
@@ -387,55 +392,92 @@ static void md_text(FILE *out, const char *s)
 	}
 }
 
+/* A case's row of the Markdown regressions table. */
+static void md_case(FILE *out, const struct gate_case *c, const struct rf_doc *docs)
+{
+	char a[64], b[64], how[200];
+
+	judged(how, sizeof(how), c);
+	fputs("| ", out);
+	md_text(out, docs[c->doc].path);
+	fputs(" | ", out);
+	md_text(out, c->rule->label);
+	fputs(" | ", out);
+	md_text(out, c->row);
+	fprintf(out, " | %s | %s | %+.1f%% | %+g%% | ", shown(a, sizeof(a), c->rule, c->base),
+		shown(b, sizeof(b), c->rule, c->value), c->diff_pct, c->rule->limit_pct);
+	md_text(out, how);
+	fputs(" |\n", out);
+}
+
+/*
+ * The verdict for a CI's job summary: a heading with it, the limits,
+ * a row per later file and gated metric (how many rows compared, how
+ * many regressed, the worst move), and the regressions one by one.  Its
+ * size follows files and metrics, not flowops: 50,000 flowops that all
+ * pass make three rows.
+ */
 void gate_print_markdown(FILE *out, const struct gate_rules *g,
 			 const struct gate_result *res, const struct rf_doc *docs)
 {
-	char a[64], b[64], how[200], lim[32];
+	int tested = 0, ndocs = 0;
 
+	for (int i = 0; i < res->n; i++) {
+		tested += res->cases[i].tested;
+		if (res->cases[i].doc + 1 > ndocs)
+			ndocs = res->cases[i].doc + 1;
+	}
 	fprintf(out, "### flowbench compare: %s (%d regression%s in %d comparison%s)\n\n",
 		res->regressions ? "**FAIL**" : "pass", res->regressions,
 		log_plural((unsigned)res->regressions), res->n, log_plural((unsigned)res->n));
 	fputs("- limits: ", out);
-	{
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
-
-		if (m) {
-			limits(m, g);
-			fclose(m);
-			md_text(out, text ? text : "");
+	for (int i = 0, n = 0; i < g->n; i++)
+		if (!isnan(g->rules[i].limit_pct)) {
+			fputs(n++ ? ", " : "", out);
+			md_text(out, g->rules[i].name);
+			fprintf(out, " %+g%%", g->rules[i].limit_pct);
 		}
-		free(text);
+	fprintf(out, "\n- judged: %d by Welch's t-test (both files repeated), %d by the "
+		"difference alone (a file of one run), %d skipped\n\n", tested,
+		res->n - tested - res->skipped, res->skipped);
+	fputs("| file | metric | limit | compared | regressions | worst | worst %diff |\n"
+	      "| :--- | :--- | ---: | ---: | ---: | :--- | ---: |\n", out);
+	for (int d = 1; d < ndocs; d++) {
+		for (int m = 0; m < g->n; m++) {
+			const struct gate_rule *r = &g->rules[m];
+			const struct gate_case *worst = NULL;
+			int n = 0, bad = 0;
+
+			for (int i = 0; i < res->n; i++) {
+				const struct gate_case *c = &res->cases[i];
+				double sign = r->higher_better ? -1 : 1;
+
+				if (c->doc != d || c->rule != r || c->verdict == GATE_SKIPPED)
+					continue;
+				n++;
+				bad += c->verdict == GATE_REGRESSION;
+				if (!worst || sign * c->diff_pct > sign * worst->diff_pct)
+					worst = c;
+			}
+			if (!n)
+				continue;
+			fputs("| ", out);
+			md_text(out, docs[d].path);
+			fputs(" | ", out);
+			md_text(out, r->label);
+			fprintf(out, " | %+g%% | %d | %s%d%s | ", r->limit_pct, n,
+				bad ? "**" : "", bad, bad ? "**" : "");
+			md_text(out, worst->row);
+			fprintf(out, " | %+.1f%% |\n", worst->diff_pct);
+		}
 	}
-	fputs("\n\n| verdict | file | metric | flowop | baseline | value | %diff | limit | judged by |\n"
-	      "| :--- | :--- | :--- | :--- | ---: | ---: | ---: | ---: | :--- |\n", out);
-	for (int i = 0; i < res->n; i++) {
-		const struct gate_case *c = &res->cases[i];
-
-		judged(how, sizeof(how), c);
-		if (c->verdict == GATE_PASS && c->note[0]) {
-			size_t n = strlen(how);
-
-			snprintf(how + n, sizeof(how) - n, "; %s", c->note);
-		}
-		snprintf(lim, sizeof(lim), "%+g%%", c->rule->limit_pct);
-		fprintf(out, "| %s | ", c->verdict == GATE_REGRESSION ? "**REGRESSION**" :
-			verdict_word(c->verdict));
-		md_text(out, docs[c->doc].path);
-		fputs(" | ", out);
-		md_text(out, c->rule->label);
-		fputs(" | ", out);
-		md_text(out, c->row);
-		fprintf(out, " | %s | %s | ", shown(a, sizeof(a), c->rule, c->base),
-			shown(b, sizeof(b), c->rule, c->value));
-		if (isnan(c->diff_pct))
-			fputs("-", out);
-		else
-			fprintf(out, "%+.1f%%", c->diff_pct);
-		fprintf(out, " | %s | ", lim);
-		md_text(out, how);
-		fputs(" |\n", out);
+	if (res->regressions) {
+		fputs("\n| regression in | metric | flowop | baseline | value | %diff | limit "
+		      "| judged by |\n| :--- | :--- | :--- | ---: | ---: | ---: | ---: | :--- |\n",
+		      out);
+		for (int i = 0; i < res->n; i++)
+			if (res->cases[i].verdict == GATE_REGRESSION)
+				md_case(out, &res->cases[i], docs);
 	}
 	fputc('\n', out);
 }

@@ -157,7 +157,7 @@ static void source(struct walk *w, const struct results *r)
 }
 
 /* The command line's options that change the run, for a rerun. */
-static void options(struct walk *w, const struct results *r)
+static void rerun_options(struct walk *w, const struct results *r)
 {
 	const struct res_options *o = r->options;
 
@@ -768,7 +768,7 @@ int results_emit(const struct results *r, const struct doc_sink *sink)
 	uint(&w, "seed", r->seed);
 	real(&w, "warmup_s", r->warmup_s);
 	real(&w, "interval_s", r->interval_s);
-	options(&w, r);
+	rerun_options(&w, r);
 	rerun_of(&w, r->rerun_of);
 	comparability(&w, r->compat);
 	environment(&w, &r->env);

@@ -27,7 +27,7 @@ static bool recorded_text(const json_t *v, char *buf, size_t size)
 }
 
 /* One line when `now` is known and the recorded value differs from it. */
-static int differs(FILE *out, const char *what, const json_t *rec, const char *now)
+static int results_env_line(FILE *out, const char *what, const json_t *rec, const char *now)
 {
 	char was[1024];
 
@@ -50,11 +50,11 @@ int results_env_diff(FILE *out, const json_t *recorded, const struct res_env *no
 
 	snprintf(cpus, sizeof(cpus), "%ld", now->cpus);
 	snprintf(mem, sizeof(mem), "%" PRIu64, now->memory_bytes);
-	n += differs(out, "host", json_object_get(recorded, "hostname"), now->hostname);
-	n += differs(out, "kernel", json_object_get(recorded, "kernel"), now->kernel);
-	n += differs(out, "CPUs", json_object_get(recorded, "cpus"), now->cpus > 0 ? cpus : NULL);
-	n += differs(out, "CPU model", json_object_get(recorded, "cpu_model"), now->cpu_model);
-	n += differs(out, "memory bytes", json_object_get(recorded, "memory_bytes"),
+	n += results_env_line(out, "host", json_object_get(recorded, "hostname"), now->hostname);
+	n += results_env_line(out, "kernel", json_object_get(recorded, "kernel"), now->kernel);
+	n += results_env_line(out, "CPUs", json_object_get(recorded, "cpus"), now->cpus > 0 ? cpus : NULL);
+	n += results_env_line(out, "CPU model", json_object_get(recorded, "cpu_model"), now->cpu_model);
+	n += results_env_line(out, "memory bytes", json_object_get(recorded, "memory_bytes"),
 		     now->memory_bytes ? mem : NULL);
 	for (int i = 0; i < now->nfs; i++) {
 		const struct res_filesystem *f = &now->fs[i];
@@ -69,7 +69,7 @@ int results_env_diff(FILE *out, const json_t *recorded, const struct res_env *no
 
 		for (size_t k = 0; r && k < sizeof(keys) / sizeof(keys[0]); k++) {
 			snprintf(what, sizeof(what), "file system %d %s", i + 1, keys[k].key);
-			n += differs(out, what, json_object_get(r, keys[k].key), keys[k].now);
+			n += results_env_line(out, what, json_object_get(r, keys[k].key), keys[k].now);
 		}
 	}
 	if (json_array_size(fss) != (size_t)now->nfs) {

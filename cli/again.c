@@ -144,6 +144,14 @@ int again_prepare(const struct cli_args *args, bool many_clients, struct again *
 			"--shared-files: rerun it with flowbench-mpi\n", args->again);
 		return 2;
 	}
+	/* before the compile, which refuses a `system` without it */
+	if (a->rec.options.allow_system && !args->allow_system)
+		log_warn("%s: the recorded run had --allow-system: give it again for "
+			 "the script's system commands to run (a results file does not "
+			 "switch it on by itself)", args->again);
+	if (a->rec.options.force && !args->force)
+		log_warn("%s: the recorded run had --force: give it again to adopt a "
+			 "directory flowbench did not create", args->again);
 	recorded_options(a, args);
 	if ((st = merge_defines(args, a, err)) != 0 || (st = pick_run(args, a, err)) != 0)
 		return st;
@@ -187,13 +195,6 @@ void again_announce(const struct again *a, const struct cli_args *args,
 			log_info("-D %s=%s: not in the recorded run, added",
 				 args->defines[k].name, args->defines[k].value);
 	}
-	if (rec->options.allow_system && !args->allow_system)
-		log_warn("the recorded run had --allow-system: give it again for the "
-			 "script's system commands to run (a results file does not switch "
-			 "it on by itself)");
-	if (rec->options.force && !args->force)
-		log_warn("the recorded run had --force: give it again to adopt a "
-			 "directory flowbench did not create");
 	results_init(&now);
 	results_capture_env(&now, p, "", false, 0, NAN);
 	fflush(stdout);

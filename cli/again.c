@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plan/oom.h"
 #include "runtime/base/log.h"
@@ -131,12 +132,35 @@ static void recorded_options(struct again *a, const struct cli_args *args)
 	ra->force = args->force;
 }
 
+/*
+ * An --output that is the results file being rerun would replace the
+ * record by its rerun: refused, as report refuses its own inputs.
+ */
+static bool output_is_record(const struct cli_args *args, FILE *err)
+{
+	struct stat rec, out;
+
+	if (stat(args->again, &rec) < 0)
+		return false;
+	for (int i = 0; i < args->noutputs; i++)
+		if (stat(args->outputs[i], &out) == 0 && out.st_dev == rec.st_dev &&
+		    out.st_ino == rec.st_ino) {
+			fprintf(err, "flowbench: error: --output %s is the results file "
+				"--again reruns: refusing to write the rerun over it\n",
+				args->outputs[i]);
+			return true;
+		}
+	return false;
+}
+
 int again_prepare(const struct cli_args *args, bool many_clients, struct again *a,
 		  FILE *err)
 {
 	int st;
 
 	memset(a, 0, sizeof(*a));
+	if (output_is_record(args, err))
+		return 2;
 	if (results_record_read(args->again, &a->rec, err) < 0)
 		return 1;
 	if (a->rec.options.shared_files && !many_clients) {

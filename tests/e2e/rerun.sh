@@ -114,6 +114,9 @@ refuse 2 "no workload file with it" run other.f --again r.json
 refuse 2 "--run N picks a run of --again's results file" run other.f --run 1
 refuse 2 "--run 3: r.json has 2 runs" run --again r.json --run 3
 refuse 2 "unknown option '--again'" check --again r.json
+cp r.json keep.json
+refuse 2 "--output r.json is the results file --again reruns" run --again r.json -o r.json
+cmp -s r.json keep.json || fail "the record was written over"
 refuse 1 "missing.json" run --again missing.json
 python3 -c '
 import json

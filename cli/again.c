@@ -206,7 +206,8 @@ void again_announce(const struct again *a, const struct cli_args *args,
 	log_info("Rerun of %s: workload %s (sha256 %.12s), seed %llu, %s, with the "
 		 "recorded -D values and options", rec->path, rec->workload,
 		 *rec->workload_sha256 ? rec->workload_sha256 : "unknown",
-		 (unsigned long long)rec->seed, a->of.run ? "its run" : "all its runs");
+		 (unsigned long long)rec->seed, a->of.run ? "one of its runs" :
+		 "all its runs");
 	if (a->of.run)
 		log_info("Rerun of run %d of %d (once)", a->of.run, rec->nruns);
 	for (int k = 0; k < args->ndefines; k++) {

@@ -50,12 +50,16 @@ int results_env_diff(FILE *out, const json_t *recorded, const struct res_env *no
 
 	snprintf(cpus, sizeof(cpus), "%ld", now->cpus);
 	snprintf(mem, sizeof(mem), "%" PRIu64, now->memory_bytes);
-	n += results_env_line(out, "host", json_object_get(recorded, "hostname"), now->hostname);
-	n += results_env_line(out, "kernel", json_object_get(recorded, "kernel"), now->kernel);
-	n += results_env_line(out, "CPUs", json_object_get(recorded, "cpus"), now->cpus > 0 ? cpus : NULL);
-	n += results_env_line(out, "CPU model", json_object_get(recorded, "cpu_model"), now->cpu_model);
+	n += results_env_line(out, "host", json_object_get(recorded, "hostname"),
+			      now->hostname);
+	n += results_env_line(out, "kernel", json_object_get(recorded, "kernel"),
+			      now->kernel);
+	n += results_env_line(out, "CPUs", json_object_get(recorded, "cpus"),
+			      now->cpus > 0 ? cpus : NULL);
+	n += results_env_line(out, "CPU model", json_object_get(recorded, "cpu_model"),
+			      now->cpu_model);
 	n += results_env_line(out, "memory bytes", json_object_get(recorded, "memory_bytes"),
-		     now->memory_bytes ? mem : NULL);
+			      now->memory_bytes ? mem : NULL);
 	for (int i = 0; i < now->nfs; i++) {
 		const struct res_filesystem *f = &now->fs[i];
 		const json_t *r = json_array_get(fss, (size_t)i);

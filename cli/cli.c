@@ -405,6 +405,60 @@ static int set_log_shared(struct cli_args *args, const char *opt, const char *v,
 	return 0;
 }
 
+/* run --again RESULTS: rerun what that results file records. */
+static int set_again(struct cli_args *args, const char *opt, const char *v,
+		     FILE *err)
+{
+	(void)opt;
+	(void)err;
+	args->again = v;
+	return 0;
+}
+
+/* run --run N: with --again, the results file's run N only. */
+static int parse_again_run(struct cli_args *args, const char *opt, const char *v,
+			   FILE *err)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end || !(v[0] >= '1' && v[0] <= '9') || n > 100000) {
+		fprintf(err, "flowbench: error: %s needs a run's number from 1 (runs[].index "
+			"of the results file), not '%s'\n", opt, v);
+		return -1;
+	}
+	args->again_run = (int)n;
+	return 0;
+}
+
+/* compare --threshold LIST: kept as typed; compare/gate.c reads it. */
+static int add_threshold(struct cli_args *args, const char *opt, const char *v,
+			 FILE *err)
+{
+	const char **t = realloc(args->thresholds,
+				 (size_t)(args->nthresholds + 1) * sizeof(*t));
+
+	(void)opt;
+	if (!t) {
+		fprintf(err, "flowbench: error: out of memory\n");
+		return -1;
+	}
+	args->thresholds = t;
+	t[args->nthresholds++] = v;
+	return 0;
+}
+
+static int set_junit(struct cli_args *args, const char *opt, const char *v,
+		     FILE *err)
+{
+	(void)opt;
+	(void)err;
+	args->junit = v;
+	return 0;
+}
+
 /* run's --output: the endings come from the results formats' table. */
 static const char *output_help(char *buf, size_t size)
 {
@@ -594,6 +648,14 @@ static const struct cli_option options[] = {
 	  "interval", NULL, NULL },
 	{ "--output", 'o', "FILE", WORKLOAD_CMDS, add_output, NULL, NULL,
 	  output_help },
+	{ "--again", 0, "RESULTS", CMD(CLI_RUN), set_again,
+	  "rerun what the results file RESULTS records: its workload's text "
+	  "(not the file on disk), -D values, seed and options, and say what "
+	  "differs in the environment; only -D (said), --output, --run, "
+	  "--log-*, --allow-system and --force go with it", "a results file", NULL },
+	{ "--run", 0, "N", CMD(CLI_RUN), parse_again_run,
+	  "with --again: rerun the results file's run N only (once), not all "
+	  "its --repeat runs", NULL, NULL },
 	{ "--percentiles", 0, "LIST", WORKLOAD_CMDS, parse_percentiles,
 	  "latency percentiles to print per flowop, e.g. 50,99,99.9 (each "
 	  "between 0 and 100; default 50,90,95,99,99.9,99.99)", NULL, NULL },
@@ -633,6 +695,15 @@ static const struct cli_option options[] = {
 	  "(PREFIX_lat.log ...; fio's per_job_logs=0)", NULL, NULL },
 	{ "--format", 0, "text|markdown|csv", CMD(CLI_COMPARE), set_format,
 	  "the tables as text (the default), GitHub markdown or CSV", NULL, NULL },
+	{ "--threshold", 0, "METRIC=N%,...", CMD(CLI_COMPARE), add_threshold,
+	  "how much worse a later file may be than the first before compare "
+	  "exits 1: a rate may drop (-N%), a latency rise (+N%), 'off' gates "
+	  "nothing; metrics ops_per_s, mb_per_s, ms_per_op, p50, p90, p95, p99, "
+	  "p99.9, p99.99, summary (the IO Summary's ops_per_s); default "
+	  "ops_per_s=-5%,mb_per_s=-5%,p99=+10%", NULL, NULL },
+	{ "--junit", 0, "FILE", CMD(CLI_COMPARE), set_junit,
+	  "also write the verdict as JUnit XML to FILE: a testcase per metric "
+	  "and flowop compared, a failure element per regression", NULL, NULL },
 	{ "--output", 'o', "FILE.html", CMD(CLI_REPORT), set_report_out,
 	  "where to write the page (required)", NULL, NULL },
 	{ "--lenient", 0, NULL, CMD(CLI_IMPORT_FIO), set_fio_lenient,
@@ -652,6 +723,8 @@ static const struct cli_option options[] = {
 };
 
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
+/* cli_args.given has a bit per row */
+_Static_assert(NOPTIONS <= 64, "more options than bits in cli_args.given");
 
 /* ---- operands and the end of each subcommand ----------------------- */
 
@@ -718,8 +791,59 @@ static int check_log_options(const struct cli_args *args, FILE *err)
 	return 0;
 }
 
+/*
+ * run --again takes the recorded run's options: of the options that
+ * change a run, only -D (an override, said) and the two the user must
+ * give again (--allow-system, --force: a results file from elsewhere
+ * does not get to run commands or adopt directories), plus where the
+ * outputs go.
+ */
+static int check_again(const struct cli_args *args, FILE *err)
+{
+	static const char *const with_again[] = {
+		"--define", "--output", "--again", "--run", "--allow-system", "--force",
+		"--log-lat", "--log-bw", "--log-iops", "--log-hist", "--log-avg-msec",
+		"--log-hist-msec", "--log-hist-coarseness", "--log-offset", "--log-shared",
+	};
+
+	if (!args->again) {
+		if (args->again_run) {
+			fprintf(err, "flowbench: error: --run N picks a run of --again's "
+				"results file, and --again is not given\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (args->file || args->fio_args) {
+		fprintf(err, "flowbench: error: --again reruns the workload its results "
+			"file holds: no workload file%s with it\n",
+			args->fio_args ? " or --fio" : "");
+		return -1;
+	}
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		bool ok = false;
+
+		if (!(args->given & (UINT64_C(1) << i)))
+			continue;
+		for (size_t k = 0; k < sizeof(with_again) / sizeof(with_again[0]); k++)
+			ok |= options[i].name && strcmp(options[i].name, with_again[k]) == 0;
+		if (ok || (options[i].commands & CMD(CLI_RUN)) == 0)
+			continue;
+		fprintf(err, "flowbench: error: %s with --again: a rerun takes the recorded "
+			"run's options (seed, variables, --runtime, --repeat, --cache ...); "
+			"only -D, --output, --run, --log-*, --allow-system and --force go "
+			"with it\n", options[i].name ? options[i].name : "-f");
+		return -1;
+	}
+	return 0;
+}
+
 static int workload_finish(struct cli_args *args, FILE *err)
 {
+	if (check_again(args, err) < 0)
+		return -1;
+	if (args->again)
+		return check_log_options(args, err);
 	if (args->fio_args && args->file) {
 		fprintf(err, "flowbench: error: a workload file or --fio, not both (the "
 			"job files of an fio command line go after --fio)\n");
@@ -813,6 +937,9 @@ static const struct cli_subcommand subcommands[] = {
 	{ "run", CLI_RUN, "run FILE [options]", "run a WML workload, or an fio "
 	  "job (FILE.fio, or --fio FIO-ARGS... last)",
 	  workload_operand, workload_finish, false, NULL, false },
+	{ "run", CLI_RUN, "run --again RESULTS [--run N]", "rerun what a results "
+	  "file records, from its own copy of the workload",
+	  workload_operand, workload_finish, false, NULL, false },
 	{ NULL, CLI_RUN, "-f FILE [options]", "the same (filebench's habit)",
 	  workload_operand, workload_finish, false, NULL, false },
 	{ "check", CLI_CHECK, "check FILE [options]",
@@ -824,7 +951,8 @@ static const struct cli_subcommand subcommands[] = {
 	  "list takes no argument but --dir (set FLOWBENCH_WORKLOADS to list another directory)", false },
 	{ "compare", CLI_COMPARE, "compare A.json B.json... [options]",
 	  "results files side by side: mean ± stdev, %diff against A, "
-	  "Welch's t-test",
+	  "Welch's t-test; exit 1 when a later file is worse than A beyond a "
+	  "threshold, 2 for a usage error or an unreadable file",
 	  results_operand, compare_finish, true, NULL, false },
 	{ "report", CLI_REPORT, "report A.json... -o FILE.html",
 	  "one self-contained HTML page of charts",
@@ -947,6 +1075,7 @@ static int take_option(const struct cli_subcommand *sc, int argc, char **argv,
 		unknown_option(sc, a, err);
 		return -1;
 	}
+	args->given |= UINT64_C(1) << (o - options);
 	spelling = a[1] == '-' ? o->name : typed;
 	if (o->arg && !value) {
 		if (*i + 1 >= argc) {
@@ -1085,6 +1214,9 @@ void cli_args_free(struct cli_args *args)
 	free(args->fio_words);
 	args->fio_words = NULL;
 	args->nfio_words = 0;
+	free(args->thresholds);
+	args->thresholds = NULL;
+	args->nthresholds = 0;
 }
 
 /* ---- --help, from the same tables --------------------------------- */
@@ -1154,7 +1286,11 @@ static void print_commands(FILE *out, unsigned mask)
 	for (size_t i = 0; i < NSUBCOMMANDS; i++) {
 		const struct cli_subcommand *sc = &subcommands[i];
 
-		if (!sc->word || !(mask & CMD(sc->cmd)))
+		bool again = false;
+
+		for (size_t j = 0; j < i; j++)
+			again |= subcommands[j].cmd == sc->cmd;   /* run's second line */
+		if (!sc->word || !(mask & CMD(sc->cmd)) || again)
 			continue;
 		k++;
 		fprintf(out, "%s%s", k == 1 ? "" : k == n ? " and " : ", ",

@@ -9,6 +9,7 @@
  *   flowbench import-fio JOB.fio            (WML for an fio job file, on stdout)
  *   flowbench import-fio --name=a --rw=...  (the same for fio's command line)
  *   flowbench run|check JOB.fio, run|check --fio FIO-ARGS...  (imported in memory)
+ *   flowbench run --again RESULTS [--run N] [-D NAME=VALUE] [-o FILE]  (a rerun)
  *   flowbench --help | --version
  *
  * cli.c holds two tables, the subcommands and the options (one row each:
@@ -20,6 +21,7 @@
 #define FLOWBENCH_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lang/frontend.h"
@@ -47,6 +49,12 @@ struct cli_args {
 	char **inputs;            /* compare, report: results files (malloc'ed) */
 	int ninputs;
 	const char *format;       /* compare --format: "text" unless given */
+	const char **thresholds;  /* compare --threshold LIST, each as typed (malloc'ed) */
+	int nthresholds;
+	const char *junit;        /* compare --junit FILE */
+	const char *again;        /* run --again RESULTS: rerun what it records */
+	int again_run;            /* run --run N: that run only; 0: every run */
+	uint64_t given;           /* bit i: options[i] of cli.c's table was given */
 	const char *report_out;   /* report -o FILE */
 	bool list_dir;            /* list --dir: the catalogue's directory */
 	struct frontend_define *defines;   /* -D: names malloc'ed, values in argv */

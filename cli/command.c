@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/again.h"
 #include "cli/catalog.h"
 #include "cli/cli.h"
 #include "cli/command.h"
@@ -73,7 +74,27 @@ struct workload {
 	char *fio_wml;            /* an fio job's WML, imported in memory */
 	char *fio_path;           /* the name its messages give it */
 	struct frontend_define *fio_defines;   /* the -D its WML gets */
+	/* what the results file keeps besides the text (session.h) */
+	const char *kind;         /* "wml" or "fio" */
+	const char *record_name;  /* workload.file: the path, or the rerun's */
+	struct res_file *files;   /* fio: the job files read (owned copies) */
+	int nfiles;
+	const struct res_file *files_in;    /* those or the rerun's record's */
+	const char **import_defines;        /* fio: -D the import took */
+	int nimport_defines;
+	const char *const *import_in;       /* those or the record's */
 };
+
+/* fio_read_opts.file_read: a copy of every job file the import read. */
+static void keep_file(void *ctx, const char *name, const char *text, size_t len)
+{
+	struct workload *w = ctx;
+
+	w->files = xreallocarray(w->files, (size_t)w->nfiles + 1, sizeof(*w->files));
+	w->files[w->nfiles].name = xstrdup(name);
+	w->files[w->nfiles].text = xstrndup(text, len);
+	w->files[w->nfiles++].len = len;
+}
 
 /*
  * An fio job file: named .fio, .job or .ini (fio's habits).  Any other
@@ -115,6 +136,7 @@ static int fio_load(const struct cli_args *args, struct workload *w,
 	bool *used = xcalloc((size_t)args->ndefines + 1, sizeof(*used));
 	struct fio_read_opts ro = {
 		.defines = defs, .ndefines = args->ndefines, .define_used = used,
+		.file_read = keep_file, .file_ctx = w,
 	};
 	int file_word = -1, status;
 	struct fio_cmdline cl = {
@@ -142,9 +164,12 @@ static int fio_load(const struct cli_args *args, struct workload *w,
 	status = fio_import_cmdline(&cl, &ro, mem, err);
 	fclose(mem);
 	*nwml_defs = 0;
+	w->import_defines = xcalloc((size_t)args->ndefines + 1, sizeof(*w->import_defines));
 	for (int i = 0; status == 0 && i < args->ndefines; i++)
 		if (!used[i])
 			wml_defs[(*nwml_defs)++] = args->defines[i];
+		else
+			w->import_defines[w->nimport_defines++] = args->defines[i].name;
 	w->fio_path = xstrdup(args->fio_args ? "the fio command line" : args->file);
 	free(defs);
 	free(used);
@@ -157,7 +182,7 @@ static int fio_load(const struct cli_args *args, struct workload *w,
  * either case.
  */
 static int workload_load(const struct cli_args *args, struct workload *w,
-			 const struct command_hooks *h)
+			 const struct command_hooks *h, const struct again *ag)
 {
 	struct frontend_input in = {
 		.defines = args->defines, .ndefines = args->ndefines,
@@ -178,7 +203,22 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 	}
 
 	memset(w, 0, sizeof(*w));
-	if (args->fio_args || is_fio_job_file(args->file)) {
+	w->kind = "wml";
+	if (ag) {
+		/* run --again: the recorded text, as recorded */
+		w->kind = ag->rec.kind;
+		w->path = xstrdup(ag->name);
+		w->record_name = ag->rec.workload;
+		w->files_in = ag->rec.files;
+		w->nfiles = ag->rec.nfiles;
+		w->import_in = ag->rec.import_defines;
+		w->nimport_defines = ag->rec.nimport_defines;
+		in.path = w->path;
+		in.text = ag->rec.text;
+		in.len = ag->rec.len;
+		in.defines = ag->wml_defines;
+		in.ndefines = ag->nwml_defines;
+	} else if (args->fio_args || is_fio_job_file(args->file)) {
 		struct frontend_define *defs = xcalloc((size_t)args->ndefines + 1,
 						       sizeof(*defs));
 		int st = fio_load(args, w, defs, &in.ndefines, in.err);
@@ -188,6 +228,9 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 		if (st)
 			return 1;
 		w->path = xstrdup(w->fio_path);
+		w->kind = "fio";
+		w->files_in = w->files;
+		w->import_in = w->import_defines;
 		in.path = w->fio_path;
 		in.text = w->fio_wml;
 		in.len = strlen(w->fio_wml);
@@ -220,6 +263,12 @@ static int workload_load(const struct cli_args *args, struct workload *w,
 
 static void workload_free(struct workload *w)
 {
+	for (int i = 0; w->files && i < w->nfiles; i++) {
+		free((char *)w->files[i].name);
+		free((char *)w->files[i].text);
+	}
+	free(w->files);
+	free(w->import_defines);
 	frontend_free(&w->fe);
 	free(w->path);
 	free(w->fio_wml);
@@ -351,9 +400,15 @@ static int logs_refused(const struct cli_args *args, const struct plan *p,
 
 /* Run the compiled plan --repeat times and write the results files. */
 static int run_session(const struct cli_args *args, const struct workload *w,
-		       const struct command_hooks *h)
+		       const struct command_hooks *h, const struct res_rerun_of *of)
 {
 	struct res_define *defs = xcalloc((size_t)args->ndefines + 1, sizeof(*defs));
+	struct res_options opts = {
+		.runtime_given = args->runtime_given, .runtime_s = args->runtime_s,
+		.cache = args->cache, .repeat = args->repeat,
+		.keep_going = args->keep_going, .force = args->force,
+		.allow_system = args->allow_system, .shared_files = args->shared_files,
+	};
 	struct session_options so = {
 		.run.cache = args->cache,
 		.run.percentiles = args->percentiles,
@@ -367,8 +422,12 @@ static int run_session(const struct cli_args *args, const struct workload *w,
 		.outputs = args->outputs,
 		.noutputs = h && !h->writes_results ? 0 : args->noutputs,
 		.argv = args->argv, .argc = args->argc,
-		.workload = w->path, .source = w->fe.text, .source_len = w->fe.len,
+		.workload = w->record_name ? w->record_name : w->path,
+		.source = w->fe.text, .source_len = w->fe.len, .source_kind = w->kind,
+		.files = w->files_in, .nfiles = w->files_in ? w->nfiles : 0,
+		.import_defines = w->import_in, .nimport_defines = w->nimport_defines,
 		.defines = defs, .ndefines = args->ndefines,
+		.options = &opts, .rerun_of = of,
 	};
 	int status;
 
@@ -383,29 +442,46 @@ static int run_session(const struct cli_args *args, const struct workload *w,
 
 /* ---- the handlers, one per subcommand ---------------------------------- */
 
+/*
+ * run FILE, or run --again RESULTS: the same path once the rerun's
+ * command line is made from the results file (again.h).
+ */
 static int cmd_run(const struct cli_args *args, const struct command_hooks *h)
 {
 	struct workload w;
-	int status = workload_load(args, &w, h);
+	struct again ag;
+	const struct cli_args *use = args;
+	int status = 0;
 
+	memset(&w, 0, sizeof(w));
+	if (args->again) {
+		status = again_prepare(args, h && h->many_clients, &ag, stderr);
+		use = &ag.args;
+	}
 	if (status == 0)
-		status = logs_refused(args, &w.fe.plan, h);
+		status = workload_load(use, &w, h, args->again ? &ag : NULL);
+	if (status == 0)
+		status = logs_refused(use, &w.fe.plan, h);
 	if (status == 0 && h && h->adapt_plan)
 		status = h->adapt_plan(h->ctx, &w.fe.plan);
+	if (status == 0 && args->again)
+		again_announce(&ag, args, &w.fe.plan);
 	if (status == 0) {
 		log_info("Seed: %llu (repeat this run's random choices with --seed %llu)",
 			 (unsigned long long)w.fe.plan.seed,
 			 (unsigned long long)w.fe.plan.seed);
-		status = run_session(args, &w, h);
+		status = run_session(use, &w, h, args->again ? &ag.of : NULL);
 	}
 	workload_free(&w);
+	if (args->again)
+		again_free(&ag);
 	return status;
 }
 
 static int cmd_check(const struct cli_args *args, const struct command_hooks *h)
 {
 	struct workload w;
-	int status = workload_load(args, &w, h);
+	int status = workload_load(args, &w, h, NULL);
 
 	if (status == 0) {
 		print_summary(&w.fe.plan);
@@ -432,9 +508,14 @@ static int cmd_list(const struct cli_args *args, const struct command_hooks *h)
 
 static int cmd_compare_files(const struct cli_args *args, const struct command_hooks *h)
 {
+	struct compare_request rq = {
+		.files = args->inputs, .nfiles = args->ninputs, .format = args->format,
+		.thresholds = args->thresholds, .nthresholds = args->nthresholds,
+		.junit = args->junit,
+	};
+
 	(void)h;
-	return compare_command(args->inputs, args->ninputs, args->format, stdout,
-			       stderr);
+	return compare_command(&rq, stdout, stderr);
 }
 
 static int cmd_report_files(const struct cli_args *args, const struct command_hooks *h)

@@ -18,6 +18,7 @@
 #include "runtime/base/interrupt.h"
 #include "runtime/base/log.h"
 #include "compare/compare.h"
+#include "compare/gate.h"
 #include "compare/html.h"
 #include "compare/load.h"
 #include "compare/tools.h"
@@ -131,27 +132,87 @@ static struct rf_doc *load_all(char *const *files, int nfiles, FILE *err)
 	return job.docs;
 }
 
-int compare_command(char *const *files, int nfiles, const char *format,
-		    FILE *out, FILE *err)
+static bool output_is_input(const char *output, char *const *files, int nfiles,
+			    FILE *err);
+
+/* gate_write_junit() in outfile_prepare()'s shape. */
+struct junit_arg {
+	const struct gate_result *res;
+	const struct rf_doc *docs;
+	int ndocs;
+};
+
+static int write_junit(FILE *f, const void *arg)
 {
+	const struct junit_arg *j = arg;
+
+	return gate_write_junit(f, j->res, j->docs, j->ndocs);
+}
+
+/* The JUnit file, written whole or not at all (outfile.h).  0 or -1 (said). */
+static int junit_file(const char *path, const struct gate_result *res,
+		      const struct rf_doc *docs, int ndocs)
+{
+	struct junit_arg j = { res, docs, ndocs };
+	struct outfile o = { .dirfd = -1 };
+	int rc = -1;
+
+	if (outfile_prepare(&o, "the JUnit report", path, 0644, ".flowbench-junit.",
+			    write_junit, &j) == 0 && outfile_commit(&o) == 0)
+		rc = 0;
+	outfile_close(&o);
+	return rc;
+}
+
+int compare_command(const struct compare_request *rq, FILE *out, FILE *err)
+{
+	struct gate_rules rules = { 0 };
+	struct gate_result res = { 0 };
 	enum cmp_format fmt;
 	struct rf_doc *docs;
 	int status = 0;
 
-	if (cmp_format_parse(format, &fmt) < 0) {
+	if (cmp_format_parse(rq->format, &fmt) < 0) {
 		log_error_to(err, "compare --format is text, markdown or csv, not '%s'",
-			format);
+			rq->format);
 		return 2;
 	}
-	docs = load_all(files, nfiles, err);
-	if (!docs)
-		return 1;
-	if (compare_print(out, docs, nfiles, fmt) < 0) {
+	if (gate_rules_parse(&rules, rq->thresholds, rq->nthresholds, err) < 0 ||
+	    (rq->junit && (outfile_check("the JUnit report", rq->junit) < 0 ||
+			   output_is_input(rq->junit, rq->files, rq->nfiles, err)))) {
+		gate_rules_free(&rules);
+		return 2;
+	}
+	docs = load_all(rq->files, rq->nfiles, err);
+	if (!docs) {
+		gate_rules_free(&rules);
+		return 2;
+	}
+	if (gate_judge(&rules, docs, rq->nfiles, &res) < 0) {
+		log_error_to(err, "out of memory");
+		status = 2;
+	}
+	if (status == 0 && fmt == CMP_MARKDOWN)
+		gate_print_markdown(out, &rules, &res, docs);
+	if (status == 0 && compare_print(out, docs, rq->nfiles, fmt) < 0) {
 		log_error_to(err, "compare: cannot write the table: %s",
 			strerror(errno ? errno : EIO));
-		status = 1;
+		status = 2;
 	}
-	free_all(docs, nfiles);
+	if (status == 0 && fmt == CMP_TEXT)
+		gate_print_text(out, &rules, &res, docs);
+	if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+		log_error_to(err, "compare: cannot write the verdict: %s",
+			strerror(errno ? errno : EIO));
+		status = 2;
+	}
+	if (status == 0 && rq->junit && junit_file(rq->junit, &res, docs, rq->nfiles) < 0)
+		status = 2;
+	if (status == 0 && res.regressions)
+		status = 1;
+	gate_result_free(&res);
+	gate_rules_free(&rules);
+	free_all(docs, rq->nfiles);
 	return status;
 }
 

@@ -195,6 +195,10 @@ int fio_import_cmdline(const struct fio_cmdline *cl, const struct fio_read_opts 
 	fio_read_cmdline(&jf, cl, &d);
 	fio_read_end(&jf, &d);
 	status = emit_checked(&jf, name, &d, out, err);
+	for (int i = 0; status == 0 && ro && ro->file_read && i < jf.nsources; i++)
+		if (!jf.sources[i].argv && jf.sources[i].text)
+			ro->file_read(ro->file_ctx, jf.sources[i].name,
+				      jf.sources[i].text, jf.sources[i].len);
 	fio_jobfile_free(&jf);
 	arena_free(&a);
 	return status;

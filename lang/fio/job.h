@@ -216,6 +216,13 @@ struct fio_read_opts {
 	bool *define_used;        /* [ndefines] set when the import used it, or NULL */
 	const char *const *sections;    /* --section: only these jobs run */
 	int nsections;
+	/*
+	 * Told of every job file read, the included ones too, in the order
+	 * read (name as given, its bytes), when the reading succeeded: a
+	 * results file keeps them (docs/results-format.md).  NULL: nobody.
+	 */
+	void (*file_read)(void *ctx, const char *name, const char *text, size_t len);
+	void *file_ctx;
 };
 
 /* An option line as written, for the comments of the output. */

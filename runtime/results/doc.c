@@ -116,6 +116,89 @@ static void plan_value(struct walk *w, const char *k, const struct plan_value *v
 	}
 }
 
+/*
+ * What a rerun compiles (`run --again`): the text that ran, and for an
+ * fio job the files it was imported from and the -D the import took.
+ * Strings whatever their bytes: the sinks write them escaped.
+ */
+static void source(struct walk *w, const struct results *r)
+{
+	char hex[65];
+
+	if (!r->source_kind)
+		return;
+	key(w, "source");
+	map_begin(w);
+	str(w, "kind", r->source_kind);
+	uint(w, "bytes", r->source_len);
+	str(w, "text", r->source);
+	if (!r->source)
+		str(w, "omitted", r->source_omitted);
+	map_end(w);
+	key(w, "files");
+	list_begin(w);
+	for (int i = 0; i < r->nfiles; i++) {
+		const struct res_file *f = &r->files[i];
+
+		results_sha256_hex(f->text, f->len, hex);
+		map_begin(w);
+		str(w, "name", f->name);
+		uint(w, "bytes", f->len);
+		str(w, "sha256", hex);
+		str(w, "text", r->source ? f->text : NULL);
+		map_end(w);
+	}
+	list_end(w);
+	key(w, "import_defines");
+	list_begin(w);
+	for (int i = 0; i < r->nimport_defines; i++)
+		str_item(w, r->import_defines[i]);
+	list_end(w);
+}
+
+/* The command line's options that change the run, for a rerun. */
+static void rerun_options(struct walk *w, const struct results *r)
+{
+	const struct res_options *o = r->options;
+
+	if (!o)
+		return;
+	key(w, "options");
+	map_begin(w);
+	real(w, "runtime_s", o->runtime_given ? o->runtime_s : NAN);
+	str(w, "cache", cache_mode_name(o->cache));
+	uint(w, "repeat", o->repeat > 0 ? (uint64_t)o->repeat : 1);
+	boolean(w, "keep_going", o->keep_going);
+	boolean(w, "force", o->force);
+	boolean(w, "allow_system", o->allow_system);
+	boolean(w, "shared_files", o->shared_files);
+	map_end(w);
+}
+
+/* "rerun_of": the results file this run reran (run --again). */
+static void rerun_of(struct walk *w, const struct res_rerun_of *o)
+{
+	if (!o)
+		return;
+	key(w, "rerun_of");
+	map_begin(w);
+	str(w, "results", o->file);
+	str(w, "results_sha256", o->results_sha256);
+	str(w, "workload_sha256", o->workload_sha256[0] ? o->workload_sha256 : NULL);
+	str(w, "started", o->started[0] ? o->started : NULL);
+	key(w, "run");
+	if (o->run > 0)
+		uint_item(w, (uint64_t)o->run);
+	else
+		str_item(w, NULL);
+	key(w, "overrides");
+	list_begin(w);
+	for (int i = 0; i < o->noverrides; i++)
+		str_item(w, o->overrides[i]);
+	list_end(w);
+	map_end(w);
+}
+
 static void workload(struct walk *w, const struct results *r)
 {
 	key(w, "workload");
@@ -132,6 +215,7 @@ static void workload(struct walk *w, const struct results *r)
 	for (int i = 0; i < r->ndefines; i++)
 		str(w, r->defines[i].name, r->defines[i].value);
 	map_end(w);
+	source(w, r);
 	map_end(w);
 }
 
@@ -181,6 +265,7 @@ static void environment(struct walk *w, const struct res_env *e)
 	str(w, "hostname", e->hostname);
 	str(w, "kernel", e->kernel);
 	uint(w, "cpus", e->cpus > 0 ? (uint64_t)e->cpus : 0);
+	str(w, "cpu_model", e->cpu_model[0] ? e->cpu_model : NULL);
 	uint(w, "memory_bytes", e->memory_bytes);
 	key(w, "clock");
 	map_begin(w);
@@ -201,6 +286,12 @@ static void environment(struct walk *w, const struct res_env *e)
 		str(w, "statfs_magic", f->magic[0] ? f->magic : NULL);
 		str(w, "device", f->device);
 		str(w, "mount_options", f->options);
+		str(w, "disk", f->disk);
+		str(w, "disk_model", f->disk_model);
+		if (f->rotational >= 0)
+			boolean(w, "rotational", f->rotational);
+		else
+			str(w, "rotational", NULL);
 		map_end(w);
 	}
 	list_end(w);
@@ -740,6 +831,8 @@ int results_emit(const struct results *r, const struct doc_sink *sink)
 	uint(&w, "seed", r->seed);
 	real(&w, "warmup_s", r->warmup_s);
 	real(&w, "interval_s", r->interval_s);
+	rerun_options(&w, r);
+	rerun_of(&w, r->rerun_of);
 	comparability(&w, r->compat);
 	environment(&w, &r->env);
 	key(&w, "percentiles");

@@ -63,6 +63,8 @@ void results_free(struct results *r)
 		free(r->env.fs[i].type);
 		free(r->env.fs[i].device);
 		free(r->env.fs[i].options);
+		free(r->env.fs[i].disk);
+		free(r->env.fs[i].disk_model);
 	}
 	free(r->env.fs);
 	for (int i = 0; i < r->env.ndev; i++) {

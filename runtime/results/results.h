@@ -166,6 +166,40 @@ struct res_define {
 struct res_filesystem {
 	char *path, *type, *device, *options;
 	char magic[24];                   /* statfs f_type, "0x..." */
+	char *disk;                       /* the block device's disk ("vda"), NULL: none */
+	char *disk_model;                 /* its sysfs model, NULL: unknown */
+	int rotational;                   /* 1, 0, -1: unknown */
+};
+
+/* A file read to make the workload (an fio job file, an include). */
+struct res_file {
+	const char *name;                 /* as given (relative to the cwd then) */
+	const char *text;                 /* its bytes (caller's) */
+	size_t len;
+};
+
+/*
+ * What a rerun needs besides the workload's text (`flowbench run
+ * --again`): the options of the command line that change the run.
+ * warmup, interval, percentiles, seed and compat are results fields.
+ */
+struct res_options {
+	bool runtime_given;
+	double runtime_s;                 /* --runtime */
+	enum cache_mode cache;            /* --cache */
+	int repeat;                       /* --repeat */
+	bool keep_going, force, allow_system, shared_files;
+};
+
+/* The run this one reruns (--again), recorded in its results. */
+struct res_rerun_of {
+	const char *file;                 /* the results file, as named */
+	char results_sha256[65];          /* of its bytes */
+	char workload_sha256[65];         /* its workload.sha256 */
+	char started[32];                 /* its first run's start */
+	int run;                          /* --run N, 0: every run */
+	const char *const *overrides;     /* the -D given with --again: "dir" */
+	int noverrides;
 };
 
 /* A block device a `define device` targets: its identity, from sysfs. */
@@ -190,6 +224,7 @@ struct res_env {
 	double clock_read_ns;             /* cost of one op-clock read */
 	double clock_drift_ppm;           /* TSC against CLOCK_MONOTONIC, the
 					     runs' largest; NaN: not measured */
+	char cpu_model[128];              /* /proc/cpuinfo's, "" unknown */
 	struct cache_report cache;        /* the cache step of the run reported
 					     (results_capture_env); text "" without */
 	struct res_filesystem *fs;
@@ -211,6 +246,23 @@ struct results {
 	int nvars;
 	const struct res_define *defines; /* caller's */
 	int ndefines;
+	/*
+	 * The text compiled (a .f file's bytes, an fio job's WML as
+	 * imported) and its kind ("wml", "fio"); NULL: not kept, and
+	 * source_omitted says why.  For an fio job, the files read (job
+	 * files, includes) and the -D the import took (the WML got the
+	 * others).  All the caller's.
+	 */
+	const char *source_kind;
+	const char *source;
+	size_t source_len;
+	char source_omitted[160];         /* why source is NULL ("": kept) */
+	const struct res_file *files;
+	int nfiles;
+	const char *const *import_defines;
+	int nimport_defines;
+	const struct res_options *options;     /* NULL: not recorded */
+	const struct res_rerun_of *rerun_of;   /* NULL: not a rerun */
 	uint64_t seed;
 	/* whose rules the runs followed, and where filebench's differed
 	   (comparability.h); NULL: not known (written as flowbench's) */

@@ -2,11 +2,14 @@
  * results_env.c - what machine and file systems a run measured, for the
  * results file: host, kernel, CPUs, memory, the op clock and its cost,
  * and for each distinct fileset path the file system under it (statfs
- * magic; device, type and options from /proc/self/mountinfo), and for
- * each block device a `define device` targets its identity (model,
- * serial, size, block sizes, rotational, scheduler, queue depth, write
- * cache, a loop device's backing file: /sys/class/block).  Read once,
- * after the runs; anything unreadable is left empty, never an error.
+ * magic; device, type and options from /proc/self/mountinfo; the block
+ * device's disk with its model from sysfs), the CPU model, and for each
+ * block device a `define device` targets its identity (model, serial,
+ * size, block sizes, rotational, scheduler, queue depth, write cache, a
+ * loop device's backing file: /sys/class/block).  Read once, after the
+ * runs (and by `run --again` before its run, to say what differs from
+ * the recorded machine); anything unreadable is left empty, never an
+ * error.
  */
 #include "runtime/results/results.h"
 
@@ -104,6 +107,82 @@ static bool find_fs_mount(struct res_filesystem *f, const char *real, dev_t dev,
 	return best > 0;
 }
 
+/* A sysfs attribute's first line, trimmed, malloc'ed; NULL when unreadable. */
+static char *sysfs_line(const char *dir, const char *attr)
+{
+	char path[PATH_MAX + 64], buf[256];
+	FILE *in;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	if (!(in = fopen(path, "re")))
+		return NULL;
+	if (!fgets(buf, sizeof(buf), in))
+		buf[0] = '\0';
+	fclose(in);
+	n = strcspn(buf, "\n");
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+	return buf[0] ? strdup(buf) : NULL;
+}
+
+/*
+ * The disk under device `dev` (a partition's parent), its model and
+ * whether it rotates, from /sys/dev/block; nothing for a device that is
+ * no block device (tmpfs, NFS, overlay).
+ */
+static void capture_disk(struct res_filesystem *f, dev_t dev)
+{
+	char link[64], real[PATH_MAX], attr[PATH_MAX + 16];
+	char *rot, *slash;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(link, real))
+		return;
+	snprintf(attr, sizeof(attr), "%s/partition", real);
+	if (access(attr, F_OK) == 0 && (slash = strrchr(real, '/')))
+		*slash = '\0';
+	slash = strrchr(real, '/');
+	f->disk = strdup(slash ? slash + 1 : real);
+	f->disk_model = sysfs_line(real, "device/model");
+	rot = sysfs_line(real, "queue/rotational");
+	f->rotational = rot ? rot[0] == '1' : -1;
+	free(rot);
+}
+
+/* /proc/cpuinfo's "model name" (x86), else its "Processor"/"cpu model". */
+static void capture_cpu_model(char *out, size_t size)
+{
+	static const char *const keys[] = { "model name", "Processor", "cpu model", "cpu" };
+	FILE *in = fopen("/proc/cpuinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int best = (int)(sizeof(keys) / sizeof(keys[0]));
+
+	out[0] = '\0';
+	if (!in)
+		return;
+	while (best > 0 && getline(&line, &cap, in) > 0) {
+		char *colon = strchr(line, ':');
+
+		for (int k = 0; colon && k < best; k++) {
+			size_t n = strlen(keys[k]);
+
+			if (strncmp(line, keys[k], n) != 0 ||
+			    line + n + strspn(line + n, " \t") != colon)
+				continue;      /* "cpu family" is not "cpu" */
+			colon += 1 + strspn(colon + 1, " \t");
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(out, size, "%s", colon);
+			best = k;
+			break;
+		}
+	}
+	free(line);
+	fclose(in);
+}
+
 static void capture_fs(struct res_filesystem *f, const char *path)
 {
 	char *dir = existing_dir(path);
@@ -112,6 +191,7 @@ static void capture_fs(struct res_filesystem *f, const char *path)
 	struct stat st;
 
 	f->path = strdup(path);
+	f->rotational = -1;
 	if (!dir)
 		return;
 	if (statfs(dir, &sfs) == 0)
@@ -120,9 +200,11 @@ static void capture_fs(struct res_filesystem *f, const char *path)
 	 * By device first; btrfs gives each subvolume's files a device
 	 * number of its own, which no mountinfo line has: then by path.
 	 */
-	if (realpath(dir, real) && stat(real, &st) == 0 &&
-	    !find_fs_mount(f, real, st.st_dev, true))
-		find_fs_mount(f, real, st.st_dev, false);
+	if (realpath(dir, real) && stat(real, &st) == 0) {
+		if (!find_fs_mount(f, real, st.st_dev, true))
+			find_fs_mount(f, real, st.st_dev, false);
+		capture_disk(f, st.st_dev);
+	}
 	free(dir);
 }
 
@@ -249,6 +331,7 @@ void results_capture_env(struct results *r, const struct plan *p,
 		snprintf(env->kernel, sizeof(env->kernel), "%s %s %s",
 			 u.sysname, u.release, u.machine);
 	env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	capture_cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	env->memory_bytes = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
 	env->clock_source = tsc ? "tsc" : "monotonic";
 	env->clock_read_ns = clock_read_ns;

@@ -57,6 +57,35 @@ static struct res_var *plan_vars(const struct plan *p)
 	return v;
 }
 
+/*
+ * The workload's text and files, for the results file to keep: all of
+ * them, or, above SESSION_SOURCE_MAX bytes together, none (said once,
+ * before the runs, when a results file is written).
+ */
+static void keep_source(struct results *res, const struct session_options *so)
+{
+	size_t total = so->source_len;
+
+	res->source_kind = so->source ? so->source_kind : NULL;
+	res->source = so->source;
+	res->source_len = so->source_len;
+	res->files = so->files;
+	res->nfiles = so->nfiles;
+	res->import_defines = so->import_defines;
+	res->nimport_defines = so->nimport_defines;
+	for (int i = 0; i < so->nfiles; i++)
+		total += so->files[i].len;
+	if (!so->source || total <= SESSION_SOURCE_MAX)
+		return;
+	snprintf(res->source_omitted, sizeof(res->source_omitted), "the workload's text and files are %zu bytes, over "
+		 "the %u KiB a results file keeps", total, SESSION_SOURCE_MAX >> 10);
+	res->source = NULL;
+	if (so->noutputs > 0)
+		log_warn("%s: its text is not kept in the results files (%s): "
+			 "flowbench run --again cannot rerun them", so->workload,
+			 res->source_omitted);
+}
+
 /* One run; 0 when it completed with results, else 1 (error recorded). */
 static int one_run(const struct plan *p, const struct run_options *ropt,
 		   struct results *res, struct run_outcome *o)
@@ -290,6 +319,9 @@ int session_run(const struct plan *p, const struct session_options *so)
 	res.nvars = vars ? p->nvars : 0;
 	res.defines = so->defines;
 	res.ndefines = so->ndefines;
+	keep_source(&res, so);
+	res.options = so->options;
+	res.rerun_of = so->rerun_of;
 	res.seed = p->seed;
 	comparability_init(&notes, p->semantics);
 	res.compat = &notes;

@@ -21,11 +21,26 @@ struct session_options {
 	char *const *argv;
 	int argc;
 	const char *workload;             /* file name as given */
-	const void *source;               /* the workload file's bytes */
+	const void *source;               /* the text compiled: a .f file's bytes,
+					     an fio job's WML as imported */
 	size_t source_len;
+	const char *source_kind;          /* "wml" or "fio" */
+	const struct res_file *files;     /* fio: the job files read, includes too */
+	int nfiles;
+	const char *const *import_defines;   /* fio: the -D the import took */
+	int nimport_defines;
 	const struct res_define *defines;
 	int ndefines;
+	const struct res_options *options;   /* the options a rerun repeats */
+	const struct res_rerun_of *rerun_of; /* run --again: what it reruns */
 };
+
+/*
+ * The most bytes of workload text (the source and its files together) a
+ * results file keeps; above it they are left out with a warning, and
+ * `run --again` cannot rerun that file.
+ */
+#define SESSION_SOURCE_MAX (1u << 20)
 
 /*
  * Run the plan so->repeat times (each run prepares its files and applies

@@ -147,7 +147,7 @@ for eng in libaio io_uring posixaio; do
 done
 
 # compare and report show fio's split of the two files' j-read
-"$FLOWBENCH" compare "$tmp/libaio-1.json" "$tmp/io_uring-1.json" >"$tmp/cmp" 2>&1 ||
+compare_tables "$tmp/libaio-1.json" "$tmp/io_uring-1.json" >"$tmp/cmp" 2>&1 ||
 	{ cat "$tmp/cmp"; fail "compare failed"; }
 for m in "slat p50" "slat p99" "clat p50" "clat p99"; do
 	awk -v m="$m" 'index($0, m) == 1 { getline; print; exit }' "$tmp/cmp" | grep -q '^j-read ' ||

@@ -26,7 +26,7 @@ cd "$tmp"
 [ -s a.json ] && [ -s b.json ] || fail "results files not written"
 ok "two runs wrote a.json and b.json (--repeat 2)"
 
-"$FLOWBENCH" compare a.json b.json >cmp.txt 2>cmp.err ||
+compare_tables a.json b.json >cmp.txt 2>cmp.err ||
 	{ cat cmp.err; fail "compare failed"; }
 grep -q '%diff' cmp.txt || fail "no %diff column: $(cat cmp.txt)"
 for fo in chain-read chain-write; do
@@ -36,13 +36,13 @@ for fo in chain-read chain-write; do
 done
 ok "compare: a row with a %diff for each flowop"
 
-"$FLOWBENCH" compare a.json b.json --format markdown >cmp.md ||
+compare_tables a.json b.json --format markdown >cmp.md ||
 	fail "compare --format markdown exited with $?"
 grep -q '^| ops/s | a.json | b.json | %diff |' cmp.md ||
 	fail "markdown header: $(cat cmp.md)"
 grep -q '^| chain-read | ' cmp.md && grep -q '^| chain-write | ' cmp.md ||
 	fail "markdown rows: $(cat cmp.md)"
-"$FLOWBENCH" compare a.json b.json --format csv >cmp.csv ||
+compare_tables a.json b.json --format csv >cmp.csv ||
 	fail "compare --format csv exited with $?"
 head -1 cmp.csv | grep -q '%diff' || fail "csv header: $(head -1 cmp.csv)"
 for fo in chain-read chain-write; do

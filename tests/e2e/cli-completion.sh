@@ -33,6 +33,10 @@ expect keep run fileserver --cache k
 expect nfiles= run fileserver -D nf
 expect -Dfilesize= check "$WORKLOADS/randomrw.f" -Dfiles
 expect nthreads= -f "$WORKLOADS/randomrw.f" --define nth
+expect --again run --ag
+expect --threshold compare a.json b.json --thr
+expect p99= compare a.json b.json --threshold p9
+expect --junit compare a.json b.json --ju
 complete_bash "$FLOWBENCH" compare a.json --ru >"$tmp/c"
 grep -q -- --runtime "$tmp/c" && fail "bash: compare is offered run's --runtime"
 ok "bash: subcommands, options per subcommand, workload names, -D names from the file"
@@ -59,4 +63,5 @@ zexpect --runtime run fileserver --ru
 zexpect fileserver run filese
 zexpect nfiles= run fileserver -D nf
 zexpect -Dfilesize= check "$WORKLOADS/randomrw.f" -Dfiles
+zexpect p99.9= compare a.json b.json --threshold p
 ok "zsh: subcommands, options, workload names, -D names from the file"

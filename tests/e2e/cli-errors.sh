@@ -33,14 +33,14 @@ printf '{ "format": "flowbench-results/1", "status": "failed", "runs": [] }\n' >
 cp "$data/base.json" "$tmp/in.json"
 
 # compare: its files (load.c) and its own refusals (commands.c)
-refused 1 "$tmp/missing.json: No such file or directory" compare "$data/base.json" "$tmp/missing.json"
-refused 1 "not a flowbench results file" compare "$data/base.json" "$TOP_SRCDIR/docs/flowbench.1"
-refused 1 "broken.json:1:" compare "$data/base.json" "$tmp/broken.json"
-refused 1 "broken.yaml:3:1: not valid YAML" compare "$data/base.json" "$tmp/broken.yaml"
-refused 1 "an empty file" compare "$data/base.json" "$tmp/empty.json"
-refused 1 "not a regular file" compare "$data/base.json" "$tmp"
-refused 1 "unknown results format 'flowbench-results/2'" compare "$data/base.json" "$data/future-format.json"
-refused 1 "no run in it (status 'failed')" compare "$data/base.json" "$tmp/norun.json"
+refused 2 "$tmp/missing.json: No such file or directory" compare "$data/base.json" "$tmp/missing.json"
+refused 2 "not a flowbench results file" compare "$data/base.json" "$TOP_SRCDIR/docs/flowbench.1"
+refused 2 "broken.json:1:" compare "$data/base.json" "$tmp/broken.json"
+refused 2 "broken.yaml:3:1: not valid YAML" compare "$data/base.json" "$tmp/broken.yaml"
+refused 2 "an empty file" compare "$data/base.json" "$tmp/empty.json"
+refused 2 "not a regular file" compare "$data/base.json" "$tmp"
+refused 2 "unknown results format 'flowbench-results/2'" compare "$data/base.json" "$data/future-format.json"
+refused 2 "no run in it (status 'failed')" compare "$data/base.json" "$tmp/norun.json"
 refused 2 "compare --format is text, markdown or csv" compare "$data/base.json" "$data/new.json" --format html
 
 # report: its files, and a page it cannot write (atomic.c)

@@ -30,7 +30,7 @@ fio "$tmp/job.fio" --output-format=json+ --output="$tmp/fio.json" >/dev/null 2>&
 ok "fio $(fio --version) and flowbench ran the same job"
 
 cd "$tmp"
-"$FLOWBENCH" compare fio.json fb.json >out 2>err || fail "compare: $(cat err)"
+compare_tables fio.json fb.json >out 2>err || fail "compare: $(cat err)"
 grep -q '^baseline: fio.json (fio job rr, 1 run)$' out || fail "legend: $(head -3 out)"
 grep -q "^warning: fio.json was measured by fio-3\.[0-9]* and fb.json by flowbench: the two tools' rules differ$" out ||
 	fail "no warning that the tools differ: $(cat out)"
@@ -43,13 +43,13 @@ for table in 'ops/s' 'MB/s' 'ms/op' 'p50 latency' 'p99.9 latency'; do
 done
 ok "one table: fio's job rr (two clones merged) and flowbench's rr-read on one row"
 
-"$FLOWBENCH" compare --format csv fio.json fb.json >csv
+compare_tables --format csv fio.json fb.json >csv
 grep -q '^ops_per_s,rr-read,[0-9.e+]*,-,1,[0-9.e+]*,-,1,' csv || fail "csv: $(grep rr-read csv | head -1)"
 ok "CSV: both tools' rr-read on one line"
 
 # without bins, two clones have no percentiles to merge: said, not faked
 fio "$tmp/job.fio" --output-format=json --output=plain.json >/dev/null 2>&1
-"$FLOWBENCH" compare plain.json fb.json >out2
+compare_tables plain.json fb.json >out2
 grep -q "^note: plain.json: fio listed the 2 clones of job 'rr' one by one" out2 ||
 	fail "no note on the clones' percentiles: $(cat out2)"
 sed -n '/^p50 latency /,/^$/p' out2 | grep -q '^rr-read  *-  *[0-9]' ||
@@ -58,7 +58,7 @@ ok "json without bins: the clones' percentiles left out with a note"
 
 # two runs appended to one file (fio on standard output) are two runs
 fio job.fio --output-format=json+ >>fio.json 2>/dev/null
-"$FLOWBENCH" compare fio.json fb.json >out3
+compare_tables fio.json fb.json >out3
 grep -q '^baseline: fio.json (fio job rr, 2 runs)$' out3 || fail "appended run: $(head -1 out3)"
 ok "a second document appended: two runs"
 
@@ -73,7 +73,7 @@ fio job.fio >text.out 2>&1
 "$FLOWBENCH" compare text.out fb.json >out 2>err
 rc=$?
 set -e
-[ $rc -eq 1 ] || fail "fio's text output: exit $rc"
+[ $rc -eq 2 ] || fail "fio's text output: exit $rc"
 grep -q "text.out: not a results file: this is fio's normal (text) output; compare and report read fio's JSON: run fio with --output-format=json (or json+)" err ||
 	fail "text output message: $(cat err)"
 [ ! -s out ] || fail "a refused file leaves no table"
@@ -84,7 +84,7 @@ set +e
 "$FLOWBENCH" compare cut.json fb.json >out 2>err
 rc=$?
 set -e
-[ $rc -eq 1 ] || fail "a cut file: exit $rc"
+[ $rc -eq 2 ] || fail "a cut file: exit $rc"
 grep -q "cut.json:[0-9]*:[0-9]*: not valid fio JSON: .* (the file ends inside fio's document: cut short?)" err ||
 	fail "cut file message: $(cat err)"
 ok "a file cut short refused at its place"

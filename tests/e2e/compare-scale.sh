@@ -121,7 +121,9 @@ mv compare.out c.txt
 # without, and a table of 1 row for each cost of the window (CPU, disk)
 # the real run's files carry (blank line, header, row)
 costs=$(grep -c -e '^CPU % ' -e '^CPU µs/op ' -e '^disk util % ' c.txt || :)
-lines=$((4 + 3 * (nkeys + 2) + 2 + 3 * (nkeys + 1) + 3 + 3 * costs))
+# and the verdict after the tables (a blank line, then the Gate lines)
+gate=$(($(sed -n '/^Gate (limits: /,$p' c.txt | wc -l) + 1))
+lines=$((4 + 3 * (nkeys + 2) + 2 + 3 * (nkeys + 1) + 3 + 3 * costs + gate))
 [ "$(wc -l <c.txt)" -eq $lines ] || fail "text: $(wc -l <c.txt) lines, expected $lines"
 grep -q '^fo0  *1000 ± 14\.1  *1100 ± 14\.1  *+10\.0%  *yes (p=0\.019)$' c.txt ||
 	fail "fo0: $(grep -m1 '^fo0 ' c.txt)"
@@ -136,12 +138,15 @@ grep -q '^only-base  *51000 ± 14\.1  *-  *-  *n/a$' tail.txt &&
 	fail "the rows after the common ones: $(cat tail.txt)"
 ok "text table of $nkeys flowops: rows, repeated names, one-sided flowops, values"
 
-"$FLOWBENCH" compare base50000.json new50000.json --format csv >c.csv || fail "csv failed"
+compare_tables base50000.json new50000.json --format csv >c.csv || fail "csv failed"
 [ "$(wc -l <c.csv)" -eq $((1 + 3 * (nkeys + 1) + 3 * nkeys + costs)) ] || fail "csv: $(wc -l <c.csv) lines"
 grep -q '^ops_per_s,fo0,1000,14\.14213562,2,1100,14\.14213562,2,10\.0000,0\.019' c.csv ||
 	fail "csv fo0: $(grep -m1 '^ops_per_s,fo0,' c.csv)"
-"$FLOWBENCH" compare base5000.json new5000.json --format markdown >c.md || fail "markdown failed"
-[ "$(wc -l <c.md)" -eq $((4 + 3 * (5002 + 3) + 2 + 3 * (5002 + 2) + 3 + 4 * costs)) ] ||
+compare_tables base5000.json new5000.json --format markdown >c.md || fail "markdown failed"
+# the verdict's summary first, up to the legend (its size: files x metrics)
+gate=$(sed -n '/^- baseline: /q;p' c.md | wc -l)
+[ "$gate" -lt 30 ] || fail "markdown: a verdict of $gate lines for 2 files"
+[ "$(wc -l <c.md)" -eq $((4 + 3 * (5002 + 3) + 2 + 3 * (5002 + 2) + 3 + 4 * costs + gate)) ] ||
 	fail "markdown: $(wc -l <c.md) lines"
 grep -q '^| dup (5) | 5999 ± 14.1 | 6099 ± 14.1 | +1.7% | yes (p=0.019) |$' c.md ||
 	fail "markdown dup (5): $(grep -m1 '^| dup (5) ' c.md)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # compare.sh - `flowbench compare` on the command line: the table of two
 # fixture results files, its formats, and clear refusals (unknown format
-# version, unreadable file, too few files, bad --format) with exit codes.
+# version, unreadable file, too few files, bad --format) with exit codes
+# (the verdict's own: compare-gate.sh).
 . "$(dirname "$0")/lib.sh"
 
 data=$TOP_SRCDIR/tests/data
@@ -16,7 +17,12 @@ grep -q '^rand-write1 .*+1\.0% *no (p=0\.77)$' "$tmp/out" ||
 grep -q '^stat1  *- ' "$tmp/out" || fail "a flowop missing in the baseline shows -"
 ok "text table: %diff, Welch's test, missing flowops"
 
+# single.json is slower than base.json: exit 1 (compare-gate.sh)
+set +e
 "$FLOWBENCH" compare base.json single.json --format markdown >"$tmp/md"
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "base.json against single.json: exit $rc, expected 1"
 grep -q '^| ops/s | base.json | single.json | %diff | significant |$' "$tmp/md" ||
 	fail "markdown header: $(cat "$tmp/md")"
 grep -q '^| rand-read1 | 1000 ± 10.0 | 1200 ± - | +20.0% | n/a |$' "$tmp/md" ||
@@ -32,7 +38,7 @@ set +e
 "$FLOWBENCH" compare base.json future-format.json >"$tmp/out" 2>"$tmp/err"
 rc=$?
 set -e
-[ $rc -eq 1 ] || fail "unknown format version: exit $rc, expected 1"
+[ $rc -eq 2 ] || fail "unknown format version: exit $rc, expected 2"
 grep -q "future-format.json: unknown results format 'flowbench-results/2'" "$tmp/err" ||
 	fail "unknown format message: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] || fail "a refused file must not leave half a table"
@@ -51,9 +57,9 @@ set +e
 "$FLOWBENCH" compare base.json missing.json 2>"$tmp/err"
 rc=$?
 set -e
-[ $rc -eq 1 ] && grep -q "missing.json" "$tmp/err" ||
+[ $rc -eq 2 ] && grep -q "missing.json" "$tmp/err" ||
 	fail "missing file: exit $rc, $(cat "$tmp/err")"
-ok "usage errors exit 2, unreadable files 1, each with a message"
+ok "usage errors and unreadable files exit 2, each with a message"
 
 # Repeated names (the k-th "a" of a run with the k-th of the other file),
 # names differing in case, the empty name, flowops in some runs or one

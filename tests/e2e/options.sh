@@ -76,7 +76,9 @@ ok "the man page and the README document every option of the table, and no other
 # an option with a value given one (the value may be refused, the option
 # may not be unknown)
 while read -r o; do
-	case $o in -h|--help|-V|--version|-o|--format|--lenient|--dir|--fio) continue ;; esac
+	case $o in -h|--help|-V|--version|-o|--format|--lenient|--dir|--fio) continue ;;
+	--again|--run|--threshold|--junit) continue ;;   # run's and compare's own, below
+	esac
 	set +e
 	"$FLOWBENCH" check "$WORKLOADS/randomrw.f" "$o" 1 >/dev/null 2>"$tmp/err"
 	set -e
@@ -86,3 +88,18 @@ while read -r o; do
 	fi
 done <"$tmp/table"
 ok "check takes every option --help lists for it"
+
+# the options of one other command: taken by it, refused by check
+for o in "run --again" "run --run" "compare a.json b.json --threshold" \
+	"compare a.json b.json --junit"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$FLOWBENCH" $o 1 >/dev/null 2>"$tmp/err"
+	set -e
+	! grep -q "unknown option" "$tmp/err" || { cat "$tmp/err"; fail "$o: unknown"; }
+	set +e
+	"$FLOWBENCH" check "$WORKLOADS/randomrw.f" "${o##* }" 1 >/dev/null 2>"$tmp/err"
+	set -e
+	grep -q "unknown option" "$tmp/err" || fail "check takes ${o##* }"
+done
+ok "run takes --again and --run, compare --threshold and --junit, check none of them"

@@ -86,7 +86,7 @@ ok "aggregate: latency in automatic units, intervals never below 0"
 
 run -D filesize=4m --output "$tmp/b.yaml" >"$tmp/out2" 2>&1 ||
 	{ cat "$tmp/out2"; fail "the second run failed"; }
-"$FLOWBENCH" compare "$tmp/a.json" "$tmp/b.yaml" >"$tmp/cmp2" 2>"$tmp/err" ||
+compare_tables "$tmp/a.json" "$tmp/b.yaml" >"$tmp/cmp2" 2>"$tmp/err" ||
 	fail "compare a.json b.yaml: $(cat "$tmp/err")"
 grep -q "^warning: $tmp/a.json and $tmp/b.yaml ran with different variables: filesize 8388608 vs 4194304$" "$tmp/cmp2" ||
 	fail "no warning about filesize: $(head -8 "$tmp/cmp2")"

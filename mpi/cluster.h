@@ -90,6 +90,8 @@ struct cluster {
 	int64_t offset_ns;
 	uint64_t offset_err_ns;    /* this rank's offset is good to within it */
 	uint64_t max_err_ns;       /* the worst of all ranks (rank 0) */
+	uint64_t lead_ns;          /* rank 0: how far ahead the release was set */
+	uint64_t spread_ns;        /* rank 0: the broadcast spread it grew from */
 	uint64_t release_target;   /* the common release, rank 0's clock */
 	double warmup_s;
 

@@ -909,6 +909,7 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 		/* a rank was lost: no collective may wait for it */
 		cl->live.active = false;
 		free(part);
+		out->lost_any = true;
 		if (cl->rank != 0) {
 			if (mode == COMBINE_SURVIVORS)
 				salvage_send(cl, p, mine);

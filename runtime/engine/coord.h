@@ -147,6 +147,9 @@ struct coord_combined {
 	double late_s;               /* the latest client's actual release after
 					the common instant (0: none late) */
 	bool failed;                 /* a client failed: the result is partial */
+	bool lost_any;               /* a client was lost (every survivor knows):
+					the run failed, even if a signal (the
+					launcher's, after the loss) ended it */
 	char error[512];             /* the first client failure, named */
 	struct run_client *clients;  /* [nclients], rank order; malloc'ed */
 	int nclients;

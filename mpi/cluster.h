@@ -104,6 +104,7 @@ struct cluster {
 	struct cluster_event ev_out;
 	MPI_Request *sends;        /* [nranks] */
 
+	unsigned agreements;       /* agree() calls so far (two per run) */
 	struct liveness live;
 	struct cluster_reading readings[COORD_READING_COUNT];
 
@@ -159,6 +160,13 @@ void share_reset(struct cluster *cl);
 void share_settle(struct cluster *cl, int nflowops);
 void cluster_share(void *ctx, enum coord_reading kind, const struct fo_stats *st, int n);
 const struct fo_stats *cluster_merged(void *ctx, enum coord_reading kind, int *seq);
+
+/*
+ * progress.c: an agreement, MPI_MIN of `mine` into `first` over every
+ * rank; rank 0 says on stderr what it waits for (`what`: "prepare their
+ * files") when it waits long.
+ */
+int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char *what);
 
 /* MPI's error `code` as text, for messages. */
 const char *cluster_mpi_error(int code, char *buf, int size);

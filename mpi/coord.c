@@ -123,8 +123,11 @@ static int cluster_agree(void *ctx, bool ok)
 {
 	struct cluster *cl = ctx;
 	int mine = ok ? cl->nranks : cl->rank, first = cl->nranks;
+	/* a run meets twice before its release: files ready, then workers */
+	const char *what = cl->agreements++ % 2 == 0 ?
+			   "prepare their files" : "drop their caches and start their workers";
 
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, cl->world);
+	cluster_agree_progress(cl, &mine, &first, what);
 	if (first == cl->nranks)
 		return 0;
 	if (cl->rank == 0 && first != 0)

@@ -84,6 +84,8 @@ struct cluster {
 	bool shared_files;         /* --shared-files: rank 0 prepares, all use */
 	double interval_s;         /* --interval (0: none) */
 	char **paths;              /* per-rank fileset paths given to the plan */
+	int *made;                 /* [npaths]: the parent of a rank directory this
+				      rank made (open), or -1 */
 	int npaths;
 
 	/* one run's clocks: rank 0's clock = this rank's + offset_ns */

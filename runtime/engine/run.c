@@ -1152,6 +1152,9 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		return 0;
 	/* every client has its files, or none runs */
 	if (coord_agree(&m, rc == 0) < 0) {
+		/* another client could not: what this one made from nothing goes */
+		if (rc == 0)
+			fileset_undo_created(m.fs, p->nfilesets);
 		if (rc == 0 && out)
 			snprintf(out->error, sizeof(out->error), "%s", m.why);
 		rc = 1;

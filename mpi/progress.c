@@ -9,8 +9,8 @@
  * arrives, so rank 0 can say how many came and which are missing; the
  * agreement itself is a non-blocking MPI_Iallreduce that rank 0 tests
  * between its naps.  Every rank sends exactly one arrival per agreement
- * and rank 0 receives all of them before it returns, so none is left
- * for the next one.
+ * and rank 0 receives one from each rank before it returns, so none is
+ * left for the next one.
  */
 #include "mpi/cluster.h"
 
@@ -52,8 +52,8 @@ static void say(const struct cluster *cl, const bool *came, int ncame,
 
 int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char *what)
 {
-	MPI_Request rq, arrive = MPI_REQUEST_NULL;
-	int one = 1, done = 0, ncame = 0;
+	MPI_Request rq, arrive = MPI_REQUEST_NULL, *arrivals;
+	int one = 1, done = 0, ncame = 0, *words;
 	bool *came;
 	uint64_t t0 = clock_now_ns(), next = t0 + PROGRESS_FIRST_NS;
 
@@ -66,18 +66,26 @@ int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char
 		return 0;
 	}
 	came = xcalloc((size_t)cl->nranks, sizeof(*came));
+	/*
+	 * One receive per rank: a rank may finish this agreement and send
+	 * its arrival at the next one before rank 0 saw this one complete;
+	 * a receive from that rank matches its earliest arrival only.
+	 */
+	arrivals = xcalloc((size_t)cl->nranks, sizeof(*arrivals));
+	words = xcalloc((size_t)cl->nranks, sizeof(*words));
+	for (int r = 1; r < cl->nranks; r++)
+		MPI_Irecv(&words[r], 1, MPI_INT, r, TAG_ARRIVE, cl->world, &arrivals[r - 1]);
 	MPI_Iallreduce(mine, first, 1, MPI_INT, MPI_MIN, cl->world, &rq);
 	for (;;) {
-		int flag = 0;
-		MPI_Status st;
+		int flag = 0, idx = MPI_UNDEFINED;
 
-		MPI_Iprobe(MPI_ANY_SOURCE, TAG_ARRIVE, cl->world, &flag, &st);
-		if (flag) {
-			MPI_Recv(&one, 1, MPI_INT, st.MPI_SOURCE, TAG_ARRIVE, cl->world,
-				 MPI_STATUS_IGNORE);
-			came[st.MPI_SOURCE] = true;
-			ncame++;
-			continue;
+		if (ncame < cl->nranks - 1) {
+			MPI_Testany(cl->nranks - 1, arrivals, &idx, &flag, MPI_STATUS_IGNORE);
+			if (flag && idx != MPI_UNDEFINED) {
+				came[idx + 1] = true;
+				ncame++;
+				continue;
+			}
 		}
 		if (!done)
 			MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
@@ -87,9 +95,10 @@ int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char
 			say(cl, came, ncame, what, (double)(clock_now_ns() - t0) / 1e9);
 			next += PROGRESS_EVERY_NS;
 		}
-		if (!done)
-			liveness_nap();
+		liveness_nap();
 	}
+	free(arrivals);
+	free(words);
 	free(came);
 	return 0;
 }

@@ -905,10 +905,10 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 	memset(out, 0, sizeof(*out));
 	t0 = clock_now_ns();
 	mode = cl->rank == 0 ? roll_call_root(cl) : (enum combine_mode)roll_call_other(cl);
-	/* the merge proper starts once every rank is here: the wait apart */
-	t1 = clock_now_ns();
-	out->wait_s = (double)(t1 - t0) / 1e9;
 	if (mode != COMBINE_ALL) {
+		/* the merge proper starts once every survivor is accounted for */
+		t1 = clock_now_ns();
+		out->wait_s = (double)(t1 - t0) / 1e9;
 		/* a rank was lost: no collective may wait for it */
 		cl->live.active = false;
 		free(part);
@@ -925,7 +925,10 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 		return 1;
 	}
 	liveness_stop(cl);
-	tellers = settle_events(cl);    /* every rank is here: what follows is the merge */
+	tellers = settle_events(cl);
+	/* every rank is here (settle_events waited for the last): the wait apart */
+	t1 = clock_now_ns();
+	out->wait_s = (double)(t1 - t0) / 1e9;
 	share_settle(cl, nf);
 	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
 	nlat = coord_lat_encode(mine->sum, nf, NULL);

@@ -564,7 +564,7 @@ static void attach_lats(struct coord_combined *out, int nf, uint64_t *block,
 	out->lat_block = block;
 	out->lats = xcalloc((size_t)n * (size_t)(nf ? nf : 1), sizeof(*out->lats));
 	for (int i = 0; i < n && i < out->nclients; i++) {
-		struct client_lat *l = out->lats + (size_t)i * (size_t)nf;
+		struct coord_lat *l = out->lats + (size_t)i * (size_t)nf;
 
 		coord_lat_decode(block + off[i], len[i], nf, l);
 		out->clients[i].lat = l;

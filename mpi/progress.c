@@ -26,7 +26,7 @@
 #define PROGRESS_NAMED 5        /* missing ranks named at most */
 
 /* The line: how long, what for, how many came, the first missing named. */
-static void say(const struct cluster *cl, const bool *came, int ncame,
+static void say_waiting(const struct cluster *cl, const bool *came, int ncame,
 		const char *what, double waited)
 {
 	char names[160] = "";
@@ -92,7 +92,7 @@ int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char
 		if (done && ncame == cl->nranks - 1)
 			break;
 		if (!done && clock_now_ns() >= next) {
-			say(cl, came, ncame, what, (double)(clock_now_ns() - t0) / 1e9);
+			say_waiting(cl, came, ncame, what, (double)(clock_now_ns() - t0) / 1e9);
 			next += PROGRESS_EVERY_NS;
 		}
 		liveness_nap();

@@ -54,7 +54,7 @@ enum coord_files {
  * the non-empty buckets of its histogram (coordlat.c), so that the
  * reporter keeps every client's histograms without 37 KB per flowop each.
  */
-struct client_lat {
+struct coord_lat {
 	uint64_t count, sum_ns, min_ns, max_ns;
 	uint64_t sumsq_lo, sumsq_hi;   /* the histogram's exact sum of squares */
 	uint64_t nb;                   /* non-empty buckets */
@@ -74,7 +74,7 @@ struct run_client {
 	uint64_t *fo_bytes;          /* [nflowops] */
 	uint64_t *fo_errors;         /* [nflowops] */
 	struct usage_summary usage;  /* what the window cost it (usage.h) */
-	struct client_lat *lat;      /* [nflowops] its latency per flowop (the
+	struct coord_lat *lat;      /* [nflowops] its latency per flowop (the
 					line's entry holds the line), or NULL */
 	/* over all its flowops' latencies (coord_mark_outliers()) */
 	double p50_ns, p99_ns;
@@ -157,7 +157,7 @@ struct coord_combined {
 					(rank and host only); malloc'ed */
 	int nlost;
 	uint64_t *counts;            /* malloc'ed block the clients' fo_* point into */
-	struct client_lat *lats;     /* malloc'ed: the clients' lat point into it */
+	struct coord_lat *lats;     /* malloc'ed: the clients' lat point into it */
 	uint64_t *lat_block;         /* malloc'ed: their buckets */
 	/* --interval: the job's series, [niv * nflowops], interval k merged */
 	struct fo_stats *iv_stats;
@@ -253,9 +253,9 @@ struct run_coord {
  */
 size_t coord_lat_encode(const struct fo_stats *sum, int nf, uint64_t *out);
 /* `nf` entries from the words at `in` (coord_lat_encode's); the words read. */
-size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct client_lat *out);
+size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct coord_lat *out);
 /* *s = the statistics of one compact latency (op counters, histogram). */
-void coord_lat_stats(const struct client_lat *l, struct fo_stats *s);
+void coord_lat_stats(const struct coord_lat *l, struct fo_stats *s);
 /*
  * Each client's p50 and p99 over all its flowops, and the outliers: a
  * client whose p99 is above, or whose ops/s is below, the clients'

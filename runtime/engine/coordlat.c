@@ -1,6 +1,6 @@
 /*
  * coordlat.c - every client's own latency, kept by the reporting client
- * (coord.h struct client_lat), and the outliers among the clients.
+ * (coord.h struct coord_lat), and the outliers among the clients.
  *
  * Why compact: a histogram is 37 KB per flowop, mostly empty buckets;
  * the reporter keeps one per flowop per client (1,000 clients, a few
@@ -62,12 +62,12 @@ size_t coord_lat_encode(const struct fo_stats *sum, int nf, uint64_t *out)
 	return n;
 }
 
-size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct client_lat *out)
+size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct coord_lat *out)
 {
 	size_t n = 0;
 
 	for (int i = 0; i < nf; i++) {
-		struct client_lat *l = &out[i];
+		struct coord_lat *l = &out[i];
 
 		memset(l, 0, sizeof(*l));
 		if (n + LAT_HEADER > nwords)
@@ -88,7 +88,7 @@ size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct client
 	return n;
 }
 
-void coord_lat_stats(const struct client_lat *l, struct fo_stats *s)
+void coord_lat_stats(const struct coord_lat *l, struct fo_stats *s)
 {
 	fo_stats_init(s);
 	s->op.count = l->count;

@@ -264,7 +264,7 @@ int results_add_intervals(struct results *r, const struct interval_row *rows,
  * (its histogram's buckets, so the merge can be checked from the file).
  */
 static int rank_latency(struct res_rank_flowop *o, const struct results *r,
-			const struct client_lat *l)
+			const struct coord_lat *l)
 {
 	struct fo_stats *s = malloc(sizeof(*s));
 	int rc;

@@ -12,6 +12,8 @@
 #include "mpi/cluster.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -122,26 +124,70 @@ static uint64_t plan_shape(const struct plan *p, bool shared)
  * The directory `path`/rank-NNNNN, made if missing; an existing one must
  * be a directory, not a link to one (the fileset's own checks then
  * apply below it as in a plain run).  Malloc'ed; NULL after a message.
+ * When this rank made it, *made holds its parent, open, so that
+ * rank_dirs_undo() can remove it again if it stayed empty.
  */
-static char *rank_dir(const struct cluster *cl, const char *path)
+static char *rank_dir(const struct cluster *cl, const char *path, int *made)
 {
-	char *dir = NULL;
-	struct stat st;
+	char *dir = NULL, name[32];
+	struct stat st = { 0 };
+	int pfd;
+	bool existed = false;
 
-	if (asprintf(&dir, "%s/rank-%05d", path, cl->rank) < 0)
+	*made = -1;
+	snprintf(name, sizeof(name), "rank-%05d", cl->rank);
+	if (asprintf(&dir, "%s/%s", path, name) < 0)
 		oom_exit();
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+	pfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd >= 0 && mkdirat(pfd, name, 0755) < 0) {
+		if (errno == EEXIST) {
+			existed = true;
+		} else {
+			int e = errno;
+
+			close(pfd);
+			pfd = -1;
+			errno = e;
+		}
+	}
+	if (pfd < 0) {
 		log_error("cannot create this rank's directory %s: %s", dir, strerror(errno));
 		free(dir);
 		return NULL;
 	}
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode)) {
 		log_error("refusing to use %s as this rank's directory: it is %s", dir,
 			  S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		close(pfd);
 		free(dir);
 		return NULL;
 	}
+	if (existed)
+		close(pfd);
+	else
+		*made = pfd;
 	return dir;
+}
+
+/*
+ * The rank directories this rank made and nothing filled (the job
+ * stopped before any file was made in them, or the files were removed
+ * again): removed, so that a job that did not run leaves nothing behind.
+ * A directory with anything in it stays (unlinkat refuses it).
+ */
+static void rank_dirs_undo(struct cluster *cl)
+{
+	for (int i = 0; i < cl->npaths; i++) {
+		char name[32];
+
+		if (cl->made[i] < 0)
+			continue;
+		snprintf(name, sizeof(name), "rank-%05d", cl->rank);
+		if (unlinkat(cl->made[i], name, AT_REMOVEDIR) == 0)
+			log_info("Removed %s (made for this job, left empty)", cl->paths[i]);
+		close(cl->made[i]);
+		cl->made[i] = -1;
+	}
 }
 
 /*
@@ -221,13 +267,16 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 	if (cl->shared_files)
 		return shared_name_changes(cl, p) ? 1 : 0;
 	cl->paths = xcalloc((size_t)p->nfilesets + 1, sizeof(*cl->paths));
+	cl->made = xcalloc((size_t)p->nfilesets + 1, sizeof(*cl->made));
 	for (int i = 0; i < p->nfilesets && !failed; i++) {
-		char *dir = rank_dir(cl, p->filesets[i].path);
+		int made;
+		char *dir = rank_dir(cl, p->filesets[i].path, &made);
 
 		if (!dir) {
 			failed = true;
 			break;
 		}
+		cl->made[cl->npaths] = made;
 		cl->paths[cl->npaths++] = dir;
 		p->filesets[i].path = dir;
 	}
@@ -235,6 +284,7 @@ static int cluster_adapt_plan(void *ctx, struct plan *p)
 		if (!failed && cl->rank == 0)
 			log_error("a rank could not make its directory (its message above): "
 				  "no rank ran the workload");
+		rank_dirs_undo(cl);
 		return 1;
 	}
 	return 0;
@@ -307,9 +357,11 @@ void cluster_free(struct cluster *cl)
 	if (cl->diag)
 		fclose(cl->diag);
 	free(cl->diag_text);
+	rank_dirs_undo(cl);
 	for (int i = 0; i < cl->npaths; i++)
 		free(cl->paths[i]);
 	free(cl->paths);
+	free(cl->made);
 	free(cl->hosts);
 	free(cl->sends);
 	if (!cl->live.nlost)

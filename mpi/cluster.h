@@ -84,12 +84,16 @@ struct cluster {
 	bool shared_files;         /* --shared-files: rank 0 prepares, all use */
 	double interval_s;         /* --interval (0: none) */
 	char **paths;              /* per-rank fileset paths given to the plan */
+	int *made;                 /* [npaths]: the parent of a rank directory this
+				      rank made (open), or -1 */
 	int npaths;
 
 	/* one run's clocks: rank 0's clock = this rank's + offset_ns */
 	int64_t offset_ns;
 	uint64_t offset_err_ns;    /* this rank's offset is good to within it */
 	uint64_t max_err_ns;       /* the worst of all ranks (rank 0) */
+	uint64_t lead_ns;          /* rank 0: how far ahead the release was set */
+	uint64_t spread_ns;        /* rank 0: the broadcast spread it grew from */
 	uint64_t release_target;   /* the common release, rank 0's clock */
 	double warmup_s;
 
@@ -102,6 +106,7 @@ struct cluster {
 	struct cluster_event ev_out;
 	MPI_Request *sends;        /* [nranks] */
 
+	unsigned agreements;       /* agree() calls so far (two per run) */
 	struct liveness live;
 	struct cluster_reading readings[COORD_READING_COUNT];
 
@@ -157,6 +162,13 @@ void share_reset(struct cluster *cl);
 void share_settle(struct cluster *cl, int nflowops);
 void cluster_share(void *ctx, enum coord_reading kind, const struct fo_stats *st, int n);
 const struct fo_stats *cluster_merged(void *ctx, enum coord_reading kind, int *seq);
+
+/*
+ * progress.c: an agreement, MPI_MIN of `mine` into `first` over every
+ * rank; rank 0 says on stderr what it waits for (`what`: "prepare their
+ * files") when it waits long.
+ */
+int cluster_agree_progress(struct cluster *cl, int *mine, int *first, const char *what);
 
 /* MPI's error `code` as text, for messages. */
 const char *cluster_mpi_error(int code, char *buf, int size);

@@ -48,8 +48,10 @@
 #define TAG_PART 16
 #define ROLL_INTERRUPTED_NS (500 * 1000 * 1000ull)
 #define CLOCK_PING_ROUNDS 8
+#define TAG_SPREAD 17
 #define RELEASE_AHEAD_NS (50 * 1000 * 1000ull)     /* plus RELEASE_PER_RANK_NS each */
 #define RELEASE_PER_RANK_NS (20 * 1000ull)
+#define RELEASE_SPREAD_K 4      /* the lead is at least this many measured spreads */
 
 /* MPI_Op: inout[i] += in[i] for struct fo_stats (commutative). */
 void cluster_merge_stats(void *in, void *inout, int *len, MPI_Datatype *type);
@@ -121,8 +123,11 @@ static int cluster_agree(void *ctx, bool ok)
 {
 	struct cluster *cl = ctx;
 	int mine = ok ? cl->nranks : cl->rank, first = cl->nranks;
+	/* a run meets twice before its release: files ready, then workers */
+	const char *what = cl->agreements++ % 2 == 0 ?
+			   "prepare their files" : "drop their caches and start their workers";
 
-	MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, cl->world);
+	cluster_agree_progress(cl, &mine, &first, what);
 	if (first == cl->nranks)
 		return 0;
 	if (cl->rank == 0 && first != 0)
@@ -215,22 +220,52 @@ static void listen_events(struct cluster *cl)
 	cl->listening = true;
 }
 
+/*
+ * How long a broadcast from rank 0 takes to reach the last rank, on rank
+ * 0's clock (the offsets known): rank 0 broadcasts its clock, each rank
+ * notes when it arrived, the latest arrival comes back.  On a busy host
+ * (more ranks than CPUs) this is what the scheduler takes to run the
+ * last rank, tens of milliseconds; the release instant must be further
+ * ahead than that or the last ranks learn it too late.  Rank 0's result.
+ */
+static uint64_t measure_spread(struct cluster *cl)
+{
+	uint64_t sent = clock_now_ns(), late = 0, latest = 0;
+
+	MPI_Bcast(&sent, 1, MPI_UINT64_T, 0, cl->world);
+	if (cl->rank != 0) {
+		int64_t arrived = (int64_t)clock_now_ns() + cl->offset_ns;
+
+		late = arrived > (int64_t)sent ? (uint64_t)(arrived - (int64_t)sent) : 0;
+	}
+	MPI_Reduce(&late, &latest, 1, MPI_UINT64_T, MPI_MAX, 0, cl->world);
+	return latest;
+}
+
 static int cluster_release_at(void *ctx, uint64_t *release_ns)
 {
 	struct cluster *cl = ctx;
-	uint64_t target = 0;
+	uint64_t target = 0, lead = 0, spread;
 
 	cl->offset_ns = 0;
 	cl->offset_err_ns = 0;
 	cl->max_err_ns = 0;
 	cl->received = 0;
 	cl->told = false;
-	if (cl->rank == 0) {
+	if (cl->rank == 0)
 		cl->max_err_ns = measure_offsets(cl);
-		target = clock_now_ns() + RELEASE_AHEAD_NS +
-			 RELEASE_PER_RANK_NS * (uint64_t)cl->nranks;
-	} else {
+	else
 		answer_pings(cl);
+	spread = measure_spread(cl);
+	if (cl->rank == 0) {
+		/* the target's broadcast takes about as long as the measured one */
+		lead = RELEASE_AHEAD_NS;
+		if (RELEASE_SPREAD_K * spread > lead)
+			lead = RELEASE_SPREAD_K * spread;
+		lead += RELEASE_PER_RANK_NS * (uint64_t)cl->nranks;
+		target = clock_now_ns() + lead;
+		cl->lead_ns = lead;
+		cl->spread_ns = spread;
 	}
 	MPI_Bcast(&target, 1, MPI_UINT64_T, 0, cl->world);
 	cl->release_target = target;
@@ -310,8 +345,9 @@ static void cluster_keepalive(void *ctx)
 /*
  * The end of the run's events: every event sent to this rank received
  * (the receive posted counts as one of them), its own sends complete.
+ * Returns how many ranks told (0: the run ended at its deadline).
  */
-static void settle_events(struct cluster *cl)
+static int settle_events(struct cluster *cl)
 {
 	int mine = cl->told, tellers = 0, due;
 
@@ -335,6 +371,7 @@ static void settle_events(struct cluster *cl)
 	for (int r = 0; cl->told && r < cl->nranks; r++)
 		MPI_Wait(&cl->sends[r], MPI_STATUS_IGNORE);
 	cl->told = false;
+	return tellers;
 }
 
 /*
@@ -460,7 +497,7 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 {
 	int nf = p->nflowops;
 	size_t ws = wire_size(p);
-	int64_t lo_rel = INT64_MAX, hi_rel = INT64_MIN;
+	int64_t lo_rel = INT64_MAX, hi_rel = INT64_MIN, late = 0;
 	double first = 0, last = 0;
 
 	out->clients = xcalloc((size_t)n, sizeof(*out->clients));
@@ -495,6 +532,8 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 			lo_rel = w.release_ns;
 		if (w.release_ns > hi_rel)
 			hi_rel = w.release_ns;
+		if (w.release_ns - (int64_t)cl->release_target > late)
+			late = w.release_ns - (int64_t)cl->release_target;
 		if (i == 0 || c->start_s < first)
 			first = c->start_s;
 		if (i == 0 || c->end_s > last)
@@ -507,9 +546,67 @@ static void wire_read(const struct cluster *cl, const struct plan *p,
 	}
 	out->skew_s = (double)(hi_rel - lo_rel) / 1e9;
 	out->skew_error_s = (double)cl->max_err_ns / 1e9;
+	out->late_s = (double)late / 1e9;
+	out->lead_s = (double)cl->lead_ns / 1e9;
+	out->spread_s = (double)cl->spread_ns / 1e9;
 	out->elapsed_s = last > first ? last - first : 0;
 	out->windows = wire_windows(cl, p, all, n, common_start,
 				    common_start + (uint64_t)(last > 0 ? last * 1e9 : 0));
+}
+
+/*
+ * Rank 0: the `n` clients' compact latencies (coordlat.c) from `block`,
+ * client i's `len[i]` words at `off[i]`; the block becomes out's.
+ */
+static void attach_lats(struct coord_combined *out, int nf, uint64_t *block,
+			const size_t *off, const size_t *len, int n)
+{
+	out->lat_block = block;
+	out->lats = xcalloc((size_t)n * (size_t)(nf ? nf : 1), sizeof(*out->lats));
+	for (int i = 0; i < n && i < out->nclients; i++) {
+		struct coord_lat *l = out->lats + (size_t)i * (size_t)nf;
+
+		coord_lat_decode(block + off[i], len[i], nf, l);
+		out->clients[i].lat = l;
+	}
+}
+
+/*
+ * Every rank's compact latency (encoded before the reduction changed
+ * rank 0's sums: `mine`, `nmine` words) gathered on rank 0 into
+ * out->clients[].lat.  Collective.
+ */
+static void gather_lats(struct cluster *cl, int nf, const uint64_t *mine, size_t nmine,
+			struct coord_combined *out)
+{
+	int words = (int)nmine, *counts = NULL, *displs = NULL;
+	uint64_t *block = NULL;
+	size_t *off = NULL, *len = NULL, total = 0;
+
+	if (cl->rank == 0) {
+		counts = xcalloc((size_t)cl->nranks, sizeof(*counts));
+		displs = xcalloc((size_t)cl->nranks, sizeof(*displs));
+	}
+	MPI_Gather(&words, 1, MPI_INT, counts, 1, MPI_INT, 0, cl->world);
+	if (cl->rank == 0) {
+		off = xcalloc((size_t)cl->nranks, sizeof(*off));
+		len = xcalloc((size_t)cl->nranks, sizeof(*len));
+		for (int r = 0; r < cl->nranks; r++) {
+			displs[r] = (int)total;
+			off[r] = total;
+			len[r] = (size_t)counts[r];
+			total += (size_t)counts[r];
+		}
+		block = xcalloc(total + 1, sizeof(*block));
+	}
+	MPI_Gatherv(mine, words, MPI_UINT64_T, block, counts, displs, MPI_UINT64_T, 0,
+		    cl->world);
+	if (cl->rank == 0)
+		attach_lats(out, nf, block, off, len, cl->nranks);
+	free(counts);
+	free(displs);
+	free(off);
+	free(len);
 }
 
 #define SERIES_CHUNK 64          /* intervals per reduction */
@@ -711,7 +808,14 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 	int *who = xcalloc((size_t)cl->nranks, sizeof(*who));
 	bool *have = xcalloc((size_t)cl->nranks, sizeof(*have));
 	uint64_t common_start = cl->release_target + (mine->start_ns - mine->release_ns);
+	/* the parts' compact latencies, one after another, as they come */
+	size_t *off = xcalloc((size_t)cl->nranks, sizeof(*off));
+	size_t *len = xcalloc((size_t)cl->nranks, sizeof(*len));
+	size_t words = coord_lat_encode(mine->sum, nf, NULL);
+	uint64_t *lat = xcalloc(words + 1, sizeof(*lat));
 
+	coord_lat_encode(mine->sum, nf, lat);
+	len[0] = words;
 	wire_fill(cl, p, mine, all);
 	who[n++] = 0;
 	have[0] = true;
@@ -737,6 +841,11 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 			buf = xcalloc(1, (size_t)size);
 			MPI_Recv(buf, size, MPI_BYTE, r, TAG_PART, lv->comm, MPI_STATUS_IGNORE);
 			sums = (const struct fo_stats *)(buf + ws);
+			off[n] = words;
+			len[n] = coord_lat_encode(sums, nf, NULL);
+			lat = xrealloc(lat, (words + len[n] + 1) * sizeof(*lat));
+			coord_lat_encode(sums, nf, lat + words);
+			words += len[n];
 			for (int i = 0; i < nf; i++)
 				fo_stats_merge(&mine->sum[i], &sums[i]);
 			if ((size_t)size > part_size(p, 0))
@@ -754,6 +863,9 @@ static void salvage_gather(struct cluster *cl, const struct plan *p,
 			liveness_nap();
 	}
 	wire_read(cl, p, all, who, n, common_start, out);
+	attach_lats(out, nf, lat, off, len, n);
+	free(off);
+	free(len);
 	out->lost = xcalloc((size_t)lv->nlost + 1, sizeof(*out->lost));
 	for (int r = 0; r < cl->nranks; r++) {
 		struct run_client *c;
@@ -785,17 +897,22 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 	size_t ws = wire_size(p);
 	unsigned char *part = xcalloc(1, ws);
 	unsigned char *all = NULL;
-	uint64_t common_start, t0;
+	uint64_t common_start, t0, t1, *lat;
+	size_t nlat;
 	enum combine_mode mode;
-	int failed;
+	int failed, tellers;
 
 	memset(out, 0, sizeof(*out));
 	t0 = clock_now_ns();
 	mode = cl->rank == 0 ? roll_call_root(cl) : (enum combine_mode)roll_call_other(cl);
 	if (mode != COMBINE_ALL) {
+		/* the merge proper starts once every survivor is accounted for */
+		t1 = clock_now_ns();
+		out->wait_s = (double)(t1 - t0) / 1e9;
 		/* a rank was lost: no collective may wait for it */
 		cl->live.active = false;
 		free(part);
+		out->lost_any = true;
 		if (cl->rank != 0) {
 			if (mode == COMBINE_SURVIVORS)
 				salvage_send(cl, p, mine);
@@ -803,13 +920,20 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 			return 0;
 		}
 		salvage_gather(cl, p, mine, out);
-		out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
+		coord_mark_outliers(p, out);
+		out->merge_s = (double)(clock_now_ns() - t1) / 1e9;
 		return 1;
 	}
 	liveness_stop(cl);
-	settle_events(cl);          /* every rank is here: what follows is the merge */
+	tellers = settle_events(cl);
+	/* every rank is here (settle_events waited for the last): the wait apart */
+	t1 = clock_now_ns();
+	out->wait_s = (double)(t1 - t0) / 1e9;
 	share_settle(cl, nf);
 	wire_fill(cl, p, mine, part);     /* before rank 0's sum becomes everyone's */
+	nlat = coord_lat_encode(mine->sum, nf, NULL);
+	lat = xcalloc(nlat + 1, sizeof(*lat));
+	coord_lat_encode(mine->sum, nf, lat);
 	if (cl->rank == 0)
 		MPI_Reduce(MPI_IN_PLACE, mine->sum, nf, cl->stats_type, cl->merge_op, 0,
 			   cl->world);
@@ -827,7 +951,14 @@ static int cluster_combine(void *ctx, const struct plan *p, const struct coord_l
 		common_start = cl->release_target + (mine->start_ns - mine->release_ns);
 		wire_read(cl, p, all, NULL, cl->nranks, common_start, out);
 		free(all);
-		out->merge_s = (double)(clock_now_ns() - t0) / 1e9;
+	}
+	gather_lats(cl, nf, lat, nlat, out);
+	free(lat);
+	if (cl->rank == 0) {
+		coord_mark_outliers(p, out);
+		if (!tellers && !out->failed && mine->runtime_s > 0)
+			out->nominal_s = mine->runtime_s;
+		out->merge_s = (double)(clock_now_ns() - t1) / 1e9;
 	}
 	/* every rank ends the run alike: a failure anywhere ends the session everywhere */
 	failed = out->failed;

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/command.h"
@@ -55,12 +56,54 @@ static long mismatched_launch(int nranks)
 	return 0;
 }
 
+/*
+ * Slurm's srun without an MPI plugin (`--mpi=none`, the usual
+ * MpiDefault) starts the tasks with no process-management interface:
+ * Open MPI then fails inside MPI_Init with a generic message, before
+ * anything of ours could explain it.  srun's task variables without any
+ * PMI's (PMIx, PMI-2/hydra, Open MPI's own launcher) say so first.
+ * Returns the task count when that is the case.
+ */
+static long srun_without_pmi(void)
+{
+	static const char *const pmi[] = {
+		"PMIX_RANK", "PMIX_NAMESPACE", "PMI_RANK", "PMI_FD", "PMI_SIZE",
+		"OMPI_COMM_WORLD_RANK", NULL
+	};
+	const char *procid = getenv("SLURM_PROCID"), *ntasks = getenv("SLURM_STEP_NUM_TASKS");
+	long n = ntasks ? strtol(ntasks, NULL, 10) : 0;
+
+	if (!procid || n < 2)
+		return 0;
+	for (int i = 0; pmi[i]; i++)
+		if (getenv(pmi[i]))
+			return 0;
+	return n;
+}
+
+#if defined(OPEN_MPI)
+#define PMI_PLUGIN "--mpi=pmix (this flowbench-mpi uses Open MPI)"
+#elif defined(MPICH_VERSION)
+#define PMI_PLUGIN "--mpi=pmi2 (this flowbench-mpi uses MPICH)"
+#else
+#define PMI_PLUGIN "--mpi=pmix for Open MPI, --mpi=pmi2 for MPICH"
+#endif
+
 int main(int argc, char **argv)
 {
 	struct cluster cl;
 	int provided = 0, status, worst = 0;
 
 	log_init();
+	if (srun_without_pmi()) {
+		/* task 0 explains, once; every task fails */
+		if (strcmp(getenv("SLURM_PROCID"), "0") == 0)
+			log_error("srun started %ld tasks without an MPI plugin, so MPI "
+				  "cannot join them into one job: run srun with " PMI_PLUGIN
+				  "; `srun --mpi=list` shows this Slurm's plugins",
+				  srun_without_pmi());
+		return 1;
+	}
 	if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
 		log_error("MPI_Init failed");
 		return 1;

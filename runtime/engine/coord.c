@@ -15,6 +15,8 @@ void coord_combined_free(struct coord_combined *c)
 	free(c->clients);
 	free(c->lost);
 	free(c->counts);
+	free(c->lats);
+	free(c->lat_block);
 	free(c->iv_stats);
 	free(c->windows);
 	memset(c, 0, sizeof(*c));
@@ -43,8 +45,7 @@ struct text_proc_window *coord_phase_windows(const struct plan *p,
 	return win;
 }
 
-/* A client's ops/s over its own window. */
-static double client_rate(const struct run_client *c)
+double coord_client_rate(const struct run_client *c)
 {
 	double s = c->end_s - c->start_s;
 
@@ -95,7 +96,7 @@ static void print_hosts(FILE *out, const struct coord_combined *c, double *rates
 			if (done[k] || strcmp(x->host, c->clients[i].host) != 0)
 				continue;
 			done[k] = true;
-			r = client_rate(x);
+			r = coord_client_rate(x);
 			rates[n++] = r;
 			total += r;
 			if (!slow || r < lo) {
@@ -112,6 +113,53 @@ static void print_hosts(FILE *out, const struct coord_combined *c, double *rates
 	free(done);
 }
 
+/* Slowest first: the higher p99, then the lower ops/s. */
+static int cmp_slowest(const void *a, const void *b)
+{
+	const struct run_client *x = *(const struct run_client *const *)a;
+	const struct run_client *y = *(const struct run_client *const *)b;
+	double rx = coord_client_rate(x), ry = coord_client_rate(y);
+
+	if (x->p99_ns != y->p99_ns)
+		return x->p99_ns < y->p99_ns ? 1 : -1;
+	return (rx > ry) - (rx < ry);
+}
+
+/*
+ * "Slowest clients": the SLOWEST_SHOWN clients with the highest p99 over
+ * all their flowops (then the lowest ops/s), every outlier among them
+ * or not, so that a slow client's tail shows next to its rate.
+ */
+#define SLOWEST_SHOWN 5
+static void print_slowest(FILE *out, const struct coord_combined *c)
+{
+	const struct run_client **order = calloc((size_t)c->nclients + 1, sizeof(*order));
+	int shown = 0, outliers = 0;
+
+	if (!order)
+		return;
+	for (int i = 0; i < c->nclients; i++) {
+		order[i] = &c->clients[i];
+		outliers += c->clients[i].outlier;
+	}
+	qsort(order, (size_t)c->nclients, sizeof(*order), cmp_slowest);
+	fprintf(out, "Slowest clients (by p99 over all flowops; %d outlier%s):\n",
+		outliers, outliers == 1 ? "" : "s");
+	fprintf(out, "%6s %-24s %12s %12s %12s  %s\n", "rank", "host", "ops/s",
+		"p50 ms", "p99 ms", "outlier");
+	for (int i = 0; i < c->nclients; i++) {
+		const struct run_client *x = order[i];
+
+		if (shown >= SLOWEST_SHOWN && !x->outlier)
+			continue;
+		shown++;
+		fprintf(out, "%6d %-24.24s %12.0f %12.3f %12.3f  %s\n", x->rank, x->host,
+			coord_client_rate(x), x->p50_ns / 1e6, x->p99_ns / 1e6,
+			x->outlier ? x->outlier_why : "-");
+	}
+	free(order);
+}
+
 void coord_print_clients(FILE *out, const struct plan *p,
 			 const struct coord_combined *c)
 {
@@ -125,7 +173,7 @@ void coord_print_clients(FILE *out, const struct plan *p,
 		return;
 	}
 	for (int i = 0; i < c->nclients; i++) {
-		rates[i] = client_rate(&c->clients[i]);
+		rates[i] = coord_client_rate(&c->clients[i]);
 		if (rates[i] < rates[slowest])
 			slowest = i;
 	}
@@ -140,10 +188,17 @@ void coord_print_clients(FILE *out, const struct plan *p,
 		fprintf(out, "%srank %d (%s)%s", i ? ", " : "", c->lost[i].rank,
 			c->lost[i].host, i + 1 == c->nlost ? ")" : "");
 	fprintf(out, ", start skew %.3f ms (clocks compared to within %.3f ms), "
-		"window %.3f s, merged in %.3f ms\n", c->skew_s * 1e3,
-		c->skew_error_s * 1e3, c->elapsed_s, c->merge_s * 1e3);
+		"window %.3f s", c->skew_s * 1e3, c->skew_error_s * 1e3, c->elapsed_s);
+	if (c->nominal_s > 0)
+		fprintf(out, " (%+.3f ms from the run's %g s)",
+			(c->elapsed_s - c->nominal_s) * 1e3, c->nominal_s);
+	fprintf(out, ", merged in %.3f ms after %.3f ms waiting for the last rank\n",
+		c->merge_s * 1e3, c->wait_s * 1e3);
+	fprintf(out, "Start: lead %.1f ms (barrier spread %.3f ms), latest rank %.3f ms late\n",
+		c->lead_s * 1e3, c->spread_s * 1e3, c->late_s * 1e3);
 	fprintf(out, "Per rank: %.0f ops/s min (rank %d, %s), %.0f median, %.0f max\n",
 		lo, c->clients[slowest].rank, c->clients[slowest].host, mid, hi);
 	print_hosts(out, c, rates);
+	print_slowest(out, c);
 	free(rates);
 }

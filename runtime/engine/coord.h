@@ -49,6 +49,18 @@ enum coord_files {
 	COORD_FILES_ATTACH,       /* the shared ones another client prepared */
 };
 
+/*
+ * One client's latency on one report line, compact: its op counters and
+ * the non-empty buckets of its histogram (coordlat.c), so that the
+ * reporter keeps every client's histograms without 37 KB per flowop each.
+ */
+struct coord_lat {
+	uint64_t count, sum_ns, min_ns, max_ns;
+	uint64_t sumsq_lo, sumsq_hi;   /* the histogram's exact sum of squares */
+	uint64_t nb;                   /* non-empty buckets */
+	const uint64_t *b;             /* [2 * nb]: bucket index, count (ascending) */
+};
+
 /* One client's part of the run, as the reporting client learns it. */
 struct run_client {
 	int rank;
@@ -62,6 +74,12 @@ struct run_client {
 	uint64_t *fo_bytes;          /* [nflowops] */
 	uint64_t *fo_errors;         /* [nflowops] */
 	struct usage_summary usage;  /* what the window cost it (usage.h) */
+	struct coord_lat *lat;      /* [nflowops] its latency per flowop (the
+					line's entry holds the line), or NULL */
+	/* over all its flowops' latencies (coord_mark_outliers()) */
+	double p50_ns, p99_ns;
+	bool outlier;                /* beyond the robust bound (docs/distributed.md) */
+	char outlier_why[96];        /* "p99 3.2 ms > bound 1.1 ms", when outlier */
 };
 
 struct text_proc_window;   /* runtime/measure/text.h */
@@ -88,6 +106,7 @@ struct coord_local {
 	struct fo_stats *sum;        /* [nflowops + 3], as shared_sum_stats() left it */
 	int n;                       /* nflowops + 3 */
 	uint64_t release_ns;         /* this client's clock: the release */
+	double runtime_s;            /* the run's nominal length (0: none) */
 	uint64_t start_ns;           /* the measured phase: start .. end */
 	uint64_t end_ns;
 	bool failed;
@@ -116,8 +135,21 @@ struct coord_combined {
 	double elapsed_s;            /* the common window the rates divide by */
 	double skew_s;               /* spread of the clients' actual starts */
 	double skew_error_s;         /* how precisely the clocks were compared */
-	double merge_s;              /* what combining took on the reporter */
+	double merge_s;              /* what combining took on the reporter, once
+					every client had come */
+	double wait_s;               /* the reporter's wait for the last client
+					to end its run, before the merge */
+	double lead_s;               /* how far ahead the release was set */
+	double spread_s;             /* the measured spread the lead grew from */
+	double nominal_s;            /* the run's own length (runtime), 0: none or
+					it ended early; the window's error is
+					elapsed_s - nominal_s */
+	double late_s;               /* the latest client's actual release after
+					the common instant (0: none late) */
 	bool failed;                 /* a client failed: the result is partial */
+	bool lost_any;               /* a client was lost (every survivor knows):
+					the run failed, even if a signal (the
+					launcher's, after the loss) ended it */
 	char error[512];             /* the first client failure, named */
 	struct run_client *clients;  /* [nclients], rank order; malloc'ed */
 	int nclients;
@@ -125,6 +157,8 @@ struct coord_combined {
 					(rank and host only); malloc'ed */
 	int nlost;
 	uint64_t *counts;            /* malloc'ed block the clients' fo_* point into */
+	struct coord_lat *lats;     /* malloc'ed: the clients' lat point into it */
+	uint64_t *lat_block;         /* malloc'ed: their buckets */
 	/* --interval: the job's series, [niv * nflowops], interval k merged */
 	struct fo_stats *iv_stats;
 	int niv;
@@ -212,8 +246,29 @@ struct run_coord {
 	void *ctx;
 };
 
+/*
+ * coordlat.c: a client's latencies in the compact form.  The words
+ * coord_lat_encode() writes for `nf` flowop statistics (out NULL: just
+ * count them).
+ */
+size_t coord_lat_encode(const struct fo_stats *sum, int nf, uint64_t *out);
+/* `nf` entries from the words at `in` (coord_lat_encode's); the words read. */
+size_t coord_lat_decode(const uint64_t *in, size_t nwords, int nf, struct coord_lat *out);
+/* *s = the statistics of one compact latency (op counters, histogram). */
+void coord_lat_stats(const struct coord_lat *l, struct fo_stats *s);
+/*
+ * Each client's p50 and p99 over all its flowops, and the outliers: a
+ * client whose p99 is above, or whose ops/s is below, the clients'
+ * median by more than the robust bound max(3 x 1.4826 x MAD, 10 % of
+ * the median); with at least 3 clients.
+ */
+void coord_mark_outliers(const struct plan *p, struct coord_combined *c);
+
 /* Release what combine() left in `c`. */
 void coord_combined_free(struct coord_combined *c);
+
+/* A client's ops/s over its own window. */
+double coord_client_rate(const struct run_client *c);
 
 /*
  * The reporting client's lines after the report: how many clients, the

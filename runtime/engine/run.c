@@ -707,6 +707,8 @@ oom:
 	return NULL;
 }
 
+static double runtime_seconds(const struct plan *p);
+
 /*
  * Merge every thread's measured stats into one fo_stats per plan flowop
  * (flowops sharing a name share a line, plan_flowop.line), close the
@@ -747,6 +749,7 @@ static int report(struct master *m, uint64_t end_ns, bool partial)
 			.sum = sum, .n = p->nflowops + 3,
 			.release_ns = m->release_ns, .start_ns = m->sh.ctl->start_ns,
 			.end_ns = end_ns, .failed = partial,
+			.runtime_s = runtime_seconds(p),
 			.error = shared_error(m->sh.ctl) ? shared_error(m->sh.ctl) :
 				 m->why[0] ? m->why : partial ? "the run failed" : NULL,
 			.series = m->smp.series, .iv_stats = m->smp.iv_stats,
@@ -910,7 +913,7 @@ static int run_workers(struct master *m)
 		.pct = m->pct, .npct = m->npct,
 		.coord = m->coord,
 	};
-	uint64_t release, start, end;
+	uint64_t release, start, end, common = 0;
 	bool aborted;
 	int rc = 1;
 
@@ -941,13 +944,25 @@ static int run_workers(struct master *m)
 			goto out;
 		}
 		sleep_until(at);
+		common = at;
 	}
 	release = clock_now_ns();
 	m->release_ns = release;
-	start = add_seconds(release, m->warmup_s);
+	/*
+	 * With other clients the warm-up and the deadline count from the
+	 * common instant, not from this client's wake: a client that woke
+	 * late (a busy host) measures from when it really started and still
+	 * stops with the others, so the job's window is the run's length.
+	 */
+	if (!common || common > release)
+		common = release;
+	start = add_seconds(common, m->warmup_s);
+	if (start < release)
+		start = release;
 	c->start_ns = start;
 	c->release_ns = release;
-	c->deadline_ns = runtime_s > 0 ? add_seconds(start, runtime_s) : UINT64_MAX;
+	c->deadline_ns = runtime_s > 0 ?
+			 add_seconds(add_seconds(common, m->warmup_s), runtime_s) : UINT64_MAX;
 	m->warming = m->warmup_s > 0;
 	sampler_begin(&m->smp, release, start);
 	shared_release(c);
@@ -1167,6 +1182,9 @@ int run_plan(const struct plan *p, const struct run_options *opt,
 		return 0;
 	/* every client has its files, or none runs */
 	if (coord_agree(&m, rc == 0) < 0) {
+		/* another client could not: what this one made from nothing goes */
+		if (rc == 0)
+			fileset_undo_created(m.fs, p->nfilesets);
 		if (rc == 0 && out)
 			snprintf(out->error, sizeof(out->error), "%s", m.why);
 		rc = 1;

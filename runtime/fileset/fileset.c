@@ -709,6 +709,7 @@ static int create_tree(struct fileset_state *fs, const char *pattern, bool force
 		return -1;
 	job.rootfd = fs->rootfd;
 	job.fresh = created;
+	fs->created = created;
 	if (created)
 		log_info("Created %s (marked as flowbench's)", fs->root);
 	if (reserve_top(fs, created) < 0)
@@ -1072,6 +1073,31 @@ int fileset_share_all(struct fileset_state *fs, int n)
 		if (marker_share(&fs[i].marker, fs[i].root) < 0)
 			return -1;
 	return 0;
+}
+
+void fileset_undo_created(struct fileset_state *fs, int n)
+{
+	for (int i = 0; fs && i < n; i++) {
+		struct fileset_state *f = &fs[i];
+		int pfd;
+
+		if (!f->created || f->rootfd < 0)
+			continue;
+		if (clean_tree(f, false, true) < 0)
+			continue;       /* said; what is left stays */
+		if (unlinkat(f->rootfd, MARKER_NAME, 0) < 0 && errno != ENOENT) {
+			log_error("cannot remove %s/%s: %s", f->root, MARKER_NAME, strerror(errno));
+			continue;
+		}
+		if ((pfd = open_root_parent(f)) < 0)
+			continue;
+		if (unlinkat(pfd, f->pf->name, AT_REMOVEDIR) < 0)
+			log_error("cannot remove %s: %s", f->root, strerror(errno));
+		else
+			log_info("Removed %s (made for a run that did not start)", f->root);
+		close(pfd);
+		f->created = false;
+	}
 }
 
 void fileset_free_all(struct fileset_state *fs, int n)

@@ -35,6 +35,7 @@ struct fileset_state {
 	struct pick_set files;    /* existence, busy, open counts, rotors */
 	struct pick_set leafdirs; /* existence, busy, rotors */
 	struct pick_set dirs;     /* every directory (listdir): busy, rotor */
+	bool created;             /* its root was made by this preparation */
 	void *shm;                /* the shared mapping behind the pick sets */
 	size_t shm_len;
 	/*
@@ -57,6 +58,16 @@ struct fileset_state {
 int fileset_prepare_all(const struct plan *p, bool force,
 			struct fileset_state **out);
 void fileset_free_all(struct fileset_state *fs, int n);
+
+/*
+ * Remove again the trees fileset_prepare_all() made from nothing (their
+ * root created by it: `created`), entry by entry with the same checks
+ * as cleaning, then the marker and the root: for a run abandoned before
+ * it started (flowbench-mpi: another client could not prepare its
+ * files), so that it leaves nothing behind.  A reused or adopted tree
+ * stays as it was found.  Before fileset_free_all().
+ */
+void fileset_undo_created(struct fileset_state *fs, int n);
 
 /*
  * Clients of one run sharing its files (flowbench-mpi --shared-files):

@@ -509,8 +509,14 @@ static void flowop(struct walk *w, const struct results *r,
 	map_end(w);
 }
 
-/* One client's counts of one report line, named like the run's line. */
-static void rank_flowop(struct walk *w, const char *name,
+static void latency(struct walk *w, const struct results *r,
+		    const struct res_latency *l);
+
+/*
+ * One client's counts of one report line, named like the run's line,
+ * and its own latency in the merged flowop's form.
+ */
+static void rank_flowop(struct walk *w, const struct results *r, const char *name,
 			const struct res_rank_flowop *o)
 {
 	map_begin(w);
@@ -518,6 +524,8 @@ static void rank_flowop(struct walk *w, const char *name,
 	uint(w, "ops", o->ops);
 	uint(w, "bytes", o->bytes);
 	uint(w, "errors", o->errors);
+	if (o->has_latency)
+		latency(w, r, &o->lat);
 	map_end(w);
 }
 
@@ -571,8 +579,13 @@ static void rank(struct walk *w, const struct results *r,
 	key(w, "flowops");
 	list_begin(w);
 	for (int j = 0; j < r->nflowops; j++)
-		rank_flowop(w, run->flowops[j].name, &k->flowops[j]);
+		rank_flowop(w, r, run->flowops[j].name, &k->flowops[j]);
 	list_end(w);
+	real(w, "p50_ns", k->p50_ns);
+	real(w, "p99_ns", k->p99_ns);
+	boolean(w, "outlier", k->outlier);
+	if (k->outlier)
+		str(w, "outlier_why", k->outlier_why);
 	if (k->usage.measured)
 		rank_usage(w, &k->usage);
 	map_end(w);
@@ -590,7 +603,13 @@ static void clients(struct walk *w, const struct results *r,
 	real(w, "start_skew_s", c->start_skew_s);
 	real(w, "clock_error_s", c->clock_error_s);
 	real(w, "merge_s", c->merge_s);
+	real(w, "wait_s", c->wait_s);
 	real(w, "window_s", c->window_s);
+	if (c->nominal_s > 0)
+		real(w, "window_error_s", c->window_s - c->nominal_s);
+	real(w, "lead_s", c->lead_s);
+	real(w, "spread_s", c->spread_s);
+	real(w, "late_s", c->late_s);
 	map_end(w);
 	key(w, "ranks");
 	list_begin(w);

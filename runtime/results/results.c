@@ -33,8 +33,11 @@ void results_init(struct results *r)
 
 static void clients_free(struct res_clients *c)
 {
-	for (int i = 0; c && c->ranks && i < c->n; i++)
+	for (int i = 0; c && c->ranks && i < c->n; i++) {
+		for (int j = 0; c->ranks[i].flowops && j < c->ranks[i].nflowops; j++)
+			free(c->ranks[i].flowops[j].lat.hist);
 		free(c->ranks[i].flowops);
+	}
 	if (c) {
 		free(c->ranks);
 		free(c->lost);
@@ -269,7 +272,32 @@ int results_add_intervals(struct results *r, const struct interval_row *rows,
  * leaves the others empty, as in the merged stats fill_flowop() reads;
  * so the line's entry is the whole line here too.
  */
-static int fill_rank(struct res_rank *o, const struct plan *p,
+/*
+ * A client's latency on one line, as the merged flowop's is written
+ * (its histogram's buckets, so the merge can be checked from the file).
+ */
+static int rank_latency(struct res_rank_flowop *o, const struct results *r,
+			const struct coord_lat *l)
+{
+	struct fo_stats *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -1;
+	coord_lat_stats(l, s);
+	o->has_latency = true;
+	o->lat.mean = (double)s->op.lat_sum_ns / (double)s->op.count;
+	o->lat.stdev = fo_stats_stdev(s);
+	o->lat.min = (double)s->op.lat_min_ns;
+	o->lat.max = (double)s->op.lat_max_ns;
+	for (int k = 0; k < r->npct; k++)
+		o->lat.pct[k] = fo_stats_percentile(s, r->pct[k]);
+	rc = results_sparse_hist(&o->lat, &s->lat);
+	free(s);
+	return rc;
+}
+
+static int fill_rank(struct res_rank *o, const struct results *r, const struct plan *p,
 		     const struct run_client *c, int nlines)
 {
 	o->rank = c->rank;
@@ -289,12 +317,20 @@ static int fill_rank(struct res_rank *o, const struct plan *p,
 	o->flowops = calloc((size_t)nlines + 1, sizeof(*o->flowops));
 	if (!o->flowops)
 		return -1;
+	o->nflowops = nlines;
+	o->p50_ns = c->p50_ns;
+	o->p99_ns = c->p99_ns;
+	o->outlier = c->outlier;
+	snprintf(o->outlier_why, sizeof(o->outlier_why), "%s", c->outlier_why);
 	for (int i = 0, n = 0; i < p->nflowops; i++) {
 		if (p->flowops[i].line != i)
 			continue;
 		o->flowops[n].ops = c->fo_ops ? c->fo_ops[i] : 0;
 		o->flowops[n].bytes = c->fo_bytes ? c->fo_bytes[i] : 0;
 		o->flowops[n].errors = c->fo_errors ? c->fo_errors[i] : 0;
+		if (c->lat && c->lat[i].count &&
+		    rank_latency(&o->flowops[n], r, &c->lat[i]) < 0)
+			return -1;
 		n++;
 	}
 	return 0;
@@ -326,9 +362,14 @@ int results_add_clients(struct results *r, const struct plan *p,
 	rc->start_skew_s = c->skew_s;
 	rc->clock_error_s = c->skew_error_s;
 	rc->merge_s = c->merge_s;
+	rc->wait_s = c->wait_s;
+	rc->lead_s = c->lead_s;
+	rc->spread_s = c->spread_s;
+	rc->late_s = c->late_s;
+	rc->nominal_s = c->nominal_s;
 	rc->window_s = c->elapsed_s;
 	for (; rc->n < c->nclients; rc->n++)
-		if (fill_rank(&rc->ranks[rc->n], p, &c->clients[rc->n], r->nflowops) < 0) {
+		if (fill_rank(&rc->ranks[rc->n], r, p, &c->clients[rc->n], r->nflowops) < 0) {
 			clients_free(rc);
 			return -1;
 		}

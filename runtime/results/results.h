@@ -83,6 +83,8 @@ struct res_summary {
 /* One client's counts of one report line (a flowop of res_run.flowops). */
 struct res_rank_flowop {
 	uint64_t ops, bytes, errors;
+	bool has_latency;                 /* false: no op, or none sent */
+	struct res_latency lat;           /* this client's alone (histogram too) */
 };
 
 /* One client (MPI rank) of a run under flowbench-mpi. */
@@ -96,7 +98,11 @@ struct res_rank {
 	uint64_t ops, bytes, errors;      /* its IO Summary's */
 	double ops_per_s;                 /* ops over its own window */
 	struct res_rank_flowop *flowops;  /* [results.nflowops], like res_run.flowops */
+	int nflowops;
 	struct usage_summary usage;       /* its CPU and disks (usage.h); .measured false: none */
+	double p50_ns, p99_ns;            /* over all its flowops' latencies */
+	bool outlier;                     /* coord_mark_outliers()' rule */
+	char outlier_why[96];
 };
 
 /* The clients of a run: how they started and were merged, and each one. */
@@ -105,6 +111,10 @@ struct res_clients {
 	double start_skew_s;              /* spread of the clients' starts */
 	double clock_error_s;             /* how precisely their clocks were compared */
 	double merge_s;                   /* what merging took on the reporter */
+	double wait_s;                    /* its wait for the last client, before */
+	double lead_s, spread_s;          /* the release's lead, the spread it grew from */
+	double late_s;                    /* the latest client's release after the instant */
+	double nominal_s;                 /* the run's own length; 0: none (ended early) */
 	double window_s;                  /* the common window the merged rates divide by */
 	struct res_rank *ranks;           /* [n], rank order */
 	struct res_lost {                 /* the clients lost during the run */

@@ -110,14 +110,21 @@ static int one_run(const struct plan *p, const struct run_options *ropt,
 		return 1;
 	}
 	if (rc != 0) {
-		bool intr = o->interrupted || interrupt_signal();
+		/*
+		 * A client lost during the run makes it failed, not
+		 * interrupted: the launcher's SIGTERM to the survivors
+		 * (srun -K, Open MPI's mpirun) followed the loss.
+		 */
+		bool intr = (o->interrupted || interrupt_signal()) && !o->clients.lost_any;
 		const char *first = log_first_error();
 
 		if (o->stats)
 			res->runs[res->nruns - 1].partial = true;
 		/* the first error line printed is the one the file keeps */
 		results_set_error(res, intr ? RES_INTERRUPTED : RES_FAILED,
-				  intr ? "interrupted" : first[0] ? first :
+				  intr ? "interrupted" :
+				  o->clients.lost_any && o->clients.error[0] ? o->clients.error :
+				  first[0] ? first :
 				  o->error[0] ? o->error :
 				  "the run failed (see the messages before)");
 		return 1;

@@ -218,11 +218,14 @@ for f in run["flowops"]:
     iv = f["intervals"]
     assert len(iv) == 4, (f["name"], len(iv))
     # each interval ends on the period from the common start, the last at
-    # the end of the job's window (the run time plus the ranks' start skew)
+    # the end of the job's window: the run time, less the earliest rank's
+    # lateness (every rank's deadline counts from the common instant)
     assert [round(x["t_s"], 6) for x in iv[:-1]] == [0.5, 1.0, 1.5], [x["t_s"] for x in iv]
     assert abs(iv[-1]["t_s"] - run["elapsed_s"]) < 1e-6, (iv[-1]["t_s"], run["elapsed_s"])
-    skew = run["clients"]["start_skew_s"]
-    assert 2.0 <= run["elapsed_s"] <= 2.0 + skew + 1e-4, (run["elapsed_s"], skew)
+    c = run["clients"]
+    tol = c["clock_error_s"] + 1e-4
+    assert 2.0 - c["late_s"] - tol <= run["elapsed_s"] <= 2.0 + tol, (run["elapsed_s"], c)
+    assert abs(c["window_error_s"] - (run["elapsed_s"] - 2.0)) < 1e-9, c
     assert sum(x["ops"] for x in iv) == f["ops"], (f["name"], sum(x["ops"] for x in iv), f["ops"])
     assert sum(x["bytes"] for x in iv) == f["bytes"], f["name"]
     # one rank's third is not the job's: the rates are of the whole job

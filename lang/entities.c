@@ -88,6 +88,26 @@ bad:
 }
 
 /*
+ * A new plan fileset named by the statement `pd` at `path` (a file, a
+ * fileset or a device): its name registered (the first definition of
+ * a name wins the lookups), the rest zero.
+ */
+static struct plan_fileset *push_fileset(struct compiler *c, const struct pending *pd,
+					 const char *path)
+{
+	struct plan_fileset *fs;
+
+	if (name_find(&c->fileset_names, pd->name) < 0)
+		name_put(&c->fileset_names, pd->name, c->p->nfilesets);
+	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
+	memset(fs, 0, sizeof(*fs));
+	fs->name = pd->name;
+	fs->path = path;
+	fs->loc = pd->st->loc;
+	return fs;
+}
+
+/*
  * `define device name=N,path=/dev/X[,size=S][,offset=O]`: one entry, the
  * region [O, O + S) of the block device (its end without size).  What the
  * device is, and whether it may be written, is the runtime's
@@ -111,14 +131,8 @@ static void build_device(struct compiler *c, const struct pending *pd)
 			   v[E_PATH].u.s);
 		return;
 	}
-	if (name_find(&c->fileset_names, pd->name) < 0)
-		name_put(&c->fileset_names, pd->name, c->p->nfilesets);
-	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
-	memset(fs, 0, sizeof(*fs));
-	fs->name = pd->name;
-	fs->path = v[E_PATH].u.s;
+	fs = push_fileset(c, pd, v[E_PATH].u.s);
 	fs->is_device = true;
-	fs->loc = pd->st->loc;
 	fs->entries = 1;
 	fs->dirwidth = 10;
 	fs->size_rv = -1;
@@ -171,14 +185,8 @@ void build_fileset(struct compiler *c, const struct pending *pd)
 			   "%s '%s' cannot be both readonly and writeonly",
 			   what, pd->name);
 
-	if (name_find(&c->fileset_names, pd->name) < 0)
-		name_put(&c->fileset_names, pd->name, c->p->nfilesets);
-	fs = PUSH(c->p->filesets, c->p->nfilesets, c->caps_filesets);
-	memset(fs, 0, sizeof(*fs));
-	fs->name = pd->name;
-	fs->path = v[E_PATH].u.s;
+	fs = push_fileset(c, pd, v[E_PATH].u.s);
 	fs->is_file = is_file;
-	fs->loc = pd->st->loc;
 	size = attrs_given(v, E_SIZE) && v[E_SIZE].kind == PV_INT ?
 	       v[E_SIZE].u.i : 1024;
 	fs->size = (uint64_t)size;

@@ -54,17 +54,24 @@ noticed() {
 	grep -q "has not died 1 s after SIGKILL.*waiting up to 10 s for it" "$1"
 }
 
+# interrupted_frozen NAME: a run (output $tmp/NAME.out, pid $pid, its own
+# session) whose worker the freeze holds in state D, sent SIGINT, until
+# it says it waits for the killed worker
+interrupted_frozen() {
+	setsid "$FLOWBENCH" run "$tmp/w.f" --cache keep >"$tmp/$1.out" 2>&1 &
+	pid=$!
+	bg_pids="$bg_pids $pid"
+	wait_running "$tmp/$1.out" $pid
+	fsfreeze -f "$tmp/fs" || fail "fsfreeze -f"
+	wait_for 60 "a frozen worker" frozen_worker $pid ||
+		{ fsfreeze -u "$tmp/fs"; fail "no worker thread in state D after the freeze"; }
+	kill -INT $pid
+	wait_for 60 "the notice" noticed "$tmp/$1.out" ||
+		{ fsfreeze -u "$tmp/fs"; cat "$tmp/$1.out"; fail "no 'has not died 1 s after SIGKILL' notice"; }
+}
+
 # ---- SIGINT, the worker frozen: waited for, then a clean exit --------
-setsid "$FLOWBENCH" run "$tmp/w.f" --cache keep >"$tmp/a.out" 2>&1 &
-pid=$!
-bg_pids="$bg_pids $pid"
-wait_running "$tmp/a.out" $pid
-fsfreeze -f "$tmp/fs" || fail "fsfreeze -f"
-wait_for 60 "a frozen worker" frozen_worker $pid ||
-	{ fsfreeze -u "$tmp/fs"; fail "no worker thread in state D after the freeze"; }
-kill -INT $pid
-wait_for 60 "the notice" noticed "$tmp/a.out" ||
-	{ fsfreeze -u "$tmp/fs"; cat "$tmp/a.out"; fail "no 'has not died 1 s after SIGKILL' notice"; }
+interrupted_frozen a
 alive $pid || { fsfreeze -u "$tmp/fs"; cat "$tmp/a.out"; fail "flowbench exited before its worker died"; }
 ok "SIGINT with the worker frozen: killed, then waited for ('has not died 1 s after SIGKILL; waiting up to 10 s')"
 fsfreeze -u "$tmp/fs"
@@ -77,16 +84,7 @@ run_named again "$tmp/w.f" --cache keep --runtime 0.2
 ok "thawed: the worker died, flowbench exited 130, nothing left, and the next run took the tree"
 
 # ---- a second SIGINT while it waits: out at once ---------------------
-setsid "$FLOWBENCH" run "$tmp/w.f" --cache keep >"$tmp/b.out" 2>&1 &
-pid=$!
-bg_pids="$bg_pids $pid"
-wait_running "$tmp/b.out" $pid
-fsfreeze -f "$tmp/fs" || fail "fsfreeze -f"
-wait_for 60 "a frozen worker" frozen_worker $pid ||
-	{ fsfreeze -u "$tmp/fs"; fail "no worker thread in state D after the freeze"; }
-kill -INT $pid
-wait_for 60 "the notice" noticed "$tmp/b.out" ||
-	{ fsfreeze -u "$tmp/fs"; cat "$tmp/b.out"; fail "no notice before the second SIGINT"; }
+interrupted_frozen b
 kill -INT $pid
 wait_end $pid 60
 [ "$st" -eq 130 ] || { fsfreeze -u "$tmp/fs"; cat "$tmp/b.out"; fail "second SIGINT: status $st, not 130"; }

@@ -156,7 +156,7 @@ ok "warm after either history: $la % and $lb % of the file in large folios, $(fi
 
 # compare names a difference in the cache state, also from a file written
 # when environment.cache was the logged string ("warm (not flushed)" was keep)
-"$FLOWBENCH" compare "$tmp/a-warm.json" "$tmp/b-warm.json" >"$tmp/same.txt" 2>&1 ||
+compare_tables "$tmp/a-warm.json" "$tmp/b-warm.json" >"$tmp/same.txt" 2>&1 ||
 	{ cat "$tmp/same.txt"; fail "compare of the two warm runs failed"; }
 ! grep -q 'page cache' "$tmp/same.txt" || fail "compare warns about two warm runs: $(cat "$tmp/same.txt")"
 python3 - "$tmp/a-warm.json" "$tmp/old.json" <<'PY'
@@ -166,7 +166,7 @@ d["environment"]["cache"] = "warm (not flushed)"
 json.dump(d, open(sys.argv[2], "w"))
 PY
 for other in a-keep old; do
-	"$FLOWBENCH" compare "$tmp/$other.json" "$tmp/b-warm.json" >"$tmp/diff.txt" 2>&1 ||
+	compare_tables "$tmp/$other.json" "$tmp/b-warm.json" >"$tmp/diff.txt" 2>&1 ||
 		{ cat "$tmp/diff.txt"; fail "compare $other b-warm failed"; }
 	grep -q "warning: $tmp/$other.json ran with the page cache as it was (--cache keep) and $tmp/b-warm.json with it warm (filled by flowbench)" \
 		"$tmp/diff.txt" || fail "compare $other b-warm: no cache warning: $(cat "$tmp/diff.txt")"
